@@ -1,0 +1,45 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { CallerResolveRequest, HEADERS } from '@ddm/contracts';
+import { LOGGER, NatsClient, requestContext } from '@ddm/platform';
+import { JSONCodec, Subscription } from 'nats';
+import { Logger } from 'pino';
+import { CallersService } from './callers.service';
+
+const codec = JSONCodec();
+
+/** Answers `auth.caller.resolve` for every service (queue group: replicas share the load). */
+@Injectable()
+export class CallerResponder implements OnApplicationBootstrap, OnApplicationShutdown {
+  private sub?: Subscription;
+
+  constructor(
+    private readonly nats: NatsClient,
+    private readonly callers: CallersService,
+    @Inject(LOGGER) private readonly log: Logger,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.sub = this.nats.nc.subscribe(this.nats.subjects.callerResolve, {
+      queue: 'auth',
+      callback: (err, msg) => {
+        if (err) return this.log.error({ err }, 'caller.resolve subscription error');
+        const requestId = msg.headers?.get(HEADERS.requestId) || undefined;
+        void requestContext.run({ requestId: requestId ?? '' }, async () => {
+          try {
+            const req = codec.decode(msg.data) as CallerResolveRequest;
+            if (typeof req?.sub !== 'string') throw new Error('sub missing');
+            msg.respond(codec.encode(await this.callers.resolve(req)));
+          } catch (e) {
+            this.log.error({ err: e, requestId }, 'caller.resolve failed');
+            msg.respond(codec.encode({ found: false, reason: 'Caller could not be resolved', unavailable: true }));
+          }
+        });
+      },
+    });
+    await this.nats.nc.flush();
+  }
+
+  onApplicationShutdown(): void {
+    this.sub?.unsubscribe();
+  }
+}

@@ -1,0 +1,4 @@
+import { runMigrationsCli } from '@ddm/platform';
+import { authDataSource } from './data-source';
+
+void runMigrationsCli('auth', authDataSource);

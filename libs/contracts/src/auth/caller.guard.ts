@@ -1,0 +1,139 @@
+import { ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import { AppError, ErrorCode, badRequest, forbidden, unauthenticated } from '../http/errors';
+import { isUuid } from '../http/validation';
+import { PermissionKey } from '../permission-keys';
+import { Caller } from './caller';
+import { CallerResolver } from './caller-resolver';
+import { PERMISSION_KEY, PUBLIC_KEY, TENANT_PARAM_KEY } from './decorators';
+import { TokenClaims } from './jwt.strategy';
+import { Lru } from './lru';
+
+interface RouteRule {
+  isPublic: boolean;
+  permission?: PermissionKey;
+  tenantParam: string;
+}
+
+interface GuardedRequest {
+  id: string;
+  headers: Record<string, string | string[] | undefined>;
+  params?: Record<string, string>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+  user?: TokenClaims;
+  caller?: Caller;
+}
+
+export const CALLER_RESOLVER = Symbol('CALLER_RESOLVER');
+
+/** Readable 401 texts for what jsonwebtoken / passport-jwt report. */
+function tokenProblem(info: unknown, err: unknown): string {
+  const raw = ((err as Error)?.message || (info as Error)?.message || 'invalid token').split('. expected')[0];
+  if (/No auth token/i.test(raw)) return 'Missing bearer token';
+  if (/jwt expired/i.test(raw)) return 'Token has expired';
+  if (/jwt not active/i.test(raw)) return 'Token is not valid yet (nbf)';
+  if (/issuer/i.test(raw)) return 'Token issuer is not accepted';
+  if (/audience/i.test(raw)) return 'Token audience is not accepted';
+  return `Invalid token: ${raw}`;
+}
+
+/**
+ * The one guard of every service (global): verifies the bearer token with passport-jwt
+ * (verified tokens cached until `exp`, never past it), resolves the caller in the request's
+ * tenant through the auth service, and checks the route's permission key.
+ */
+@Injectable()
+export class CallerGuard extends AuthGuard('jwt') {
+  private readonly rules = new WeakMap<object, RouteRule>();
+  private readonly verified = new Lru<string, TokenClaims>(20_000);
+
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(CALLER_RESOLVER) private readonly resolver: CallerResolver,
+  ) {
+    super();
+  }
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    const rule = this.ruleFor(context);
+    if (rule.isPublic) return true;
+    const request = context.switchToHttp().getRequest<GuardedRequest>();
+    const header = request.headers.authorization;
+    const token = typeof header === 'string' && /^Bearer /i.test(header) ? header.slice(7).trim() : '';
+    if (!token) throw unauthenticated('Missing bearer token');
+
+    let claims = this.verified.get(token);
+    if (claims && claims.exp * 1000 <= Date.now()) {
+      this.verified.delete(token);
+      claims = undefined;
+    }
+    if (!claims) {
+      await super.canActivate(context);
+      claims = request.user as TokenClaims;
+      if (typeof claims.exp !== 'number') throw unauthenticated('Token has no expiry (exp)');
+      if (typeof claims.sub !== 'string' || !claims.sub) throw unauthenticated('Token has no subject (sub)');
+      this.verified.set(token, claims);
+    }
+
+    const tenantId = this.requestedTenant(request, rule) ?? (isUuid(claims.tid) ? claims.tid : null);
+    let reply;
+    try {
+      reply = await this.resolver.resolve({ sub: claims.sub, email: claims.email, tenantId }, request.id);
+    } catch {
+      throw new AppError(ErrorCode.DependencyDown, 'The identity service is unavailable; retry shortly');
+    }
+    if (!reply.found) throw forbidden(reply.reason);
+    if (!reply.tenantId) throw forbidden('No tenant named and no active tenant for this user');
+    if (!reply.member) throw forbidden(`You are not a member of tenant ${reply.tenantId}`);
+    const caller: Caller = {
+      userId: reply.userId,
+      tenantId: reply.tenantId,
+      email: reply.email,
+      name: reply.name,
+      roleIds: reply.roleIds,
+      keys: new Set(reply.keys),
+      claims,
+    };
+    if (rule.permission && !caller.keys.has(rule.permission)) throw forbidden(`Missing permission "${rule.permission}"`);
+    request.caller = caller;
+    return true;
+  }
+
+  override handleRequest<T>(err: unknown, user: T, info: unknown): T {
+    if (err || !user) throw unauthenticated(tokenProblem(info, err));
+    return user;
+  }
+
+  /** The tenant the request names: path, then query, then body (ARCHITECTURE §4). */
+  private requestedTenant(request: GuardedRequest, rule: RouteRule): string | null {
+    const fromPath = request.params?.[rule.tenantParam];
+    const candidates: [string, unknown][] = [
+      [rule.tenantParam, fromPath],
+      ['tenantId', request.query?.tenantId],
+      ['tenantId', (request.body as { tenantId?: unknown } | undefined)?.tenantId],
+    ];
+    for (const [field, value] of candidates) {
+      if (value === undefined || value === null || value === '') continue;
+      if (!isUuid(value)) throw badRequest(`${field} must be a UUID`, [{ field, message: 'must be a UUID' }]);
+      return value.toLowerCase();
+    }
+    return null;
+  }
+
+  private ruleFor(context: ExecutionContext): RouteRule {
+    const handler = context.getHandler();
+    let rule = this.rules.get(handler);
+    if (!rule) {
+      const targets = [handler, context.getClass()];
+      rule = {
+        isPublic: this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets) ?? false,
+        permission: this.reflector.getAllAndOverride<PermissionKey>(PERMISSION_KEY, targets),
+        tenantParam: this.reflector.getAllAndOverride<string>(TENANT_PARAM_KEY, targets) ?? 'tenantId',
+      };
+      this.rules.set(handler, rule);
+    }
+    return rule;
+  }
+}

@@ -1,0 +1,64 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { Observable, map } from 'rxjs';
+
+/** The success envelope of every endpoint (spec §1.4). */
+export interface Envelope<T> {
+  statusCode: number;
+  timestamp: string;
+  message: string;
+  data: T;
+}
+
+/** The paged `data` (spec §1.5). */
+export interface PageBody<T> {
+  page: number;
+  limit: number;
+  total: number;
+  data: T[];
+}
+
+/** What a controller returns for a list; the interceptor turns it into the paged envelope. */
+export class Page<T> implements PageBody<T> {
+  constructor(
+    readonly data: T[],
+    readonly total: number,
+    readonly page: number,
+    readonly limit: number,
+  ) {}
+}
+
+const MESSAGE_KEY = 'ddm:response-message';
+
+/** The envelope's `message` for this route (default: "Success"). */
+export const ResponseMessage = (message: string) => SetMetadata(MESSAGE_KEY, message);
+
+/**
+ * Wraps every controller result in the envelope. Controllers return plain data or a Page;
+ * nothing guesses. The message is looked up once per route, not per request.
+ */
+@Injectable()
+export class EnvelopeInterceptor implements NestInterceptor {
+  private readonly messages = new WeakMap<object, string>();
+
+  constructor(private readonly reflector: Reflector) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<Envelope<unknown>> {
+    const handler = context.getHandler();
+    let message = this.messages.get(handler);
+    if (message === undefined) {
+      message = this.reflector.getAllAndOverride<string>(MESSAGE_KEY, [handler, context.getClass()]) ?? 'Success';
+      this.messages.set(handler, message);
+    }
+    const reply = context.switchToHttp().getResponse<{ statusCode: number }>();
+    const msg = message;
+    return next.handle().pipe(
+      map((result: unknown) => ({
+        statusCode: reply.statusCode,
+        timestamp: new Date().toISOString(),
+        message: msg,
+        data: result instanceof Page ? { page: result.page, limit: result.limit, total: result.total, data: result.data } : (result ?? null),
+      })),
+    );
+  }
+}

@@ -1,0 +1,167 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+
+/** One field's problem in a 400. `field` is the body field (dotted path) or query parameter. */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** The one error body of every failure in every service (ARCHITECTURE §3). */
+export interface ErrorBody {
+  statusCode: number;
+  timestamp: string;
+  message: string;
+  error: string;
+  path: string;
+  requestId: string;
+  errors?: FieldError[];
+}
+
+/** Stable codes; each maps to one HTTP status in `STATUS_OF`. */
+export enum ErrorCode {
+  ValidationFailed = 'VALIDATION_FAILED',
+  Unauthenticated = 'UNAUTHENTICATED',
+  Forbidden = 'FORBIDDEN',
+  NotFound = 'NOT_FOUND',
+  Conflict = 'CONFLICT',
+  PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
+  UnsupportedMediaType = 'UNSUPPORTED_MEDIA_TYPE',
+  RateLimited = 'RATE_LIMITED',
+  DependencyDown = 'DEPENDENCY_DOWN',
+}
+
+const STATUS_OF: Record<ErrorCode, number> = {
+  [ErrorCode.ValidationFailed]: 400,
+  [ErrorCode.Unauthenticated]: 401,
+  [ErrorCode.Forbidden]: 403,
+  [ErrorCode.NotFound]: 404,
+  [ErrorCode.Conflict]: 409,
+  [ErrorCode.PayloadTooLarge]: 413,
+  [ErrorCode.UnsupportedMediaType]: 415,
+  [ErrorCode.RateLimited]: 429,
+  [ErrorCode.DependencyDown]: 503,
+};
+
+/** The typed exception every service throws; the global filter renders it. */
+export class AppError extends HttpException {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly errors?: FieldError[],
+  ) {
+    super(message, STATUS_OF[code]);
+  }
+}
+
+export const badRequest = (message: string, errors?: FieldError[]) => new AppError(ErrorCode.ValidationFailed, message, errors);
+export const unauthenticated = (message: string) => new AppError(ErrorCode.Unauthenticated, message);
+export const forbidden = (message: string) => new AppError(ErrorCode.Forbidden, message);
+export const notFound = (message: string) => new AppError(ErrorCode.NotFound, message);
+export const conflict = (message: string) => new AppError(ErrorCode.Conflict, message);
+
+const REASON: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+export function reasonPhrase(status: number): string {
+  return REASON[status] ?? HttpStatus[status]?.replace(/_/g, ' ') ?? 'Error';
+}
+
+/** Builds the error body; also used by the gateway so every failure looks the same. */
+export function errorBody(status: number, message: string, path: string, requestId: string, errors?: FieldError[]): ErrorBody {
+  const body: ErrorBody = { statusCode: status, timestamp: new Date().toISOString(), message, error: reasonPhrase(status), path, requestId };
+  if (errors?.length) body.errors = errors;
+  return body;
+}
+
+/** Fastify's own errors (body parsing, limits) by code. */
+const FASTIFY_ERRORS: Record<string, { status: number; message: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: 'Request body is larger than the 1 MiB limit' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, message: 'Request body must be JSON (Content-Type: application/json)' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: 'Content-Length does not match the body' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, message: 'Body is empty but Content-Type is application/json' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: 'Body is not valid JSON' },
+};
+
+interface RequestLike {
+  url: string;
+  id?: string;
+  log?: { error: (obj: unknown, msg?: string) => void };
+}
+
+/** Postgres is unreachable: answer 503 with Retry-After rather than a 500. */
+function isDependencyDown(err: unknown): boolean {
+  const code = (err as { code?: string })?.code;
+  return (
+    code === 'ECONNREFUSED' ||
+    code === '57P01' || // admin shutdown
+    code === '57P03' || // cannot connect now
+    code === '53300' || // too many connections
+    (err instanceof Error && /Connection terminated|connection timeout|timeout exceeded when trying to connect/i.test(err.message))
+  );
+}
+
+/**
+ * The global exception filter: every failure leaves as the one error body, with the request id.
+ * A 500 shows no internals; it is logged with the request id.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    const request = ctx.getRequest<RequestLike>();
+    const reply = ctx.getResponse<{ status(code: number): unknown; header(k: string, v: string): unknown; send(b: unknown): unknown }>();
+    const path = (request.url ?? '').split('?')[0];
+    const requestId = request.id ?? '';
+    let status = 500;
+    let message = 'Internal server error';
+    let errors: FieldError[] | undefined;
+
+    const fastifyCode = (exception as { code?: unknown })?.code ?? (exception as { cause?: { code?: unknown } })?.cause?.code;
+    if (typeof fastifyCode === 'string' && FASTIFY_ERRORS[fastifyCode]) {
+      ({ status, message } = FASTIFY_ERRORS[fastifyCode]);
+    } else if (exception instanceof AppError) {
+      status = exception.getStatus();
+      message = exception.message;
+      errors = exception.errors;
+    } else if (exception instanceof HttpException) {
+      status = exception.getStatus();
+      const res = exception.getResponse();
+      const raw = typeof res === 'string' ? res : (res as { message?: unknown }).message;
+      message = Array.isArray(raw) ? raw.join('; ') : typeof raw === 'string' ? raw : exception.message;
+      // Nest turns fastify's body errors into plain HttpExceptions; give them our wording.
+      if (status === 413) message = FASTIFY_ERRORS.FST_ERR_CTP_BODY_TOO_LARGE.message;
+      if (status === 415) message = FASTIFY_ERRORS.FST_ERR_CTP_INVALID_MEDIA_TYPE.message;
+      if (status === 404 && /^Cannot (GET|POST|PUT|PATCH|DELETE)/.test(message)) message = `No route for ${message.slice(7)}`;
+    } else if (typeof (exception as { statusCode?: unknown })?.statusCode === 'number' && (exception as { statusCode: number }).statusCode < 500) {
+      status = (exception as { statusCode: number }).statusCode;
+      message = (exception as Error).message;
+    } else if (isDependencyDown(exception) || isDependencyDown((exception as { driverError?: unknown })?.driverError)) {
+      status = 503;
+      message = 'A dependency is unavailable; retry shortly';
+      reply.header('Retry-After', '5');
+    }
+
+    if (status >= 500) {
+      const log = request.log ?? { error: (o: unknown, m?: string) => this.logger.error(m, o) };
+      log.error({ err: exception, path }, 'request failed');
+    }
+    reply.header('x-request-id', requestId);
+    reply.status(status);
+    reply.send(errorBody(status, message, path, requestId, errors));
+  }
+}

@@ -1,0 +1,102 @@
+import { ArgumentMetadata, Injectable, Param, PipeTransform, ValidationError, ValidationPipe } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { FieldError, badRequest } from './errors';
+
+/** Flattens class-validator's tree into `[{ field: 'a.b.0.c', message }]`. */
+export function flattenValidationErrors(errors: ValidationError[], parent = ''): FieldError[] {
+  const out: FieldError[] = [];
+  for (const e of errors) {
+    const field = parent ? `${parent}.${e.property}` : e.property;
+    for (const message of Object.values(e.constraints ?? {})) {
+      const text = /^property \S+ should not exist$/.test(message)
+        ? 'is not an accepted field'
+        : message.startsWith(`${e.property} `)
+          ? message.slice(e.property.length + 1)
+          : message;
+      out.push({ field, message: text });
+    }
+    if (e.children?.length) out.push(...flattenValidationErrors(e.children, field));
+  }
+  return out;
+}
+
+/** The one global ValidationPipe (ARCHITECTURE §3): unknown fields are a 400 listing every bad field. */
+export function createValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    transform: true,
+    transformOptions: { enableImplicitConversion: false },
+    validationError: { target: false, value: false },
+    stopAtFirstError: false,
+    exceptionFactory: (errors) => {
+      const fields = flattenValidationErrors(errors);
+      return badRequest(`Invalid input: ${fields.map((f) => `${f.field} ${f.message}`).join('; ')}`, fields);
+    },
+  });
+}
+
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID_PATTERN.test(value);
+}
+
+/** Path parameter pipe: a malformed UUID is a 400 naming the parameter. */
+@Injectable()
+export class ParseUuidPipe implements PipeTransform<string, string> {
+  transform(value: string, metadata: ArgumentMetadata): string {
+    if (!isUuid(value)) {
+      const field = metadata.data ?? 'id';
+      throw badRequest(`${field} must be a UUID`, [{ field, message: 'must be a UUID' }]);
+    }
+    return value.toLowerCase();
+  }
+}
+
+/** `@UuidParam('id')`: a path parameter that must be a record id. */
+export const UuidParam = (name: string) => Param(name, ParseUuidPipe);
+
+/** Accepts true/false as booleans or as the strings 'true'/'false' (spec's string booleans). */
+export const ToBoolean = () =>
+  Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value), { toClassOnly: true });
+
+/** Accepts `a,b,c` or repeated parameters; yields a trimmed array without empties. */
+export const CommaList = () =>
+  Transform(
+    ({ value }) =>
+      (Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : value)?.map?.((v: unknown) => (typeof v === 'string' ? v.trim() : v)).filter((v: unknown) => v !== '') ?? value,
+    { toClassOnly: true },
+  );
+
+export type SortOrder = 'asc' | 'desc';
+export const SORT_ORDERS: SortOrder[] = ['asc', 'desc'];
+
+/** `page` and `limit` of every list (page >= 1, limit 1..100). */
+export class PageQuery {
+  @ApiPropertyOptional({ minimum: 1, default: 1 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  page: number = 1;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 10 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit: number = 10;
+
+  @ApiPropertyOptional({ enum: SORT_ORDERS, default: 'asc' })
+  @IsOptional()
+  @IsIn(SORT_ORDERS)
+  sortOrder: SortOrder = 'asc';
+
+  get offset(): number {
+    return (this.page - 1) * this.limit;
+  }
+}

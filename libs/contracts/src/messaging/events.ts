@@ -1,0 +1,108 @@
+/**
+ * Event payload types: what crosses a service boundary on the EVENTS stream. Every event of a
+ * tenant-owned record carries `tenantId`; `validateEvent` checks the shape when an event is
+ * written to the outbox and again when a consumer takes it.
+ */
+import { LOGICAL } from './subjects';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** `auth.caller.changed`: drop cached callers. Any field set narrows what is dropped; none drops all. */
+export interface CallerChangedEvent {
+  tenantId?: string;
+  userIds?: string[];
+  subs?: string[];
+}
+
+/** `auth.caller.resolve` request. */
+export interface CallerResolveRequest {
+  sub: string;
+  email?: string;
+  /** The tenant the request names; null = the user's active tenant. */
+  tenantId: string | null;
+}
+
+/** `auth.caller.resolve` answer. */
+export type CallerResolveReply =
+  | { found: false; reason: string; /** the auth service could not answer (answer is not cached) */ unavailable?: boolean }
+  | {
+      found: true;
+      userId: string;
+      email: string;
+      name: string;
+      tenantId: string | null;
+      member: boolean;
+      roleIds: string[];
+      keys: string[];
+    };
+
+/** User summary (spec §2.3) as carried by `evt.auth.user.*`. */
+export interface UserSummaryPayload {
+  id: string;
+  email: string;
+  name: string | null;
+  displayName: string | null;
+  profileImageUrl: string | null;
+  mobilePhone: string | null;
+  status: string;
+}
+
+/** evt.auth.user.created | updated | deleted */
+export interface UserEvent {
+  tenantId: string;
+  user: UserSummaryPayload;
+}
+
+/** evt.auth.tenant.created */
+export interface TenantCreatedEvent {
+  tenantId: string;
+  name: string;
+}
+
+export type DelegationIssuerType = 'ROOT_AUTHORITY' | 'PERSONNEL_IN_POSITION' | 'POSITION_ONLY' | 'SPECIFIC_PERSONNEL';
+export type DelegationRecipientType = 'PERSONNEL_IN_POSITION' | 'POSITION_ONLY' | 'SPECIFIC_PERSONNEL';
+
+/** evt.decision.delegation.issued | updated | revoked: feeds other areas' delegation counts. */
+export interface DelegationEvent {
+  tenantId: string;
+  delegationId: string;
+  decisionId: string;
+  issuerType: DelegationIssuerType;
+  issuerUserId: string | null;
+  issuerPositionId: string | null;
+  recipientType: DelegationRecipientType;
+  recipientUserId: string | null;
+  recipientPositionId: string | null;
+  pathways: string[];
+  groupIds: string[];
+}
+
+export const EVENT_SUBJECTS = {
+  tenantCreated: 'evt.auth.tenant.created',
+  userCreated: 'evt.auth.user.created',
+  userUpdated: 'evt.auth.user.updated',
+  userDeleted: 'evt.auth.user.deleted',
+  delegationIssued: 'evt.decision.delegation.issued',
+  delegationUpdated: 'evt.decision.delegation.updated',
+  delegationRevoked: 'evt.decision.delegation.revoked',
+  callerChanged: LOGICAL.callerChanged,
+} as const;
+
+/** Returns the problems of a payload for its subject; [] when it is valid. */
+export function validateEvent(subject: string, payload: unknown): string[] {
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return ['payload must be an object'];
+  const p = payload as Record<string, unknown>;
+  const problems: string[] = [];
+  if (subject.startsWith('evt.')) {
+    if (typeof p.tenantId !== 'string' || !UUID.test(p.tenantId)) problems.push('tenantId must be a UUID');
+  }
+  if (subject.startsWith('evt.decision.delegation.')) {
+    for (const f of ['delegationId', 'decisionId']) if (typeof p[f] !== 'string') problems.push(`${f} must be a string`);
+    for (const f of ['pathways', 'groupIds']) if (!Array.isArray(p[f])) problems.push(`${f} must be an array`);
+  }
+  if (subject.startsWith('evt.auth.user.')) {
+    const user = p.user as Record<string, unknown> | undefined;
+    if (!user || typeof user.id !== 'string') problems.push('user.id must be a string');
+  }
+  return problems;
+}

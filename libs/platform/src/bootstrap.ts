@@ -1,0 +1,137 @@
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import { Module, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { LogController } from 'fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { AreaName, docsPath, routeOf } from '@ddm/contracts';
+import { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { ConfigError, ServiceConfig, loadConfig } from './config';
+import { ServiceDataSource } from './database';
+import { PinoNestLogger, createLogger } from './logger';
+import { NatsClient } from './nats';
+import { registerObservability } from './observability';
+import { PlatformModule } from './platform.module';
+import { requestContext } from './request-context';
+
+export const BODY_LIMIT = 1024 * 1024;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export interface ServiceDefinition {
+  area: AreaName;
+  dataSource: ServiceDataSource;
+  /** Overrides for tests (environment otherwise). */
+  env?: Record<string, string | undefined>;
+}
+
+export interface ServiceApp {
+  app: NestFastifyApplication;
+  config: ServiceConfig;
+  logger: Logger;
+  state: { shuttingDown: boolean };
+}
+
+/** Builds a service (not yet listening): Fastify, platform module, prefix, swagger, health, metrics. */
+export async function createServiceApp(appModule: Type<unknown>, def: ServiceDefinition): Promise<ServiceApp> {
+  const config = loadConfig(def.area, def.env ?? process.env);
+  const logger = createLogger(def.area, config.logLevel);
+  const state = { shuttingDown: false };
+
+  @Module({ imports: [PlatformModule.forRoot({ config, logger, dataSource: def.dataSource }), appModule] })
+  class ServiceRootModule {}
+
+  const adapter = new FastifyAdapter({
+    loggerInstance: logger,
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
+    bodyLimit: BODY_LIMIT,
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(ServiceRootModule, adapter, {
+    bodyParser: false,
+    logger: new PinoNestLogger(logger),
+    abortOnError: false,
+  });
+  const fastify = app.getHttpAdapter().getInstance();
+  // JSON only: anything else is a 415 (fastify's default text/plain parser is removed).
+  fastify.removeContentTypeParser('text/plain');
+  fastify.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    requestContext.enterWith({ requestId: request.id });
+    done();
+  });
+  const ds = app.get(DataSource);
+  const nats = app.get(NatsClient);
+  registerObservability(
+    fastify,
+    () => [
+      { name: 'postgres', check: async () => void (await ds.query('SELECT 1')) },
+      { name: 'nats', check: () => nats.ping() },
+    ],
+    state,
+    logger,
+  );
+
+  const route = routeOf(def.area);
+  if (route.globalPrefix) app.setGlobalPrefix(route.globalPrefix);
+  const docs = new DocumentBuilder()
+    .setTitle(`Decision and Delegation Management: ${def.area}`)
+    .setVersion('1.0')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, 'accessToken')
+    .addSecurityRequirements('accessToken')
+    .build();
+  const document = SwaggerModule.createDocument(app, docs);
+  const path = docsPath(def.area);
+  SwaggerModule.setup(path.slice(1), app, document, { jsonDocumentUrl: `${path}-json`, useGlobalPrefix: false, raw: ['json'] });
+  await app.init();
+  return { app, config, logger, state };
+}
+
+/**
+ * Starts a service: listens on PORT, and on SIGTERM/SIGINT stops taking requests, lets the
+ * in-flight ones finish, drains NATS, closes the pool and exits 0 (1 past SHUTDOWN_TIMEOUT_MS).
+ */
+export async function bootstrapService(appModule: Type<unknown>, def: ServiceDefinition): Promise<ServiceApp> {
+  let service: ServiceApp;
+  try {
+    service = await createServiceApp(appModule, def);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${def.area}: configuration error: ${err.message}\n`);
+    } else {
+      process.stderr.write(`${def.area}: failed to start: ${(err as Error).stack ?? err}\n`);
+    }
+    process.exit(1);
+  }
+  const { app, config, logger, state } = service;
+  await app.listen({ port: config.port, host: config.host });
+  logger.info({ port: config.port, docs: `${docsPath(def.area)}` }, `${def.area} service listening`);
+
+  const shutdown = async (signal: string) => {
+    if (state.shuttingDown) return;
+    state.shuttingDown = true;
+    logger.info({ signal }, 'shutting down: draining in-flight requests');
+    setTimeout(() => {
+      logger.error('shutdown timed out');
+      process.exit(1);
+    }, config.shutdownTimeoutMs).unref();
+    try {
+      await app.close();
+      logger.info('shutdown complete');
+      logger.flush?.();
+      process.exit(0);
+    } catch (err) {
+      logger.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  return service;
+}

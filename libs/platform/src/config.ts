@@ -1,0 +1,106 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { AreaName, AuthOptions, routeOf } from '@ddm/contracts';
+import { loadDevKeys } from './dev-keys';
+
+/** A service's configuration, read from the environment and validated at boot. */
+export interface ServiceConfig {
+  area: AreaName;
+  host: string;
+  port: number;
+  databaseUrl: string;
+  dbPoolSize: number;
+  natsUrl: string;
+  natsNamespace: string;
+  auth: AuthOptions;
+  devKeys: boolean;
+  logLevel: string;
+  shutdownTimeoutMs: number;
+  runMigrations: boolean;
+  callerCacheTtlMs: number;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const v = env[name];
+  if (v === undefined || v === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(v.toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off'].includes(v.toLowerCase())) return false;
+  throw new ConfigError(`${name} must be true or false (got "${v}")`);
+}
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const v = env[name];
+  if (v === undefined || v === '') return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got "${v}")`);
+  return n;
+}
+
+function url(env: Env, name: string, protocols: string[]): string {
+  const v = env[name];
+  if (!v) throw new ConfigError(`${name} is required (${protocols.join(' or ')} URL)`);
+  let parsed: URL;
+  try {
+    parsed = new URL(v);
+  } catch {
+    throw new ConfigError(`${name} is not a valid URL`);
+  }
+  if (!protocols.includes(parsed.protocol.replace(/:$/, ''))) throw new ConfigError(`${name} must be a ${protocols.join(' or ')} URL`);
+  return v;
+}
+
+/** Reads the auth settings: JWKS or PEM in production, the local dev key when AUTH_DEV_KEYS is on. */
+export function loadAuthOptions(env: Env = process.env): { auth: AuthOptions; devKeys: boolean } {
+  const devKeys = flag(env, 'AUTH_DEV_KEYS', false);
+  const publicKeys: AuthOptions['publicKeys'] = [];
+  let jwksUri: string | undefined;
+  if (env.AUTH_JWKS_URI) jwksUri = url(env, 'AUTH_JWKS_URI', ['https', 'http']);
+  if (env.AUTH_PUBLIC_KEY) {
+    const raw = env.AUTH_PUBLIC_KEY.includes('BEGIN') ? env.AUTH_PUBLIC_KEY : existsSync(env.AUTH_PUBLIC_KEY) ? readFileSync(env.AUTH_PUBLIC_KEY, 'utf8') : '';
+    if (!raw.includes('BEGIN PUBLIC KEY')) throw new ConfigError('AUTH_PUBLIC_KEY must be a PEM public key or the path of one');
+    publicKeys.push({ kid: env.AUTH_PUBLIC_KEY_ID || undefined, pem: raw });
+  }
+  if (devKeys) {
+    const dir = resolve(env.DEV_KEYS_DIR || '.data/dev-keys');
+    const dev = loadDevKeys(dir);
+    if (!dev) throw new ConfigError(`AUTH_DEV_KEYS is on but no dev key pair is in ${dir} (DEV_KEYS_DIR); run "npm run token" once to create it`);
+    publicKeys.push({ kid: dev.kid, pem: dev.publicPem });
+  }
+  if (!jwksUri && !publicKeys.length) throw new ConfigError('Set AUTH_JWKS_URI or AUTH_PUBLIC_KEY (or AUTH_DEV_KEYS=true in development)');
+  const issuer = env.AUTH_ISSUER || (devKeys ? DEV_ISSUER : '');
+  const audience = env.AUTH_AUDIENCE || (devKeys ? DEV_AUDIENCE : '');
+  if (!issuer) throw new ConfigError('AUTH_ISSUER is required');
+  if (!audience) throw new ConfigError('AUTH_AUDIENCE is required');
+  const clockToleranceSec = int(env, 'AUTH_CLOCK_SKEW_SECONDS', 30, 0, 30);
+  return { auth: { issuer, audience, jwksUri, publicKeys, clockToleranceSec }, devKeys };
+}
+
+export const DEV_ISSUER = 'ddm-dev';
+export const DEV_AUDIENCE = 'ddm-api';
+
+export function loadConfig(area: AreaName, env: Env = process.env): ServiceConfig {
+  const { auth, devKeys } = loadAuthOptions(env);
+  const namespace = env.NATS_NAMESPACE ?? '';
+  if (!/^[A-Za-z0-9_-]{0,40}$/.test(namespace)) throw new ConfigError('NATS_NAMESPACE may hold only letters, digits, _ and - (at most 40)');
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent`);
+  return {
+    area,
+    host: env.HOST || '0.0.0.0',
+    port: int(env, 'PORT', routeOf(area).port, 0, 65535),
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres', 'postgresql']),
+    dbPoolSize: int(env, 'DB_POOL_SIZE', 10, 1, 200),
+    natsUrl: url(env, 'NATS_URL', ['nats', 'tls']),
+    natsNamespace: namespace,
+    auth,
+    devKeys,
+    logLevel,
+    shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 15_000, 1_000, 300_000),
+    runMigrations: flag(env, 'MIGRATIONS_RUN', true),
+    callerCacheTtlMs: int(env, 'CALLER_CACHE_TTL_MS', 30_000, 0, 3_600_000),
+  };
+}

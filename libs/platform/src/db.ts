@@ -1,0 +1,45 @@
+import { DataSource, EntityManager } from 'typeorm';
+import { addToOutbox, OutboxRelay } from './outbox';
+import { nextDisplayId } from './database';
+
+/** A unit of work: the entity manager of the open transaction and the outbox of the same transaction. */
+export interface Tx {
+  manager: EntityManager;
+  /** Queues an event; it is published only if the transaction commits. */
+  publish(subject: string, payload: object): Promise<void>;
+  /** Next display id of `kind` in `tenantId` ("10000", "10001", ...). */
+  nextDisplayId(tenantId: string, kind: string): Promise<string>;
+}
+
+/**
+ * The service's database handle. `transaction` is the one way to change state: it commits the
+ * rows and their events together, then wakes the outbox relay.
+ */
+export class Db {
+  constructor(
+    readonly dataSource: DataSource,
+    readonly schema: string,
+    private readonly relay: OutboxRelay,
+  ) {}
+
+  async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    let wrote = false;
+    const result = await this.dataSource.transaction(async (manager) =>
+      work({
+        manager,
+        publish: async (subject, payload) => {
+          wrote = true;
+          await addToOutbox(manager, this.schema, subject, payload);
+        },
+        nextDisplayId: (tenantId, kind) => nextDisplayId(manager, this.schema, tenantId, kind),
+      }),
+    );
+    if (wrote) this.relay.kick();
+    return result;
+  }
+
+  /** A read outside a transaction (one statement). */
+  query<T = unknown>(sql: string, params?: unknown[]): Promise<T[]> {
+    return this.dataSource.query(sql, params);
+  }
+}

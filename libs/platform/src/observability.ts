@@ -1,0 +1,69 @@
+import { FastifyInstance } from 'fastify';
+import { Logger } from 'pino';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** One Prometheus registry per process (tests may boot several apps in one process). */
+let registry: Registry | undefined;
+let httpDuration: Histogram<'method' | 'route' | 'status'>;
+let httpTotal: Counter<'method' | 'route' | 'status'>;
+
+export function metricsRegistry(): Registry {
+  if (!registry) {
+    registry = new Registry();
+    collectDefaultMetrics({ register: registry });
+    httpDuration = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request duration',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
+    });
+    httpTotal = new Counter({ name: 'http_requests_total', help: 'HTTP requests', labelNames: ['method', 'route', 'status'], registers: [registry] });
+  }
+  return registry;
+}
+
+export interface ReadinessCheck {
+  name: string;
+  check(): Promise<void>;
+}
+
+/**
+ * `/health/live`, `/health/ready` and `/metrics` on the service port, outside the global prefix
+ * and the guard; a per-request access log line and request metrics.
+ */
+export function registerObservability(fastify: FastifyInstance, checks: () => ReadinessCheck[], state: { shuttingDown: boolean }, log: Logger): void {
+  const reg = metricsRegistry();
+  fastify.get('/health/live', { logLevel: 'warn' }, async () => ({ status: 'ok' }));
+  fastify.get('/health/ready', { logLevel: 'warn' }, async (_req, reply) => {
+    if (state.shuttingDown) return reply.code(503).send({ status: 'shutting-down' });
+    const results: Record<string, string> = {};
+    let ok = true;
+    for (const c of checks()) {
+      try {
+        await c.check();
+        results[c.name] = 'up';
+      } catch (err) {
+        ok = false;
+        results[c.name] = `down: ${(err as Error).message}`;
+      }
+    }
+    if (!ok) reply.header('Retry-After', '5');
+    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', checks: results });
+  });
+  fastify.get('/metrics', { logLevel: 'warn' }, async (_req, reply) => reply.type(reg.contentType).send(await reg.metrics()));
+
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const labels = { method: request.method, route, status: String(reply.statusCode) };
+    const seconds = reply.elapsedTime / 1000;
+    httpDuration.observe(labels, seconds);
+    httpTotal.inc(labels);
+    if (!route.startsWith('/health') && route !== '/metrics') {
+      const entry = { requestId: request.id, method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 };
+      if (reply.statusCode >= 500) log.error(entry, 'request completed');
+      else log.info(entry, 'request completed');
+    }
+    done();
+  });
+}

@@ -1,0 +1,120 @@
+import { HEADERS, validateEvent } from '@ddm/contracts';
+import { JSONCodec, headers as natsHeaders } from 'nats';
+import { Logger } from 'pino';
+import { v7 as uuidv7 } from 'uuid';
+import { DataSource, EntityManager } from 'typeorm';
+import { NatsClient } from './nats';
+import { currentRequestId } from './request-context';
+
+const codec = JSONCodec();
+
+/**
+ * Writes an event into the outbox inside the caller's transaction: the state change and its
+ * event commit together, or neither does. The subject is logical (`evt.auth.user.updated`).
+ */
+export async function addToOutbox(manager: EntityManager, schema: string, subject: string, payload: object): Promise<string> {
+  const problems = validateEvent(subject, payload);
+  if (problems.length) throw new Error(`invalid ${subject} event: ${problems.join('; ')}`);
+  const id = uuidv7();
+  await manager.query(`INSERT INTO "${schema}".outbox (id, subject, payload, request_id) VALUES ($1, $2, $3, $4)`, [
+    id,
+    subject,
+    JSON.stringify(payload),
+    currentRequestId() ?? null,
+  ]);
+  return id;
+}
+
+/**
+ * Publishes committed outbox rows to JetStream with `Nats-Msg-Id` = outbox id (the stream drops
+ * duplicates), then marks them sent. Woken right after a commit and also polls, so a row left by
+ * a crash is sent on the next start. Rows are claimed with SKIP LOCKED, so replicas share the work.
+ */
+export class OutboxRelay {
+  private timer?: NodeJS.Timeout;
+  private running = false;
+  private again = false;
+  private stopped = true;
+  private idle: Promise<void> = Promise.resolve();
+  private lastCleanup = 0;
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly schema: string,
+    private readonly nats: NatsClient,
+    private readonly log: Logger,
+    private readonly pollMs = 1_000,
+  ) {}
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Stops taking new batches and waits for the one in progress. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.idle;
+  }
+
+  /** Publish now (called after a commit that wrote outbox rows). */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) this.again = true;
+    else this.schedule(0);
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.run(), ms);
+  }
+
+  private async run(): Promise<void> {
+    if (this.running || this.stopped) return;
+    this.running = true;
+    let resolveIdle!: () => void;
+    this.idle = new Promise((r) => (resolveIdle = r));
+    let more = false;
+    try {
+      more = (await this.publishBatch(200)) === 200;
+      if (Date.now() - this.lastCleanup > 10 * 60_000) await this.cleanup();
+    } catch (err) {
+      this.log.warn({ err }, 'outbox relay: publish failed; will retry');
+    } finally {
+      this.running = false;
+      resolveIdle();
+      const soon = more || this.again;
+      this.again = false;
+      this.schedule(soon ? 0 : this.pollMs);
+    }
+  }
+
+  /** Publishes up to `max` rows in order; returns how many were sent. */
+  async publishBatch(max: number): Promise<number> {
+    return this.ds.transaction(async (m) => {
+      const rows: { id: string; subject: string; payload: unknown; request_id: string | null }[] = await m.query(
+        `SELECT id, subject, payload, request_id FROM "${this.schema}".outbox
+         WHERE published_at IS NULL ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [max],
+      );
+      for (const row of rows) {
+        const h = natsHeaders();
+        if (row.request_id) h.set(HEADERS.requestId, row.request_id);
+        await this.nats.js.publish(this.nats.subjects.wire(row.subject), codec.encode(row.payload), { msgID: row.id, headers: h });
+      }
+      if (rows.length) {
+        await m.query(`UPDATE "${this.schema}".outbox SET published_at = now() WHERE id = ANY($1::uuid[])`, [rows.map((r) => r.id)]);
+      }
+      return rows.length;
+    });
+  }
+
+  /** Sent rows are kept a day for inspection, then removed. */
+  private async cleanup(): Promise<void> {
+    this.lastCleanup = Date.now();
+    await this.ds.query(`DELETE FROM "${this.schema}".outbox WHERE published_at < now() - interval '1 day'`);
+  }
+}

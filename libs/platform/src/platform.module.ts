@@ -1,0 +1,109 @@
+import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import {
+  AUTH_OPTIONS,
+  AllExceptionsFilter,
+  CALLER_RESOLVER,
+  CallerGuard,
+  CallerResolver,
+  EnvelopeInterceptor,
+  JwtStrategy,
+  createValidationPipe,
+} from '@ddm/contracts';
+import { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { ServiceConfig } from './config';
+import { Consumers } from './consumer';
+import { ServiceDataSource, createDataSource, runMigrations } from './database';
+import { Db } from './db';
+import { NatsClient } from './nats';
+import { OutboxRelay } from './outbox';
+
+export const SERVICE_CONFIG = Symbol('SERVICE_CONFIG');
+export const LOGGER = Symbol('LOGGER');
+
+/** Starts the relay when the app is up; on shutdown (after HTTP has drained) stops the relay and consumers, drains NATS, closes the pool. */
+@Injectable()
+class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(
+    private readonly relay: OutboxRelay,
+    private readonly consumers: Consumers,
+    private readonly nats: NatsClient,
+    private readonly ds: DataSource,
+    @Inject(CALLER_RESOLVER) private readonly resolver: CallerResolver,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.relay.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.consumers.stopAll();
+    await this.relay.stop();
+    this.resolver.stop();
+    await this.nats.close();
+    if (this.ds.isInitialized) await this.ds.destroy();
+  }
+}
+
+export interface PlatformOptions {
+  config: ServiceConfig;
+  logger: Logger;
+  dataSource: ServiceDataSource;
+}
+
+/**
+ * Everything a service runs on, provided globally: config, logger, the DataSource (migrated at
+ * start), NATS, the outbox relay, consumers, and the global guard, pipe, filter and envelope.
+ */
+@Global()
+@Module({})
+export class PlatformModule {
+  static forRoot({ config, logger, dataSource }: PlatformOptions): DynamicModule {
+    return {
+      module: PlatformModule,
+      providers: [
+        { provide: SERVICE_CONFIG, useValue: config },
+        { provide: LOGGER, useValue: logger },
+        {
+          provide: DataSource,
+          useFactory: async () => {
+            const ds = createDataSource(dataSource, config.databaseUrl, config.dbPoolSize);
+            await ds.initialize();
+            if (config.runMigrations) await runMigrations(ds, dataSource.schema, logger);
+            return ds;
+          },
+        },
+        { provide: NatsClient, useFactory: () => NatsClient.connect(config.natsUrl, config.natsNamespace, `ddm-${config.area}`) },
+        {
+          provide: OutboxRelay,
+          inject: [DataSource, NatsClient],
+          useFactory: (ds: DataSource, nats: NatsClient) => new OutboxRelay(ds, dataSource.schema, nats, logger),
+        },
+        {
+          provide: Consumers,
+          inject: [DataSource, NatsClient],
+          useFactory: (ds: DataSource, nats: NatsClient) => new Consumers(ds, dataSource.schema, nats, logger),
+        },
+        { provide: Db, inject: [DataSource, OutboxRelay], useFactory: (ds: DataSource, relay: OutboxRelay) => new Db(ds, dataSource.schema, relay) },
+        { provide: AUTH_OPTIONS, useValue: config.auth },
+        JwtStrategy,
+        {
+          provide: CALLER_RESOLVER,
+          inject: [NatsClient],
+          useFactory: async (nats: NatsClient) => {
+            const resolver = new CallerResolver(nats.nc, nats.subjects, { ttlMs: config.callerCacheTtlMs });
+            await resolver.start();
+            return resolver;
+          },
+        },
+        PlatformLifecycle,
+        { provide: APP_GUARD, useClass: CallerGuard },
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        { provide: APP_PIPE, useValue: createValidationPipe() },
+      ],
+      exports: [SERVICE_CONFIG, LOGGER, DataSource, NatsClient, OutboxRelay, Consumers, Db, CALLER_RESOLVER],
+    };
+  }
+}
