@@ -93,7 +93,7 @@ export function loadConfig(area: AreaName, env: Env = process.env): ServiceConfi
     host: env.HOST || '0.0.0.0',
     port: int(env, 'PORT', routeOf(area).port, 0, 65535),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres', 'postgresql']),
-    dbPoolSize: int(env, 'DB_POOL_SIZE', 10, 1, 200),
+    dbPoolSize: int(env, 'DB_POOL_SIZE', 10, 2, 200),
     natsUrl: url(env, 'NATS_URL', ['nats', 'tls']),
     natsNamespace: namespace,
     auth,

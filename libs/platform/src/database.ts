@@ -28,7 +28,8 @@ export function createDataSource(def: ServiceDataSource, url: string, poolSize =
 }
 
 /**
- * Runs the schema's pending migrations under a Postgres advisory lock, so many replicas starting
+ * Runs the schema's pending migrations under a Postgres advisory lock (held on its own connection,
+ * so the pool needs at least two), so many replicas starting
  * together migrate once. Creates the schema first.
  */
 export async function runMigrations(ds: DataSource, schema: string, log?: Logger): Promise<string[]> {

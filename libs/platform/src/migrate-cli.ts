@@ -11,7 +11,7 @@ export async function runMigrationsCli(area: AreaName, def: ServiceDataSource): 
     process.stderr.write(new ConfigError('DATABASE_URL is required').message + '\n');
     process.exit(1);
   }
-  const ds = createDataSource(def, url, 1);
+  const ds = createDataSource(def, url, 2);
   try {
     await ds.initialize();
     const applied = await runMigrations(ds, def.schema, logger);

@@ -1,0 +1,9 @@
+import { ServiceDataSource } from '@ddm/platform';
+import { ActionsPlatform1763800000000 } from './migrations/1763800000000-actions-platform';
+
+/** The actions schema: used by the service and by `migrate`. */
+export const actionsDataSource: ServiceDataSource = {
+  schema: 'actions',
+  entities: [],
+  migrations: [ActionsPlatform1763800000000],
+};

@@ -1,0 +1,4 @@
+import { runMigrationsCli } from '@ddm/platform';
+import { actionsDataSource } from './data-source';
+
+void runMigrationsCli('actions', actionsDataSource);

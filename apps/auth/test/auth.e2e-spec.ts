@@ -1,0 +1,286 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Db } from '@ddm/platform';
+import { TEST_KEYS_DIR, TestService, expectErrorBody, mintToken, startTestService, tokenFor } from '@ddm/testing';
+import { sign } from 'jsonwebtoken';
+import { AuthModule } from '../src/auth.module';
+import { authDataSource } from '../src/data-source';
+import { SeedResult, seedAuth } from '../src/seed';
+import { TenantsService } from '../src/tenants/tenants.service';
+
+const USER_FIELDS = [
+  'id', 'userId', 'loginId', 'idpUserId', 'activeTenantId', 'email', 'name', 'displayName', 'isSAML', 'mobilePhone',
+  'firstName', 'lastName', 'profileImageUrl', 'currencyName', 'currencyCode', 'accountType', 'autoProvisioned',
+  'employeeId', 'employeeNumber', 'employeeType', 'employmentType', 'userType', 'sourceId', 'actorType', 'aiAgentType',
+  'startDate', 'terminationDate', 'customAttributes', 'externalId', 'instanceId', 'systemIntegrationId',
+  'displayLanguage', 'columnViewSettings', 'searchData', 'managerSync', 'manager', 'isDeleted', 'isExpirePassword',
+  'createdOn', 'lastLoginDate', 'createdBy', 'updatedOn', 'updatedBy', 'deletedOn', 'delegationsReceived',
+  'delegationsIssued', 'dashboardData', 'userRoles', 'userPositions', 'userGroups', 'status', 'dateFormat', 'isImpersonated',
+];
+const ROLE_FIELDS = [
+  'id', 'roleName', 'tenantId', 'description', 'isCustom', 'canDeactivate', 'status', 'isDeleted', 'deletedOn',
+  'isDeactivated', 'deactivatedOn', 'createdOn', 'updatedOn', 'roleId', 'usersCount', 'relationshipMappings',
+];
+
+describe('auth service (e2e, real Postgres and NATS)', () => {
+  let svc: TestService;
+  let seed: SeedResult;
+  let demo: SeedResult['tenants'][number];
+  let other: SeedResult['tenants'][number];
+  const admin = tokenFor('admin@demo.test');
+  const detailsPath = () => `/auth/v1/user/tenant/${demo.id}/details`;
+  const rolesPath = (tenantId = demo.id) => `/auth/v1/tenants/${tenantId}/roles/list`;
+
+  beforeAll(async () => {
+    svc = await startTestService(AuthModule, { area: 'auth', dataSource: authDataSource });
+    seed = await seedAuth(svc.app.get(TenantsService), svc.app.get(Db));
+    [demo, other] = seed.tenants;
+  });
+  afterAll(() => svc?.close());
+
+  describe('GET /auth/v1/user/tenant/{tenantId}/details', () => {
+    it('answers the caller as a user of the tenant, in the envelope, with every field of §2.4', async () => {
+      const res = await svc.http.get(detailsPath(), { token: admin });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ statusCode: 200, timestamp: expect.any(String), message: expect.any(String), data: expect.any(Object) });
+      const user = res.body.data;
+      expect(Object.keys(user).sort()).toEqual([...USER_FIELDS].sort());
+      expect(user).toMatchObject({ email: 'admin@demo.test', idpUserId: 'dev|admin@demo.test', status: 'ACTIVE', userId: '10000', isDeleted: false });
+      expect(user.userRoles).toEqual([expect.objectContaining({ roleName: 'System Admin', tenantId: demo.id })]);
+      expect(user.id).toBe(demo.users[0].id);
+    });
+
+    it('gives each user their own record and display id', async () => {
+      const res = await svc.http.get(detailsPath(), { token: tokenFor('auditor@demo.test') });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ email: 'auditor@demo.test', userId: '10003' });
+      expect(res.body.data.userRoles.map((r: { roleName: string }) => r.roleName)).toEqual(['Auditor']);
+    });
+
+    it('echoes the x-request-id it was given', async () => {
+      const res = await svc.http.get(detailsPath(), { token: admin, headers: { 'x-request-id': 'req-abc.123' } });
+      expect(res.headers.get('x-request-id')).toBe('req-abc.123');
+    });
+
+    it('makes up a request id when none is given', async () => {
+      const res = await svc.http.get(detailsPath(), { token: admin });
+      expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    });
+  });
+
+  describe('401 for every token that must not pass', () => {
+    const keys = () => ({
+      privatePem: readFileSync(join(TEST_KEYS_DIR, 'private.pem'), 'utf8'),
+      publicPem: readFileSync(join(TEST_KEYS_DIR, 'public.pem'), 'utf8'),
+    });
+    const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+    const now = () => Math.floor(Date.now() / 1000);
+    const cases: [string, () => string | undefined, RegExp][] = [
+      ['no token', () => undefined, /missing bearer token/i],
+      ['a malformed token', () => 'not.a.jwt', /invalid token/i],
+      ['alg none', () => `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: 'dev|admin@demo.test', iss: 'ddm-dev', aud: 'ddm-api', exp: now() + 600 })}.`, /invalid token|not accepted/i],
+      ['HS256 signed with the public key', () => sign({ sub: 'dev|admin@demo.test' }, keys().publicPem, { algorithm: 'HS256', issuer: 'ddm-dev', audience: 'ddm-api', expiresIn: 600 }), /invalid token|not accepted/i],
+      ['a wrong iss', () => mintToken('dev|admin@demo.test', { issuer: 'someone-else' }), /issuer/i],
+      ['a wrong aud', () => mintToken('dev|admin@demo.test', { audience: 'another-api' }), /audience/i],
+      ['an expired token (past the 30 s skew)', () => mintToken('dev|admin@demo.test', { expiresIn: -120 }), /expired/i],
+      ['nbf in the future (past the 30 s skew)', () => mintToken('dev|admin@demo.test', { notBefore: 300 }), /not valid yet/i],
+      ['an unknown kid', () => mintToken('dev|admin@demo.test', { kid: 'no-such-key' }), /unknown signing key/i],
+      [
+        'a token signed by another key under our kid',
+        () => {
+          const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+          const kid = (JSON.parse(Buffer.from(mintToken('x').split('.')[0], 'base64url').toString()) as { kid: string }).kid;
+          return sign({ sub: 'dev|admin@demo.test' }, privateKey, { algorithm: 'RS256', keyid: kid, issuer: 'ddm-dev', audience: 'ddm-api', expiresIn: 600 });
+        },
+        /invalid signature/i,
+      ],
+      ['a Basic credential', () => 'Basic', /missing bearer token/i],
+    ];
+    it.each(cases)('401 for %s', async (_name, make, message) => {
+      const token = make();
+      const headers: Record<string, string> = {};
+      if (token === 'Basic') headers.authorization = 'Basic YWRtaW46YWRtaW4=';
+      else if (token !== undefined) headers.authorization = `Bearer ${token}`;
+      const res = await svc.http.get(detailsPath(), { headers });
+      expectErrorBody(res, 401, detailsPath());
+      expect(res.body.error).toBe('Unauthorized');
+      expect(res.body.message).toMatch(message);
+    });
+
+    it('accepts a token expired by less than the allowed skew', async () => {
+      const res = await svc.http.get(detailsPath(), { token: mintToken('dev|admin@demo.test', { expiresIn: -5 }) });
+      expect(res.status).toBe(200);
+    });
+  });
+
+  describe('403 and 404', () => {
+    it('403 for a tenant the caller is not a member of', async () => {
+      const res = await svc.http.get(`/auth/v1/user/tenant/${other.id}/details`, { token: admin });
+      expectErrorBody(res, 403);
+      expect(res.body.message).toMatch(/not a member/i);
+    });
+
+    it('403 for a tenant that does not exist', async () => {
+      const res = await svc.http.get(rolesPath('0190a000-0000-7000-8000-000000000000'), { token: admin });
+      expectErrorBody(res, 403);
+    });
+
+    it('403 for a valid token whose subject is no user', async () => {
+      const res = await svc.http.get(detailsPath(), { token: mintToken('idp|stranger') });
+      expectErrorBody(res, 403);
+      expect(res.body.message).toMatch(/no user/i);
+    });
+
+    it("404 for another tenant's role id", async () => {
+      const otherRoles = await svc.http.get(rolesPath(other.id), { token: tokenFor('admin@other.test') });
+      expect(otherRoles.status).toBe(200);
+      const otherRoleId = otherRoles.body.data.data[0].id;
+      const res = await svc.http.get(`/auth/v1/tenants/${demo.id}/roles/${otherRoleId}`, { token: admin });
+      expectErrorBody(res, 404);
+      const own = await svc.http.get(`/auth/v1/tenants/${other.id}/roles/${otherRoleId}`, { token: tokenFor('admin@other.test') });
+      expect(own.status).toBe(200);
+    });
+
+    it('404 in the error body for an unknown route', async () => {
+      const res = await svc.http.get('/auth/v1/nowhere', { token: admin });
+      expectErrorBody(res, 404, '/auth/v1/nowhere');
+    });
+  });
+
+  describe('400, 413 and 415', () => {
+    it('lists every bad query field: unknown field, limit 0, page 0', async () => {
+      const res = await svc.http.get(`${rolesPath()}?limit=0&page=0&colour=red`, { token: admin });
+      expectErrorBody(res, 400);
+      expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['colour', 'limit', 'page']);
+    });
+
+    it('400 for limit 101', async () => {
+      const res = await svc.http.get(`${rolesPath()}?limit=101`, { token: admin });
+      expectErrorBody(res, 400);
+      expect(res.body.errors).toEqual([{ field: 'limit', message: expect.stringMatching(/100/) }]);
+    });
+
+    it('400 for an unknown enum value and a non-boolean flag', async () => {
+      const res = await svc.http.get(`${rolesPath()}?sortBy=colour&isCustom=maybe&status=GONE`, { token: admin });
+      expectErrorBody(res, 400);
+      expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['isCustom', 'sortBy', 'status']);
+    });
+
+    it('400 for a path id that is not a UUID', async () => {
+      const res = await svc.http.get(`/auth/v1/tenants/${demo.id}/roles/12`, { token: admin });
+      expectErrorBody(res, 400);
+      expect(res.body.errors).toEqual([{ field: 'roleId', message: 'must be a UUID' }]);
+    });
+
+    it('400 listing every bad body field, nested ones by dotted path', async () => {
+      const res = await svc.http.patch('/auth/v1/user/preferences', {
+        token: admin,
+        body: { displayLanguage: 'x'.repeat(21), isAdmin: true, dashboardData: [{ x: 1, y: 1, w: 1, h: 1, i: 'a' }, { x: -1, y: 1, w: 1, h: 1, i: 'b' }] },
+      });
+      expectErrorBody(res, 400);
+      expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['dashboardData.1.x', 'displayLanguage', 'isAdmin']);
+    });
+
+    it('400 for a body that is not valid JSON', async () => {
+      const res = await svc.http.patch('/auth/v1/user/preferences', { token: admin, raw: '{"displayLanguage":' });
+      expectErrorBody(res, 400);
+    });
+
+    it('415 for a body that is not JSON', async () => {
+      const res = await svc.http.patch('/auth/v1/user/preferences', { token: admin, raw: 'displayLanguage=fr', contentType: 'text/plain' });
+      expectErrorBody(res, 415);
+      const form = await svc.http.patch('/auth/v1/user/preferences', { token: admin, raw: 'displayLanguage=fr', contentType: 'application/x-www-form-urlencoded' });
+      expectErrorBody(form, 415);
+    });
+
+    it('413 past 1 MiB', async () => {
+      const res = await svc.http.patch('/auth/v1/user/preferences', { token: admin, raw: JSON.stringify({ displayLanguage: 'x'.repeat(1024 * 1024) }) });
+      expectErrorBody(res, 413);
+    });
+  });
+
+  describe('GET /auth/v1/tenants/{id}/roles/list', () => {
+    it('pages the four default roles with users counts and every relationship key', async () => {
+      const res = await svc.http.get(rolesPath(), { token: admin });
+      expect(res.status).toBe(200);
+      const page = res.body.data;
+      expect(page).toMatchObject({ page: 1, limit: 10, total: 4 });
+      expect(page.data.map((r: { roleName: string }) => r.roleName)).toEqual(['Auditor', 'Global Authority Manager', 'Global User', 'System Admin']);
+      for (const role of page.data) {
+        expect(Object.keys(role).sort()).toEqual([...ROLE_FIELDS].sort());
+        expect(role.usersCount).toBe(1);
+        expect(role.relationshipMappings).toHaveLength(21);
+        expect(role.roleId).toMatch(/^1\d{4}$/);
+      }
+      const sysAdmin = page.data.find((r: { roleName: string }) => r.roleName === 'System Admin');
+      expect(sysAdmin.canDeactivate).toBe(false);
+      expect(sysAdmin.relationshipMappings.every((m: { isEnabled: boolean }) => m.isEnabled)).toBe(true);
+      const auditor = page.data.find((r: { roleName: string }) => r.roleName === 'Auditor');
+      expect(auditor.relationshipMappings.filter((m: { isEnabled: boolean }) => m.isEnabled).map((m: { relationshipKeyName: string }) => m.relationshipKeyName)).toEqual(['view:decisions']);
+    });
+
+    it('filters by search over name and description, status, isCustom and isDeactivated', async () => {
+      const get = async (q: string) => (await svc.http.get(`${rolesPath()}?${q}`, { token: admin })).body.data;
+      expect((await get('search=audit')).data.map((r: { roleName: string }) => r.roleName)).toEqual(['Auditor']);
+      expect((await get('search=changes%20nothing')).total).toBe(1);
+      expect((await get('search=%25')).total).toBe(0);
+      expect((await get('status=ACTIVE')).total).toBe(4);
+      expect((await get('status=INACTIVE')).total).toBe(0);
+      expect((await get('isCustom=false')).total).toBe(4);
+      expect((await get('isCustom=true')).total).toBe(0);
+      expect((await get('isDeactivated=false')).total).toBe(4);
+      expect((await get('isDeactivated=true')).total).toBe(0);
+    });
+
+    it('sorts and pages', async () => {
+      const desc = await svc.http.get(`${rolesPath()}?sortBy=roleName&sortOrder=desc`, { token: admin });
+      expect(desc.body.data.data[0].roleName).toBe('System Admin');
+      const p2 = await svc.http.get(`${rolesPath()}?limit=3&page=2`, { token: admin });
+      expect(p2.body.data).toMatchObject({ page: 2, limit: 3, total: 4 });
+      expect(p2.body.data.data).toHaveLength(1);
+      const beyond = await svc.http.get(`${rolesPath()}?limit=3&page=9`, { token: admin });
+      expect(beyond.body.data).toMatchObject({ page: 9, total: 4, data: [] });
+      const byCreated = await svc.http.get(`${rolesPath()}?sortBy=createdOn`, { token: admin });
+      expect(byCreated.body.data.data[0].roleName).toBe('System Admin');
+    });
+
+    it('keeps tenants apart', async () => {
+      const res = await svc.http.get(rolesPath(other.id), { token: tokenFor('admin@other.test') });
+      expect(res.body.data.data.every((r: { tenantId: string }) => r.tenantId === other.id)).toBe(true);
+      expect(res.body.data.data.find((r: { roleName: string }) => r.roleName === 'System Admin').usersCount).toBe(1);
+    });
+  });
+
+  describe('PATCH /auth/v1/user/preferences', () => {
+    it("changes the caller's preferences and answers the user", async () => {
+      const res = await svc.http.patch('/auth/v1/user/preferences', {
+        token: tokenFor('user@demo.test'),
+        body: { displayLanguage: 'fr', dateFormat: 'DD/MM/YYYY', columnViewSettings: { columns: ['name', 'email'] }, dashboardData: [{ x: 0, y: 0, w: 4, h: 2, i: 'a' }] },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({
+        email: 'user@demo.test',
+        displayLanguage: 'fr',
+        dateFormat: 'DD/MM/YYYY',
+        columnViewSettings: { columns: ['name', 'email'] },
+        dashboardData: [{ x: 0, y: 0, w: 4, h: 2, i: 'a' }],
+      });
+    });
+  });
+
+  it('serves its OpenAPI document with the bearer scheme accessToken', async () => {
+    const res = await svc.http.get('/auth/docs-json');
+    expect(res.status).toBe(200);
+    expect(res.body.components.securitySchemes.accessToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/auth/v1/user/tenant/{tenantId}/details', '/auth/v1/tenants/{id}/roles/list']));
+  });
+
+  it('answers health and metrics without a token', async () => {
+    expect((await svc.http.get('/health/live')).status).toBe(200);
+    const ready = await svc.http.get('/health/ready');
+    expect(ready.body).toEqual({ status: 'ok', checks: { postgres: 'up', nats: 'up' } });
+    const metrics = await svc.http.get('/metrics');
+    expect(metrics.text).toContain('http_request_duration_seconds');
+  });
+});

@@ -1,0 +1,9 @@
+import { ServiceDataSource } from '@ddm/platform';
+import { DecisionPlatform1763800000000 } from './migrations/1763800000000-decision-platform';
+
+/** The decision schema: used by the service and by `migrate`. */
+export const decisionDataSource: ServiceDataSource = {
+  schema: 'decision',
+  entities: [],
+  migrations: [DecisionPlatform1763800000000],
+};

@@ -1,0 +1,4 @@
+import { runMigrationsCli } from '@ddm/platform';
+import { decisionDataSource } from './data-source';
+
+void runMigrationsCli('decision', decisionDataSource);

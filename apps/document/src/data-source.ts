@@ -1,0 +1,9 @@
+import { ServiceDataSource } from '@ddm/platform';
+import { DocumentPlatform1763800000000 } from './migrations/1763800000000-document-platform';
+
+/** The document schema: used by the service and by `migrate`. */
+export const documentDataSource: ServiceDataSource = {
+  schema: 'document',
+  entities: [],
+  migrations: [DocumentPlatform1763800000000],
+};

@@ -1,0 +1,4 @@
+import { runMigrationsCli } from '@ddm/platform';
+import { documentDataSource } from './data-source';
+
+void runMigrationsCli('document', documentDataSource);

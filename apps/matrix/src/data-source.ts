@@ -1,0 +1,9 @@
+import { ServiceDataSource } from '@ddm/platform';
+import { MatrixPlatform1763800000000 } from './migrations/1763800000000-matrix-platform';
+
+/** The matrix schema: used by the service and by `migrate`. */
+export const matrixDataSource: ServiceDataSource = {
+  schema: 'matrix',
+  entities: [],
+  migrations: [MatrixPlatform1763800000000],
+};

@@ -1,0 +1,4 @@
+import { runMigrationsCli } from '@ddm/platform';
+import { notificationsDataSource } from './data-source';
+
+void runMigrationsCli('notifications', notificationsDataSource);

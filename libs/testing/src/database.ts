@@ -1,0 +1,45 @@
+import { Client } from 'pg';
+import { ADMIN_DATABASE_URL, randomName, withDatabase } from './env';
+
+export interface TestDatabase {
+  name: string;
+  url: string;
+  drop(): Promise<void>;
+}
+
+async function admin<T>(work: (c: Client) => Promise<T>): Promise<T> {
+  const c = new Client({ connectionString: ADMIN_DATABASE_URL });
+  await c.connect();
+  try {
+    return await work(c);
+  } finally {
+    await c.end();
+  }
+}
+
+/**
+ * A fresh database for one test file, copied from the template that jest's global setup
+ * migrated once (every service schema), so files run in parallel and in any order.
+ */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const template = process.env.DDM_TEMPLATE_DB;
+  if (!template) throw new Error('DDM_TEMPLATE_DB is not set: run the tests through jest (global setup)');
+  const name = randomName('ddm_t_');
+  await admin(async (c) => {
+    // CREATE DATABASE ... TEMPLATE needs the template to be idle for a moment; retry briefly if another file is copying it.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await c.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+        return;
+      } catch (err) {
+        if (attempt >= 20 || !/being accessed by other users/.test((err as Error).message)) throw err;
+        await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
+      }
+    }
+  });
+  return {
+    name,
+    url: withDatabase(ADMIN_DATABASE_URL, name),
+    drop: () => admin(async (c) => void (await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`))),
+  };
+}

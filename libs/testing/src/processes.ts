@@ -1,0 +1,72 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { ROOT } from './env';
+
+/** A free TCP port on loopback. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const port = (server.address() as { port: number }).port;
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+export interface RunningProcess {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  /** SIGTERM, wait for exit; returns the exit code (null if killed by a signal). */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Waits until `url` answers 200 (or the process dies, or `timeoutMs` passes). */
+export async function waitForOk(url: string, timeoutMs = 30_000, child?: ChildProcess, output?: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child && child.exitCode !== null) throw new Error(`process exited (${child.exitCode}) before ${url} was ready:\n${output?.() ?? ''}`);
+    try {
+      const res = await fetch(url);
+      if (res.status === 200) return;
+    } catch {
+      /* not yet listening */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${url}:\n${output?.() ?? ''}`);
+}
+
+/**
+ * Runs a built entry point (dist/...) as its own process, like production does, and waits for
+ * its readiness URL. Run `node tools/build.mjs` first (npm test does).
+ */
+export async function spawnBuilt(entry: string, env: Record<string, string>, readyPath = '/health/ready'): Promise<RunningProcess> {
+  const port = env.PORT ?? String(await freePort());
+  let out = '';
+  const child = spawn(process.execPath, [join(ROOT, 'dist', entry)], {
+    env: { ...process.env, ...env, PORT: port },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => (out = (out + d).slice(-20_000)));
+  child.stderr!.on('data', (d) => (out = (out + d).slice(-20_000)));
+  const url = `http://127.0.0.1:${port}`;
+  const output = () => out;
+  await waitForOk(url + readyPath, 30_000, child, output);
+  return {
+    child,
+    url,
+    output,
+    stop: async (signal: NodeJS.Signals = 'SIGTERM') => {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      const exited = once(child, 'exit');
+      child.kill(signal);
+      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      const [code] = (await exited) as [number | null];
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * Runs once before the test files: migrates every service schema into a template database
+ * (named after a hash of the migrations, so it is rebuilt only when they change). Each test
+ * file then copies it with CREATE DATABASE ... TEMPLATE, which takes a fraction of a second.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { ServiceDataSource, createDataSource, ensureDevKeys, runMigrations } from '@ddm/platform';
+import { ADMIN_DATABASE_URL, ROOT, TEST_KEYS_DIR, withDatabase } from '@ddm/testing';
+import { actionsDataSource } from '../../apps/actions/src/data-source';
+import { authDataSource } from '../../apps/auth/src/data-source';
+import { decisionDataSource } from '../../apps/decision/src/data-source';
+import { documentDataSource } from '../../apps/document/src/data-source';
+import { matrixDataSource } from '../../apps/matrix/src/data-source';
+import { notificationsDataSource } from '../../apps/notifications/src/data-source';
+import { settingsDataSource } from '../../apps/settings/src/data-source';
+
+const SOURCES: ServiceDataSource[] = [
+  authDataSource,
+  settingsDataSource,
+  decisionDataSource,
+  actionsDataSource,
+  matrixDataSource,
+  documentDataSource,
+  notificationsDataSource,
+];
+
+function migrationsHash(): string {
+  const h = createHash('sha256');
+  h.update(readFileSync(join(ROOT, 'libs/platform/src/database.ts')));
+  for (const area of readdirSync(join(ROOT, 'apps')).sort()) {
+    let files: string[] = [];
+    try {
+      files = readdirSync(join(ROOT, 'apps', area, 'src', 'migrations')).sort();
+    } catch {
+      continue;
+    }
+    for (const f of files) h.update(f).update(readFileSync(join(ROOT, 'apps', area, 'src', 'migrations', f)));
+  }
+  return h.digest('hex').slice(0, 12);
+}
+
+export default async function globalSetup(): Promise<void> {
+  ensureDevKeys(TEST_KEYS_DIR);
+  const template = `ddm_tpl_${migrationsHash()}`;
+  process.env.DDM_TEMPLATE_DB = template;
+  const admin = new Client({ connectionString: ADMIN_DATABASE_URL });
+  await admin.connect();
+  try {
+    await admin.query(`SELECT pg_advisory_lock(hashtext('ddm:test-template'))`);
+    const { rows } = await admin.query(`SELECT datname FROM pg_database WHERE datname LIKE 'ddm_tpl_%' OR datname LIKE 'ddm_t_%' OR datname LIKE 'ddm_build_%'`);
+    // Leftovers of earlier runs (a killed run cannot drop its own); in-use ones are kept.
+    for (const { datname } of rows) {
+      if (datname === template) continue;
+      await admin.query(`DROP DATABASE IF EXISTS "${datname}"`).catch(() => undefined);
+    }
+    if (!rows.some((r) => r.datname === template)) {
+      const building = `ddm_build_${Date.now()}`;
+      await admin.query(`CREATE DATABASE "${building}"`);
+      for (const def of SOURCES) {
+        const ds = createDataSource(def, withDatabase(ADMIN_DATABASE_URL, building), 2);
+        await ds.initialize();
+        try {
+          await runMigrations(ds, def.schema);
+        } finally {
+          await ds.destroy();
+        }
+      }
+      await admin.query(`ALTER DATABASE "${building}" RENAME TO "${template}"`);
+    }
+  } finally {
+    await admin.query(`SELECT pg_advisory_unlock(hashtext('ddm:test-template'))`).catch(() => undefined);
+    await admin.end();
+  }
+}
