@@ -66,6 +66,12 @@ export async function createServiceApp(appModule: Type<unknown>, def: ServiceDef
     requestContext.enterWith({ requestId: request.id });
     done();
   });
+  // While draining, answer with Connection: close, so keep-alive sockets end with their last
+  // response instead of holding the shutdown open.
+  fastify.addHook('onSend', (_request, reply, payload, done) => {
+    if (state.shuttingDown) reply.header('connection', 'close');
+    done(null, payload);
+  });
   const ds = app.get(DataSource);
   const nats = app.get(NatsClient);
   registerObservability(

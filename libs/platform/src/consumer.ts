@@ -53,11 +53,13 @@ export class Consumers {
       deliver_policy: DeliverPolicy.All,
       max_deliver: spec.maxDeliver ?? 5,
       ack_wait: nanos(spec.ackWaitMs ?? 30_000),
-      filter_subjects: spec.subjects.map((x) => s.wire(x)),
+      // One subject uses filter_subject, which NATS servers before 2.10 also understand.
+      ...(spec.subjects.length === 1 ? { filter_subject: s.wire(spec.subjects[0]) } : { filter_subjects: spec.subjects.map((x) => s.wire(x)) }),
     };
     try {
       await this.nats.jsm.consumers.info(stream, durable);
-      await this.nats.jsm.consumers.update(stream, durable, { max_deliver: config.max_deliver, ack_wait: config.ack_wait, filter_subjects: config.filter_subjects });
+      const { durable_name: _name, ack_policy: _ack, deliver_policy: _deliver, ...changeable } = config;
+      await this.nats.jsm.consumers.update(stream, durable, changeable);
     } catch (err) {
       if (!/consumer not found/i.test((err as Error).message)) throw err;
       await this.nats.jsm.consumers.add(stream, config);

@@ -1,0 +1,199 @@
+import { once } from 'node:events';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { JSONCodec } from 'nats';
+import { DataSource } from 'typeorm';
+import { v7 as uuidv7 } from 'uuid';
+import { ConsumedMessage, Consumers } from '../src/consumer';
+import { createDataSource, runMigrations } from '../src/database';
+import { Db } from '../src/db';
+import { createLogger } from '../src/logger';
+import { NatsClient } from '../src/nats';
+import { OutboxRelay } from '../src/outbox';
+import { requestContext } from '../src/request-context';
+import { NATS_URL, ROOT, TestDatabase, TestNamespace, createTestDatabase, createTestNamespace } from '@ddm/testing';
+import { TENANT, WIDGET_CREATED, widgetsDataSource } from './fixtures/widgets';
+
+const codec = JSONCodec();
+const log = createLogger('platform-test', 'silent');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(50);
+  }
+}
+
+describe('transactional outbox, relay and consumers (real Postgres and NATS)', () => {
+  let dbx: TestDatabase;
+  let ns: TestNamespace;
+  let ds: DataSource;
+  let nats: NatsClient;
+  let relay: OutboxRelay;
+  let db: Db;
+  let consumers: Consumers;
+  const received: ConsumedMessage<{ tenantId: string; widgetId: string }>[] = [];
+
+  const count = async (sql: string, params: unknown[] = []) => Number((await ds.query(sql, params))[0].n);
+  const createWidget = (name: string, fail = false) =>
+    db.transaction(async (tx) => {
+      const id = uuidv7();
+      await tx.manager.query(`INSERT INTO platform_test.widgets (id, tenant_id, name) VALUES ($1, $2, $3)`, [id, TENANT, name]);
+      await tx.publish(WIDGET_CREATED, { tenantId: TENANT, widgetId: id });
+      if (fail) throw new Error('rolled back on purpose');
+      return id;
+    });
+
+  beforeAll(async () => {
+    dbx = await createTestDatabase();
+    ns = createTestNamespace();
+    ds = createDataSource(widgetsDataSource, dbx.url, 4);
+    await ds.initialize();
+    await runMigrations(ds, 'platform_test');
+    nats = await NatsClient.connect(NATS_URL, ns.namespace, 'outbox-test');
+    relay = new OutboxRelay(ds, 'platform_test', nats, log, 200);
+    db = new Db(ds, 'platform_test', relay);
+    consumers = new Consumers(ds, 'platform_test', nats, log);
+    await consumers.start<{ tenantId: string; widgetId: string }>({
+      name: 'widget-watcher',
+      stream: 'EVENTS',
+      subjects: [WIDGET_CREATED],
+      handle: async (m, manager) => {
+        await manager.query(`INSERT INTO platform_test.applied (message_id, applied_by) VALUES ($1, 'watcher')`, [m.messageId]);
+        received.push(m);
+      },
+    });
+    relay.start();
+  });
+
+  afterAll(async () => {
+    await consumers?.stopAll();
+    await relay?.stop();
+    await nats?.close();
+    await ds?.destroy();
+    await dbx?.drop();
+    await ns?.cleanup();
+  });
+
+  beforeEach(() => {
+    received.length = 0;
+  });
+
+  it('commits a state change and its event together, and carries the request id to the consumer', async () => {
+    const id = await requestContext.run({ requestId: 'req-outbox-1' }, () => createWidget('first'));
+    await until(() => received.some((m) => m.payload.widgetId === id));
+    const m = received.find((x) => x.payload.widgetId === id)!;
+    expect(m).toMatchObject({ subject: WIDGET_CREATED, payload: { tenantId: TENANT, widgetId: id }, requestId: 'req-outbox-1' });
+    expect(await count(`SELECT count(*) AS n FROM platform_test.widgets WHERE id = $1`, [id])).toBe(1);
+    expect(await count(`SELECT count(*) AS n FROM platform_test.outbox WHERE published_at IS NULL`)).toBe(0);
+  });
+
+  it('publishes nothing for a rolled-back transaction', async () => {
+    await expect(createWidget('doomed', true)).rejects.toThrow('rolled back on purpose');
+    expect(await count(`SELECT count(*) AS n FROM platform_test.widgets WHERE name = 'doomed'`)).toBe(0);
+    expect(await count(`SELECT count(*) AS n FROM platform_test.outbox WHERE payload->>'widgetId' NOT IN (SELECT id::text FROM platform_test.widgets)`)).toBe(0);
+    await sleep(1_000);
+    expect(received).toHaveLength(0);
+  });
+
+  it('refuses an event that breaks its contract, inside the transaction', async () => {
+    await expect(db.transaction((tx) => tx.publish(WIDGET_CREATED, { widgetId: 'x' }))).rejects.toThrow(/tenantId/);
+  });
+
+  it('with the relay stopped and restarted (after a crash between publish and mark), a durable consumer gets each event exactly once', async () => {
+    await relay.stop();
+    const ids = [await createWidget('a'), await createWidget('b'), await createWidget('c')];
+    await sleep(600);
+    expect(received).toHaveLength(0);
+    const pending: { id: string; subject: string; payload: object }[] = await ds.query(
+      `SELECT id, subject, payload FROM platform_test.outbox WHERE published_at IS NULL ORDER BY created_at`,
+    );
+    expect(pending).toHaveLength(3);
+    // A relay that died after publishing but before marking the rows sent:
+    for (const row of pending) await nats.js.publish(nats.subjects.wire(row.subject), codec.encode(row.payload), { msgID: row.id });
+    relay.start();
+    await until(async () => (await count(`SELECT count(*) AS n FROM platform_test.outbox WHERE published_at IS NULL`)) === 0);
+    await until(() => received.length >= 3);
+    await sleep(1_000);
+    expect(received.map((m) => m.payload.widgetId).sort()).toEqual([...ids].sort());
+    expect(await count(`SELECT count(*) AS n FROM platform_test.applied WHERE message_id = ANY($1)`, [pending.map((p) => p.id)])).toBe(3);
+  });
+
+  it('terminates a poison message (unreadable payload) and goes on with the next', async () => {
+    await nats.js.publish(nats.subjects.wire(WIDGET_CREATED), codec.encode({ not: 'a widget event' }));
+    const id = await createWidget('after-poison');
+    await until(() => received.some((m) => m.payload.widgetId === id));
+    expect(received).toHaveLength(1);
+  });
+
+  it('gives up on a message whose handler keeps failing after maxDeliver attempts, then goes on', async () => {
+    const attempts: string[] = [];
+    const done: string[] = [];
+    await consumers.start<{ tenantId: string; widgetId: string }>({
+      name: 'picky',
+      stream: 'EVENTS',
+      subjects: [WIDGET_CREATED],
+      maxDeliver: 2,
+      handle: async (m) => {
+        if (m.payload.widgetId === bad) {
+          attempts.push(m.messageId);
+          throw new Error('cannot apply this one');
+        }
+        done.push(m.payload.widgetId);
+      },
+    });
+    const bad = await createWidget('bad');
+    const good = await createWidget('good');
+    await until(() => done.includes(good), 15_000);
+    await sleep(1_500);
+    expect(attempts).toHaveLength(2);
+    const [processed] = await ds.query(`SELECT count(*) AS n FROM platform_test.processed_messages WHERE consumer = 'picky' AND message_id = $1`, [attempts[0]]);
+    expect(Number(processed.n)).toBe(0);
+  });
+
+  describe.each([
+    ['killed before its transaction committed', 'kill-before-commit', 1],
+    ['killed after committing but before the ack', 'kill-before-ack', 0],
+  ])('a consumer process %s', (_name, mode, parentApplies) => {
+    it(`has the message redelivered and applied exactly once`, async () => {
+      const child = spawn(process.execPath, [join(ROOT, 'dist/libs/platform/test/fixtures/consumer-child.js')], {
+        env: { ...process.env, MODE: mode, DATABASE_URL: dbx.url, NATS_URL, NATS_NAMESPACE: ns.namespace },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const exited = once(child, 'exit');
+      await new Promise<void>((resolve) => child.stdout!.on('data', (d) => String(d).includes('ready') && resolve()));
+      const id = await createWidget(`crash-${mode}`);
+      const [, signal] = (await exited) as [number | null, string | null];
+      expect(signal).toBe('SIGKILL');
+      const [row] = await ds.query(`SELECT id FROM platform_test.outbox WHERE payload->>'widgetId' = $1`, [id]);
+      const msgId = row.id;
+
+      const applied: string[] = [];
+      const survivor = new Consumers(ds, 'platform_test', nats, log);
+      await survivor.start<{ tenantId: string; widgetId: string }>({
+        name: 'crashy',
+        stream: 'EVENTS',
+        subjects: [WIDGET_CREATED],
+        ackWaitMs: 1_000,
+        handle: async (m, manager) => {
+          await manager.query(`INSERT INTO platform_test.applied (message_id, applied_by) VALUES ($1, 'survivor')`, [m.messageId]);
+          applied.push(m.payload.widgetId);
+        },
+      });
+      try {
+        await until(async () => Number((await ds.query(`SELECT count(*) AS n FROM platform_test.processed_messages WHERE consumer = 'crashy' AND message_id = $1`, [msgId]))[0].n) === 1);
+        // Wait past another ack-wait so a second (wrong) delivery would show.
+        await sleep(2_500);
+        const info = await nats.jsm.consumers.info(nats.subjects.eventsStream, nats.subjects.durable('crashy'));
+        expect(info.num_ack_pending).toBe(0);
+      } finally {
+        await survivor.stopAll();
+      }
+      expect(applied.filter((w) => w === id)).toHaveLength(parentApplies);
+      const rows: { applied_by: string }[] = await ds.query(`SELECT applied_by FROM platform_test.applied WHERE message_id = $1 AND applied_by <> 'watcher'`, [msgId]);
+      expect(rows.map((r) => r.applied_by)).toEqual([parentApplies ? 'survivor' : 'child']);
+    });
+  });
+});

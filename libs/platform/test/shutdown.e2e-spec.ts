@@ -1,0 +1,39 @@
+import { NATS_URL, RunningProcess, TEST_KEYS_DIR, TestDatabase, TestNamespace, createTestDatabase, createTestNamespace, spawnBuilt } from '@ddm/testing';
+
+describe('graceful shutdown (built service process)', () => {
+  let dbx: TestDatabase;
+  let ns: TestNamespace;
+  let proc: RunningProcess;
+
+  beforeAll(async () => {
+    dbx = await createTestDatabase();
+    ns = createTestNamespace();
+    proc = await spawnBuilt('libs/platform/test/fixtures/slow-service.js', {
+      DATABASE_URL: dbx.url,
+      NATS_URL,
+      NATS_NAMESPACE: ns.namespace,
+      AUTH_DEV_KEYS: 'true',
+      DEV_KEYS_DIR: TEST_KEYS_DIR,
+      LOG_LEVEL: 'warn',
+    });
+  });
+
+  afterAll(async () => {
+    await proc?.stop('SIGKILL');
+    await dbx?.drop();
+    await ns?.cleanup();
+  });
+
+  it('lets every in-flight request finish on SIGTERM, refuses new ones, and exits 0', async () => {
+    const inflight = Array.from({ length: 20 }, () => fetch(`${proc.url}/decision/v1/slow`).then(async (r) => ({ status: r.status, body: (await r.json()) as { data: { finished: boolean } } })));
+    await new Promise((r) => setTimeout(r, 300));
+    const exit = proc.stop('SIGTERM');
+    await new Promise((r) => setTimeout(r, 100));
+    const late = await fetch(`${proc.url}/decision/v1/slow`).then((r) => r.status, () => 'refused');
+    const results = await Promise.all(inflight);
+    expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
+    expect(results.every((r) => r.body.data.finished === true)).toBe(true);
+    expect([503, 'refused']).toContain(late);
+    expect(await exit).toBe(0);
+  });
+});
