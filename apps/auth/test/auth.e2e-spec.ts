@@ -1,7 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Db } from '@ddm/platform';
+import { Db, NatsClient } from '@ddm/platform';
+import { AckPolicy, DeliverPolicy, JSONCodec } from 'nats';
 import { TEST_KEYS_DIR, TestService, expectErrorBody, mintToken, startTestService, tokenFor } from '@ddm/testing';
 import { sign } from 'jsonwebtoken';
 import { AuthModule } from '../src/auth.module';
@@ -253,6 +254,30 @@ describe('auth service (e2e, real Postgres and NATS)', () => {
   });
 
   describe('PATCH /auth/v1/user/preferences', () => {
+    it('publishes evt.auth.user.updated through the outbox, carrying the request id', async () => {
+      const nats = svc.app.get(NatsClient);
+      await nats.jsm.consumers.add(svc.ns.subjects.eventsStream, {
+        durable_name: 'prefs_probe',
+        ack_policy: AckPolicy.None,
+        deliver_policy: DeliverPolicy.New,
+        filter_subject: svc.ns.subjects.wire('evt.auth.user.updated'),
+      });
+      const consumer = await nats.js.consumers.get(svc.ns.subjects.eventsStream, 'prefs_probe');
+      const res = await svc.http.patch('/auth/v1/user/preferences', { token: tokenFor('manager@demo.test'), body: { displayLanguage: 'de' }, headers: { 'x-request-id': 'prefs-42' } });
+      expect(res.status).toBe(200);
+      let found: { data: Record<string, any>; requestId?: string } | undefined;
+      const deadline = Date.now() + 5_000;
+      while (!found && Date.now() < deadline) {
+        const msg = await consumer.next({ expires: 1_000 });
+        if (!msg) continue;
+        const data = JSONCodec<Record<string, any>>().decode(msg.data);
+        if (data.user?.email === 'manager@demo.test') found = { data, requestId: msg.headers?.get('x-request-id') };
+      }
+      expect(found).toBeDefined();
+      expect(found!.data).toMatchObject({ tenantId: demo.id, user: { id: demo.users[1].id, email: 'manager@demo.test' } });
+      expect(found!.requestId).toBe('prefs-42');
+    });
+
     it("changes the caller's preferences and answers the user", async () => {
       const res = await svc.http.patch('/auth/v1/user/preferences', {
         token: tokenFor('user@demo.test'),

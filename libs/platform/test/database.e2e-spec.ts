@@ -1,0 +1,49 @@
+import { DataSource } from 'typeorm';
+import { createDataSource, nextDisplayId, runMigrations } from '../src/database';
+import { TestDatabase, createTestDatabase } from '@ddm/testing';
+import { TENANT, widgetsDataSource } from './fixtures/widgets';
+
+describe('migrations and display ids (real Postgres)', () => {
+  let dbx: TestDatabase;
+  const sources: DataSource[] = [];
+
+  beforeAll(async () => {
+    dbx = await createTestDatabase();
+  });
+  afterAll(async () => {
+    for (const ds of sources) if (ds.isInitialized) await ds.destroy();
+    await dbx?.drop();
+  });
+
+  it('migrates once when several replicas start together (advisory lock), and again is a no-op', async () => {
+    for (let i = 0; i < 3; i++) sources.push(createDataSource(widgetsDataSource, dbx.url, 2));
+    await Promise.all(sources.map((ds) => ds.initialize()));
+    const applied = await Promise.all(sources.map((ds) => runMigrations(ds, 'platform_test')));
+    expect(applied.flat()).toEqual(['WidgetsSchema1763800000000']);
+    expect(await runMigrations(sources[0], 'platform_test')).toEqual([]);
+    const [row] = await sources[0].query(`SELECT count(*) AS n FROM platform_test.migrations`);
+    expect(Number(row.n)).toBe(1);
+  });
+
+  it('issues display ids from 10000, per tenant and kind, without duplicates under concurrency', async () => {
+    const ds = sources[0];
+    const issue = (tenant: string, kind: string) => ds.transaction((m) => nextDisplayId(m, 'platform_test', tenant, kind));
+    const ids = await Promise.all(Array.from({ length: 40 }, (_, i) => issue(TENANT, 'widget').then((id) => [i, id] as const)));
+    const values = ids.map(([, id]) => Number(id)).sort((a, b) => a - b);
+    expect(values).toEqual(Array.from({ length: 40 }, (_, i) => 10000 + i));
+    expect(await issue(TENANT, 'gadget')).toBe('10000');
+    expect(await issue('0190a000-0000-7000-8000-0000000000bb', 'widget')).toBe('10000');
+  });
+
+  it('does not use up a display id when the transaction that took it rolls back', async () => {
+    const ds = sources[0];
+    const kind = 'rolled-back';
+    await expect(
+      ds.transaction(async (m) => {
+        await nextDisplayId(m, 'platform_test', TENANT, kind);
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    expect(await ds.transaction((m) => nextDisplayId(m, 'platform_test', TENANT, kind))).toBe('10000');
+  });
+});
