@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Page, notFound } from '@ddm/contracts';
+import { Page, notFound, pageOffset } from '@ddm/contracts';
 import { Db } from '@ddm/platform';
 import { ListRolesQuery, RoleSort } from './dto/list-roles.query';
 import { RoleRow, TenantRoleView, toTenantRoleView } from './dto/role.response';
@@ -49,7 +49,7 @@ export class RolesService {
       where.push(`r.is_deactivated = $${params.length}`);
     }
     const order = `${SORT_SQL[q.sortBy]} ${q.sortOrder === 'desc' ? 'DESC' : 'ASC'}, r.id`;
-    params.push(q.limit, q.offset);
+    params.push(q.limit, pageOffset(q));
     const rows = await this.db.query<RoleRow & { total: string }>(
       `SELECT ${ROLE_COLUMNS}, count(*) OVER () AS total
          FROM auth.tenant_roles r WHERE ${where.join(' AND ')}

@@ -29,7 +29,7 @@ const codec = JSONCodec();
  */
 export class CallerResolver {
   private readonly cache: Lru<string, Entry>;
-  private readonly inflight = new Map<string, Promise<CallerResolveReply>>();
+  private readonly inflight = new Map<string, { generation: number; promise: Promise<CallerResolveReply> }>();
   private readonly ttlMs: number;
   private readonly timeoutMs: number;
   private generation = 0;
@@ -85,16 +85,19 @@ export class CallerResolver {
     const key = `${request.sub}\u0000${request.tenantId ?? ''}`;
     const hit = this.cache.get(key);
     if (hit && hit.expires > Date.now()) return hit.value;
-    const pending = this.inflight.get(key);
-    if (pending) return pending;
     const generation = this.generation;
-    const promise = this.ask(request, requestId)
+    // A request asked before an invalidation may carry the old answer: only join one of this generation.
+    const pending = this.inflight.get(key);
+    if (pending && pending.generation === generation) return pending.promise;
+    const promise: Promise<CallerResolveReply> = this.ask(request, requestId)
       .then((value) => {
         if (generation === this.generation) this.cache.set(key, { value, expires: Date.now() + this.ttlMs });
         return value;
       })
-      .finally(() => this.inflight.delete(key));
-    this.inflight.set(key, promise);
+      .finally(() => {
+        if (this.inflight.get(key)?.promise === promise) this.inflight.delete(key);
+      });
+    this.inflight.set(key, { generation, promise });
     return promise;
   }
 

@@ -146,6 +146,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       // Nest turns fastify's body errors into plain HttpExceptions; give them our wording.
       if (status === 413) message = FASTIFY_ERRORS.FST_ERR_CTP_BODY_TOO_LARGE.message;
       if (status === 415) message = FASTIFY_ERRORS.FST_ERR_CTP_INVALID_MEDIA_TYPE.message;
+      if (status >= 500) message = status === 500 ? 'Internal server error' : reasonPhrase(status);
       if (status === 404 && /^Cannot (GET|POST|PUT|PATCH|DELETE)/.test(message)) message = `No route for ${message.slice(7)}`;
     } else if (typeof (exception as { statusCode?: unknown })?.statusCode === 'number' && (exception as { statusCode: number }).statusCode < 500) {
       status = (exception as { statusCode: number }).statusCode;

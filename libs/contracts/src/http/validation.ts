@@ -95,8 +95,9 @@ export class PageQuery {
   @IsOptional()
   @IsIn(SORT_ORDERS)
   sortOrder: SortOrder = 'asc';
+}
 
-  get offset(): number {
-    return (this.page - 1) * this.limit;
-  }
+/** Rows to skip for a page (a function, not a PageQuery property, so a client-sent `offset` is just an unknown field). */
+export function pageOffset(q: { page: number; limit: number }): number {
+  return (q.page - 1) * q.limit;
 }

@@ -36,7 +36,7 @@ export class Subjects {
 
   /** Durable consumer names may not contain dots. */
   durable(name: string): string {
-    return (this.namespace ? `${this.namespace}_${name}` : name).replace(/[.*>\s]/g, '_');
+    return (this.namespace ? `${this.namespace}_${name}` : name).replace(/[^A-Za-z0-9_-]/g, '_');
   }
 
   get eventsSubjects(): string[] {

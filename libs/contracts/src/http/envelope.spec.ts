@@ -1,0 +1,95 @@
+import { CallHandler, ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { lastValueFrom, of } from 'rxjs';
+import { Envelope, EnvelopeInterceptor, Page, ResponseMessage } from './envelope';
+
+class DecisionsController {
+  @ResponseMessage('Decision created')
+  create() {
+    return undefined;
+  }
+
+  list() {
+    return undefined;
+  }
+}
+
+@ResponseMessage('Roles listed')
+class RolesController {
+  list() {
+    return undefined;
+  }
+
+  @ResponseMessage('Role changed')
+  update() {
+    return undefined;
+  }
+}
+
+function contextFor(controller: new () => object, method: string, reply: { statusCode: number }): ExecutionContext {
+  const handler = (controller.prototype as Record<string, unknown>)[method];
+  return {
+    getHandler: () => handler,
+    getClass: () => controller,
+    switchToHttp: () => ({ getResponse: () => reply, getRequest: () => ({}) }),
+  } as unknown as ExecutionContext;
+}
+
+const handle = (value: unknown): CallHandler => ({ handle: () => of(value) });
+
+describe('EnvelopeInterceptor', () => {
+  const interceptor = new EnvelopeInterceptor(new Reflector());
+  const run = (ctx: ExecutionContext, value: unknown) => lastValueFrom(interceptor.intercept(ctx, handle(value)));
+
+  it('wraps plain data with the reply status, an ISO timestamp and the route message', async () => {
+    const before = Date.now();
+    const env = await run(contextFor(DecisionsController, 'create', { statusCode: 201 }), { id: 'd1', name: 'Budget' });
+    expect(env).toEqual({
+      statusCode: 201,
+      timestamp: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+      message: 'Decision created',
+      data: { id: 'd1', name: 'Budget' },
+    });
+    expect(Date.parse(env.timestamp)).toBeGreaterThanOrEqual(before);
+    expect(Date.parse(env.timestamp)).toBeLessThanOrEqual(Date.now());
+  });
+
+  it("says 'Success' when the route names no message", async () => {
+    const env = await run(contextFor(DecisionsController, 'list', { statusCode: 200 }), [1, 2]);
+    expect(env).toMatchObject({ statusCode: 200, message: 'Success', data: [1, 2] });
+  });
+
+  it('takes the message of the controller class, and a method message over it', async () => {
+    await expect(run(contextFor(RolesController, 'list', { statusCode: 200 }), 'x')).resolves.toMatchObject({ message: 'Roles listed' });
+    await expect(run(contextFor(RolesController, 'update', { statusCode: 200 }), 'x')).resolves.toMatchObject({ message: 'Role changed' });
+  });
+
+  it('reads statusCode from the reply when the result leaves, on every request', async () => {
+    const reply = { statusCode: 200 };
+    const ctx = contextFor(DecisionsController, 'list', reply);
+    await expect(run(ctx, 1)).resolves.toMatchObject({ statusCode: 200 });
+    reply.statusCode = 202;
+    await expect(run(ctx, 1)).resolves.toMatchObject({ statusCode: 202 });
+  });
+
+  it('turns a Page into the paged data {page, limit, total, data}', async () => {
+    const env = (await run(contextFor(DecisionsController, 'list', { statusCode: 200 }), new Page([{ id: 'a' }, { id: 'b' }], 12, 2, 2))) as Envelope<unknown>;
+    expect(env.data).toEqual({ page: 2, limit: 2, total: 12, data: [{ id: 'a' }, { id: 'b' }] });
+    expect(env.data).not.toBeInstanceOf(Page);
+    expect(Object.keys(env.data as object).sort()).toEqual(['data', 'limit', 'page', 'total']);
+  });
+
+  it('answers an empty page with total 0 and an empty array', async () => {
+    const env = await run(contextFor(DecisionsController, 'list', { statusCode: 200 }), new Page([], 0, 1, 10));
+    expect(env.data).toEqual({ page: 1, limit: 10, total: 0, data: [] });
+  });
+
+  it('answers data null when the handler returns nothing', async () => {
+    await expect(run(contextFor(DecisionsController, 'create', { statusCode: 200 }), undefined)).resolves.toMatchObject({ data: null });
+  });
+
+  it('does not wrap a page-shaped plain object (nothing guesses)', async () => {
+    const shaped = { page: 1, limit: 10, total: 0, data: [], extra: true };
+    await expect(run(contextFor(DecisionsController, 'list', { statusCode: 200 }), shaped)).resolves.toMatchObject({ data: shaped });
+  });
+});

@@ -1,0 +1,186 @@
+import {
+  ArgumentsHost,
+  BadRequestException,
+  ForbiddenException,
+  HttpException,
+  NotFoundException,
+  PayloadTooLargeException,
+  UnsupportedMediaTypeException,
+} from '@nestjs/common';
+import { AllExceptionsFilter, AppError, ErrorBody, ErrorCode, badRequest, conflict, errorBody } from './errors';
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** A fake Fastify request/reply pair that records what the filter answers. */
+function render(exception: unknown, url = '/decision/v1/decisions/list?page=2', id = 'req-42') {
+  const sent = { status: undefined as number | undefined, headers: {} as Record<string, string>, body: undefined as ErrorBody | undefined, sends: 0 };
+  const logged: unknown[] = [];
+  const request = { url, id, log: { error: (obj: unknown) => logged.push(obj) } };
+  const reply = {
+    status(code: number) {
+      sent.status = code;
+      return reply;
+    },
+    header(name: string, value: string) {
+      sent.headers[name.toLowerCase()] = value;
+      return reply;
+    },
+    send(b: ErrorBody) {
+      sent.body = b;
+      sent.sends++;
+      return reply;
+    },
+  };
+  const host = {
+    switchToHttp: () => ({ getRequest: () => request, getResponse: () => reply, getNext: () => undefined }),
+    getType: () => 'http',
+  } as unknown as ArgumentsHost;
+  new AllExceptionsFilter().catch(exception, host);
+  return { ...sent, logged };
+}
+
+describe('AllExceptionsFilter', () => {
+  it('renders an AppError as the one error body, with path (no query) and request id', async () => {
+    const out = render(conflict('Decision name already exists'));
+    expect(out.status).toBe(409);
+    expect(out.sends).toBe(1);
+    expect(out.body).toEqual({
+      statusCode: 409,
+      timestamp: expect.stringMatching(ISO),
+      message: 'Decision name already exists',
+      error: 'Conflict',
+      path: '/decision/v1/decisions/list',
+      requestId: 'req-42',
+    });
+    expect(out.body).not.toHaveProperty('errors');
+    expect(out.headers['x-request-id']).toBe('req-42');
+    expect(out.logged).toEqual([]);
+  });
+
+  it('keeps the field errors of a 400 AppError', async () => {
+    const errors = [
+      { field: 'title', message: 'must be a string' },
+      { field: 'items.0.name', message: 'must be a string' },
+    ];
+    const out = render(badRequest('Invalid input', errors));
+    expect(out.status).toBe(400);
+    expect(out.body).toMatchObject({ statusCode: 400, error: 'Bad Request', message: 'Invalid input', errors });
+  });
+
+  it.each([
+    [ErrorCode.Unauthenticated, 401, 'Unauthorized'],
+    [ErrorCode.Forbidden, 403, 'Forbidden'],
+    [ErrorCode.NotFound, 404, 'Not Found'],
+    [ErrorCode.RateLimited, 429, 'Too Many Requests'],
+    [ErrorCode.DependencyDown, 503, 'Service Unavailable'],
+  ])('maps the code %s to %i %s', async (code, status, reason) => {
+    const out = render(new AppError(code, 'nope'));
+    expect(out.status).toBe(status);
+    expect(out.body).toMatchObject({ statusCode: status, error: reason, message: 'nope' });
+  });
+
+  it('joins the message array of a plain HttpException into one string', async () => {
+    const out = render(new BadRequestException(['title must be a string', 'limit must not be greater than 100']));
+    expect(out.status).toBe(400);
+    expect(out.body).toEqual({
+      statusCode: 400,
+      timestamp: expect.stringMatching(ISO),
+      message: 'title must be a string; limit must not be greater than 100',
+      error: 'Bad Request',
+      path: '/decision/v1/decisions/list',
+      requestId: 'req-42',
+    });
+  });
+
+  it('uses the message of a plain HttpException with a string response', async () => {
+    const out = render(new ForbiddenException('Not yours'));
+    expect(out.status).toBe(403);
+    expect(out.body).toMatchObject({ statusCode: 403, message: 'Not yours', error: 'Forbidden' });
+    const raw = render(new HttpException('Method not allowed here', 405));
+    expect(raw.status).toBe(405);
+    expect(raw.body).toMatchObject({ statusCode: 405, message: 'Method not allowed here', error: 'Method Not Allowed' });
+  });
+
+  it('answers an HttpException 413 in our wording', async () => {
+    const out = render(new PayloadTooLargeException('request entity too large'));
+    expect(out.status).toBe(413);
+    expect(out.body).toMatchObject({ statusCode: 413, error: 'Payload Too Large', message: 'Request body is larger than the 1 MiB limit' });
+  });
+
+  it('answers an HttpException 415 in our wording', async () => {
+    const out = render(new UnsupportedMediaTypeException());
+    expect(out.status).toBe(415);
+    expect(out.body).toMatchObject({
+      statusCode: 415,
+      error: 'Unsupported Media Type',
+      message: 'Request body must be JSON (Content-Type: application/json)',
+    });
+  });
+
+  it("answers Fastify's own body errors by their code", async () => {
+    const tooLarge = render(Object.assign(new Error('Request body is too large'), { code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 }));
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.body?.message).toBe('Request body is larger than the 1 MiB limit');
+    const badJson = render(Object.assign(new SyntaxError('Unexpected token } in JSON'), { code: 'FST_ERR_CTP_INVALID_JSON_BODY', statusCode: 400 }));
+    expect(badJson.status).toBe(400);
+    expect(badJson.body).toMatchObject({ statusCode: 400, error: 'Bad Request', message: 'Body is not valid JSON' });
+  });
+
+  it("rewords Nest's unknown-route 404", async () => {
+    const out = render(new NotFoundException('Cannot GET /decision/v1/nope'));
+    expect(out.status).toBe(404);
+    expect(out.body?.message).toBe('No route for GET /decision/v1/nope');
+  });
+
+  it('answers an unknown Error as a 500 that hides internals, and logs it with the path', async () => {
+    const boom = new Error('relation "decision.secret_table" does not exist; password=hunter2');
+    const out = render(boom);
+    expect(out.status).toBe(500);
+    expect(out.body).toEqual({
+      statusCode: 500,
+      timestamp: expect.stringMatching(ISO),
+      message: 'Internal server error',
+      error: 'Internal Server Error',
+      path: '/decision/v1/decisions/list',
+      requestId: 'req-42',
+    });
+    expect(JSON.stringify(out.body)).not.toMatch(/secret_table|hunter2/);
+    expect(out.headers['retry-after']).toBeUndefined();
+    expect(out.headers['x-request-id']).toBe('req-42');
+    expect(out.logged).toEqual([{ err: boom, path: '/decision/v1/decisions/list' }]);
+  });
+
+  it('answers a thrown non-Error value as a 500 as well', async () => {
+    const out = render('just a string');
+    expect(out.status).toBe(500);
+    expect(out.body?.message).toBe('Internal server error');
+  });
+
+  it('answers a pg connection refusal as a 503 with Retry-After', async () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED', errno: -111, syscall: 'connect', address: '127.0.0.1', port: 5432 });
+    const out = render(refused);
+    expect(out.status).toBe(503);
+    expect(out.headers['retry-after']).toBe('5');
+    expect(out.body).toEqual({
+      statusCode: 503,
+      timestamp: expect.stringMatching(ISO),
+      message: 'A dependency is unavailable; retry shortly',
+      error: 'Service Unavailable',
+      path: '/decision/v1/decisions/list',
+      requestId: 'req-42',
+    });
+    expect(JSON.stringify(out.body)).not.toContain('5432');
+  });
+
+  it('answers a TypeORM error whose driver error says Postgres cannot connect as a 503', async () => {
+    const out = render(Object.assign(new Error('query failed'), { driverError: { code: '57P03' } }));
+    expect(out.status).toBe(503);
+    expect(out.headers['retry-after']).toBe('5');
+  });
+});
+
+describe('errorBody', () => {
+  it('leaves out an empty errors list', async () => {
+    expect(errorBody(400, 'x', '/p', 'r', [])).not.toHaveProperty('errors');
+  });
+});

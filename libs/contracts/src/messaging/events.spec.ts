@@ -1,0 +1,68 @@
+import { EVENT_SUBJECTS, validateEvent } from './events';
+import { LOGICAL } from './subjects';
+
+const TENANT = '01890a5d-ac96-774b-bcce-b302099a8057';
+
+const delegation = {
+  tenantId: TENANT,
+  delegationId: '01890a5d-ac96-774b-bcce-b302099a8058',
+  decisionId: '01890a5d-ac96-774b-bcce-b302099a8059',
+  issuerType: 'ROOT_AUTHORITY',
+  issuerUserId: null,
+  issuerPositionId: null,
+  recipientType: 'SPECIFIC_PERSONNEL',
+  recipientUserId: '01890a5d-ac96-774b-bcce-b302099a805a',
+  recipientPositionId: null,
+  pathways: [],
+  groupIds: [],
+};
+
+const user = {
+  tenantId: TENANT,
+  user: { id: '01890a5d-ac96-774b-bcce-b302099a805b', email: 'a@b.test', name: 'A', displayName: null, profileImageUrl: null, mobilePhone: null, status: 'ACTIVE' },
+};
+
+describe('validateEvent', () => {
+  it.each([null, [], 'x', 3])('rejects the non-object payload %j', async (payload) => {
+    expect(validateEvent(EVENT_SUBJECTS.userCreated, payload)).toEqual(['payload must be an object']);
+  });
+
+  it('requires a UUID tenantId on every evt.* subject', async () => {
+    expect(validateEvent(EVENT_SUBJECTS.tenantCreated, { name: 'Acme' })).toEqual(['tenantId must be a UUID']);
+    expect(validateEvent(EVENT_SUBJECTS.tenantCreated, { tenantId: 'acme', name: 'Acme' })).toEqual(['tenantId must be a UUID']);
+    expect(validateEvent('evt.matrix.matrix.created', { tenantId: 42 })).toEqual(['tenantId must be a UUID']);
+    expect(validateEvent(EVENT_SUBJECTS.tenantCreated, { tenantId: TENANT, name: 'Acme' })).toEqual([]);
+  });
+
+  it('does not require a tenantId on auth.caller.changed (an empty event drops every cached caller)', async () => {
+    expect(validateEvent(EVENT_SUBJECTS.callerChanged, {})).toEqual([]);
+  });
+
+  it.each([EVENT_SUBJECTS.delegationIssued, EVENT_SUBJECTS.delegationUpdated, EVENT_SUBJECTS.delegationRevoked])('accepts a complete delegation event on %s', async (subject) => {
+    expect(validateEvent(subject, delegation)).toEqual([]);
+  });
+
+  it('lists every missing part of a delegation event', async () => {
+    expect(validateEvent(EVENT_SUBJECTS.delegationIssued, { decisionId: 7, pathways: 'a' })).toEqual([
+      'tenantId must be a UUID',
+      'delegationId must be a string',
+      'decisionId must be a string',
+      'pathways must be an array',
+      'groupIds must be an array',
+    ]);
+  });
+
+  it.each([EVENT_SUBJECTS.userCreated, EVENT_SUBJECTS.userUpdated, EVENT_SUBJECTS.userDeleted])('accepts a user event on %s and requires user.id', async (subject) => {
+    expect(validateEvent(subject, user)).toEqual([]);
+    expect(validateEvent(subject, { tenantId: TENANT })).toEqual(['user.id must be a string']);
+    expect(validateEvent(subject, { tenantId: TENANT, user: { email: 'a@b.test' } })).toEqual(['user.id must be a string']);
+  });
+});
+
+describe('EVENT_SUBJECTS', () => {
+  it('names domain events evt.<area>.<entity>.<verb> and the caller event by its logical subject', async () => {
+    const { callerChanged, ...domain } = EVENT_SUBJECTS;
+    expect(callerChanged).toBe(LOGICAL.callerChanged);
+    for (const subject of Object.values(domain)) expect(subject).toMatch(/^evt\.[a-z]+\.[a-z]+\.[a-z]+$/);
+  });
+});
