@@ -1,0 +1,245 @@
+import { randomUUID } from 'node:crypto';
+import { Transform, TransformCallback, pipeline } from 'node:stream';
+import Fastify, { FastifyInstance, LogController } from 'fastify';
+import proxy, { FastifyHttpProxyOptions } from '@fastify/http-proxy';
+import pino, { LevelWithSilent, Logger } from 'pino';
+import { AREAS, AreaName, ROUTES, errorBody } from '@ddm/contracts';
+import { GatewayConfig, loadGatewayConfig } from './config';
+import { MergedDocs, registerDocs } from './docs';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const RETRY_AFTER_SECONDS = '5';
+/** The upstream cannot be reached at all: nothing listens there (yet), or the name does not resolve. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'FST_REPLY_FROM_SERVICE_UNAVAILABLE']);
+const TIMED_OUT = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'FST_REPLY_FROM_GATEWAY_TIMEOUT', 'FST_REPLY_FROM_TIMEOUT']);
+const READY_CHECK_TIMEOUT_MS = 1_000;
+
+export interface GatewayOptions {
+  /** Overrides of the configuration read from `env` (e.g. `upstreams: { auth: 'http://127.0.0.1:4000' }` in a test). */
+  config?: Partial<Omit<GatewayConfig, 'upstreams'>> & { upstreams?: Partial<Record<AreaName, string>> };
+  /** Environment to read the configuration from (process.env by default). */
+  env?: Record<string, string | undefined>;
+  logger?: Logger;
+}
+
+/** JSON logs, the same shape as the services' (libs/platform createLogger). */
+export function createGatewayLogger(level: string): Logger {
+  return pino({
+    level,
+    base: { service: 'gateway' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+    serializers: { err: pino.stdSerializers.err },
+  });
+}
+
+const BODY_TOO_LARGE = 'FST_ERR_CTP_BODY_TOO_LARGE';
+/** The services' wording (libs/contracts FASTIFY_ERRORS), so a 413 reads the same wherever it was decided. */
+const bodyTooLargeMessage = (limit: number) => `Request body is larger than the ${limit === 1024 * 1024 ? '1 MiB' : `${limit}-byte`} limit`;
+
+/** Passes a chunked body through and fails it once it grows past the limit (the upstream request is then aborted). */
+class BodyLimit extends Transform {
+  private seen = 0;
+  constructor(private readonly limit: number) {
+    super();
+  }
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.seen += chunk.length;
+    if (this.seen > this.limit) callback(Object.assign(new Error(bodyTooLargeMessage(this.limit)), { code: BODY_TOO_LARGE, statusCode: 413 }));
+    else callback(null, chunk);
+  }
+}
+
+const pathOf = (url: string) => {
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+};
+
+interface ReplyLike {
+  header(key: string, value: string): unknown;
+  code(status: number): unknown;
+  send(payload: unknown): unknown;
+}
+
+/** Every failure the gateway itself answers leaves as the project's error body, with the request id. */
+function sendError(request: { id: string; url: string }, reply: ReplyLike, status: number, message: string): unknown {
+  if (status === 503) reply.header('retry-after', RETRY_AFTER_SECONDS);
+  reply.header('x-request-id', request.id);
+  reply.code(status);
+  return reply.send(errorBody(status, message, pathOf(request.url), request.id));
+}
+
+/**
+ * The local ingress: each prefix of the route table goes, path unchanged, to its service over
+ * kept-alive connections; the merged OpenAPI document and Swagger UI live at /docs.
+ * Returns the app not yet listening (`listen({ port: 0 })` in tests, `inject` works too).
+ */
+export function buildGateway(options: GatewayOptions = {}): FastifyInstance {
+  const base = loadGatewayConfig(options.env ?? process.env);
+  const upstreams = { ...base.upstreams };
+  for (const [area, url] of Object.entries(options.config?.upstreams ?? {})) if (url) upstreams[area as AreaName] = new URL(url).origin;
+  const config: GatewayConfig = { ...base, ...options.config, upstreams };
+  const logger = options.logger ?? createGatewayLogger(config.logLevel);
+  // reply-from warns on every upstream failure; the one line per failed request comes from onResponse below.
+  const proxyLogLevel = (['debug', 'trace'].includes(config.logLevel) ? config.logLevel : 'error') as LevelWithSilent;
+  const upstreamFailures = new WeakMap<object, string>();
+  let closing = false;
+
+  const app = Fastify({
+    loggerInstance: logger,
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    bodyLimit: config.bodyLimit,
+    return503OnClosing: false,
+  }) as unknown as FastifyInstance;
+
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    if (closing) {
+      reply.header('connection', 'close');
+      sendError(request, reply, 503, 'The gateway is shutting down; retry shortly');
+      return;
+    }
+    // Bodies are streamed, not parsed, so fastify's bodyLimit does not apply to proxied routes.
+    const declared = request.headers['content-length'];
+    if (declared !== undefined && Number(declared) > config.bodyLimit) {
+      reply.header('connection', 'close');
+      sendError(request, reply, 413, bodyTooLargeMessage(config.bodyLimit));
+      return;
+    }
+    done();
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    if (reply.statusCode >= 500) {
+      request.log.error(
+        { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, upstreamError: upstreamFailures.get(request) },
+        'request failed',
+      );
+    }
+    done();
+  });
+
+  app.setNotFoundHandler((request, reply) => sendError(request, reply, 404, `No route for ${request.method} ${pathOf(request.url)}`));
+  app.setErrorHandler((err: Error & { statusCode?: number }, request, reply) => {
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 500;
+    if (status >= 500) upstreamFailures.set(request, err.message);
+    return sendError(request, reply, status, status < 500 ? err.message : 'Internal server error');
+  });
+
+  const undici = {
+    connections: config.upstreamConnections,
+    pipelining: 1,
+    keepAliveTimeout: 60_000,
+    headersTimeout: config.upstreamTimeoutMs,
+    bodyTimeout: config.upstreamTimeoutMs,
+    connect: { timeout: 5_000 },
+  };
+
+  type UpstreamError = Error & { code?: string; statusCode?: number; cause?: { code?: string } };
+  function replyOptions(area: AreaName): NonNullable<FastifyHttpProxyOptions['replyOptions']> {
+    return {
+      // Also turns off reply-from's own retry of GETs answered 503 (a service's 503 must reach the client);
+      // a GET on a kept-alive socket the service just closed is retried once.
+      retriesCount: 1,
+      rewriteRequestHeaders: (request, headers) => {
+        headers['x-request-id'] = request.id;
+        // Node already answered the client's `Expect: 100-continue`; undici refuses to send the header.
+        if (headers.expect !== undefined) delete headers.expect;
+        const forwarded = headers['x-forwarded-for'];
+        headers['x-forwarded-for'] = forwarded ? `${forwarded}, ${request.ip}` : request.ip;
+        headers['x-forwarded-proto'] ??= request.protocol;
+        headers['x-forwarded-host'] ??= request.headers.host;
+        return headers;
+      },
+      // Hop-by-hop: the gateway's own server decides how the client connection is kept.
+      rewriteHeaders: (headers) => {
+        if (headers.connection !== undefined) delete headers.connection;
+        if (headers['keep-alive'] !== undefined) delete headers['keep-alive'];
+        return headers;
+      },
+      onError: (reply, { error: err }) => {
+        const error = err as UpstreamError;
+        const code = error.cause?.code ?? error.code ?? '';
+        upstreamFailures.set(reply.request, code || error.message);
+        if (code === BODY_TOO_LARGE) {
+          reply.header('connection', 'close');
+          sendError(reply.request, reply, 413, bodyTooLargeMessage(config.bodyLimit));
+        } else if (UNREACHABLE.has(code) || UNREACHABLE.has(error.code ?? '')) {
+          sendError(reply.request, reply, 503, `The ${area} service is unavailable; retry shortly`);
+        } else if (TIMED_OUT.has(code) || error.statusCode === 504) {
+          sendError(reply.request, reply, 504, `The ${area} service did not answer in time`);
+        } else {
+          sendError(reply.request, reply, 502, `The ${area} service failed to answer`);
+        }
+      },
+    };
+  }
+
+  // All proxies share one scope whose only body "parser" hands the raw stream on: bodies are never parsed here.
+  void app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (request, payload, done) => {
+      // A declared length is checked in onRequest and enforced by Node; a chunked body is counted on the way.
+      if (request.headers['content-length'] !== undefined) return done(null, payload);
+      // pipeline, not pipe: a client that goes away mid-body must abort the upstream request too.
+      done(null, pipeline(payload, new BodyLimit(config.bodyLimit), () => undefined));
+    });
+    for (const route of ROUTES) {
+      await scope.register(proxy, {
+        upstream: config.upstreams[route.area],
+        prefix: route.path,
+        rewritePrefix: route.path,
+        proxyPayloads: false,
+        internalRewriteLocationHeader: false,
+        disableRequestLogging: true,
+        destroyAgent: true,
+        undici,
+        replyOptions: replyOptions(route.area),
+        logLevel: proxyLogLevel,
+      });
+    }
+    // The notifications service serves its own document at /docs-json, which is the merged one here.
+    await scope.register(proxy, {
+      upstream: config.upstreams.notifications,
+      prefix: '/docs/notifications-json',
+      rewritePrefix: '/docs-json',
+      routes: ['/'],
+      httpMethods: ['GET', 'HEAD'],
+      proxyPayloads: false,
+      internalRewriteLocationHeader: false,
+      disableRequestLogging: true,
+      destroyAgent: true,
+      undici: { ...undici, connections: 2 },
+      replyOptions: replyOptions('notifications'),
+      logLevel: proxyLogLevel,
+    });
+  });
+
+  app.get('/health/live', async () => ({ status: 'ok' }));
+  app.get('/health/ready', async (_request, reply) => {
+    if (closing) return reply.code(503).header('retry-after', RETRY_AFTER_SECONDS).send({ status: 'shutting-down' });
+    // The gateway is ready as long as it runs; the services' state is reported for information.
+    const states = await Promise.all(AREAS.map((area) => serviceState(config.upstreams[area])));
+    return { status: 'ok', services: Object.fromEntries(AREAS.map((area, i) => [area, states[i]])) };
+  });
+
+  registerDocs(app, new MergedDocs(config.upstreams, config.docsCacheMs, logger));
+  return app;
+}
+
+async function serviceState(upstream: string): Promise<string> {
+  try {
+    const res = await fetch(`${upstream}/health/ready`, { signal: AbortSignal.timeout(READY_CHECK_TIMEOUT_MS) });
+    await res.body?.cancel();
+    return res.ok ? 'up' : `not ready (${res.status})`;
+  } catch (err) {
+    return `down (${(err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name})`;
+  }
+}
