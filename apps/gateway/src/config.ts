@@ -1,4 +1,5 @@
-import { AREAS, AreaName, GATEWAY_PORT, routeOf } from '@ddm/contracts';
+import { AREAS, AreaName, BODY_LIMIT, GATEWAY_PORT, routeOf } from '@ddm/contracts';
+import { ConfigError, Env, envInt as int, envLogLevel } from '@ddm/platform';
 
 /** The gateway's configuration, read from the environment and validated at start-up. */
 export interface GatewayConfig {
@@ -18,25 +19,9 @@ export interface GatewayConfig {
   shutdownTimeoutMs: number;
 }
 
-export class ConfigError extends Error {}
-
-type Env = Record<string, string | undefined>;
-
-/** Same limit as every service (BODY_LIMIT in libs/platform). */
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
 /** `AUTH_URL`, `NOTIFICATIONS_URL`, ... */
 export function upstreamEnvName(area: AreaName): string {
   return `${area.toUpperCase()}_URL`;
-}
-
-function int(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const v = env[name];
-  if (v === undefined || v === '') return fallback;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got "${v}")`);
-  return n;
 }
 
 function origin(env: Env, name: string, fallback: string): string {
@@ -55,8 +40,7 @@ function origin(env: Env, name: string, fallback: string): string {
 }
 
 export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
-  const logLevel = env.LOG_LEVEL || 'info';
-  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
+  const logLevel = envLogLevel(env);
   const upstreams = {} as Record<AreaName, string>;
   for (const area of AREAS) upstreams[area] = origin(env, upstreamEnvName(area), `http://127.0.0.1:${routeOf(area).port}`);
   return {
@@ -66,7 +50,7 @@ export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
     upstreams,
     upstreamTimeoutMs: int(env, 'UPSTREAM_TIMEOUT_MS', 30_000, 100, 600_000),
     upstreamConnections: int(env, 'UPSTREAM_CONNECTIONS', 128, 1, 4096),
-    bodyLimit: int(env, 'BODY_LIMIT', DEFAULT_BODY_LIMIT, 1024, 1024 * 1024 * 1024),
+    bodyLimit: int(env, 'BODY_LIMIT', BODY_LIMIT, 1024, 1024 * 1024 * 1024),
     docsCacheMs: int(env, 'DOCS_CACHE_MS', 10_000, 0, 3_600_000),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 1_000, 300_000),
   };

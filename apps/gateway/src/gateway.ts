@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Transform, TransformCallback, pipeline } from 'node:stream';
 import Fastify, { FastifyInstance, LogController } from 'fastify';
 import proxy, { FastifyHttpProxyOptions } from '@fastify/http-proxy';
-import pino, { LevelWithSilent, Logger } from 'pino';
-import { AREAS, AreaName, ROUTES, errorBody } from '@ddm/contracts';
+import { LevelWithSilent, Logger } from 'pino';
+import { AREAS, AreaName, BODY_LIMIT, BODY_TOO_LARGE_MESSAGE, ROUTES, errorBody } from '@ddm/contracts';
+import { createLogger } from '@ddm/platform';
 import { GatewayConfig, loadGatewayConfig } from './config';
 import { MergedDocs, registerDocs } from './docs';
 
@@ -22,20 +23,9 @@ export interface GatewayOptions {
   logger?: Logger;
 }
 
-/** JSON logs, the same shape as the services' (libs/platform createLogger). */
-export function createGatewayLogger(level: string): Logger {
-  return pino({
-    level,
-    base: { service: 'gateway' },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
-    serializers: { err: pino.stdSerializers.err },
-  });
-}
-
 const BODY_TOO_LARGE = 'FST_ERR_CTP_BODY_TOO_LARGE';
 /** The services' wording (libs/contracts FASTIFY_ERRORS), so a 413 reads the same wherever it was decided. */
-const bodyTooLargeMessage = (limit: number) => `Request body is larger than the ${limit === 1024 * 1024 ? '1 MiB' : `${limit}-byte`} limit`;
+const bodyTooLargeMessage = (limit: number) => (limit === BODY_LIMIT ? BODY_TOO_LARGE_MESSAGE : `Request body is larger than the ${limit}-byte limit`);
 
 /** Passes a chunked body through and fails it once it grows past the limit (the upstream request is then aborted). */
 class BodyLimit extends Transform {
@@ -79,7 +69,7 @@ export function buildGateway(options: GatewayOptions = {}): FastifyInstance {
   const upstreams = { ...base.upstreams };
   for (const [area, url] of Object.entries(options.config?.upstreams ?? {})) if (url) upstreams[area as AreaName] = new URL(url).origin;
   const config: GatewayConfig = { ...base, ...options.config, upstreams };
-  const logger = options.logger ?? createGatewayLogger(config.logLevel);
+  const logger = options.logger ?? createLogger('gateway', config.logLevel);
   // reply-from warns on every upstream failure; the one line per failed request comes from onResponse below.
   const proxyLogLevel = (['debug', 'trace'].includes(config.logLevel) ? config.logLevel : 'error') as LevelWithSilent;
   const upstreamFailures = new WeakMap<object, string>();

@@ -1,5 +1,6 @@
-import { ConfigError, loadGatewayConfig } from './config';
-import { buildGateway, createGatewayLogger } from './gateway';
+import { ConfigError, createLogger, exitGracefullyOnSignals } from '@ddm/platform';
+import { loadGatewayConfig } from './config';
+import { buildGateway } from './gateway';
 
 /**
  * Runs the gateway: listens on PORT (8080), and on SIGTERM/SIGINT stops taking requests, lets
@@ -16,32 +17,12 @@ async function main() {
     }
     throw err;
   }
-  const logger = createGatewayLogger(config.logLevel);
+  const logger = createLogger('gateway', config.logLevel);
   const app = buildGateway({ config, logger });
   await app.listen({ port: config.port, host: config.host });
   logger.info({ port: config.port, upstreams: config.upstreams, docs: '/docs' }, 'gateway listening');
 
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down: draining in-flight requests');
-    setTimeout(() => {
-      logger.error('shutdown timed out');
-      process.exit(1);
-    }, config.shutdownTimeoutMs).unref();
-    try {
-      await app.close();
-      logger.info('shutdown complete');
-      logger.flush?.();
-      process.exit(0);
-    } catch (err) {
-      logger.error({ err }, 'shutdown failed');
-      process.exit(1);
-    }
-  };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  exitGracefullyOnSignals(() => app.close(), logger, config.shutdownTimeoutMs);
 }
 
 main().catch((err) => {

@@ -5,7 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LogController } from 'fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { AreaName, docsPath, routeOf } from '@ddm/contracts';
+import { AreaName, BODY_LIMIT, docsPath, routeOf } from '@ddm/contracts';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { ConfigError, ServiceConfig, loadConfig } from './config';
@@ -15,8 +15,8 @@ import { NatsClient } from './nats';
 import { registerObservability } from './observability';
 import { PlatformModule } from './platform.module';
 import { requestContext } from './request-context';
+import { exitGracefullyOnSignals } from './shutdown';
 
-export const BODY_LIMIT = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface ServiceDefinition {
@@ -119,25 +119,6 @@ export async function bootstrapService(appModule: Type<unknown>, def: ServiceDef
   await app.listen({ port: config.port, host: config.host });
   logger.info({ port: config.port, docs: `${docsPath(def.area)}` }, `${def.area} service listening`);
 
-  const shutdown = async (signal: string) => {
-    if (state.shuttingDown) return;
-    state.shuttingDown = true;
-    logger.info({ signal }, 'shutting down: draining in-flight requests');
-    setTimeout(() => {
-      logger.error('shutdown timed out');
-      process.exit(1);
-    }, config.shutdownTimeoutMs).unref();
-    try {
-      await app.close();
-      logger.info('shutdown complete');
-      logger.flush?.();
-      process.exit(0);
-    } catch (err) {
-      logger.error({ err }, 'shutdown failed');
-      process.exit(1);
-    }
-  };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  exitGracefullyOnSignals(() => app.close(), logger, config.shutdownTimeoutMs, () => (state.shuttingDown = true));
   return service;
 }

@@ -22,9 +22,19 @@ export interface ServiceConfig {
 
 export class ConfigError extends Error {}
 
-type Env = Record<string, string | undefined>;
+export type Env = Record<string, string | undefined>;
 
-function flag(env: Env, name: string, fallback: boolean): boolean {
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** LOG_LEVEL, default info. */
+export function envLogLevel(env: Env): string {
+  const level = env.LOG_LEVEL || 'info';
+  if (!LOG_LEVELS.includes(level)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${level}")`);
+  return level;
+}
+
+/** A boolean variable (true/false, 1/0, yes/no, on/off). */
+export function envFlag(env: Env, name: string, fallback: boolean): boolean {
   const v = env[name];
   if (v === undefined || v === '') return fallback;
   if (['1', 'true', 'yes', 'on'].includes(v.toLowerCase())) return true;
@@ -32,7 +42,8 @@ function flag(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(`${name} must be true or false (got "${v}")`);
 }
 
-function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+/** An integer variable within [min, max]. */
+export function envInt(env: Env, name: string, fallback: number, min: number, max: number): number {
   const v = env[name];
   if (v === undefined || v === '') return fallback;
   const n = Number(v);
@@ -40,7 +51,8 @@ function int(env: Env, name: string, fallback: number, min: number, max: number)
   return n;
 }
 
-function url(env: Env, name: string, protocols: string[]): string {
+/** A required URL variable of one of the protocols. */
+export function envUrl(env: Env, name: string, protocols: string[]): string {
   const v = env[name];
   if (!v) throw new ConfigError(`${name} is required (${protocols.join(' or ')} URL)`);
   let parsed: URL;
@@ -55,10 +67,10 @@ function url(env: Env, name: string, protocols: string[]): string {
 
 /** Reads the auth settings: JWKS or PEM in production, the local dev key when AUTH_DEV_KEYS is on. */
 export function loadAuthOptions(env: Env = process.env): { auth: AuthOptions; devKeys: boolean } {
-  const devKeys = flag(env, 'AUTH_DEV_KEYS', false);
+  const devKeys = envFlag(env, 'AUTH_DEV_KEYS', false);
   const publicKeys: AuthOptions['publicKeys'] = [];
   let jwksUri: string | undefined;
-  if (env.AUTH_JWKS_URI) jwksUri = url(env, 'AUTH_JWKS_URI', ['https', 'http']);
+  if (env.AUTH_JWKS_URI) jwksUri = envUrl(env, 'AUTH_JWKS_URI', ['https', 'http']);
   if (env.AUTH_PUBLIC_KEY) {
     const raw = env.AUTH_PUBLIC_KEY.includes('BEGIN') ? env.AUTH_PUBLIC_KEY : existsSync(env.AUTH_PUBLIC_KEY) ? readFileSync(env.AUTH_PUBLIC_KEY, 'utf8') : '';
     if (!raw.includes('BEGIN PUBLIC KEY')) throw new ConfigError('AUTH_PUBLIC_KEY must be a PEM public key or the path of one');
@@ -75,7 +87,7 @@ export function loadAuthOptions(env: Env = process.env): { auth: AuthOptions; de
   const audience = env.AUTH_AUDIENCE || (devKeys ? DEV_AUDIENCE : '');
   if (!issuer) throw new ConfigError('AUTH_ISSUER is required');
   if (!audience) throw new ConfigError('AUTH_AUDIENCE is required');
-  const clockToleranceSec = int(env, 'AUTH_CLOCK_SKEW_SECONDS', 30, 0, 30);
+  const clockToleranceSec = envInt(env, 'AUTH_CLOCK_SKEW_SECONDS', 30, 0, 30);
   return { auth: { issuer, audience, jwksUri, publicKeys, clockToleranceSec }, devKeys };
 }
 
@@ -86,21 +98,20 @@ export function loadConfig(area: AreaName, env: Env = process.env): ServiceConfi
   const { auth, devKeys } = loadAuthOptions(env);
   const namespace = env.NATS_NAMESPACE ?? '';
   if (!/^[A-Za-z0-9_-]{0,40}$/.test(namespace)) throw new ConfigError('NATS_NAMESPACE may hold only letters, digits, _ and - (at most 40)');
-  const logLevel = env.LOG_LEVEL || 'info';
-  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent`);
+  const logLevel = envLogLevel(env);
   return {
     area,
     host: env.HOST || '0.0.0.0',
-    port: int(env, 'PORT', routeOf(area).port, 0, 65535),
-    databaseUrl: url(env, 'DATABASE_URL', ['postgres', 'postgresql']),
-    dbPoolSize: int(env, 'DB_POOL_SIZE', 10, 2, 200),
-    natsUrl: url(env, 'NATS_URL', ['nats', 'tls']),
+    port: envInt(env, 'PORT', routeOf(area).port, 0, 65535),
+    databaseUrl: envUrl(env, 'DATABASE_URL', ['postgres', 'postgresql']),
+    dbPoolSize: envInt(env, 'DB_POOL_SIZE', 10, 2, 200),
+    natsUrl: envUrl(env, 'NATS_URL', ['nats', 'tls']),
     natsNamespace: namespace,
     auth,
     devKeys,
     logLevel,
-    shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 15_000, 1_000, 300_000),
-    runMigrations: flag(env, 'MIGRATIONS_RUN', true),
-    callerCacheTtlMs: int(env, 'CALLER_CACHE_TTL_MS', 30_000, 0, 3_600_000),
+    shutdownTimeoutMs: envInt(env, 'SHUTDOWN_TIMEOUT_MS', 15_000, 1_000, 300_000),
+    runMigrations: envFlag(env, 'MIGRATIONS_RUN', true),
+    callerCacheTtlMs: envInt(env, 'CALLER_CACHE_TTL_MS', 30_000, 0, 3_600_000),
   };
 }

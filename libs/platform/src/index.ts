@@ -11,3 +11,4 @@ export * from './observability';
 export * from './platform.module';
 export * from './bootstrap';
 export * from './migrate-cli';
+export * from './shutdown';

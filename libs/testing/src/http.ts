@@ -1,4 +1,4 @@
-export interface HttpResult<T = any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export interface HttpResult<T = any> {
   status: number;
   headers: Headers;
   body: T;

@@ -86,9 +86,13 @@ export function errorBody(status: number, message: string, path: string, request
   return body;
 }
 
+/** Largest request body any service (and the gateway) accepts. */
+export const BODY_LIMIT = 1024 * 1024;
+export const BODY_TOO_LARGE_MESSAGE = 'Request body is larger than the 1 MiB limit';
+
 /** Fastify's own errors (body parsing, limits) by code. */
 const FASTIFY_ERRORS: Record<string, { status: number; message: string }> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: 'Request body is larger than the 1 MiB limit' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: BODY_TOO_LARGE_MESSAGE },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, message: 'Request body must be JSON (Content-Type: application/json)' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: 'Content-Length does not match the body' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, message: 'Body is empty but Content-Type is application/json' },
