@@ -11,6 +11,8 @@ import { DEV_KEYS_DIR, runtime } from './lib/runtime';
 import { ensureDevKeys } from '@ddm/platform';
 
 async function main() {
+  // stdout is the seed's answer (JSON); the service's logs go to stderr.
+  process.env.LOG_STREAM = 'stderr';
   const rt = runtime();
   ensureDevKeys(DEV_KEYS_DIR);
   const env = {

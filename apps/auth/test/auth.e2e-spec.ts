@@ -5,7 +5,7 @@ import { Db, NatsClient } from '@ddm/platform';
 import { AckPolicy, DeliverPolicy, JSONCodec } from 'nats';
 import { TEST_KEYS_DIR, TestService, expectErrorBody, mintToken, startTestService, tokenFor } from '@ddm/testing';
 import { sign } from 'jsonwebtoken';
-import { AuthModule } from '../src/auth.module';
+import { AuthWithProbeModule } from './fixtures/probe.module';
 import { authDataSource } from '../src/data-source';
 import { SeedResult, seedAuth } from '../src/seed';
 import { TenantsService } from '../src/tenants/tenants.service';
@@ -34,7 +34,7 @@ describe('auth service (e2e, real Postgres and NATS)', () => {
   const rolesPath = (tenantId = demo.id) => `/auth/v1/tenants/${tenantId}/roles/list`;
 
   beforeAll(async () => {
-    svc = await startTestService(AuthModule, { area: 'auth', dataSource: authDataSource });
+    svc = await startTestService(AuthWithProbeModule, { area: 'auth', dataSource: authDataSource });
     seed = await seedAuth(svc.app.get(TenantsService), svc.app.get(Db));
     [demo, other] = seed.tenants;
   });
@@ -133,6 +133,48 @@ describe('auth service (e2e, real Postgres and NATS)', () => {
       expect(res.body.message).toMatch(/no user/i);
     });
 
+    it('403 naming the key when the caller lacks the route\'s permission', async () => {
+      const res = await svc.http.get('/auth/v1/__probe', { token: tokenFor('auditor@demo.test') });
+      expectErrorBody(res, 403, '/auth/v1/__probe');
+      expect(res.body.message).toBe('Missing permission "manage:users"');
+      const ok = await svc.http.get('/auth/v1/__probe', { token: admin });
+      expect(ok.status).toBe(200);
+      expect(ok.body.data).toEqual({ userId: demo.users[0].id, tenantId: demo.id });
+    });
+
+    it('acts in the token\'s tid when the request names no tenant, and 403 when that is not a membership', async () => {
+      const own = await svc.http.get('/auth/v1/__probe', { token: tokenFor('admin@demo.test', { tenantId: demo.id }) });
+      expect(own.body.data.tenantId).toBe(demo.id);
+      expectErrorBody(await svc.http.get('/auth/v1/__probe', { token: tokenFor('admin@demo.test', { tenantId: other.id }) }), 403);
+    });
+
+    it('400 when a request names two different tenants', async () => {
+      const res = await svc.http.get(`${rolesPath()}?tenantId=${other.id}`, { token: admin });
+      expectErrorBody(res, 400);
+      expect(res.body.errors).toEqual([{ field: 'tenantId', message: expect.stringMatching(/same tenant/) }]);
+      expect((await svc.http.get(`${rolesPath()}?tenantId=${demo.id}`, { token: admin })).status).toBe(200);
+    });
+
+    it('403 for the members of a tenant that is no longer active', async () => {
+      const nats = svc.app.get(NatsClient);
+      const db = svc.app.get(Db);
+      const otherAdmin = tokenFor('admin@other.test');
+      expect((await svc.http.get(rolesPath(other.id), { token: otherAdmin })).status).toBe(200);
+      await db.query(`UPDATE auth.tenants SET status = 'SUSPENDED' WHERE id = $1`, [other.id]);
+      try {
+        nats.nc.publish(svc.ns.subjects.callerChanged, JSONCodec().encode({ tenantId: other.id }));
+        await nats.nc.flush();
+        await new Promise((r) => setTimeout(r, 200));
+        expectErrorBody(await svc.http.get(rolesPath(other.id), { token: otherAdmin }), 403);
+      } finally {
+        await db.query(`UPDATE auth.tenants SET status = 'ACTIVE' WHERE id = $1`, [other.id]);
+        nats.nc.publish(svc.ns.subjects.callerChanged, JSONCodec().encode({ tenantId: other.id }));
+        await nats.nc.flush();
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      expect((await svc.http.get(rolesPath(other.id), { token: otherAdmin })).status).toBe(200);
+    });
+
     it("404 for another tenant's role id", async () => {
       const otherRoles = await svc.http.get(rolesPath(other.id), { token: tokenFor('admin@other.test') });
       expect(otherRoles.status).toBe(200);
@@ -154,6 +196,20 @@ describe('auth service (e2e, real Postgres and NATS)', () => {
       const res = await svc.http.get(`${rolesPath()}?limit=0&page=0&colour=red`, { token: admin });
       expectErrorBody(res, 400);
       expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['colour', 'limit', 'page']);
+    });
+
+    it('400 for a page past the cap (the offset would be unbounded)', async () => {
+      for (const page of ['100001', '1e20']) {
+        const res = await svc.http.get(`${rolesPath()}?page=${page}`, { token: admin });
+        expectErrorBody(res, 400);
+        expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual(['page']);
+      }
+    });
+
+    it('400 for a preferences change that changes nothing', async () => {
+      const res = await svc.http.patch('/auth/v1/user/preferences', { token: admin, body: {} });
+      expectErrorBody(res, 400);
+      expect(res.body.message).toMatch(/nothing to change/i);
     });
 
     it('400 for limit 101', async () => {
@@ -242,8 +298,22 @@ describe('auth service (e2e, real Postgres and NATS)', () => {
       expect(p2.body.data.data).toHaveLength(1);
       const beyond = await svc.http.get(`${rolesPath()}?limit=3&page=9`, { token: admin });
       expect(beyond.body.data).toMatchObject({ page: 9, total: 4, data: [] });
-      const byCreated = await svc.http.get(`${rolesPath()}?sortBy=createdOn`, { token: admin });
-      expect(byCreated.body.data.data[0].roleName).toBe('System Admin');
+    });
+
+    it('sorts by createdOn and updatedOn, both ways', async () => {
+      const db = svc.app.get(Db);
+      // Default roles are created in one transaction (one timestamp); spread them out to see the order.
+      await db.query(
+        `UPDATE auth.tenant_roles SET created_on = now() - (CASE role_name WHEN 'Global User' THEN 4 WHEN 'System Admin' THEN 3 WHEN 'Auditor' THEN 2 ELSE 1 END) * interval '1 hour',
+                                      updated_on = now() - (CASE role_name WHEN 'Auditor' THEN 4 WHEN 'Global Authority Manager' THEN 3 WHEN 'Global User' THEN 2 ELSE 1 END) * interval '1 hour'
+          WHERE tenant_id = $1`,
+        [demo.id],
+      );
+      const names = async (q: string) => (await svc.http.get(`${rolesPath()}?${q}`, { token: admin })).body.data.data.map((r: { roleName: string }) => r.roleName);
+      expect(await names('sortBy=createdOn')).toEqual(['Global User', 'System Admin', 'Auditor', 'Global Authority Manager']);
+      expect(await names('sortBy=createdOn&sortOrder=desc')).toEqual(['Global Authority Manager', 'Auditor', 'System Admin', 'Global User']);
+      expect(await names('sortBy=updatedOn')).toEqual(['Auditor', 'Global Authority Manager', 'Global User', 'System Admin']);
+      expect(await names('sortBy=updatedOn&sortOrder=desc&limit=2&page=2')).toEqual(['Global Authority Manager', 'Auditor']);
     });
 
     it('keeps tenants apart', async () => {

@@ -67,6 +67,9 @@ describe('system: seven services behind the gateway', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ statusCode: 200, data: { email: 'admin@demo.test', userRoles: [expect.objectContaining({ roleName: 'System Admin' })] } });
     expect(res.headers.get('x-request-id')).toBe('sys-req-1');
+    // The service itself saw the id: it is in the body the service built.
+    const unauthenticated = await gw.get(`/auth/v1/user/tenant/${tenantId}/details`, { headers: { 'x-request-id': 'sys-req-2' } });
+    expect(unauthenticated.body.requestId).toBe('sys-req-2');
   });
 
   it('keeps the error body through the gateway (401, 403, 400)', async () => {

@@ -59,7 +59,9 @@ export async function createPlatformTables(q: QueryRunner, schema: string): Prom
       payload jsonb NOT NULL,
       request_id text,
       created_at timestamptz NOT NULL DEFAULT now(),
-      published_at timestamptz
+      published_at timestamptz,
+      attempts integer NOT NULL DEFAULT 0,
+      last_error text
     )`);
   await q.query(`CREATE INDEX outbox_unpublished ON "${schema}".outbox (created_at) WHERE published_at IS NULL`);
   await q.query(`
@@ -69,6 +71,7 @@ export async function createPlatformTables(q: QueryRunner, schema: string): Prom
       processed_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (consumer, message_id)
     )`);
+  await q.query(`CREATE INDEX processed_messages_age ON "${schema}".processed_messages (processed_at)`);
   await q.query(`
     CREATE TABLE "${schema}".display_id_counters (
       tenant_id uuid NOT NULL,

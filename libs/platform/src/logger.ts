@@ -1,15 +1,21 @@
 import { LoggerService } from '@nestjs/common';
 import pino, { Logger } from 'pino';
 
-/** JSON logs (pino), one logger per process, carrying the service name. */
+/**
+ * JSON logs (pino), one logger per process, carrying the service name. Services log to stdout;
+ * command-line tools whose stdout is their answer (seed) set LOG_STREAM=stderr.
+ */
 export function createLogger(service: string, level: string): Logger {
-  return pino({
-    level,
-    base: { service },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
-    serializers: { err: pino.stdSerializers.err },
-  });
+  return pino(
+    {
+      level,
+      base: { service },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      serializers: { err: pino.stdSerializers.err },
+    },
+    pino.destination(process.env.LOG_STREAM === 'stderr' ? 2 : 1),
+  );
 }
 
 /** Nest's own messages through the same pino logger. */

@@ -61,7 +61,12 @@ export class NatsClient {
 
   async ping(timeoutMs = 2_000): Promise<void> {
     if (this.nc.isClosed()) throw new Error('NATS connection closed');
-    await Promise.race([this.nc.flush(), new Promise((_, rej) => setTimeout(() => rej(new Error('NATS flush timed out')), timeoutMs))]);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([this.nc.flush(), new Promise((_, rej) => (timer = setTimeout(() => rej(new Error('NATS flush timed out')), timeoutMs)))]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async close(): Promise<void> {

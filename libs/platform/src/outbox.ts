@@ -1,4 +1,4 @@
-import { HEADERS, validateEvent } from '@ddm/contracts';
+import { HEADERS, MAX_EVENT_BYTES, validateEvent } from '@ddm/contracts';
 import { JSONCodec, headers as natsHeaders } from 'nats';
 import { Logger } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
@@ -15,20 +15,19 @@ const codec = JSONCodec();
 export async function addToOutbox(manager: EntityManager, schema: string, subject: string, payload: object): Promise<string> {
   const problems = validateEvent(subject, payload);
   if (problems.length) throw new Error(`invalid ${subject} event: ${problems.join('; ')}`);
+  const json = JSON.stringify(payload);
+  if (Buffer.byteLength(json) > MAX_EVENT_BYTES) throw new Error(`${subject} event is larger than ${MAX_EVENT_BYTES} bytes`);
   const id = uuidv7();
-  await manager.query(`INSERT INTO "${schema}".outbox (id, subject, payload, request_id) VALUES ($1, $2, $3, $4)`, [
-    id,
-    subject,
-    JSON.stringify(payload),
-    currentRequestId() ?? null,
-  ]);
+  await manager.query(`INSERT INTO "${schema}".outbox (id, subject, payload, request_id) VALUES ($1, $2, $3, $4)`, [id, subject, json, currentRequestId() ?? null]);
   return id;
 }
 
 /**
  * Publishes committed outbox rows to JetStream with `Nats-Msg-Id` = outbox id (the stream drops
  * duplicates), then marks them sent. Woken right after a commit and also polls, so a row left by
- * a crash is sent on the next start. Rows are claimed with SKIP LOCKED, so replicas share the work.
+ * a crash is sent on the next start. One replica at a time relays a schema (a transaction-level
+ * advisory lock), so events leave in commit order. A row that fails stays first in line (order is
+ * kept, nothing is skipped) and carries its attempts and last error for the operator.
  */
 export class OutboxRelay {
   private timer?: NodeJS.Timeout;
@@ -94,27 +93,42 @@ export class OutboxRelay {
 
   /** Publishes up to `max` rows in order; returns how many were sent. */
   async publishBatch(max: number): Promise<number> {
-    return this.ds.transaction(async (m) => {
+    let failed: { id: string; error: string } | undefined;
+    const sent = await this.ds.transaction(async (m) => {
+      const [{ leader }] = await m.query(`SELECT pg_try_advisory_xact_lock(hashtext($1)) AS leader`, [`ddm:outbox:${this.schema}`]);
+      if (!leader) return 0;
       const rows: { id: string; subject: string; payload: unknown; request_id: string | null }[] = await m.query(
         `SELECT id, subject, payload, request_id FROM "${this.schema}".outbox
-         WHERE published_at IS NULL ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+         WHERE published_at IS NULL ORDER BY created_at, id LIMIT $1`,
         [max],
       );
+      const done: string[] = [];
       for (const row of rows) {
         const h = natsHeaders();
         if (row.request_id) h.set(HEADERS.requestId, row.request_id);
-        await this.nats.js.publish(this.nats.subjects.wire(row.subject), codec.encode(row.payload), { msgID: row.id, headers: h });
+        try {
+          await this.nats.js.publish(this.nats.subjects.wire(row.subject), codec.encode(row.payload), { msgID: row.id, headers: h });
+        } catch (err) {
+          failed = { id: row.id, error: (err as Error).message };
+          break;
+        }
+        done.push(row.id);
       }
-      if (rows.length) {
-        await m.query(`UPDATE "${this.schema}".outbox SET published_at = now() WHERE id = ANY($1::uuid[])`, [rows.map((r) => r.id)]);
-      }
-      return rows.length;
+      if (done.length) await m.query(`UPDATE "${this.schema}".outbox SET published_at = now() WHERE id = ANY($1::uuid[])`, [done]);
+      return done.length;
     });
+    if (failed) {
+      await this.ds.query(`UPDATE "${this.schema}".outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1`, [failed.id, failed.error.slice(0, 500)]);
+      throw new Error(`outbox row ${failed.id} could not be published: ${failed.error}`);
+    }
+    return sent;
   }
 
-  /** Sent rows are kept a day for inspection, then removed. */
+  /** Sent rows are kept a day for inspection, then removed; processed-message records once no redelivery can come. */
   private async cleanup(): Promise<void> {
     this.lastCleanup = Date.now();
     await this.ds.query(`DELETE FROM "${this.schema}".outbox WHERE published_at < now() - interval '1 day'`);
+    // EVENTS keeps messages 7 days, so an older message can no longer be redelivered.
+    await this.ds.query(`DELETE FROM "${this.schema}".processed_messages WHERE processed_at < now() - interval '8 days'`);
   }
 }

@@ -1,4 +1,4 @@
-import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import {
   AUTH_OPTIONS,
@@ -22,9 +22,12 @@ import { OutboxRelay } from './outbox';
 export const SERVICE_CONFIG = Symbol('SERVICE_CONFIG');
 export const LOGGER = Symbol('LOGGER');
 
-/** Starts the relay when the app is up; on shutdown (after HTTP has drained) stops the relay and consumers, drains NATS, closes the pool. */
+/**
+ * Starts the relay when the app is up. On shutdown: first (before HTTP drains) the relay and the
+ * consumers stop taking work; last (after every module's own shutdown) NATS drains and the pool closes.
+ */
 @Injectable()
-class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+class PlatformLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   constructor(
     private readonly relay: OutboxRelay,
     private readonly consumers: Consumers,
@@ -37,9 +40,12 @@ class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
     this.relay.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  async beforeApplicationShutdown(): Promise<void> {
     await this.consumers.stopAll();
     await this.relay.stop();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
     this.resolver.stop();
     await this.nats.close();
     if (this.ds.isInitialized) await this.ds.destroy();

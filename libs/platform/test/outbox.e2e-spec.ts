@@ -126,6 +126,16 @@ describe('transactional outbox, relay and consumers (real Postgres and NATS)', (
     const id = await createWidget('after-poison');
     await until(() => received.some((m) => m.payload.widgetId === id));
     expect(received).toHaveLength(1);
+    // Terminated, not nak-looped: nothing waits for an ack and nothing was redelivered.
+    await sleep(500);
+    const info = await nats.jsm.consumers.info(nats.subjects.eventsStream, nats.subjects.durable('widget-watcher'));
+    expect(info.num_ack_pending).toBe(0);
+    expect(info.num_redelivered).toBe(0);
+  });
+
+  it('refuses a subject no stream carries and an oversized payload before they reach the outbox', async () => {
+    await expect(db.transaction((tx) => tx.publish('evts.test.widget.created', { tenantId: TENANT }))).rejects.toThrow(/is not evt/);
+    await expect(db.transaction((tx) => tx.publish(WIDGET_CREATED, { tenantId: TENANT, blob: 'x'.repeat(600 * 1024) }))).rejects.toThrow(/larger than/);
   });
 
   it('gives up on a message whose handler keeps failing after maxDeliver attempts, then goes on', async () => {

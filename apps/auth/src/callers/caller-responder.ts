@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { CallerResolveRequest, HEADERS } from '@ddm/contracts';
 import { LOGGER, NatsClient, requestContext } from '@ddm/platform';
 import { JSONCodec, Subscription } from 'nats';
@@ -9,8 +9,9 @@ const codec = JSONCodec();
 
 /** Answers `auth.caller.resolve` for every service (queue group: replicas share the load). */
 @Injectable()
-export class CallerResponder implements OnApplicationBootstrap, OnApplicationShutdown {
+export class CallerResponder implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private sub?: Subscription;
+  private readonly inflight = new Set<Promise<void>>();
 
   constructor(
     private readonly nats: NatsClient,
@@ -24,7 +25,7 @@ export class CallerResponder implements OnApplicationBootstrap, OnApplicationShu
       callback: (err, msg) => {
         if (err) return this.log.error({ err }, 'caller.resolve subscription error');
         const requestId = msg.headers?.get(HEADERS.requestId) || undefined;
-        void requestContext.run({ requestId: requestId ?? '' }, async () => {
+        const work = requestContext.run({ requestId: requestId ?? '' }, async () => {
           try {
             const req = codec.decode(msg.data) as CallerResolveRequest;
             if (typeof req?.sub !== 'string') throw new Error('sub missing');
@@ -34,12 +35,16 @@ export class CallerResponder implements OnApplicationBootstrap, OnApplicationShu
             msg.respond(codec.encode({ found: false, reason: 'Caller could not be resolved', unavailable: true }));
           }
         });
+        this.inflight.add(work);
+        void work.finally(() => this.inflight.delete(work));
       },
     });
     await this.nats.nc.flush();
   }
 
-  onApplicationShutdown(): void {
-    this.sub?.unsubscribe();
+  /** Leaves the queue group (other replicas answer from now on) and finishes the answers under way. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.sub?.drain().catch(() => undefined);
+    await Promise.all([...this.inflight]);
   }
 }

@@ -100,6 +100,8 @@ export class AuthCore1763800000000 implements MigrationInterface {
         UNIQUE (tenant_id, role_display_id)
       )`);
     await q.query(`CREATE UNIQUE INDEX tenant_roles_name_key ON auth.tenant_roles (tenant_id, lower(role_name)) WHERE NOT is_deleted`);
+    await q.query(`CREATE INDEX tenant_roles_created ON auth.tenant_roles (tenant_id, created_on, id) WHERE NOT is_deleted`);
+    await q.query(`CREATE INDEX tenant_roles_updated ON auth.tenant_roles (tenant_id, updated_on, id) WHERE NOT is_deleted`);
     await q.query(`
       CREATE TABLE auth.role_mappings (
         role_id uuid NOT NULL REFERENCES auth.tenant_roles(id) ON DELETE CASCADE,

@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiAuth, Page, ResponseMessage, TenantFromParam, UuidParam, badRequest } from '@ddm/contracts';
+import { ApiAuth, Page, ResponseMessage, TenantFromParam, UuidParam } from '@ddm/contracts';
 import { ListRolesQuery } from './dto/list-roles.query';
 import { TenantRoleView } from './dto/role.response';
 import { RolesService } from './roles.service';
@@ -17,9 +17,6 @@ export class RolesController {
   @ApiOkResponse({ description: 'Paged tenant roles (spec §2.8)' })
   @ResponseMessage('Tenant roles fetched successfully')
   list(@UuidParam('id') tenantId: string, @Query() query: ListRolesQuery): Promise<Page<TenantRoleView>> {
-    if (query.tenantId && query.tenantId.toLowerCase() !== tenantId) {
-      throw badRequest('tenantId must equal the tenant of the path', [{ field: 'tenantId', message: 'must equal the tenant of the path' }]);
-    }
     return this.roles.list(tenantId, query);
   }
 

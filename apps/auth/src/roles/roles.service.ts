@@ -50,10 +50,14 @@ export class RolesService {
     }
     const order = `${SORT_SQL[q.sortBy]} ${q.sortOrder === 'desc' ? 'DESC' : 'ASC'}, r.id`;
     params.push(q.limit, pageOffset(q));
+    // The page's ids first (index order), then counts and mappings for those rows only.
     const rows = await this.db.query<RoleRow & { total: string }>(
-      `SELECT ${ROLE_COLUMNS}, count(*) OVER () AS total
-         FROM auth.tenant_roles r WHERE ${where.join(' AND ')}
-        ORDER BY ${order} LIMIT $${params.length - 1} OFFSET $${params.length}`,
+      `WITH matching AS (SELECT r.id FROM auth.tenant_roles r WHERE ${where.join(' AND ')}),
+            page AS (SELECT r.id FROM auth.tenant_roles r WHERE r.id IN (SELECT id FROM matching)
+                      ORDER BY ${order} LIMIT $${params.length - 1} OFFSET $${params.length})
+       SELECT ${ROLE_COLUMNS}, (SELECT count(*) FROM matching) AS total
+         FROM auth.tenant_roles r WHERE r.id IN (SELECT id FROM page)
+        ORDER BY ${order}`,
       params,
     );
     let total = rows.length ? Number(rows[0].total) : 0;

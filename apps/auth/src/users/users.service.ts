@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EVENT_SUBJECTS, notFound } from '@ddm/contracts';
+import { EVENT_SUBJECTS, badRequest, notFound } from '@ddm/contracts';
 import { Db } from '@ddm/platform';
 import { UpdatePreferencesDto } from './dto/update-preferences.dto';
 import { UserRow, UserView, toUserView } from './dto/user.response';
@@ -24,6 +24,8 @@ const USER_SELECT = `
     FROM auth.users u
     JOIN auth.tenant_users tu ON tu.user_id = u.id`;
 
+const PREFERENCE_FIELDS = ['displayLanguage', 'dateFormat', 'columnViewSettings', 'dashboardData'] as const;
+
 @Injectable()
 export class UsersService {
   constructor(private readonly db: Db) {}
@@ -36,6 +38,8 @@ export class UsersService {
   }
 
   async updatePreferences(tenantId: string, userId: string, dto: UpdatePreferencesDto): Promise<UserView> {
+    const given = PREFERENCE_FIELDS.filter((f) => dto[f] !== undefined);
+    if (!given.length) throw badRequest(`Nothing to change: send at least one of ${PREFERENCE_FIELDS.join(', ')}`);
     await this.db.transaction(async (tx) => {
       const sets: string[] = [];
       const params: unknown[] = [userId];
@@ -56,9 +60,10 @@ export class UsersService {
         );
       const u = rows[0];
       if (!u) throw notFound(`User ${userId} not found`);
+      const [membership]: { status: string }[] = await tx.manager.query(`SELECT status FROM auth.tenant_users WHERE tenant_id = $1 AND user_id = $2`, [tenantId, userId]);
       await tx.publish(EVENT_SUBJECTS.userUpdated, {
         tenantId,
-        user: { id: u.id, email: u.email, name: u.name, displayName: u.display_name, profileImageUrl: u.profile_image_url, mobilePhone: u.mobile_phone, status: 'ACTIVE' },
+        user: { id: u.id, email: u.email, name: u.name, displayName: u.display_name, profileImageUrl: u.profile_image_url, mobilePhone: u.mobile_phone, status: membership.status },
       });
     });
     return this.getInTenant(tenantId, userId);

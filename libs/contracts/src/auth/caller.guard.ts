@@ -106,20 +106,26 @@ export class CallerGuard extends AuthGuard('jwt') {
     return user;
   }
 
-  /** The tenant the request names: path, then query, then body (ARCHITECTURE §4). */
+  /**
+   * The tenant the request names in its path, query or body (ARCHITECTURE §4). Naming two
+   * different tenants is a 400, so no handler can act in a tenant other than the one checked.
+   */
   private requestedTenant(request: GuardedRequest, rule: RouteRule): string | null {
-    const fromPath = request.params?.[rule.tenantParam];
+    const body = request.body;
     const candidates: [string, unknown][] = [
-      [rule.tenantParam, fromPath],
+      [rule.tenantParam, request.params?.[rule.tenantParam]],
       ['tenantId', request.query?.tenantId],
-      ['tenantId', (request.body as { tenantId?: unknown } | undefined)?.tenantId],
+      ['tenantId', body && typeof body === 'object' && !Array.isArray(body) ? (body as { tenantId?: unknown }).tenantId : undefined],
     ];
+    let tenant: string | null = null;
     for (const [field, value] of candidates) {
       if (value === undefined || value === null || value === '') continue;
       if (!isUuid(value)) throw badRequest(`${field} must be a UUID`, [{ field, message: 'must be a UUID' }]);
-      return value.toLowerCase();
+      const id = value.toLowerCase();
+      if (tenant && tenant !== id) throw badRequest('The request names two different tenants', [{ field, message: 'must name the same tenant as the rest of the request' }]);
+      tenant = id;
     }
-    return null;
+    return tenant;
   }
 
   private ruleFor(context: ExecutionContext): RouteRule {

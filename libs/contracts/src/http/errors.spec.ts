@@ -77,6 +77,14 @@ describe('AllExceptionsFilter', () => {
     const out = render(new AppError(code, 'nope'));
     expect(out.status).toBe(status);
     expect(out.body).toMatchObject({ statusCode: status, error: reason, message: 'nope' });
+    // ARCHITECTURE §3: a 503 (and a 429) tells the client when to retry.
+    expect(out.headers['retry-after']).toBe(status === 503 || status === 429 ? '5' : undefined);
+  });
+
+  it('answers a unique-constraint race (Postgres 23505) as a 409', async () => {
+    const out = render(Object.assign(new Error('duplicate key value violates unique constraint "x"'), { code: '23505' }));
+    expect(out.status).toBe(409);
+    expect(out.body?.message).not.toMatch(/constraint "x"/);
   });
 
   it('joins the message array of a plain HttpException into one string', async () => {

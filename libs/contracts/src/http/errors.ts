@@ -105,6 +105,15 @@ interface RequestLike {
   log?: { error: (obj: unknown, msg?: string) => void };
 }
 
+/** Seconds a client should wait after a 503 or 429. */
+export const RETRY_AFTER_SECONDS = '5';
+
+function pgCode(err: unknown): string | undefined {
+  const e = err as { code?: unknown; driverError?: { code?: unknown } };
+  const code = e?.driverError?.code ?? e?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
 /** Postgres is unreachable: answer 503 with Retry-After rather than a 500. */
 function isDependencyDown(err: unknown): boolean {
   const code = (err as { code?: string })?.code;
@@ -158,8 +167,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
     } else if (isDependencyDown(exception) || isDependencyDown((exception as { driverError?: unknown })?.driverError)) {
       status = 503;
       message = 'A dependency is unavailable; retry shortly';
-      reply.header('Retry-After', '5');
+    } else if (pgCode(exception) === '23505') {
+      // A unique constraint caught a race that the service's own check let through.
+      status = 409;
+      message = 'A record with the same unique value already exists';
     }
+    if (status === 503 || status === 429) reply.header('Retry-After', RETRY_AFTER_SECONDS);
 
     if (status >= 500) {
       const log = request.log ?? { error: (o: unknown, m?: string) => this.logger.error(m, o) };

@@ -74,13 +74,17 @@ export const CommaList = () =>
 export type SortOrder = 'asc' | 'desc';
 export const SORT_ORDERS: SortOrder[] = ['asc', 'desc'];
 
+export const MAX_PAGE = 100_000;
+
 /** `page` and `limit` of every list (page >= 1, limit 1..100). */
 export class PageQuery {
-  @ApiPropertyOptional({ minimum: 1, default: 1 })
+  /** Capped so a page's cost stays bounded (offset at most 10,000,000 rows). */
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE, default: 1 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(1)
+  @Max(MAX_PAGE)
   page: number = 1;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 10 })

@@ -88,8 +88,19 @@ export const EVENT_SUBJECTS = {
   callerChanged: LOGICAL.callerChanged,
 } as const;
 
+/** Largest event payload we publish (NATS' default max_payload is 1 MiB). */
+export const MAX_EVENT_BYTES = 512 * 1024;
+
+/** Logical subjects the streams carry: evt.<area>.<entity>.<verb>, job.<area>.<name>, auth.caller.changed. */
+const SUBJECT_PATTERN = /^(evt\.[a-z][a-z0-9-]*\.[a-z][a-z0-9-]*\.[a-z][a-z0-9-]*|job\.[a-z][a-z0-9-]*\.[a-z][a-z0-9-]*|auth\.caller\.changed)$/;
+
+export function isPublishableSubject(subject: string): boolean {
+  return SUBJECT_PATTERN.test(subject);
+}
+
 /** Returns the problems of a payload for its subject; [] when it is valid. */
 export function validateEvent(subject: string, payload: unknown): string[] {
+  if (!isPublishableSubject(subject)) return [`subject "${subject}" is not evt.<area>.<entity>.<verb>, job.<area>.<name> or auth.caller.changed`];
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return ['payload must be an object'];
   const p = payload as Record<string, unknown>;
   const problems: string[] = [];

@@ -6,7 +6,7 @@ export const ROLE_SORTS = ['roleName', 'createdOn', 'updatedOn'] as const;
 export type RoleSort = (typeof ROLE_SORTS)[number];
 
 export class ListRolesQuery extends PageQuery {
-  @ApiPropertyOptional({ description: 'Must equal the tenant of the path when given' })
+  @ApiPropertyOptional({ description: 'Accepted like on every list; must be the tenant of the path' })
   @IsOptional()
   @IsUUID()
   tenantId?: string;
