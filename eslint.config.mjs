@@ -26,6 +26,16 @@ export default [
     },
   },
   {
+    // CommonJS config and setup files (jest.config.js, tools/jest/global-setup.js).
+    files: ['**/*.js', '**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    files: ['**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', URL: 'readonly', fetch: 'readonly', Buffer: 'readonly', setInterval: 'readonly', clearInterval: 'readonly' } },
+  },
+  {
     files: ['**/*.spec.ts', '**/*.e2e-spec.ts', 'libs/testing/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
