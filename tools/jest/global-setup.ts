@@ -7,25 +7,11 @@ import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { ServiceDataSource, createDataSource, ensureDevKeys, runMigrations } from '@ddm/platform';
+import { createDataSource, ensureDevKeys, runMigrations } from '@ddm/platform';
 import { ADMIN_DATABASE_URL, ROOT, TEST_KEYS_DIR, withDatabase } from '@ddm/testing';
-import { actionsDataSource } from '../../apps/actions/src/data-source';
-import { authDataSource } from '../../apps/auth/src/data-source';
-import { decisionDataSource } from '../../apps/decision/src/data-source';
-import { documentDataSource } from '../../apps/document/src/data-source';
-import { matrixDataSource } from '../../apps/matrix/src/data-source';
-import { notificationsDataSource } from '../../apps/notifications/src/data-source';
-import { settingsDataSource } from '../../apps/settings/src/data-source';
+import { ALL_DATA_SOURCES } from '../migrate-sources';
 
-const SOURCES: ServiceDataSource[] = [
-  authDataSource,
-  settingsDataSource,
-  decisionDataSource,
-  actionsDataSource,
-  matrixDataSource,
-  documentDataSource,
-  notificationsDataSource,
-];
+const SOURCES = ALL_DATA_SOURCES;
 
 function migrationsHash(): string {
   const h = createHash('sha256');
@@ -51,9 +37,17 @@ export default async function globalSetup(): Promise<void> {
   try {
     await admin.query(`SELECT pg_advisory_lock(hashtext('ddm:test-template'))`);
     const { rows } = await admin.query(`SELECT datname FROM pg_database WHERE datname LIKE 'ddm_tpl_%' OR datname LIKE 'ddm_t_%' OR datname LIKE 'ddm_build_%'`);
-    // Leftovers of earlier runs (a killed run cannot drop its own); in-use ones are kept.
+    // Leftovers of earlier runs (a killed run cannot drop its own). Test databases carry their
+    // creation time in the name; only those over two hours old go, so a run going on beside this
+    // one keeps its databases. In-use ones are kept anyway (DROP fails).
+    const stale = (name: string) => {
+      const m = /^ddm_t_(\d{10})_/.exec(name) ?? /^ddm_build_(\d{13})$/.exec(name);
+      if (!m) return name.startsWith('ddm_tpl_') || /^ddm_t_[0-9a-f]{10}$/.test(name);
+      const created = m[1].length === 10 ? Number(m[1]) * 1000 : Number(m[1]);
+      return Date.now() - created > 2 * 3600_000;
+    };
     for (const { datname } of rows) {
-      if (datname === template) continue;
+      if (datname === template || !stale(datname)) continue;
       await admin.query(`DROP DATABASE IF EXISTS "${datname}"`).catch(() => undefined);
     }
     if (!rows.some((r) => r.datname === template)) {

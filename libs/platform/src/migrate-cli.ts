@@ -15,7 +15,7 @@ export async function runMigrationsCli(area: AreaName, def: ServiceDataSource): 
   try {
     await ds.initialize();
     const applied = await runMigrations(ds, def.schema, logger);
-    logger.info({ applied }, applied.length ? 'migrations applied' : 'schema up to date');
+    if (!applied.length) logger.info({ schema: def.schema }, 'schema up to date');
     await ds.destroy();
     process.exit(0);
   } catch (err) {

@@ -24,7 +24,8 @@ async function admin<T>(work: (c: Client) => Promise<T>): Promise<T> {
 export async function createTestDatabase(): Promise<TestDatabase> {
   const template = process.env.DDM_TEMPLATE_DB;
   if (!template) throw new Error('DDM_TEMPLATE_DB is not set: run the tests through jest (global setup)');
-  const name = randomName('ddm_t_');
+  // The creation time in the name lets a later run tell a leftover from a database in use.
+  const name = randomName(`ddm_t_${Math.floor(Date.now() / 1000)}_`);
   await admin(async (c) => {
     // CREATE DATABASE ... TEMPLATE needs the template to be idle for a moment; retry briefly if another file is copying it.
     for (let attempt = 0; ; attempt++) {
