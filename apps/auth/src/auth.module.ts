@@ -1,15 +1,38 @@
 import { Module } from '@nestjs/common';
+import { CallerChanges } from './callers/caller-changes';
 import { CallerResponder } from './callers/caller-responder';
 import { CallersService } from './callers/callers.service';
+import { InvitationsController } from './invitations/invitations.controller';
+import { InvitationsService } from './invitations/invitations.service';
+import { MAIL_OPTIONS, loadMailOptions } from './mail/mail.config';
+import { MailService } from './mail/mail.service';
+import { PermissionKeysController } from './permission-keys/permission-keys.controller';
+import { ProjectionConsumers } from './projections/projections.consumer';
+import { ProjectionsService } from './projections/projections.service';
 import { RolesController } from './roles/roles.controller';
 import { RolesService } from './roles/roles.service';
+import { TenantsController } from './tenants/tenants.controller';
 import { TenantsService } from './tenants/tenants.service';
 import { UsersController } from './users/users.controller';
 import { UsersService } from './users/users.service';
 
 @Module({
-  controllers: [UsersController, RolesController],
-  providers: [CallersService, CallerResponder, TenantsService, RolesService, UsersService],
+  // InvitationsController before UsersController: its static routes (create, bulk-*) are registered first.
+  controllers: [InvitationsController, UsersController, TenantsController, RolesController, PermissionKeysController],
+  providers: [
+    // Mail settings are read (and checked) when the module starts: a wrong value stops the service naming the variable.
+    { provide: MAIL_OPTIONS, useFactory: () => loadMailOptions(process.env) },
+    MailService,
+    CallerChanges,
+    CallersService,
+    CallerResponder,
+    TenantsService,
+    RolesService,
+    UsersService,
+    InvitationsService,
+    ProjectionsService,
+    ProjectionConsumers,
+  ],
   exports: [TenantsService],
 })
 export class AuthModule {}

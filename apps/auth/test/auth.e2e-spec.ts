@@ -264,9 +264,13 @@ describe('auth service (e2e, real Postgres and NATS)', () => {
       const page = res.body.data;
       expect(page).toMatchObject({ page: 1, limit: 10, total: 4 });
       expect(page.data.map((r: { roleName: string }) => r.roleName)).toEqual(['Auditor', 'Global Authority Manager', 'Global User', 'System Admin']);
+      expect(page.data.reduce((n: number, r: { usersCount: number }) => n + r.usersCount, 0)).toBe(50);
+      // The seed spreads Demo Co's 50 users over the four roles (one role each).
+      expect(demo.users).toHaveLength(50);
       for (const role of page.data) {
         expect(Object.keys(role).sort()).toEqual([...ROLE_FIELDS].sort());
-        expect(role.usersCount).toBe(1);
+        expect(role.usersCount).toBe(demo.users.filter((u) => u.role === role.roleName).length);
+        expect(role.usersCount).toBeGreaterThanOrEqual(1);
         expect(role.relationshipMappings).toHaveLength(21);
         expect(role.roleId).toMatch(/^1\d{4}$/);
       }

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { CallerResolveReply, CallerResolveRequest } from '@ddm/contracts';
+import { CallerResolveReply, CallerResolveRequest, EVENT_SUBJECTS } from '@ddm/contracts';
 import { Db } from '@ddm/platform';
+import { publishUserEvents } from '../users/user-events';
+import { CallerChanges } from './caller-changes';
 
 interface Row {
   id: string;
@@ -15,12 +17,45 @@ interface Row {
   keys: string[];
 }
 
-/** Maps a token's subject + tenant to the caller: user id, membership and relationship keys. One statement. */
+export const UNKNOWN_IDENTITY =
+  'No user is registered for this identity: sign in with the email address your invitation was sent to, or ask an administrator to invite you';
+
+/**
+ * Maps a token's subject + tenant to the caller: user id, membership and relationship keys (one
+ * statement). Two first-time moves happen here, once each: an unknown subject whose email matches
+ * an invited user of the tenant is linked to that user (first sign-in), and a user's invitation to
+ * a tenant is accepted by their first request there. Both make the membership ACTIVE.
+ */
 @Injectable()
 export class CallersService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly changes: CallerChanges,
+  ) {}
 
   async resolve(req: CallerResolveRequest): Promise<CallerResolveReply> {
+    let row = await this.lookup(req);
+    if (!row && req.email && (await this.linkInvited(req.sub, req.email, req.tenantId))) row = await this.lookup(req);
+    else if (row?.tenant_id && row.status === 'INVITED' && row.is_deleted === false && row.tenant_status === 'ACTIVE') {
+      await this.activate(row.id, row.tenant_id, req.sub, false);
+      row = await this.lookup(req);
+    }
+    if (!row) return { found: false, reason: UNKNOWN_IDENTITY };
+    // A member is an active, not deleted membership of an active tenant.
+    const member = row.status === 'ACTIVE' && row.is_deleted === false && row.tenant_status === 'ACTIVE';
+    return {
+      found: true,
+      userId: row.id,
+      email: row.email,
+      name: row.name ?? row.email,
+      tenantId: row.tenant_id,
+      member,
+      roleIds: member ? row.role_ids : [],
+      keys: member ? row.keys : [],
+    };
+  }
+
+  private async lookup(req: CallerResolveRequest): Promise<Row | undefined> {
     const rows = await this.db.query<Row>(
       `SELECT u.id, u.email, u.name, u.active_tenant_id,
               coalesce(tu.tenant_id, coalesce($2::uuid, u.active_tenant_id)) AS tenant_id,
@@ -37,19 +72,51 @@ export class CallersService {
         GROUP BY u.id, tu.id, t.status`,
       [req.sub, req.tenantId],
     );
-    const row = rows[0];
-    if (!row) return { found: false, reason: 'No user is registered for this identity' };
-    // A member is an active, not deleted membership of an active tenant.
-    const member = row.status === 'ACTIVE' && row.is_deleted === false && row.tenant_status === 'ACTIVE';
-    return {
-      found: true,
-      userId: row.id,
-      email: row.email,
-      name: row.name ?? row.email,
-      tenantId: row.tenant_id,
-      member,
-      roleIds: member ? row.role_ids : [],
-      keys: member ? row.keys : [],
-    };
+    return rows[0];
+  }
+
+  /**
+   * First sign-in: the token's subject is unknown, but its email is that of a user invited to the
+   * tenant (named, else the user's active tenant) who has no identity yet. Links the identity.
+   */
+  private async linkInvited(sub: string, email: string, tenantId: string | null): Promise<boolean> {
+    const [invited] = await this.db.query<{ id: string; tenant_id: string }>(
+      `SELECT u.id, tu.tenant_id
+         FROM auth.users u
+         JOIN auth.tenant_users tu ON tu.user_id = u.id AND tu.tenant_id = coalesce($2::uuid, u.active_tenant_id)
+                                  AND tu.status = 'INVITED' AND NOT tu.is_deleted
+         JOIN auth.tenants t ON t.id = tu.tenant_id AND t.status = 'ACTIVE'
+        WHERE lower(u.email) = lower($1) AND u.idp_user_id IS NULL`,
+      [email, tenantId],
+    );
+    if (!invited) return false;
+    try {
+      return await this.activate(invited.id, invited.tenant_id, sub, true);
+    } catch (err) {
+      // The same identity was linked a moment ago by a concurrent first request.
+      if ((err as { code?: string; driverError?: { code?: string } }).driverError?.code === '23505') return true;
+      throw err;
+    }
+  }
+
+  /** INVITED -> ACTIVE in the tenant (and the identity linked on first sign-in); sets lastLoginDate. */
+  private async activate(userId: string, tenantId: string, sub: string, link: boolean): Promise<boolean> {
+    return this.changes.transaction(async (tx, callerChanged) => {
+      const [linked]: [unknown[], number] = await tx.manager.query(
+        `UPDATE auth.users SET last_login_date = now(), updated_on = now()${link ? ', idp_user_id = $2' : ''}
+          WHERE id = $1 ${link ? 'AND idp_user_id IS NULL' : 'AND idp_user_id = $2'} RETURNING id`,
+        [userId, sub],
+      );
+      if (!linked.length) return false;
+      const [accepted]: [unknown[], number] = await tx.manager.query(
+        `UPDATE auth.tenant_users SET status = 'ACTIVE', updated_on = now()
+          WHERE tenant_id = $1 AND user_id = $2 AND status = 'INVITED' AND NOT is_deleted RETURNING id`,
+        [tenantId, userId],
+      );
+      if (!accepted.length) return link;
+      await publishUserEvents(tx, EVENT_SUBJECTS.userUpdated, tenantId, [userId]);
+      await callerChanged({ userIds: [userId], subs: [sub] });
+      return true;
+    });
   }
 }

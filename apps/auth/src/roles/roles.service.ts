@@ -1,8 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { Page, notFound, pageOffset } from '@ddm/contracts';
+import { Caller, Page, badRequest, conflict, forbidden, notFound, pageOffset } from '@ddm/contracts';
 import { Db } from '@ddm/platform';
+import { EntityManager } from 'typeorm';
+import { v7 as uuidv7 } from 'uuid';
+import { CallerChanges } from '../callers/caller-changes';
 import { ListRolesQuery, RoleSort } from './dto/list-roles.query';
+import { CreateRoleDto, ROLE_UPDATE_FIELDS, UpdateRoleDto } from './dto/role-change.dto';
 import { RoleRow, TenantRoleView, toTenantRoleView } from './dto/role.response';
+import { MappingChange, enabledBeyondCaller, fullMappings, roleChangeProblem } from './role.rules';
 
 const SORT_SQL: Record<RoleSort, string> = {
   roleName: 'lower(r.role_name)',
@@ -27,7 +32,10 @@ export function escapeLike(term: string): string {
 
 @Injectable()
 export class RolesService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly changes: CallerChanges,
+  ) {}
 
   async list(tenantId: string, q: ListRolesQuery): Promise<Page<TenantRoleView>> {
     const where = ['r.tenant_id = $1', 'NOT r.is_deleted'];
@@ -76,4 +84,82 @@ export class RolesService {
     if (!row) throw notFound(`Tenant role ${roleId} not found`);
     return toTenantRoleView(row);
   }
+
+  /** A custom role: every key of the catalogue, enabled as asked. No one gives a role a key they do not hold. */
+  async create(caller: Caller, tenantId: string, dto: CreateRoleDto): Promise<TenantRoleView> {
+    refuseKeysBeyondCaller(dto.relationshipMappings, caller);
+    const id = uuidv7();
+    await this.db.transaction(async (tx) => {
+      await refuseTakenName(tx.manager, tenantId, dto.roleName.trim(), null);
+      await tx.manager.query(
+        `INSERT INTO auth.tenant_roles (id, tenant_id, role_display_id, role_name, description, is_custom, can_deactivate)
+         VALUES ($1, $2, $3, $4, $5, true, true)`,
+        [id, tenantId, await tx.nextDisplayId(tenantId, 'role'), dto.roleName.trim(), dto.description ?? null],
+      );
+      await writeMappings(tx.manager, id, fullMappings(dto.relationshipMappings));
+    });
+    return this.get(tenantId, id);
+  }
+
+  /**
+   * Renames a role, changes the keys it lists, or (re)activates it. A change of keys or of
+   * activation changes what its holders may do: every cached caller of the tenant is dropped
+   * (this process at once, the others through auth.caller.changed).
+   */
+  async update(caller: Caller, tenantId: string, roleId: string, dto: UpdateRoleDto): Promise<TenantRoleView> {
+    if (!ROLE_UPDATE_FIELDS.some((f) => dto[f] !== undefined)) throw badRequest(`Nothing to change: send at least one of ${ROLE_UPDATE_FIELDS.join(', ')}`);
+    await this.changes.transaction(async (tx, callerChanged) => {
+      const [role]: { role_name: string; system_key: string | null; can_deactivate: boolean; is_deactivated: boolean }[] = await tx.manager.query(
+        `SELECT role_name, system_key, can_deactivate, is_deactivated FROM auth.tenant_roles
+          WHERE id = $1 AND tenant_id = $2 AND NOT is_deleted FOR UPDATE`,
+        [roleId, tenantId],
+      );
+      if (!role) throw notFound(`Tenant role ${roleId} not found`);
+      const problem = roleChangeProblem({ roleName: role.role_name, systemKey: role.system_key, canDeactivate: role.can_deactivate }, dto);
+      if (problem) throw conflict(problem);
+      refuseKeysBeyondCaller(dto.relationshipMappings, caller);
+      if (dto.roleName !== undefined) await refuseTakenName(tx.manager, tenantId, dto.roleName.trim(), roleId);
+
+      const sets = ['updated_on = now()'];
+      const params: unknown[] = [roleId, tenantId];
+      const set = (sql: string, value: unknown) => {
+        params.push(value);
+        sets.push(sql.replace('?', `$${params.length}`));
+      };
+      if (dto.roleName !== undefined) set('role_name = ?', dto.roleName.trim());
+      if (dto.description !== undefined) set('description = ?', dto.description);
+      const activation = dto.isDeactivated !== undefined && dto.isDeactivated !== role.is_deactivated;
+      if (activation) {
+        set('is_deactivated = ?', dto.isDeactivated);
+        sets.push(dto.isDeactivated ? `deactivated_on = now(), status = 'INACTIVE'` : `deactivated_on = NULL, status = 'ACTIVE'`);
+      }
+      await tx.manager.query(`UPDATE auth.tenant_roles SET ${sets.join(', ')} WHERE id = $1 AND tenant_id = $2`, params);
+      if (dto.relationshipMappings?.length) await writeMappings(tx.manager, roleId, dto.relationshipMappings);
+      if (activation || dto.relationshipMappings?.length) await callerChanged({ tenantId });
+    });
+    return this.get(tenantId, roleId);
+  }
+}
+
+function refuseKeysBeyondCaller(mappings: readonly MappingChange[] | undefined, caller: Caller): void {
+  const beyond = enabledBeyondCaller(mappings, caller.keys);
+  if (beyond.length) throw forbidden(`You cannot grant permissions you do not hold: ${beyond.join(', ')}`);
+}
+
+async function refuseTakenName(m: EntityManager, tenantId: string, roleName: string, except: string | null): Promise<void> {
+  const taken = await m.query(
+    `SELECT 1 FROM auth.tenant_roles WHERE tenant_id = $1 AND lower(role_name) = lower($2) AND NOT is_deleted AND id IS DISTINCT FROM $3::uuid`,
+    [tenantId, roleName, except],
+  );
+  if (taken.length) throw conflict(`A role named "${roleName}" already exists in this tenant`);
+}
+
+/** Sets the listed keys of a role (one statement); keys not listed keep their state. */
+async function writeMappings(m: EntityManager, roleId: string, mappings: readonly MappingChange[]): Promise<void> {
+  await m.query(
+    `INSERT INTO auth.role_mappings (role_id, relationship_key_name, is_enabled)
+     SELECT $1, x.k, x.e FROM unnest($2::text[], $3::boolean[]) AS x(k, e)
+     ON CONFLICT (role_id, relationship_key_name) DO UPDATE SET is_enabled = EXCLUDED.is_enabled`,
+    [roleId, mappings.map((x) => x.relationshipKeyName), mappings.map((x) => x.isEnabled)],
+  );
 }

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { ALL_PERMISSION_KEYS, DEFAULT_ROLES, DefaultRoleKey, EVENT_SUBJECTS, LOGICAL, conflict } from '@ddm/contracts';
+import { ALL_PERMISSION_KEYS, DEFAULT_ROLES, DefaultRoleKey, EVENT_SUBJECTS, LOGICAL, conflict, notFound } from '@ddm/contracts';
 import { Db, Tx } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { RoleMappingEntity, TenantRoleEntity } from '../roles/tenant-role.entity';
+import { publishUserEvents } from '../users/user-events';
 import { TenantUserEntity, UserEntity, UserRoleEntity } from '../users/user.entity';
+import { TenantRow, TenantView, UserTenantView, toTenantView, toUserTenantView } from './dto/tenant.response';
 import { TenantEntity } from './tenant.entity';
 
 export interface NewMember {
@@ -47,6 +49,27 @@ export class TenantsService {
       await tx.publish(EVENT_SUBJECTS.tenantCreated, { tenantId: tenant.id, name });
       return tenant;
     });
+  }
+
+  async get(tenantId: string): Promise<TenantView> {
+    const [row] = await this.db.query<TenantRow>(`SELECT id, name, status, created_on, updated_on FROM auth.tenants WHERE id = $1`, [tenantId]);
+    if (!row) throw notFound(`Tenant ${tenantId} not found`);
+    return toTenantView(row);
+  }
+
+  /** The active tenants where the user is a member (ACTIVE) or invited (INVITED: the first request there accepts). */
+  async listForUser(userId: string): Promise<UserTenantView[]> {
+    const rows = await this.db.query<TenantRow & { user_display_id: string; user_status: string; is_active: boolean }>(
+      `SELECT t.id, t.name, t.status, t.created_on, t.updated_on, tu.user_display_id, tu.status AS user_status,
+              (u.active_tenant_id IS NOT DISTINCT FROM t.id) AS is_active
+         FROM auth.tenant_users tu
+         JOIN auth.tenants t ON t.id = tu.tenant_id
+         JOIN auth.users u ON u.id = tu.user_id
+        WHERE tu.user_id = $1 AND NOT tu.is_deleted AND tu.status IN ('ACTIVE', 'INVITED') AND t.status = 'ACTIVE'
+        ORDER BY lower(t.name), t.id`,
+      [userId],
+    );
+    return rows.map(toUserTenantView);
   }
 
   async findByName(name: string): Promise<TenantEntity | null> {
@@ -93,18 +116,7 @@ export class TenantsService {
         customAttributes: {},
       });
       await this.assignDefaultRoles(tx, tenantId, user.id, m.roles);
-      await tx.publish(EVENT_SUBJECTS.userCreated, {
-        tenantId,
-        user: {
-          id: user.id,
-          email: user.email,
-          name: user.name,
-          displayName: user.displayName,
-          profileImageUrl: user.profileImageUrl ?? null,
-          mobilePhone: user.mobilePhone ?? null,
-          status: m.status ?? 'ACTIVE',
-        },
-      });
+      await publishUserEvents(tx, EVENT_SUBJECTS.userCreated, tenantId, [user.id]);
       await tx.publish(LOGICAL.callerChanged, { tenantId, userIds: [user.id] });
       return { userId: user.id, userDisplayId };
     });

@@ -51,3 +51,37 @@ export class UserRoleEntity {
   @Column({ name: 'tenant_role_id', type: 'uuid' }) tenantRoleId: string;
   @Column({ name: 'created_on', type: 'timestamptz', default: () => 'now()' }) createdOn: Date;
 }
+
+/** A user's link to a position of the tenant (the position itself belongs to the settings area). */
+@Entity({ schema: 'auth', name: 'user_positions' })
+export class UserPositionEntity {
+  @PrimaryColumn('uuid') id: string;
+  @Column({ name: 'tenant_id', type: 'uuid' }) tenantId: string;
+  @Column({ name: 'user_id', type: 'uuid' }) userId: string;
+  @Column({ name: 'position_id', type: 'uuid' }) positionId: string;
+  @Column({ name: 'auto_provisioned', type: 'boolean', default: false }) autoProvisioned: boolean;
+  @Column({ name: 'instance_id', type: 'varchar', length: 255, nullable: true }) instanceId: string | null;
+  @Column({ name: 'is_editable', type: 'boolean', default: true }) isEditable: boolean;
+  @Column({ name: 'is_deleted', type: 'boolean', default: false }) isDeleted: boolean;
+  @Column({ name: 'deleted_on', type: 'timestamptz', nullable: true }) deletedOn: Date | null;
+  @Column({ name: 'created_on', type: 'timestamptz', default: () => 'now()' }) createdOn: Date;
+  @Column({ name: 'updated_on', type: 'timestamptz', default: () => 'now()' }) updatedOn: Date;
+}
+
+/** A user's link to a group of the tenant; at most one is the primary organisation. */
+@Entity({ schema: 'auth', name: 'user_groups' })
+export class UserGroupEntity {
+  @PrimaryColumn('uuid') id: string;
+  @Column({ name: 'tenant_id', type: 'uuid' }) tenantId: string;
+  @Column({ name: 'user_id', type: 'uuid' }) userId: string;
+  @Column({ name: 'group_id', type: 'uuid' }) groupId: string;
+  @Column({ name: 'is_primary_org', type: 'boolean', default: false }) isPrimaryOrg: boolean;
+  @Column({ name: 'primary_org_set_on', type: 'timestamptz', nullable: true }) primaryOrgSetOn: Date | null;
+  @Column({ name: 'external_id', type: 'varchar', length: 255, nullable: true }) externalId: string | null;
+  @Column({ name: 'instance_id', type: 'varchar', length: 255, nullable: true }) instanceId: string | null;
+  @Column({ name: 'auto_provisioned', type: 'boolean', default: false }) autoProvisioned: boolean;
+  @Column({ name: 'is_deleted', type: 'boolean', default: false }) isDeleted: boolean;
+  @Column({ name: 'deleted_on', type: 'timestamptz', nullable: true }) deletedOn: Date | null;
+  @Column({ name: 'created_on', type: 'timestamptz', default: () => 'now()' }) createdOn: Date;
+  @Column({ name: 'updated_on', type: 'timestamptz', default: () => 'now()' }) updatedOn: Date;
+}

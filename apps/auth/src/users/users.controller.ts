@@ -1,7 +1,10 @@
-import { Body, Controller, Get, Patch } from '@nestjs/common';
+import { Body, Controller, Get, Patch, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiAuth, Caller, CurrentCaller, ResponseMessage, UuidParam } from '@ddm/contracts';
+import { ApiAuth, Caller, CurrentCaller, Page, RequirePermission, ResponseMessage, UuidParam } from '@ddm/contracts';
+import { ListUsersQuery } from './dto/list-users.query';
+import { TenantQuery } from './dto/tenant.query';
 import { UpdatePreferencesDto } from './dto/update-preferences.dto';
+import { ActiveTenantDto, BulkStatusResult, BulkStatusUpdateDto, UpdateUserEntitiesDto } from './dto/update-user.dto';
 import { UserView } from './dto/user.response';
 import { UsersService } from './users.service';
 
@@ -10,6 +13,22 @@ import { UsersService } from './users.service';
 @Controller('v1/user')
 export class UsersController {
   constructor(private readonly users: UsersService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'List users', description: "Users of a tenant (query tenantId, default the caller's active tenant)" })
+  @ApiOkResponse({ description: 'Paged users (spec §2.4)' })
+  @ResponseMessage('Users fetched successfully')
+  list(@Query() query: ListUsersQuery, @CurrentCaller() caller: Caller): Promise<Page<UserView>> {
+    return this.users.list(caller.tenantId, query);
+  }
+
+  @Get('details')
+  @ApiOperation({ summary: 'Get the current user in the active tenant' })
+  @ApiOkResponse({ description: 'The caller (spec §2.4)' })
+  @ResponseMessage('User details fetched successfully')
+  me(@CurrentCaller() caller: Caller): Promise<UserView> {
+    return this.users.getInTenant(caller.tenantId, caller.userId);
+  }
 
   @Get('tenant/:tenantId/details')
   @ApiOperation({ summary: 'Get current user details for a tenant' })
@@ -25,5 +44,40 @@ export class UsersController {
   @ResponseMessage('Preferences updated successfully')
   preferences(@Body() body: UpdatePreferencesDto, @CurrentCaller() caller: Caller): Promise<UserView> {
     return this.users.updatePreferences(caller.tenantId, caller.userId, body);
+  }
+
+  @Patch('active-tenant')
+  @ApiOperation({ summary: "Switch the caller's active tenant (must be one of their tenants)" })
+  @ApiOkResponse({ description: 'The caller in the new active tenant (spec §2.4)' })
+  @ResponseMessage('Active tenant changed successfully')
+  activeTenant(@Body() body: ActiveTenantDto, @CurrentCaller() caller: Caller): Promise<UserView> {
+    // The guard resolved the caller in body.tenantId: a 403 already if it is not a membership.
+    return this.users.setActiveTenant(caller, body.tenantId.toLowerCase());
+  }
+
+  @Patch('bulk-status-update')
+  @RequirePermission('manage:users')
+  @ApiOperation({ summary: 'Set the status of users (ACTIVE, INACTIVE, INVITED, or DELETED = soft delete)' })
+  @ApiOkResponse({ type: BulkStatusResult })
+  @ResponseMessage('User statuses updated successfully')
+  bulkStatus(@Body() body: BulkStatusUpdateDto, @CurrentCaller() caller: Caller): Promise<BulkStatusResult> {
+    return this.users.bulkStatus(caller, body);
+  }
+
+  @Patch('update-entities/:id')
+  @RequirePermission('manage:users')
+  @ApiOperation({ summary: "Change a user's names, phone, roles, positions, groups, manager and employee fields" })
+  @ApiOkResponse({ description: 'The user (spec §2.4)' })
+  @ResponseMessage('User updated successfully')
+  update(@UuidParam('id') id: string, @Body() body: UpdateUserEntitiesDto, @CurrentCaller() caller: Caller): Promise<UserView> {
+    return this.users.updateEntities(caller, id, body);
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'Get a user of the tenant' })
+  @ApiOkResponse({ description: 'The user (spec §2.4)' })
+  @ResponseMessage('User fetched successfully')
+  get(@UuidParam('id') id: string, @Query() _query: TenantQuery, @CurrentCaller() caller: Caller): Promise<UserView> {
+    return this.users.getInTenant(caller.tenantId, id);
   }
 }

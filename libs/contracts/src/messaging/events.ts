@@ -115,5 +115,87 @@ export function validateEvent(subject: string, payload: unknown): string[] {
     const user = p.user as Record<string, unknown> | undefined;
     if (!user || typeof user.id !== 'string') problems.push('user.id must be a string');
   }
+  if (subject.startsWith('evt.settings.position.')) {
+    const position = p.position as Record<string, unknown> | undefined;
+    if (!position || typeof position.id !== 'string') problems.push('position.id must be a string');
+    else if (typeof position.positionName !== 'string') problems.push('position.positionName must be a string');
+  }
+  if (subject.startsWith('evt.settings.group.')) {
+    const group = p.group as Record<string, unknown> | undefined;
+    if (!group || typeof group.id !== 'string') problems.push('group.id must be a string');
+    else if (typeof group.groupName !== 'string') problems.push('group.groupName must be a string');
+  }
   return problems;
 }
+
+/** The user summary of spec §2.3, as `evt.auth.user.*` carry it (a superset of `UserSummaryPayload`). */
+export interface UserSummary extends UserSummaryPayload {
+  positions: { id: string; positionName: string; autoProvisioned: boolean }[];
+  primaryOrganizationId: string | null;
+  primaryOrganization: {
+    id: string;
+    groupName: string;
+    displayName: string | null;
+    tenantGroupTypeId: string | null;
+    tenantGroupTypeName: string | null;
+    legalName: string | null;
+    baseCurrency: string | null;
+  } | null;
+  manager: { id: string; name: string | null; displayName: string | null; profileImageUrl: string | null } | null;
+}
+
+/** evt.auth.user.created | updated | deleted with the complete §2.3 summary. */
+export interface UserSummaryEvent {
+  tenantId: string;
+  user: UserSummary;
+}
+
+/** A position as the settings area publishes it (spec §2.6). */
+export interface PositionPayload {
+  id: string;
+  positionName: string;
+  /** Display id. */
+  positionId: string;
+  status: string;
+  isDeleted: boolean;
+  externalId: string | null;
+  isSCIMProvisioned: boolean;
+}
+
+/** evt.settings.position.created | updated | deleted: feeds other areas' position names. */
+export interface PositionEvent {
+  tenantId: string;
+  position: PositionPayload;
+}
+
+/** A group as the settings area publishes it (spec §2.5). */
+export interface GroupPayload {
+  id: string;
+  /** Short code (6 letters and digits). */
+  groupId: string;
+  groupName: string;
+  displayName: string | null;
+  tenantGroupTypeId: string | null;
+  tenantGroupTypeName: string | null;
+  status: string;
+  isDeleted: boolean;
+  externalId: string | null;
+  instanceId: string | null;
+  legalName?: string | null;
+  baseCurrency?: string | null;
+}
+
+/** evt.settings.group.created | updated | deleted: feeds other areas' group names. */
+export interface GroupEvent {
+  tenantId: string;
+  group: GroupPayload;
+}
+
+export const SETTINGS_EVENT_SUBJECTS = {
+  positionCreated: 'evt.settings.position.created',
+  positionUpdated: 'evt.settings.position.updated',
+  positionDeleted: 'evt.settings.position.deleted',
+  groupCreated: 'evt.settings.group.created',
+  groupUpdated: 'evt.settings.group.updated',
+  groupDeleted: 'evt.settings.group.deleted',
+} as const;

@@ -48,8 +48,8 @@ export interface UserView {
   delegationsIssued: number;
   dashboardData: { x: number; y: number; w: number; h: number; i: string }[];
   userRoles: UserRoleView[];
-  userPositions: unknown[];
-  userGroups: unknown[];
+  userPositions: UserPositionView[];
+  userGroups: UserGroupView[];
   status: string;
   dateFormat: string | null;
   isImpersonated: boolean;
@@ -68,8 +68,9 @@ export interface ManagerView {
   profileImageUrl: string | null;
   createdOn: string;
   updatedOn: string;
-  userPositions: unknown[];
-  primaryOrganization: { groupName: string; displayName: string; tenantGroupTypeId: string; tenantGroupTypeName: string } | null;
+  userPositions: UserPositionView[];
+  primaryOrganization: { groupName: string; displayName: string | null; tenantGroupTypeId: string | null; tenantGroupTypeName: string | null } | null;
+  /** The manager's own manager. */
   managerName: string | null;
   managerProfileImageUrl: string | null;
 }
@@ -86,7 +87,55 @@ export interface UserRoleView {
   updatedOn: string;
 }
 
-/** One row: the person joined with the membership of the tenant asked for, and the manager. */
+export interface UserPositionView {
+  id: string;
+  userId: string;
+  tenantId: string;
+  positionsId: string;
+  autoProvisioned: boolean;
+  instanceId: string | null;
+  isEditable: boolean;
+  isDeleted: boolean;
+  deletedOn: string | null;
+  createdOn: string;
+  updatedOn: string;
+  positionName: string;
+  isSCIMProvisioned: boolean;
+  externalId: string | null;
+}
+
+export interface UserGroupView {
+  id: string;
+  tenantId: string;
+  userId: string;
+  groupId: string;
+  groupTypeId: string | null;
+  groupName: string;
+  groupTypeName: string | null;
+  displayName: string | null;
+  isPrimaryOrg: boolean;
+  externalId: string | null;
+  instanceId: string | null;
+  primaryOrgSetOn: string | null;
+  autoProvisioned: boolean;
+  isDeleted: boolean;
+  deletedOn: string | null;
+  createdOn: string;
+  updatedOn: string;
+}
+
+/** Postgres JSON answers timestamps as `2026-01-31T12:00:00.123456+00:00`; the API answers ISO UTC. */
+const iso = (d: Date | string | null | undefined): string | null => (d ? new Date(d).toISOString() : null);
+const isoReq = (d: Date | string): string => new Date(d).toISOString();
+
+type Json<T, Dates extends keyof T> = Omit<T, Dates> & { [K in Dates]: T[K] extends string ? string : string | null };
+
+type PositionJson = Json<UserPositionView, 'deletedOn' | 'createdOn' | 'updatedOn'>;
+type GroupJson = Json<UserGroupView, 'primaryOrgSetOn' | 'deletedOn' | 'createdOn' | 'updatedOn'>;
+type RoleJson = Json<UserRoleView, 'createdOn' | 'deletedOn' | 'updatedOn'>;
+type ManagerJson = Omit<ManagerView, 'userPositions'> & { userPositions: PositionJson[] | null };
+
+/** One row: the person joined with the membership of the tenant asked for, its links, manager and counts. */
 export interface UserRow {
   id: string;
   idp_user_id: string | null;
@@ -134,24 +183,21 @@ export interface UserRow {
   manager_sync: boolean;
   m_is_deleted: boolean;
   m_deleted_on: Date | null;
-  mgr: {
-    id: string;
-    user_display_id: string | null;
-    idp_user_id: string | null;
-    name: string | null;
-    email: string;
-    first_name: string | null;
-    last_name: string | null;
-    display_name: string | null;
-    mobile_phone: string | null;
-    profile_image_url: string | null;
-    created_on: string;
-    updated_on: string;
-  } | null;
-  roles: { id: string; tenant_id: string; tenant_role_id: string; role_name: string; auto_provisioned: boolean; instance_id: string | null; created_on: string; deleted_on: string | null; updated_on: string }[] | null;
+  mgr: ManagerJson | null;
+  roles: RoleJson[] | null;
+  positions: PositionJson[] | null;
+  groups: GroupJson[] | null;
+  delegations_received: string | number;
+  delegations_issued: string | number;
 }
 
-const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
+function toPositionView(p: PositionJson): UserPositionView {
+  return { ...p, deletedOn: iso(p.deletedOn), createdOn: isoReq(p.createdOn), updatedOn: isoReq(p.updatedOn) };
+}
+
+function toGroupView(g: GroupJson): UserGroupView {
+  return { ...g, primaryOrgSetOn: iso(g.primaryOrgSetOn), deletedOn: iso(g.deletedOn), createdOn: isoReq(g.createdOn), updatedOn: isoReq(g.updatedOn) };
+}
 
 export function toUserView(r: UserRow): UserView {
   return {
@@ -192,50 +238,26 @@ export function toUserView(r: UserRow): UserView {
     managerSync: r.manager_sync,
     manager: r.mgr
       ? {
-          id: r.mgr.id,
-          userId: r.mgr.user_display_id,
-          idpUserId: r.mgr.idp_user_id,
-          name: r.mgr.name,
-          email: r.mgr.email,
-          firstName: r.mgr.first_name,
-          lastName: r.mgr.last_name,
-          displayName: r.mgr.display_name,
-          mobilePhone: r.mgr.mobile_phone,
-          profileImageUrl: r.mgr.profile_image_url,
-          createdOn: iso(r.mgr.created_on) as string,
-          updatedOn: iso(r.mgr.updated_on) as string,
-          userPositions: [],
-          primaryOrganization: null,
-          managerName: r.mgr.name,
-          managerProfileImageUrl: r.mgr.profile_image_url,
+          ...r.mgr,
+          createdOn: isoReq(r.mgr.createdOn),
+          updatedOn: isoReq(r.mgr.updatedOn),
+          userPositions: (r.mgr.userPositions ?? []).map(toPositionView),
         }
       : null,
     isDeleted: r.m_is_deleted,
     isExpirePassword: r.is_expire_password,
-    createdOn: r.created_on.toISOString(),
+    createdOn: isoReq(r.created_on),
     lastLoginDate: iso(r.last_login_date),
     createdBy: r.created_by,
-    updatedOn: r.updated_on.toISOString(),
+    updatedOn: isoReq(r.updated_on),
     updatedBy: r.updated_by,
     deletedOn: iso(r.m_deleted_on),
-    // Filled from the decision area's delegation events once that area exists.
-    delegationsReceived: 0,
-    delegationsIssued: 0,
+    delegationsReceived: Number(r.delegations_received),
+    delegationsIssued: Number(r.delegations_issued),
     dashboardData: r.dashboard_data ?? [],
-    userRoles: (r.roles ?? []).map((x) => ({
-      id: x.id,
-      tenantId: x.tenant_id,
-      tenantRoleId: x.tenant_role_id,
-      roleName: x.role_name,
-      autoProvisioned: x.auto_provisioned,
-      instanceId: x.instance_id,
-      createdOn: iso(x.created_on) as string,
-      deletedOn: iso(x.deleted_on),
-      updatedOn: iso(x.updated_on) as string,
-    })),
-    // Filled from the settings area's events once that area exists.
-    userPositions: [],
-    userGroups: [],
+    userRoles: (r.roles ?? []).map((x) => ({ ...x, createdOn: isoReq(x.createdOn), deletedOn: iso(x.deletedOn), updatedOn: isoReq(x.updatedOn) })),
+    userPositions: (r.positions ?? []).map(toPositionView),
+    userGroups: (r.groups ?? []).map(toGroupView),
     status: r.m_status,
     dateFormat: r.date_format,
     isImpersonated: false,

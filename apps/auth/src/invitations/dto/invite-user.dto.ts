@@ -1,0 +1,98 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsEmail, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
+import { ToBoolean } from '@ddm/contracts';
+import { GroupAssignmentDto, Groups, PositionIds, RoleIds } from '../../users/dto/user-fields.dto';
+import { IsCustomAttributes } from '../../users/dto/validators';
+
+/** What an invitation says about the person (one user of create, one item of bulk-invite). */
+export class InviteUserFields {
+  @ApiProperty({ maxLength: 320 })
+  @IsEmail()
+  @MaxLength(320)
+  email: string;
+
+  @ApiProperty({ maxLength: 100 })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  firstName: string;
+
+  @ApiProperty({ maxLength: 100 })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  lastName: string;
+
+  @ApiPropertyOptional({ maxLength: 40 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(40)
+  mobilePhone?: string;
+
+  @RoleIds()
+  roleIds?: string[];
+
+  @Groups()
+  groups?: GroupAssignmentDto[];
+
+  @PositionIds()
+  positionIds?: string[];
+
+  @ApiPropertyOptional({ description: 'User record id of the manager (a member of the tenant)' })
+  @IsOptional()
+  @IsUUID()
+  managerId?: string;
+
+  @ApiPropertyOptional({ default: true, description: 'Send the invitation email' })
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean()
+  inviteViaEmail?: boolean;
+
+  @ApiPropertyOptional({ maxLength: 100 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  employeeId?: string;
+
+  @ApiPropertyOptional({ maxLength: 50 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(50)
+  employeeType?: string;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'At most 50 keys; string, number, boolean or null values' })
+  @IsOptional()
+  @IsCustomAttributes()
+  customAttributes?: Record<string, string | number | boolean | null>;
+}
+
+export class CreateUserDto extends InviteUserFields {
+  @ApiProperty()
+  @IsUUID()
+  tenantId: string;
+}
+
+export class BulkInviteItemDto extends InviteUserFields {
+  @ApiPropertyOptional({ description: 'When given, the tenant of the request' })
+  @IsOptional()
+  @IsUUID()
+  tenantId?: string;
+}
+
+export const MAX_BULK = 500;
+
+export class BulkInviteDto {
+  @ApiProperty()
+  @IsUUID()
+  tenantId: string;
+
+  @ApiProperty({ type: [BulkInviteItemDto], minItems: 1, maxItems: MAX_BULK })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_BULK)
+  @ValidateNested({ each: true })
+  @Type(() => BulkInviteItemDto)
+  users: BulkInviteItemDto[];
+}

@@ -1,0 +1,274 @@
+import { Injectable } from '@nestjs/common';
+import { AppError, Caller, ErrorCode, EVENT_SUBJECTS, badRequest } from '@ddm/contracts';
+import { Db, FIRST_DISPLAY_ID } from '@ddm/platform';
+import { EntityManager } from 'typeorm';
+import { v7 as uuidv7 } from 'uuid';
+import { CallerChanges } from '../callers/caller-changes';
+import { invitationMail } from '../mail/invitation.mail';
+import { MailOutcome, MailService } from '../mail/mail.service';
+import { UserView } from '../users/dto/user.response';
+import { publishUserEvents } from '../users/user-events';
+import { LinkProblem, linkProblem, loadRefs, replaceLinks } from '../users/user-links';
+import { repeatedEmails } from '../users/user.rules';
+import { USER_FROM } from '../users/user.sql';
+import { UsersService } from '../users/users.service';
+import { BulkItemResult, BulkResult, toBulkResult } from './dto/bulk-result.response';
+import { BulkResendInviteDto } from './dto/bulk-resend.dto';
+import { BulkInviteItemDto, CreateUserDto } from './dto/invite-user.dto';
+
+type Failure = { kind: 'conflict' | 'invalid' } | LinkProblem;
+
+interface Outcome {
+  email: string;
+  userId?: string;
+  failure?: Failure & { message: string; field?: string };
+  mail?: MailOutcome;
+}
+
+interface Recipient {
+  userId: string;
+  email: string;
+  firstName: string | null;
+}
+
+export const MESSAGES = {
+  invited: 'User invited and the invitation email sent',
+  invitedNoEmail: 'User invited (no email requested)',
+  resent: 'Invitation email sent',
+  emailExists: 'Email already exists',
+  repeated: 'Email appears more than once in this request',
+  otherTenant: 'tenantId must be the tenant of the request',
+  accepted: 'User has already accepted the invitation',
+} as const;
+
+/**
+ * Invitations: a person joins a tenant as INVITED (the person is created when the email is new)
+ * and, unless told not to, gets an email with a sign-in link. Bulk work is set-based; email goes
+ * out after the commit, so no transaction waits on the mail server.
+ */
+@Injectable()
+export class InvitationsService {
+  constructor(
+    private readonly db: Db,
+    private readonly changes: CallerChanges,
+    private readonly mail: MailService,
+    private readonly users: UsersService,
+  ) {}
+
+  /** One invitation; a problem is an HTTP error (409 duplicate email, 404 unknown id, 403 key not held). */
+  async create(caller: Caller, dto: CreateUserDto): Promise<UserView> {
+    const [outcome] = await this.invite(caller, [dto]);
+    const f = outcome.failure;
+    if (f) {
+      const code = { conflict: ErrorCode.Conflict, not_found: ErrorCode.NotFound, forbidden: ErrorCode.Forbidden, invalid: ErrorCode.ValidationFailed }[f.kind];
+      throw new AppError(code, f.message, f.kind === 'invalid' && f.field ? [{ field: f.field, message: f.message }] : undefined);
+    }
+    return this.users.getInTenant(caller.tenantId, outcome.userId as string);
+  }
+
+  async bulkInvite(caller: Caller, items: BulkInviteItemDto[]): Promise<BulkResult> {
+    const outcomes = await this.invite(caller, items);
+    return toBulkResult(
+      outcomes.map((o) => ({
+        email: o.email,
+        success: !o.failure,
+        message: o.failure
+          ? o.failure.message
+          : !o.mail
+            ? MESSAGES.invitedNoEmail
+            : o.mail.ok
+              ? MESSAGES.invited
+              : `User invited, but the invitation email could not be sent: ${o.mail.error}`,
+      })),
+    );
+  }
+
+  /** Sends the invitation again to users of the tenant who have not accepted it yet. */
+  async resend(caller: Caller, dto: BulkResendInviteDto): Promise<BulkResult> {
+    const tenantId = caller.tenantId;
+    const rows = await this.db.query<{ user_id: string; email: string; first_name: string | null; status: string }>(
+      `SELECT tu.user_id, u.email, u.first_name, tu.status FROM ${USER_FROM}
+        WHERE tu.tenant_id = $1 AND tu.user_id = ANY($2::uuid[]) AND NOT tu.is_deleted`,
+      [tenantId, dto.userIds],
+    );
+    const byId = new Map(rows.map((r) => [r.user_id, r]));
+    const results: BulkItemResult[] = new Array(dto.userIds.length);
+    const recipients: (Recipient & { index: number })[] = [];
+    dto.userIds.forEach((raw, index) => {
+      const id = raw.toLowerCase();
+      const row = byId.get(id);
+      // Another tenant's user is answered like an unknown one: nothing about it leaks.
+      if (!row) results[index] = { email: '', success: false, message: `User ${id} not found in this tenant` };
+      else if (row.status === 'ACTIVE') results[index] = { email: row.email, success: false, message: MESSAGES.accepted };
+      else if (row.status !== 'INVITED')
+        results[index] = { email: row.email, success: false, message: `User is ${row.status}; only invited users can be sent an invitation` };
+      else recipients.push({ index, userId: id, email: row.email, firstName: row.first_name });
+    });
+    const sent = await this.sendInvitations(caller, recipients);
+    recipients.forEach((r, i) => {
+      const m = sent[i];
+      results[r.index] = { email: r.email, success: m.ok, message: m.ok ? MESSAGES.resent : `Invitation email could not be sent: ${m.error}` };
+    });
+    return toBulkResult(results);
+  }
+
+  /**
+   * Invites each item into the caller's tenant: per-item checks (email taken or repeated, unknown
+   * ids, keys the caller does not hold), then one transaction that writes every valid item with a
+   * few set-based statements, then the emails. Outcomes are in the order of `items`.
+   */
+  private async invite(caller: Caller, items: (CreateUserDto | BulkInviteItemDto)[]): Promise<Outcome[]> {
+    const tenantId = caller.tenantId;
+    const emails = items.map((i) => i.email.trim().toLowerCase());
+    const outcomes: Outcome[] = emails.map((email) => ({ email }));
+    const repeated = repeatedEmails(emails);
+    const known = await loadRefs(this.db.dataSource.manager, tenantId, {
+      roleIds: items.flatMap((i) => i.roleIds ?? []),
+      positionIds: items.flatMap((i) => i.positionIds ?? []),
+      groupIds: items.flatMap((i) => (i.groups ?? []).map((g) => g.groupId)),
+      managerIds: items.flatMap((i) => (i.managerId ? [i.managerId] : [])),
+    });
+    const taken = new Set(
+      (
+        await this.db.query<{ email: string }>(`SELECT lower(u.email) AS email FROM ${USER_FROM} WHERE tu.tenant_id = $1 AND lower(u.email) = ANY($2::text[]) AND NOT tu.is_deleted`, [
+          tenantId,
+          emails,
+        ])
+      ).map((r) => r.email),
+    );
+    items.forEach((item, i) => {
+      if (item.tenantId && item.tenantId.toLowerCase() !== tenantId) outcomes[i].failure = { kind: 'invalid', field: 'tenantId', message: MESSAGES.otherTenant };
+      else if (repeated.has(i)) outcomes[i].failure = { kind: 'conflict', message: MESSAGES.repeated };
+      else if (taken.has(emails[i])) outcomes[i].failure = { kind: 'conflict', message: MESSAGES.emailExists };
+      else {
+        const problem = linkProblem(item, known, caller.keys);
+        if (problem) outcomes[i].failure = problem;
+      }
+    });
+
+    const valid = items.map((item, i) => ({ item, i })).filter(({ i }) => !outcomes[i].failure);
+    if (valid.length) {
+      const joined = await this.changes.transaction(async (tx, callerChanged) => {
+        const ids = await this.writeMembers(tx.manager, caller, valid.map(({ item, i }) => ({ item, email: emails[i] })));
+        const userIds = [...ids.values()];
+        await replaceLinks(
+          tx.manager,
+          tenantId,
+          valid
+            .filter(({ i }) => ids.has(emails[i]))
+            .map(({ item, i }) => ({ userId: ids.get(emails[i]) as string, roleIds: item.roleIds ?? [], positionIds: item.positionIds ?? [], groups: item.groups ?? [] })),
+        );
+        await publishUserEvents(tx, EVENT_SUBJECTS.userCreated, tenantId, userIds);
+        if (userIds.length) await callerChanged({ tenantId, userIds });
+        return ids;
+      });
+      for (const { i } of valid) {
+        const userId = joined.get(emails[i]);
+        // Another request added the same person a moment before this one committed.
+        if (!userId) outcomes[i].failure = { kind: 'conflict', message: MESSAGES.emailExists };
+        else outcomes[i].userId = userId;
+      }
+      const toMail = valid.filter(({ item, i }) => outcomes[i].userId && item.inviteViaEmail !== false);
+      const sent = await this.sendInvitations(
+        caller,
+        toMail.map(({ item, i }) => ({ userId: outcomes[i].userId as string, email: emails[i], firstName: item.firstName.trim() })),
+      );
+      toMail.forEach(({ i }, k) => (outcomes[i].mail = sent[k]));
+    }
+    return outcomes;
+  }
+
+  /**
+   * Creates the persons that are new (the email is global), allocates the display ids in one
+   * step, and adds (or revives a deleted) membership as INVITED. Answers email -> user id for the
+   * memberships written; an email missing from the answer lost a race with another invitation.
+   */
+  private async writeMembers(m: EntityManager, caller: Caller, rows: { item: CreateUserDto | BulkInviteItemDto; email: string }[]): Promise<Map<string, string>> {
+    const tenantId = caller.tenantId;
+    const names = rows.map(({ item }) => ({ first: item.firstName.trim(), last: item.lastName.trim() }));
+    await m.query(
+      `INSERT INTO auth.users (id, email, login_id, first_name, last_name, name, display_name, mobile_phone, active_tenant_id,
+                               display_language, date_format, created_by, updated_by)
+       SELECT x.id, x.email, x.email, x.first_name, x.last_name, x.name, x.name, x.mobile_phone, $1, 'en', 'MM/DD/YYYY', $2, $2
+         FROM unnest($3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) AS x(id, email, first_name, last_name, name, mobile_phone)
+       ON CONFLICT ((lower(email))) DO NOTHING`,
+      [
+        tenantId,
+        caller.name,
+        rows.map(() => uuidv7()),
+        rows.map((r) => r.email),
+        names.map((n) => n.first),
+        names.map((n) => n.last),
+        names.map((n) => `${n.first} ${n.last}`),
+        rows.map((r) => r.item.mobilePhone ?? null),
+      ],
+    );
+    const persons: { id: string; email: string }[] = await m.query(`SELECT id, lower(email) AS email FROM auth.users WHERE lower(email) = ANY($1::text[])`, [
+      rows.map((r) => r.email),
+    ]);
+    const personOf = new Map(persons.map((p) => [p.email, p.id]));
+    const [{ last }]: { last: string }[] = await m.query(
+      `INSERT INTO auth.display_id_counters (tenant_id, kind, last_value) VALUES ($1, 'user', $2::bigint + $3::bigint - 1)
+       ON CONFLICT (tenant_id, kind) DO UPDATE SET last_value = display_id_counters.last_value + $3::bigint
+       RETURNING last_value AS last`,
+      [tenantId, FIRST_DISPLAY_ID, rows.length],
+    );
+    const first = Number(last) - rows.length + 1;
+    // TypeORM answers an INSERT ... RETURNING with the rows.
+    const inserted: { user_id: string }[] = await m.query(
+      `INSERT INTO auth.tenant_users (id, tenant_id, user_id, user_display_id, status, employee_id, employee_type, custom_attributes,
+                                      manager_id, created_by, updated_by)
+       SELECT x.id, $1, x.user_id, x.display_id, 'INVITED', x.employee_id, x.employee_type, x.attrs, x.manager_id, $2, $2
+         FROM unnest($3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::text[], $8::jsonb[], $9::uuid[])
+              AS x(id, user_id, display_id, employee_id, employee_type, attrs, manager_id)
+       ON CONFLICT (tenant_id, user_id) DO UPDATE
+          SET status = 'INVITED', is_deleted = false, deleted_on = NULL, deleted_by = NULL,
+              employee_id = EXCLUDED.employee_id, employee_type = EXCLUDED.employee_type,
+              custom_attributes = EXCLUDED.custom_attributes, manager_id = EXCLUDED.manager_id,
+              created_on = now(), created_by = EXCLUDED.created_by, updated_on = now(), updated_by = EXCLUDED.updated_by
+        WHERE tenant_users.is_deleted
+       RETURNING user_id`,
+      [
+        tenantId,
+        caller.name,
+        rows.map(() => uuidv7()),
+        rows.map((r) => personOf.get(r.email)),
+        rows.map((_, k) => String(first + k)),
+        rows.map((r) => r.item.employeeId ?? null),
+        rows.map((r) => r.item.employeeType ?? null),
+        rows.map((r) => JSON.stringify(r.item.customAttributes ?? {})),
+        rows.map((r) => r.item.managerId ?? null),
+      ],
+    );
+    const written = new Set(inserted.map((r) => r.user_id));
+    return new Map(rows.filter((r) => written.has(personOf.get(r.email) as string)).map((r) => [r.email, personOf.get(r.email) as string]));
+  }
+
+  /** Emails the invitations (no transaction open) and records each outcome. */
+  private async sendInvitations(caller: Caller, recipients: Recipient[]): Promise<MailOutcome[]> {
+    if (!recipients.length) return [];
+    const [tenant] = await this.db.query<{ name: string }>(`SELECT name FROM auth.tenants WHERE id = $1`, [caller.tenantId]);
+    if (!tenant) throw badRequest(`Tenant ${caller.tenantId} not found`);
+    const outcomes = await this.mail.sendAll(
+      recipients.map((r) =>
+        invitationMail({ email: r.email, firstName: r.firstName, tenantId: caller.tenantId, tenantName: tenant.name, inviterName: caller.name, appUrl: this.mail.options.appUrl }),
+      ),
+    );
+    await this.db.query(
+      `INSERT INTO auth.invitations (id, tenant_id, user_id, email, status, error, message_id, sent_by)
+       SELECT x.id, $1, x.user_id, x.email, x.status, x.error, x.message_id, $2
+         FROM unnest($3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[]) AS x(id, user_id, email, status, error, message_id)`,
+      [
+        caller.tenantId,
+        caller.name,
+        recipients.map(() => uuidv7()),
+        recipients.map((r) => r.userId),
+        recipients.map((r) => r.email),
+        outcomes.map((o) => (o.ok ? 'SENT' : 'FAILED')),
+        outcomes.map((o) => o.error?.slice(0, 500) ?? null),
+        outcomes.map((o) => o.messageId?.slice(0, 255) ?? null),
+      ],
+    );
+    return outcomes;
+  }
+}

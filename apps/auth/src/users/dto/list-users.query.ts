@@ -1,0 +1,57 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { CommaList, PageQuery } from '@ddm/contracts';
+import { USER_STATUSES, UserStatus } from '../user.rules';
+
+export const USER_SORTS = ['name', 'email', 'createdOn', 'lastLoginDate'] as const;
+export type UserSort = (typeof USER_SORTS)[number];
+
+export class ListUsersQuery extends PageQuery {
+  @ApiPropertyOptional({ description: "Tenant to list (default: the caller's active tenant)" })
+  @IsOptional()
+  @IsUUID()
+  tenantId?: string;
+
+  @ApiPropertyOptional({ description: 'Name, display name or email contains (case-insensitive)', maxLength: 100 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  search?: string;
+
+  @ApiPropertyOptional({ description: 'Comma-separated: ACTIVE, INACTIVE, INVITED', example: 'ACTIVE,INVITED' })
+  @IsOptional()
+  @CommaList()
+  @IsArray()
+  @ArrayMaxSize(USER_STATUSES.length)
+  @IsIn(USER_STATUSES, { each: true })
+  status?: UserStatus[];
+
+  @ApiPropertyOptional({ description: 'Comma-separated tenant role ids (users holding any of them)' })
+  @IsOptional()
+  @CommaList()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsUUID('all', { each: true })
+  roleIds?: string[];
+
+  @ApiPropertyOptional({ description: 'Comma-separated position ids (users holding any of them)' })
+  @IsOptional()
+  @CommaList()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsUUID('all', { each: true })
+  positionIds?: string[];
+
+  @ApiPropertyOptional({ description: 'Comma-separated group ids (users in any of them)' })
+  @IsOptional()
+  @CommaList()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsUUID('all', { each: true })
+  groupIds?: string[];
+
+  @ApiPropertyOptional({ enum: USER_SORTS, default: 'createdOn' })
+  @IsOptional()
+  @IsIn(USER_SORTS)
+  sortBy: UserSort = 'createdOn';
+}

@@ -1,0 +1,67 @@
+/**
+ * The users area's rules that need no database: checked by the DTOs and the services, unit-tested
+ * in users.spec.ts.
+ */
+
+export const USER_STATUSES = ['ACTIVE', 'INACTIVE', 'INVITED'] as const;
+export type UserStatus = (typeof USER_STATUSES)[number];
+/** What bulk-status-update may set; DELETED is a soft delete of the membership. */
+export const STATUS_CHANGES = [...USER_STATUSES, 'DELETED'] as const;
+export type StatusChange = (typeof STATUS_CHANGES)[number];
+
+export interface GroupAssignment {
+  groupId: string;
+  isPrimaryOrg?: boolean;
+}
+
+/** A user has at most one primary organisation, and names each group once. */
+export function groupsProblem(groups: readonly GroupAssignment[]): string | null {
+  if (groups.filter((g) => g.isPrimaryOrg === true).length > 1) return 'at most one group can be the primary organisation (isPrimaryOrg)';
+  const ids = groups.map((g) => String(g.groupId).toLowerCase());
+  if (new Set(ids).size !== ids.length) return 'must name each group once';
+  return null;
+}
+
+export const CUSTOM_ATTRIBUTE_LIMITS = { keys: 50, keyLength: 100, valueLength: 1000 } as const;
+
+/** customAttributes: a flat object of at most 50 keys; values are strings, numbers, booleans or null. */
+export function customAttributesProblem(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'must be an object of key/value pairs';
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length > CUSTOM_ATTRIBUTE_LIMITS.keys) return `must have at most ${CUSTOM_ATTRIBUTE_LIMITS.keys} keys`;
+  for (const [k, v] of entries) {
+    if (!k.length || k.length > CUSTOM_ATTRIBUTE_LIMITS.keyLength) return `keys must be 1 to ${CUSTOM_ATTRIBUTE_LIMITS.keyLength} characters`;
+    if (v === null || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v))) continue;
+    if (typeof v === 'string') {
+      if (v.length > CUSTOM_ATTRIBUTE_LIMITS.valueLength) return `value of "${k}" must be at most ${CUSTOM_ATTRIBUTE_LIMITS.valueLength} characters`;
+      continue;
+    }
+    return `value of "${k}" must be a string, number, boolean or null`;
+  }
+  return null;
+}
+
+/** Indexes of the entries whose email (case-insensitive) appeared earlier in the same request. */
+export function repeatedEmails(emails: readonly string[]): Set<number> {
+  const seen = new Set<string>();
+  const repeated = new Set<number>();
+  emails.forEach((e, i) => {
+    const key = e.trim().toLowerCase();
+    if (seen.has(key)) repeated.add(i);
+    seen.add(key);
+  });
+  return repeated;
+}
+
+/** Keys the granted roles would give that the granting caller does not hold (no one grants more than they have). */
+export function keysBeyondCaller(granted: Iterable<string>, held: ReadonlySet<string>): string[] {
+  return [...new Set(granted)].filter((k) => !held.has(k)).sort();
+}
+
+/** A user cannot report to themselves, directly or through a chain of managers. */
+export function managerProblem(userId: string, managerId: string | null, chainAboveManager: readonly string[]): string | null {
+  if (!managerId) return null;
+  if (managerId === userId) return 'a user cannot be their own manager';
+  if (chainAboveManager.includes(userId)) return 'would make a reporting cycle';
+  return null;
+}

@@ -1,0 +1,19 @@
+/**
+ * npm run bench -- <name> [options]: runs one benchmark of tools/bench/ (each prints its own usage).
+ *   auth      users list with a search term at 1,000 and at 100,000 users
+ *   gateway   the auth details endpoint directly and through the gateway
+ */
+const BENCHES: Record<string, string> = {
+  auth: './auth',
+  gateway: './gateway',
+};
+
+const name = process.argv[2];
+if (!name || !Object.prototype.hasOwnProperty.call(BENCHES, name)) {
+  process.stderr.write(`usage: npm run bench -- <${Object.keys(BENCHES).join('|')}> [options]\n`);
+  process.exit(2);
+}
+// The benchmark reads its own options from argv[2...].
+process.argv.splice(2, 1);
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+require(BENCHES[name]);
