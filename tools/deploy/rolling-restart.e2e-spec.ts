@@ -3,16 +3,15 @@ import { once } from 'node:events';
 import { Agent, IncomingHttpHeaders, Server, createServer, request } from 'node:http';
 import { join } from 'node:path';
 import {
-  NATS_URL,
   ROOT,
   RunningProcess,
-  TEST_KEYS_DIR,
   TestDatabase,
   TestNamespace,
   createTestDatabase,
   createTestNamespace,
   freePort,
   spawnBuilt,
+  testEnv,
   tokenFor,
 } from '@ddm/testing';
 
@@ -113,16 +112,7 @@ describe('rolling restart: SIGTERM to one of two auth instances under load, behi
   beforeAll(async () => {
     dbx = await createTestDatabase();
     ns = createTestNamespace();
-    const env = {
-      DATABASE_URL: dbx.url,
-      NATS_URL,
-      NATS_NAMESPACE: ns.namespace,
-      AUTH_DEV_KEYS: 'true',
-      DEV_KEYS_DIR: TEST_KEYS_DIR,
-      LOG_LEVEL: 'warn',
-      DB_POOL_SIZE: '4',
-      SHUTDOWN_TIMEOUT_MS: '15000',
-    };
+    const env = testEnv(dbx, ns, { LOG_LEVEL: 'warn', SHUTDOWN_TIMEOUT_MS: '15000' });
     [a, b] = await Promise.all([spawnBuilt('apps/auth/src/main.js', { ...env, PORT: String(await freePort()) }), spawnBuilt('apps/auth/src/main.js', { ...env, PORT: String(await freePort()) })]);
     balancer.add('A', a.url);
     balancer.add('B', b.url);

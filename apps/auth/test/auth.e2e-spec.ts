@@ -5,24 +5,12 @@ import { Db, NatsClient } from '@ddm/platform';
 import { AckPolicy, DeliverPolicy, JSONCodec } from 'nats';
 import { TEST_KEYS_DIR, TestService, expectErrorBody, mintToken, startTestService, tokenFor } from '@ddm/testing';
 import { sign } from 'jsonwebtoken';
+import { ROLE_FIELDS, USER_FIELDS } from './fixtures/fields';
 import { AuthWithProbeModule } from './fixtures/probe.module';
 import { authDataSource } from '../src/data-source';
 import { SeedResult, seedAuth } from '../src/seed';
 import { TenantsService } from '../src/tenants/tenants.service';
 
-const USER_FIELDS = [
-  'id', 'userId', 'loginId', 'idpUserId', 'activeTenantId', 'email', 'name', 'displayName', 'isSAML', 'mobilePhone',
-  'firstName', 'lastName', 'profileImageUrl', 'currencyName', 'currencyCode', 'accountType', 'autoProvisioned',
-  'employeeId', 'employeeNumber', 'employeeType', 'employmentType', 'userType', 'sourceId', 'actorType', 'aiAgentType',
-  'startDate', 'terminationDate', 'customAttributes', 'externalId', 'instanceId', 'systemIntegrationId',
-  'displayLanguage', 'columnViewSettings', 'searchData', 'managerSync', 'manager', 'isDeleted', 'isExpirePassword',
-  'createdOn', 'lastLoginDate', 'createdBy', 'updatedOn', 'updatedBy', 'deletedOn', 'delegationsReceived',
-  'delegationsIssued', 'dashboardData', 'userRoles', 'userPositions', 'userGroups', 'status', 'dateFormat', 'isImpersonated',
-];
-const ROLE_FIELDS = [
-  'id', 'roleName', 'tenantId', 'description', 'isCustom', 'canDeactivate', 'status', 'isDeleted', 'deletedOn',
-  'isDeactivated', 'deactivatedOn', 'createdOn', 'updatedOn', 'roleId', 'usersCount', 'relationshipMappings',
-];
 
 describe('auth service (e2e, real Postgres and NATS)', () => {
   let svc: TestService;

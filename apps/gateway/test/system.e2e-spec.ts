@@ -2,10 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { AREAS, ROUTES } from '@ddm/contracts';
 import {
-  NATS_URL,
   ROOT,
   RunningProcess,
-  TEST_KEYS_DIR,
   TestDatabase,
   TestNamespace,
   createTestDatabase,
@@ -14,6 +12,7 @@ import {
   freePort,
   httpClient,
   spawnBuilt,
+  testEnv,
   tokenFor,
 } from '@ddm/testing';
 
@@ -33,15 +32,7 @@ describe('system: seven services behind the gateway', () => {
   beforeAll(async () => {
     dbx = await createTestDatabase();
     ns = createTestNamespace();
-    const env = {
-      DATABASE_URL: dbx.url,
-      NATS_URL,
-      NATS_NAMESPACE: ns.namespace,
-      AUTH_DEV_KEYS: 'true',
-      DEV_KEYS_DIR: TEST_KEYS_DIR,
-      LOG_LEVEL: 'warn',
-      DB_POOL_SIZE: '3',
-    };
+    const env = testEnv(dbx, ns, { LOG_LEVEL: 'warn', DB_POOL_SIZE: '3' });
     const started = await Promise.all(ROUTES.map(async (r) => [r.area, await spawnBuilt(`apps/${r.area}/src/main.js`, { ...env, PORT: String(await freePort()) })] as const));
     for (const [area, p] of started) services.set(area, p);
     const upstreams = Object.fromEntries(ROUTES.map((r) => [`${r.area.toUpperCase()}_URL`, services.get(r.area)!.url]));

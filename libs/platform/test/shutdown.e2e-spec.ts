@@ -1,4 +1,4 @@
-import { NATS_URL, RunningProcess, TEST_KEYS_DIR, TestDatabase, TestNamespace, createTestDatabase, createTestNamespace, spawnBuilt } from '@ddm/testing';
+import { RunningProcess, TestDatabase, TestNamespace, createTestDatabase, createTestNamespace, spawnBuilt, testEnv } from '@ddm/testing';
 
 describe('graceful shutdown (built service process)', () => {
   let dbx: TestDatabase;
@@ -8,14 +8,7 @@ describe('graceful shutdown (built service process)', () => {
   beforeAll(async () => {
     dbx = await createTestDatabase();
     ns = createTestNamespace();
-    proc = await spawnBuilt('libs/platform/test/fixtures/slow-service.js', {
-      DATABASE_URL: dbx.url,
-      NATS_URL,
-      NATS_NAMESPACE: ns.namespace,
-      AUTH_DEV_KEYS: 'true',
-      DEV_KEYS_DIR: TEST_KEYS_DIR,
-      LOG_LEVEL: 'warn',
-    });
+    proc = await spawnBuilt('libs/platform/test/fixtures/slow-service.js', testEnv(dbx, ns, { LOG_LEVEL: 'warn' }));
   });
 
   afterAll(async () => {
