@@ -5,7 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LogController } from 'fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { AreaName, BODY_LIMIT, docsPath, routeOf } from '@ddm/contracts';
+import { AreaName, BODY_LIMIT, RETRY_AFTER_SECONDS, docsPath, errorBody, routeOf } from '@ddm/contracts';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { ConfigError, ServiceConfig, loadConfig } from './config';
@@ -50,7 +50,8 @@ export async function createServiceApp(appModule: Type<unknown>, def: ServiceDef
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    return503OnClosing: true,
+    // Requests arriving while draining get our own 503 body (hook below), not fastify's.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
   });
   const app = await NestFactory.create<NestFastifyApplication>(ServiceRootModule, adapter, {
@@ -63,6 +64,11 @@ export async function createServiceApp(appModule: Type<unknown>, def: ServiceDef
   fastify.removeContentTypeParser('text/plain');
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    if (state.shuttingDown) {
+      reply.header('connection', 'close').header('retry-after', RETRY_AFTER_SECONDS).code(503);
+      reply.send(errorBody(503, 'The service is shutting down; retry shortly', request.url.split('?')[0], request.id));
+      return;
+    }
     requestContext.enterWith({ requestId: request.id });
     done();
   });
