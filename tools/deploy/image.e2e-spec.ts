@@ -113,7 +113,7 @@ describe(`image folder of the ${AREA} service (what docker/Dockerfile copies)`, 
       await waitForOk(`http://127.0.0.1:${port}/health/live`, 30_000, child, () => out);
       await waitForOk(`http://127.0.0.1:${port}/health/ready`, 10_000, child, () => out);
       const ready = await fetch(`http://127.0.0.1:${port}/health/ready`);
-      expect(await ready.json()).toEqual({ status: 'ok', checks: { postgres: 'up', nats: 'up' } });
+      expect(await ready.json()).toEqual({ status: 'ok', checks: { postgres: 'up', nats: 'up', migrations: 'up' } });
       const docs = await fetch(`http://127.0.0.1:${port}/${AREA}/docs-json`);
       expect(docs.status).toBe(200);
     } finally {

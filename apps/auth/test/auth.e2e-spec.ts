@@ -366,7 +366,7 @@ describe('auth service (e2e, real Postgres and NATS)', () => {
   it('answers health and metrics without a token', async () => {
     expect((await svc.http.get('/health/live')).status).toBe(200);
     const ready = await svc.http.get('/health/ready');
-    expect(ready.body).toEqual({ status: 'ok', checks: { postgres: 'up', nats: 'up' } });
+    expect(ready.body).toEqual({ status: 'ok', checks: { postgres: 'up', nats: 'up', migrations: 'up' } });
     const metrics = await svc.http.get('/metrics');
     expect(metrics.text).toContain('http_request_duration_seconds');
   });

@@ -80,11 +80,25 @@ export async function createServiceApp(appModule: Type<unknown>, def: ServiceDef
   });
   const ds = app.get(DataSource);
   const nats = app.get(NatsClient);
+  // Ready only once the schema is migrated (with MIGRATIONS_RUN=false another process migrates,
+  // e.g. the Kubernetes init container); checked until true, then remembered.
+  let migrated = false;
   registerObservability(
     fastify,
     () => [
       { name: 'postgres', check: async () => void (await ds.query('SELECT 1')) },
       { name: 'nats', check: () => nats.ping() },
+      {
+        name: 'migrations',
+        check: async () => {
+          if (migrated) return;
+          const pending = await ds.showMigrations().catch((err: Error) => {
+            throw new Error(`pending migrations (${err.message})`);
+          });
+          if (pending) throw new Error('pending migrations');
+          migrated = true;
+        },
+      },
     ],
     state,
     logger,
