@@ -48,6 +48,7 @@ function tokenProblem(info: unknown, err: unknown): string {
 export class CallerGuard extends AuthGuard('jwt') {
   private readonly rules = new WeakMap<object, RouteRule>();
   private readonly verified = new Lru<string, TokenClaims>(20_000);
+  private readonly keySets = new WeakMap<object, ReadonlySet<string>>();
 
   constructor(
     private readonly reflector: Reflector,
@@ -93,12 +94,22 @@ export class CallerGuard extends AuthGuard('jwt') {
       email: reply.email,
       name: reply.name,
       roleIds: reply.roleIds,
-      keys: new Set(reply.keys),
+      keys: this.keySetOf(reply),
       claims,
     };
     if (rule.permission && !caller.keys.has(rule.permission)) throw forbidden(`Missing permission "${rule.permission}"`);
     request.caller = caller;
     return true;
+  }
+
+  /** Cached answers are the same object on every hit, so their key set is built once. */
+  private keySetOf(reply: { keys: string[] }): ReadonlySet<string> {
+    let set = this.keySets.get(reply);
+    if (!set) {
+      set = new Set(reply.keys);
+      this.keySets.set(reply, set);
+    }
+    return set;
   }
 
   override handleRequest<T>(err: unknown, user: T, info: unknown): T {
