@@ -10,96 +10,42 @@
  * JSON line. Exits 1 if a response was not a 200. The child, the database and the streams are
  * removed in every case (the database is kept with --keep, to look at query plans).
  */
-import { ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { ALL_PERMISSION_KEYS, DEFAULT_ROLES } from '@ddm/contracts';
 import { connect } from 'nats';
 import { Client } from 'pg';
-import { DEV_KEYS_DIR, ROOT, runtime } from '../lib/runtime';
+import { DEV_KEYS_DIR, runtime } from '../lib/runtime';
 import { signDevToken } from '../lib/sign';
-
-// autocannon ships no types; the little of its API used here.
-interface AutocannonResult {
-  requests: { average: number };
-  errors: number;
-  timeouts: number;
-  statusCodeStats: Record<string, { count: number }>;
-}
-interface AutocannonInstance extends PromiseLike<AutocannonResult> {
-  on(event: 'response', listener: (client: unknown, statusCode: number, resBytes: number, responseTimeMs: number) => void): void;
-}
-type Autocannon = (opts: { url: string; connections: number; duration: number; pipelining?: number; headers?: Record<string, string> }) => AutocannonInstance;
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const autocannon: Autocannon = require('autocannon');
+import { BenchOptions, Stats, failUnlessAll200, freePort, log, measure, pad, parseArgs, runBench, start, stopChildren, summary, usage, waitReady } from './lib';
 
 const DATABASE = 'ddm_bench_auth';
 const NATS_NAMESPACE = 'benchauth';
 const READY_TIMEOUT_MS = 120_000;
+const USAGE = 'npm run bench -- auth [--duration <s>] [--connections <n>] [--warmup <s>] [--term <search>] [--keep]';
 const SIZES = { small: 1_000, large: 100_000 } as const;
 type Size = keyof typeof SIZES;
 
-interface Options {
-  duration: number;
-  connections: number;
-  warmup: number;
+interface Options extends BenchOptions {
   term: string;
   keep: boolean;
 }
 
-interface Run {
+interface Run extends Stats {
   tenant: Size;
   round: number;
-  rps: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  requests: number;
-  non200: number;
-  errors: number;
 }
 
-function parseArgs(argv: string[]): Options {
-  const opts: Options = { duration: 10, connections: 8, warmup: 3, term: 'hopper', keep: false };
-  const limits: Record<'duration' | 'connections' | 'warmup', [number, number]> = { duration: [1, 120], connections: [1, 256], warmup: [0, 60] };
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].split('=', 2);
+function parseOptions(argv: string[]): Options {
+  return parseArgs<Options>(argv, { duration: 10, connections: 8, warmup: 3, term: 'hopper', keep: false }, USAGE, (flag, value, opts) => {
     if (flag === '--keep') {
       opts.keep = true;
-      continue;
+      return true;
     }
-    const key = flag.replace(/^--/, '') as Exclude<keyof Options, 'keep'>;
-    if (!flag.startsWith('--') || !(key in opts)) usage(`unknown option ${argv[i]}`);
-    const raw = inline ?? argv[++i];
-    if (key === 'term') {
-      if (!raw || raw.length > 100) usage('--term must be 1 to 100 characters');
-      opts.term = raw;
-      continue;
-    }
-    const n = Number(raw);
-    const [min, max] = limits[key];
-    if (!Number.isInteger(n) || n < min || n > max) usage(`--${key} must be an integer from ${min} to ${max} (got "${raw}")`);
-    opts[key] = n;
-  }
-  return opts;
-}
-
-function usage(msg: string): never {
-  process.stderr.write(`${msg}\nusage: npm run bench -- auth [--duration <s>] [--connections <n>] [--warmup <s>] [--term <search>] [--keep]\n`);
-  process.exit(2);
-}
-
-const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
+    if (flag !== '--term') return false;
+    const raw = value();
+    if (!raw || raw.length > 100) usage('--term must be 1 to 100 characters', USAGE);
+    opts.term = raw;
+    return true;
+  });
 }
 
 function withDatabase(url: string, name: string): string {
@@ -116,35 +62,6 @@ async function admin<T>(url: string, work: (c: Client) => Promise<T>): Promise<T
   } finally {
     await c.end();
   }
-}
-
-let child: ChildProcess | undefined;
-let stopping = false;
-
-async function stopChild(): Promise<void> {
-  stopping = true;
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child?.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-async function waitReady(base: string): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (child && (child.exitCode !== null || child.signalCode !== null)) throw new Error('auth exited before it was ready');
-    try {
-      const res = await fetch(`${base}/health/ready`, { signal: AbortSignal.timeout(1_000) });
-      await res.body?.cancel();
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`auth was not ready within ${READY_TIMEOUT_MS / 1000} s`);
 }
 
 const FIRST = ['Ada', 'Alan', 'Barbara', 'Claude', 'Donald', 'Edsger', 'Frances', 'Grace', 'Hedy', 'Ivan', 'John', 'Katherine', 'Leslie', 'Margaret', 'Niklaus', 'Radia', 'Shafi', 'Tim', 'Whitfield', 'Yukihiro'];
@@ -199,46 +116,12 @@ async function seedTenant(db: Client, name: string, domain: string, count: numbe
   return { tenantId, callerSub: idp };
 }
 
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-const round2 = (x: number) => Math.round(x * 100) / 100;
-const pad = (s: string | number, w: number) => String(s).padStart(w);
-
-async function measure(tenant: Size, round: number, url: string, headers: Record<string, string>, connections: number, duration: number): Promise<Run> {
-  let times = new Float64Array(1 << 15);
-  let n = 0;
-  const instance = autocannon({ url, connections, duration, pipelining: 1, headers });
-  // autocannon's own percentiles are whole milliseconds; keep every latency for finer ones.
-  instance.on('response', (_client, _status, _bytes, ms) => {
-    if (n === times.length) {
-      const bigger = new Float64Array(times.length * 2);
-      bigger.set(times);
-      times = bigger;
-    }
-    times[n++] = ms;
-  });
-  const result = await instance;
-  const sorted = times.slice(0, n).sort();
-  const ok = result.statusCodeStats['200']?.count ?? 0;
-  const answered = Object.values(result.statusCodeStats).reduce((sum, s) => sum + s.count, 0);
-  return {
-    tenant,
-    round,
-    rps: Math.round(result.requests.average),
-    p50: round2(percentile(sorted, 50)),
-    p95: round2(percentile(sorted, 95)),
-    p99: round2(percentile(sorted, 99)),
-    requests: answered,
-    non200: answered - ok,
-    errors: result.errors + result.timeouts,
-  };
+async function run(tenant: Size, round: number, url: string, headers: Record<string, string>, connections: number, duration: number): Promise<Run> {
+  return { tenant, round, ...(await measure(url, headers, connections, duration)) };
 }
 
 async function cleanup(rt: { databaseUrl: string; natsUrl: string }, keep: boolean): Promise<void> {
-  await stopChild();
+  await stopChildren(10_000);
   if (keep) log(`kept database ${DATABASE}`);
   else
     await admin(rt.databaseUrl, (c) => c.query(`DROP DATABASE IF EXISTS "${DATABASE}" WITH (FORCE)`)).catch((err) => log(`could not drop ${DATABASE}: ${(err as Error).message}`));
@@ -261,25 +144,18 @@ async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string })
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   log(`starting auth on ${port} (it applies the migrations)`);
-  child = spawn(process.execPath, [join(ROOT, 'dist/apps/auth/src/main.js')], {
-    env: {
-      ...process.env,
-      DATABASE_URL: url,
-      NATS_URL: rt.natsUrl,
-      NATS_NAMESPACE,
-      AUTH_DEV_KEYS: 'true',
-      DEV_KEYS_DIR,
-      LOG_LEVEL: 'warn',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DB_POOL_SIZE: '10',
-    },
-    stdio: ['ignore', 2, 2],
+  const auth = start('auth', 'dist/apps/auth/src/main.js', {
+    DATABASE_URL: url,
+    NATS_URL: rt.natsUrl,
+    NATS_NAMESPACE,
+    AUTH_DEV_KEYS: 'true',
+    DEV_KEYS_DIR,
+    LOG_LEVEL: 'warn',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DB_POOL_SIZE: '10',
   });
-  child.once('exit', (code, signal) => {
-    if (!stopping) log(`auth exited early (code ${code}, signal ${signal})`);
-  });
-  await waitReady(base);
+  await waitReady('auth', auth, base, READY_TIMEOUT_MS);
 
   const db = new Client({ connectionString: url });
   await db.connect();
@@ -313,12 +189,12 @@ async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string })
   const warmups: Run[] = [];
   if (opts.warmup > 0) {
     log(`warming up (${opts.warmup} s each)`);
-    for (const size of ['small', 'large'] as const) warmups.push(await measure(size, 0, target(size).url, target(size).headers, opts.connections, opts.warmup));
+    for (const size of ['small', 'large'] as const) warmups.push(await run(size, 0, target(size).url, target(size).headers, opts.connections, opts.warmup));
   }
   const runs: Run[] = [];
   for (const [round, size] of [[1, 'small'], [1, 'large'], [2, 'small'], [2, 'large']] as const) {
     log(`${size} run ${round}: ${opts.connections} connections, ${opts.duration} s`);
-    runs.push(await measure(size, round, target(size).url, target(size).headers, opts.connections, opts.duration));
+    runs.push(await run(size, round, target(size).url, target(size).headers, opts.connections, opts.duration));
   }
 
   const best = (size: Size) => runs.filter((r) => r.tenant === size).reduce((a, b) => (b.p95 < a.p95 ? b : a));
@@ -337,7 +213,6 @@ async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string })
     `p95 at ${SIZES.small.toLocaleString('en')} users: ${small.p95.toFixed(2)} ms; at ${SIZES.large.toLocaleString('en')} users: ${large.p95.toFixed(2)} ms; ratio ${ratio.toFixed(2)} (target < 1.5${ratio < 1.5 ? ', met' : ', NOT met'})`,
   ];
   process.stdout.write(lines.join('\n') + '\n');
-  const summary = (r: Run) => ({ rps: r.rps, p50: r.p50, p95: r.p95, p99: r.p99 });
   process.stdout.write(
     JSON.stringify({
       bench: 'auth',
@@ -351,25 +226,12 @@ async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string })
       runs,
     }) + '\n',
   );
-  const bad = [...warmups, ...runs].filter((r) => r.non200 > 0 || r.errors > 0);
-  if (bad.length) {
-    log(`FAILED: not every response was a 200 (${bad.map((r) => `${r.tenant}#${r.round}: ${r.non200} non-200, ${r.errors} errors`).join('; ')})`);
-    process.exitCode = 1;
-  }
+  failUnlessAll200([...warmups, ...runs], (r) => `${r.tenant}#${r.round}`);
 }
 
 const rt = runtime();
-const options = parseArgs(process.argv.slice(2));
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    log(`${signal}: stopping`);
-    void cleanup(rt, options.keep).finally(() => process.exit(130));
-  });
-}
-
-main(options, rt)
-  .catch((err) => {
-    log(`failed: ${(err as Error).message}`);
-    process.exitCode = 1;
-  })
-  .finally(() => cleanup(rt, options.keep));
+const options = parseOptions(process.argv.slice(2));
+runBench(
+  () => main(options, rt),
+  () => cleanup(rt, options.keep),
+);

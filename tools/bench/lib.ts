@@ -1,0 +1,207 @@
+/**
+ * What the benchmarks of tools/bench/ share: their common options, the built services as child
+ * processes (started, awaited until ready, stopped in every case), autocannon runs with fine
+ * percentiles, and a few formatting helpers.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { ROOT } from '../lib/runtime';
+
+// autocannon ships no types; the little of its API used here.
+interface AutocannonResult {
+  requests: { average: number };
+  errors: number;
+  timeouts: number;
+  statusCodeStats: Record<string, { count: number }>;
+}
+interface AutocannonInstance extends PromiseLike<AutocannonResult> {
+  on(event: 'response', listener: (client: unknown, statusCode: number, resBytes: number, responseTimeMs: number) => void): void;
+}
+type Autocannon = (opts: { url: string; connections: number; duration: number; pipelining?: number; headers?: Record<string, string> }) => AutocannonInstance;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const autocannon: Autocannon = require('autocannon');
+
+export const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
+
+/** Prints `msg` and the usage line to stderr and exits 2. */
+export function usage(msg: string, usageLine: string): never {
+  process.stderr.write(`${msg}\nusage: ${usageLine}\n`);
+  process.exit(2);
+}
+
+/** The options every benchmark takes: seconds per measured run, concurrent connections, seconds of warm-up per target. */
+export interface BenchOptions {
+  duration: number;
+  connections: number;
+  warmup: number;
+}
+
+const LIMITS: Record<keyof BenchOptions, [number, number]> = { duration: [1, 120], connections: [1, 256], warmup: [0, 60] };
+
+/**
+ * Reads `--duration`, `--connections` and `--warmup` (`--name n` or `--name=n`) over `defaults`.
+ * `extra` sees every flag first and returns true for one it took itself; `value()` gives that
+ * flag's value (inline or the next argument). Exits 2 with the usage line on anything else.
+ */
+export function parseArgs<T extends BenchOptions>(
+  argv: string[],
+  defaults: T,
+  usageLine: string,
+  extra?: (flag: string, value: () => string | undefined, opts: T) => boolean,
+): T {
+  const opts = { ...defaults };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].split('=', 2);
+    if (extra?.(flag, () => inline ?? argv[++i], opts)) continue;
+    const key = flag.replace(/^--/, '') as keyof BenchOptions;
+    if (!flag.startsWith('--') || !(key in LIMITS)) usage(`unknown option ${argv[i]}`, usageLine);
+    const raw = inline ?? argv[++i];
+    const n = Number(raw);
+    const [min, max] = LIMITS[key];
+    if (!Number.isInteger(n) || n < min || n > max) usage(`--${key} must be an integer from ${min} to ${max} (got "${raw}")`, usageLine);
+    opts[key] = n;
+  }
+  return opts;
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+const children: ChildProcess[] = [];
+let stopping = false;
+
+/** Runs `script` (relative to the repository root) with node, as a child that stopChildren() stops. Its stderr, and its stdout unless piped, go to this process's stderr. */
+export function spawnScript(script: string, env: Record<string, string>, stdout: 'pipe' | 2 = 2): ChildProcess {
+  const child = spawn(process.execPath, [join(ROOT, script)], { env: { ...process.env, ...env }, stdio: ['ignore', stdout, 2] });
+  children.push(child);
+  return child;
+}
+
+/** Starts a service (spawnScript) and says so if it exits before stopChildren(). */
+export function start(name: string, script: string, env: Record<string, string>): ChildProcess {
+  const child = spawnScript(script, env);
+  child.once('exit', (code, signal) => {
+    if (!stopping) log(`${name} exited early (code ${code}, signal ${signal})`);
+  });
+  return child;
+}
+
+/** SIGTERM to every child still running, SIGKILL after `killAfterMs`. */
+export async function stopChildren(killAfterMs: number): Promise<void> {
+  stopping = true;
+  await Promise.all(
+    children.map(async (child) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+      await exited;
+      clearTimeout(timer);
+    }),
+  );
+}
+
+/** Polls `${base}/health/ready` until it answers 2xx; throws if the child exits first or after `timeoutMs`. */
+export async function waitReady(name: string, child: ChildProcess, base: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited before it was ready`);
+    try {
+      const res = await fetch(`${base}/health/ready`, { signal: AbortSignal.timeout(1_000) });
+      await res.body?.cancel();
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${name} was not ready within ${timeoutMs / 1000} s (${base}/health/ready)`);
+}
+
+/**
+ * Runs `main`; on failure logs it and sets exit code 1. `cleanup` runs afterwards in every case,
+ * and on SIGINT or SIGTERM (then the process exits 130).
+ */
+export function runBench(main: () => Promise<void>, cleanup: () => Promise<void>): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      log(`${signal}: stopping`);
+      void cleanup().finally(() => process.exit(130));
+    });
+  }
+  main()
+    .catch((err) => {
+      log(`failed: ${(err as Error).message}`);
+      process.exitCode = 1;
+    })
+    .finally(() => cleanup());
+}
+
+/** One measured run. */
+export interface Stats {
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  requests: number;
+  non200: number;
+  errors: number;
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+export const round2 = (x: number) => Math.round(x * 100) / 100;
+export const pad = (s: string | number, w: number) => String(s).padStart(w);
+
+/** GET `url` with autocannon for `duration` seconds; latency percentiles in ms to two decimals. */
+export async function measure(url: string, headers: Record<string, string>, connections: number, duration: number): Promise<Stats> {
+  let times = new Float64Array(1 << 16);
+  let n = 0;
+  const instance = autocannon({ url, connections, duration, pipelining: 1, headers });
+  // autocannon's own percentiles are whole milliseconds; loopback latencies need finer ones.
+  instance.on('response', (_client, _status, _bytes, ms) => {
+    if (n === times.length) {
+      const bigger = new Float64Array(times.length * 2);
+      bigger.set(times);
+      times = bigger;
+    }
+    times[n++] = ms;
+  });
+  const result = await instance;
+  const sorted = times.slice(0, n).sort();
+  const ok = result.statusCodeStats['200']?.count ?? 0;
+  const answered = Object.values(result.statusCodeStats).reduce((sum, s) => sum + s.count, 0);
+  return {
+    rps: Math.round(result.requests.average),
+    p50: round2(percentile(sorted, 50)),
+    p95: round2(percentile(sorted, 95)),
+    p99: round2(percentile(sorted, 99)),
+    requests: answered,
+    non200: answered - ok,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+/** The figures of a run that a JSON summary line carries. */
+export const summary = (r: Stats) => ({ rps: r.rps, p50: r.p50, p95: r.p95, p99: r.p99 });
+
+/** Logs the runs with a non-200 answer or an error, named by `label`, and sets exit code 1 if there are any. */
+export function failUnlessAll200<R extends Stats>(runs: R[], label: (r: R) => string): void {
+  const bad = runs.filter((r) => r.non200 > 0 || r.errors > 0);
+  if (bad.length) {
+    log(`FAILED: not every response was a 200 (${bad.map((r) => `${label(r)}: ${r.non200} non-200, ${r.errors} errors`).join('; ')})`);
+    process.exitCode = 1;
+  }
+}
