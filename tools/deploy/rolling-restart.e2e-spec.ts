@@ -1,15 +1,13 @@
-import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { Agent, IncomingHttpHeaders, Server, createServer, request } from 'node:http';
-import { join } from 'node:path';
 import {
-  ROOT,
   RunningProcess,
   TestDatabase,
   TestNamespace,
   createTestDatabase,
   createTestNamespace,
   freePort,
+  runSeed,
   spawnBuilt,
   testEnv,
   tokenFor,
@@ -119,9 +117,7 @@ describe('rolling restart: SIGTERM to one of two auth instances under load, behi
     const upstream = await balancer.listen();
     gateway = await spawnBuilt('apps/gateway/src/main.js', { AUTH_URL: upstream, LOG_LEVEL: 'warn', PORT: String(await freePort()) }, '/health/live');
 
-    const seed = spawnSync(process.execPath, [join(ROOT, 'dist/tools/seed.js')], { env: { ...process.env, ...env }, encoding: 'utf8' });
-    if (seed.status !== 0) throw new Error(`seed failed: ${seed.stderr}`);
-    tenantId = (JSON.parse(seed.stdout) as { tenants: { id: string; name: string }[] }).tenants.find((t) => t.name === 'Demo Co')!.id;
+    tenantId = runSeed(env).tenantId('Demo Co');
   }, 120_000);
 
   afterAll(async () => {

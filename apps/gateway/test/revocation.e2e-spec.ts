@@ -1,7 +1,4 @@
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import {
-  ROOT,
   RunningProcess,
   TestDatabase,
   TestNamespace,
@@ -11,6 +8,7 @@ import {
   freePort,
   httpClient,
   mintToken,
+  runSeed,
   spawnBuilt,
   testEnv,
   tokenFor,
@@ -42,9 +40,7 @@ describe('system: a revoked key stops working at once in another service', () =>
     ]);
     gateway = await spawnBuilt('apps/gateway/src/main.js', { AUTH_URL: auth.url, DECISION_URL: probe.url, LOG_LEVEL: 'warn', PORT: String(await freePort()) }, '/health/live');
     gw = httpClient(gateway.url);
-    const seed = spawnSync(process.execPath, [join(ROOT, 'dist/tools/seed.js')], { env: { ...process.env, ...env }, encoding: 'utf8' });
-    if (seed.status !== 0) throw new Error(`seed failed: ${seed.stderr}`);
-    tenantId = (JSON.parse(seed.stdout) as { tenants: { id: string; name: string }[] }).tenants.find((t) => t.name === 'Demo Co')!.id;
+    tenantId = runSeed(env).tenantId('Demo Co');
   }, 120_000);
 
   afterAll(async () => {

@@ -1,8 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { AREAS, ROUTES } from '@ddm/contracts';
 import {
-  ROOT,
   RunningProcess,
   TestDatabase,
   TestNamespace,
@@ -11,6 +8,7 @@ import {
   expectErrorBody,
   freePort,
   httpClient,
+  runSeed,
   spawnBuilt,
   testEnv,
   tokenFor,
@@ -39,11 +37,9 @@ describe('system: seven services behind the gateway', () => {
     gateway = await spawnBuilt('apps/gateway/src/main.js', { ...upstreams, LOG_LEVEL: 'warn', PORT: String(await freePort()) }, '/health/live');
     gw = httpClient(gateway.url);
 
-    const seed = spawnSync(process.execPath, [join(ROOT, 'dist/tools/seed.js')], { env: { ...process.env, ...env }, encoding: 'utf8' });
-    if (seed.status !== 0) throw new Error(`seed failed: ${seed.stderr}`);
-    const seeded = JSON.parse(seed.stdout) as { tenants: { id: string; name: string }[] };
-    tenantId = seeded.tenants.find((t) => t.name === 'Demo Co')!.id;
-    otherTenantId = seeded.tenants.find((t) => t.name === 'Other Co')!.id;
+    const seeded = runSeed(env);
+    tenantId = seeded.tenantId('Demo Co');
+    otherTenantId = seeded.tenantId('Other Co');
   }, 120_000);
 
   afterAll(async () => {

@@ -1,4 +1,4 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -67,6 +67,25 @@ export async function spawnBuilt(entry: string, env: Record<string, string>, rea
       const [code] = (await exited) as [number | null];
       clearTimeout(timer);
       return code;
+    },
+  };
+}
+
+export interface SeededTenants {
+  tenants: { id: string; name: string; users: { id: string; email: string; role: string }[] }[];
+}
+
+/** Runs the built seed (`npm run seed`) against `env`'s database and NATS; returns its JSON with a tenant-id lookup. */
+export function runSeed(env: Record<string, string>): SeededTenants & { tenantId(name: string): string } {
+  const seed = spawnSync(process.execPath, [join(ROOT, 'dist/tools/seed.js')], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  if (seed.status !== 0) throw new Error(`seed failed: ${seed.stderr}`);
+  const seeded = JSON.parse(seed.stdout) as SeededTenants;
+  return {
+    ...seeded,
+    tenantId: (name: string) => {
+      const tenant = seeded.tenants.find((t) => t.name === name);
+      if (!tenant) throw new Error(`seed made no tenant "${name}"`);
+      return tenant.id;
     },
   };
 }
