@@ -5,6 +5,7 @@
 import { Client } from 'pg';
 import { DEV_KEYS_DIR, runtime } from './lib/runtime';
 import { signDevToken } from './lib/sign';
+import { ensureDevKeys } from '@ddm/platform';
 
 function usage(msg?: string): never {
   if (msg) process.stderr.write(`${msg}\n`);
@@ -27,6 +28,8 @@ async function main() {
     else who = args[i];
   }
   if (!who) usage();
+  // The key pair exists after the first call, even when the user lookup below fails (docker compose mounts it).
+  ensureDevKeys(DEV_KEYS_DIR);
   const { databaseUrl } = runtime();
   const db = new Client({ connectionString: databaseUrl });
   try {
