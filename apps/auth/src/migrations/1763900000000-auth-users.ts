@@ -59,6 +59,9 @@ export class AuthUsers1763900000000 implements MigrationInterface {
              sort_name = lower(u.name), sort_email = lower(u.email), last_login_date = u.last_login_date
         FROM auth.users u WHERE u.id = tu.user_id`);
     await q.query(`CREATE INDEX tenant_users_search_trgm ON auth.tenant_users USING gin (search_text gin_trgm_ops)`);
+    // '%term%' selectivity comes from the histogram; with the default 100 buckets it swings from
+    // 10 to 8,000 rows between two ANALYZEs (seen at 100k users). 1,000 buckets keep it steady.
+    await q.query(`ALTER TABLE auth.tenant_users ALTER COLUMN search_text SET STATISTICS 1000`);
     await q.query(`CREATE INDEX tenant_users_created ON auth.tenant_users (tenant_id, created_on, user_id) WHERE NOT is_deleted`);
     await q.query(`CREATE INDEX tenant_users_name_sort ON auth.tenant_users (tenant_id, sort_name, user_id) WHERE NOT is_deleted`);
     await q.query(`CREATE INDEX tenant_users_email_sort ON auth.tenant_users (tenant_id, sort_email, user_id) WHERE NOT is_deleted`);
