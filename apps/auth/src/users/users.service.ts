@@ -52,20 +52,6 @@ export class UsersService {
    * search, EXISTS on indexed link tables), then the §2.4 columns for those rows only; the total
    * is a count over the same conditions.
    */
-  /**
-   * Runs a list statement. With a search term the planner may not scan the memberships
-   * sequentially: it prices ILIKE far below its real cost (about 35 ms of CPU over 100k rows, where
-   * the trigram index takes 2-4 ms), and an unlucky estimate made it pick the scan (seen in the
-   * bench as p95 330 ms instead of 40 ms). The setting lasts for this one transaction only.
-   */
-  private searchAware<T>(search: boolean, sql: string, params: unknown[]): Promise<T[]> {
-    if (!search) return this.db.query<T>(sql, params);
-    return this.db.dataSource.transaction(async (m) => {
-      await m.query('SET LOCAL enable_seqscan = off');
-      return m.query(sql, params) as Promise<T[]>;
-    });
-  }
-
   async list(tenantId: string, q: ListUsersQuery): Promise<Page<UserView>> {
     const params: unknown[] = [tenantId];
     const where = ['tu.tenant_id = $1', 'NOT tu.is_deleted'];
@@ -92,8 +78,7 @@ export class UsersService {
     const filterParams = params.length;
     const limit = arg(q.limit);
     const offset = arg(pageOffset(q));
-    const rows = await this.searchAware<UserRow & { total: string }>(
-      !!q.search,
+    const rows = await this.db.query<UserRow & { total: string }>(
       `WITH page AS (SELECT tu.id FROM auth.tenant_users tu WHERE ${conditions} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset})
        SELECT ${USER_COLUMNS}, (SELECT count(*) FROM auth.tenant_users tu WHERE ${conditions}) AS total
          FROM ${USER_FROM}
