@@ -1,5 +1,5 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { addToOutbox, OutboxRelay } from './outbox';
+import { addManyToOutbox, addToOutbox, OutboxRelay } from './outbox';
 import { nextDisplayId } from './database';
 
 /** A unit of work: the entity manager of the open transaction and the outbox of the same transaction. */
@@ -7,6 +7,8 @@ export interface Tx {
   manager: EntityManager;
   /** Queues an event; it is published only if the transaction commits. */
   publish(subject: string, payload: object): Promise<void>;
+  /** Queues several events of one subject in one statement (bulk changes); published only if the transaction commits. */
+  publishMany(subject: string, payloads: object[]): Promise<void>;
   /** Next display id of `kind` in `tenantId` ("10000", "10001", ...). */
   nextDisplayId(tenantId: string, kind: string): Promise<string>;
 }
@@ -30,6 +32,11 @@ export class Db {
         publish: async (subject, payload) => {
           wrote = true;
           await addToOutbox(manager, this.schema, subject, payload);
+        },
+        publishMany: async (subject, payloads) => {
+          if (!payloads.length) return;
+          wrote = true;
+          await addManyToOutbox(manager, this.schema, subject, payloads);
         },
         nextDisplayId: (tenantId, kind) => nextDisplayId(manager, this.schema, tenantId, kind),
       }),

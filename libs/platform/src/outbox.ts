@@ -23,6 +23,30 @@ export async function addToOutbox(manager: EntityManager, schema: string, subjec
 }
 
 /**
+ * Writes several events of one subject into the outbox in one statement (a bulk change's events),
+ * inside the caller's transaction. Each payload is checked as `addToOutbox` checks one.
+ */
+export async function addManyToOutbox(manager: EntityManager, schema: string, subject: string, payloads: object[]): Promise<string[]> {
+  if (!payloads.length) return [];
+  const ids: string[] = [];
+  const jsons: string[] = [];
+  for (const payload of payloads) {
+    const problems = validateEvent(subject, payload);
+    if (problems.length) throw new Error(`invalid ${subject} event: ${problems.join('; ')}`);
+    const json = JSON.stringify(payload);
+    if (Buffer.byteLength(json) > MAX_EVENT_BYTES) throw new Error(`${subject} event is larger than ${MAX_EVENT_BYTES} bytes`);
+    ids.push(uuidv7());
+    jsons.push(json);
+  }
+  // ids are time-ordered (v7) and the relay sends in (created_at, id) order, so the events keep the payloads' order.
+  await manager.query(
+    `INSERT INTO "${schema}".outbox (id, subject, payload, request_id) SELECT x.id, $1, x.payload::jsonb, $2 FROM unnest($3::uuid[], $4::text[]) AS x(id, payload)`,
+    [subject, currentRequestId() ?? null, ids, jsons],
+  );
+  return ids;
+}
+
+/**
  * Publishes committed outbox rows to JetStream with `Nats-Msg-Id` = outbox id (the stream drops
  * duplicates), then marks them sent. Woken right after a commit and also polls, so a row left by
  * a crash is sent on the next start. One replica at a time relays a schema (a transaction-level

@@ -98,6 +98,22 @@ describe('transactional outbox, relay and consumers (real Postgres and NATS)', (
     expect(received).toHaveLength(0);
   });
 
+  it('publishMany writes a bulk change\'s events in one statement and delivers them in order, each once', async () => {
+    const ids = await db.transaction(async (tx) => {
+      const made = [uuidv7(), uuidv7(), uuidv7()];
+      await tx.manager.query(`INSERT INTO platform_test.widgets (id, tenant_id, name) SELECT unnest($1::uuid[]), $2, 'bulk'`, [made, TENANT]);
+      await tx.publishMany(WIDGET_CREATED, made.map((widgetId) => ({ tenantId: TENANT, widgetId })));
+      return made;
+    });
+    await until(() => ids.every((id) => received.some((m) => m.payload.widgetId === id)));
+    expect(received.filter((m) => ids.includes(m.payload.widgetId)).map((m) => m.payload.widgetId)).toEqual(ids);
+    // A bad payload anywhere in the batch refuses the whole transaction.
+    await expect(
+      db.transaction((tx) => tx.publishMany(WIDGET_CREATED, [{ tenantId: TENANT, widgetId: 'ok' }, { widgetId: 'no tenant' }])),
+    ).rejects.toThrow(/tenantId/);
+    await expect(db.transaction((tx) => tx.publishMany(WIDGET_CREATED, []))).resolves.toBeUndefined();
+  });
+
   it('refuses an event that breaks its contract, inside the transaction', async () => {
     await expect(db.transaction((tx) => tx.publish(WIDGET_CREATED, { widgetId: 'x' }))).rejects.toThrow(/tenantId/);
   });

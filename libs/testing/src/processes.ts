@@ -75,9 +75,13 @@ export interface SeededTenants {
   tenants: { id: string; name: string; users: { id: string; email: string; role: string }[] }[];
 }
 
-/** Runs the built seed (`npm run seed`) against `env`'s database and NATS; returns its JSON with a tenant-id lookup. */
-export function runSeed(env: Record<string, string>): SeededTenants & { tenantId(name: string): string } {
-  const seed = spawnSync(process.execPath, [join(ROOT, 'dist/tools/seed.js')], { env: { ...process.env, ...env }, encoding: 'utf8' });
+/**
+ * Runs the built seed (`npm run seed`) against `env`'s database and NATS; returns its JSON with a
+ * tenant-id lookup. `areas` limits what is seeded (SEED_AREAS), e.g. ['auth'] for tenants and users only.
+ */
+export function runSeed(env: Record<string, string>, areas?: string[]): SeededTenants & { tenantId(name: string): string } {
+  const seedEnv = { ...process.env, ...env, ...(areas ? { SEED_AREAS: areas.join(',') } : {}) };
+  const seed = spawnSync(process.execPath, [join(ROOT, 'dist/tools/seed.js')], { env: seedEnv, encoding: 'utf8' });
   if (seed.status !== 0) throw new Error(`seed failed: ${seed.stderr}`);
   const seeded = JSON.parse(seed.stdout) as SeededTenants;
   return {

@@ -1,4 +1,4 @@
-import { EVENT_SUBJECTS, validateEvent } from './events';
+import { EVENT_SUBJECTS, SETTINGS_EVENT_SUBJECTS, validateEvent } from './events';
 import { LOGICAL } from './subjects';
 
 const TENANT = '01890a5d-ac96-774b-bcce-b302099a8057';
@@ -49,7 +49,29 @@ describe('validateEvent', () => {
       'decisionId must be a string',
       'pathways must be an array',
       'groupIds must be an array',
+      'issuerType must be one of ROOT_AUTHORITY, PERSONNEL_IN_POSITION, POSITION_ONLY, SPECIFIC_PERSONNEL',
+      'recipientType must be one of PERSONNEL_IN_POSITION, POSITION_ONLY, SPECIFIC_PERSONNEL',
     ]);
+  });
+
+  it('refuses a delegation event whose issuer or recipient type is not one of the contract', async () => {
+    expect(validateEvent(EVENT_SUBJECTS.delegationIssued, { ...delegation, issuerType: 'BOSS' })).toEqual([
+      'issuerType must be one of ROOT_AUTHORITY, PERSONNEL_IN_POSITION, POSITION_ONLY, SPECIFIC_PERSONNEL',
+    ]);
+    expect(validateEvent(EVENT_SUBJECTS.delegationIssued, { ...delegation, recipientType: 'ROOT_AUTHORITY' })).toEqual([
+      'recipientType must be one of PERSONNEL_IN_POSITION, POSITION_ONLY, SPECIFIC_PERSONNEL',
+    ]);
+  });
+
+  it('requires the record of each settings event', async () => {
+    const id = '01890a5d-ac96-774b-bcce-b302099a805c';
+    expect(validateEvent(SETTINGS_EVENT_SUBJECTS.decisionRoleCreated, { tenantId: TENANT, decisionRole: { id, roleName: 'Approver', status: 'ACTIVE', isDeleted: false } })).toEqual([]);
+    expect(validateEvent(SETTINGS_EVENT_SUBJECTS.decisionRoleUpdated, { tenantId: TENANT })).toEqual(['decisionRole.id must be a string']);
+    expect(validateEvent(SETTINGS_EVENT_SUBJECTS.decisionRoleDeleted, { tenantId: TENANT, decisionRole: { id } })).toEqual(['decisionRole.roleName must be a string']);
+    expect(validateEvent(SETTINGS_EVENT_SUBJECTS.groupTypeCreated, { tenantId: TENANT, groupType: { id, groupTypeName: 'Regions' } })).toEqual([]);
+    expect(validateEvent(SETTINGS_EVENT_SUBJECTS.groupTypeUpdated, { tenantId: TENANT, groupType: {} })).toEqual(['groupType.id must be a string']);
+    expect(validateEvent(SETTINGS_EVENT_SUBJECTS.positionCreated, { tenantId: TENANT, position: { id } })).toEqual(['position.positionName must be a string']);
+    expect(validateEvent(SETTINGS_EVENT_SUBJECTS.groupDeleted, { tenantId: TENANT, group: { id, groupName: 'Finance' } })).toEqual([]);
   });
 
   it.each([EVENT_SUBJECTS.userCreated, EVENT_SUBJECTS.userUpdated, EVENT_SUBJECTS.userDeleted])('accepts a user event on %s and requires user.id', async (subject) => {
@@ -64,5 +86,9 @@ describe('EVENT_SUBJECTS', () => {
     const { callerChanged, ...domain } = EVENT_SUBJECTS;
     expect(callerChanged).toBe(LOGICAL.callerChanged);
     for (const subject of Object.values(domain)) expect(subject).toMatch(/^evt\.[a-z]+\.[a-z]+\.[a-z]+$/);
+  });
+
+  it('names the settings events evt.settings.<entity>.<verb>, each publishable', async () => {
+    for (const subject of Object.values(SETTINGS_EVENT_SUBJECTS)) expect(subject).toMatch(/^evt\.settings\.[a-z-]+\.(created|updated|deleted)$/);
   });
 });

@@ -59,8 +59,10 @@ export interface TenantCreatedEvent {
   name: string;
 }
 
-export type DelegationIssuerType = 'ROOT_AUTHORITY' | 'PERSONNEL_IN_POSITION' | 'POSITION_ONLY' | 'SPECIFIC_PERSONNEL';
-export type DelegationRecipientType = 'PERSONNEL_IN_POSITION' | 'POSITION_ONLY' | 'SPECIFIC_PERSONNEL';
+export const DELEGATION_ISSUER_TYPES = ['ROOT_AUTHORITY', 'PERSONNEL_IN_POSITION', 'POSITION_ONLY', 'SPECIFIC_PERSONNEL'] as const;
+export const DELEGATION_RECIPIENT_TYPES = ['PERSONNEL_IN_POSITION', 'POSITION_ONLY', 'SPECIFIC_PERSONNEL'] as const;
+export type DelegationIssuerType = (typeof DELEGATION_ISSUER_TYPES)[number];
+export type DelegationRecipientType = (typeof DELEGATION_RECIPIENT_TYPES)[number];
 
 /** evt.decision.delegation.issued | updated | revoked: feeds other areas' delegation counts. */
 export interface DelegationEvent {
@@ -110,6 +112,8 @@ export function validateEvent(subject: string, payload: unknown): string[] {
   if (subject.startsWith('evt.decision.delegation.')) {
     for (const f of ['delegationId', 'decisionId']) if (typeof p[f] !== 'string') problems.push(`${f} must be a string`);
     for (const f of ['pathways', 'groupIds']) if (!Array.isArray(p[f])) problems.push(`${f} must be an array`);
+    if (!(DELEGATION_ISSUER_TYPES as readonly unknown[]).includes(p.issuerType)) problems.push(`issuerType must be one of ${DELEGATION_ISSUER_TYPES.join(', ')}`);
+    if (!(DELEGATION_RECIPIENT_TYPES as readonly unknown[]).includes(p.recipientType)) problems.push(`recipientType must be one of ${DELEGATION_RECIPIENT_TYPES.join(', ')}`);
   }
   if (subject.startsWith('evt.auth.user.')) {
     const user = p.user as Record<string, unknown> | undefined;
@@ -119,6 +123,16 @@ export function validateEvent(subject: string, payload: unknown): string[] {
     const position = p.position as Record<string, unknown> | undefined;
     if (!position || typeof position.id !== 'string') problems.push('position.id must be a string');
     else if (typeof position.positionName !== 'string') problems.push('position.positionName must be a string');
+  }
+  if (subject.startsWith('evt.settings.decision-role.')) {
+    const role = p.decisionRole as Record<string, unknown> | undefined;
+    if (!role || typeof role.id !== 'string') problems.push('decisionRole.id must be a string');
+    else if (typeof role.roleName !== 'string') problems.push('decisionRole.roleName must be a string');
+  }
+  if (subject.startsWith('evt.settings.group-type.')) {
+    const type = p.groupType as Record<string, unknown> | undefined;
+    if (!type || typeof type.id !== 'string') problems.push('groupType.id must be a string');
+    else if (typeof type.groupTypeName !== 'string') problems.push('groupType.groupTypeName must be a string');
   }
   if (subject.startsWith('evt.settings.group.')) {
     const group = p.group as Record<string, unknown> | undefined;
@@ -183,12 +197,44 @@ export interface GroupPayload {
   instanceId: string | null;
   legalName?: string | null;
   baseCurrency?: string | null;
+  /** Record ids of the group's parents. */
+  parentGroupIds?: string[];
 }
 
 /** evt.settings.group.created | updated | deleted: feeds other areas' group names. */
 export interface GroupEvent {
   tenantId: string;
   group: GroupPayload;
+}
+
+/** A decision role as the settings area publishes it (spec §2.7). */
+export interface DecisionRolePayload {
+  id: string;
+  roleName: string;
+  status: string;
+  isDeleted: boolean;
+}
+
+/** evt.settings.decision-role.created | updated | deleted */
+export interface DecisionRoleEvent {
+  tenantId: string;
+  decisionRole: DecisionRolePayload;
+}
+
+/** A group type as the settings area publishes it. */
+export interface GroupTypePayload {
+  id: string;
+  groupTypeName: string;
+  status: string;
+  isDefault: boolean;
+  addressEnabled: boolean;
+  isDeleted: boolean;
+}
+
+/** evt.settings.group-type.created | updated | deleted */
+export interface GroupTypeEvent {
+  tenantId: string;
+  groupType: GroupTypePayload;
 }
 
 export const SETTINGS_EVENT_SUBJECTS = {
@@ -198,4 +244,10 @@ export const SETTINGS_EVENT_SUBJECTS = {
   groupCreated: 'evt.settings.group.created',
   groupUpdated: 'evt.settings.group.updated',
   groupDeleted: 'evt.settings.group.deleted',
+  groupTypeCreated: 'evt.settings.group-type.created',
+  groupTypeUpdated: 'evt.settings.group-type.updated',
+  groupTypeDeleted: 'evt.settings.group-type.deleted',
+  decisionRoleCreated: 'evt.settings.decision-role.created',
+  decisionRoleUpdated: 'evt.settings.decision-role.updated',
+  decisionRoleDeleted: 'evt.settings.decision-role.deleted',
 } as const;
