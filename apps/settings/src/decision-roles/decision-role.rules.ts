@@ -1,0 +1,43 @@
+/** The rules of decision roles that need no database; unit-tested in decision-roles.spec.ts. */
+
+export const DECISION_ROLE_STATUSES = ['ACTIVE', 'INACTIVE'] as const;
+export type DecisionRoleStatus = (typeof DECISION_ROLE_STATUSES)[number];
+
+export const DECISION_ROLE_SORTS = ['roleName', 'createdOn', 'updatedOn'] as const;
+export type DecisionRoleSort = (typeof DECISION_ROLE_SORTS)[number];
+
+export const DECISION_ROLE_NAME_MAX = 50;
+
+/** The fields a PATCH may change; an update naming none of them is a 400. */
+export const DECISION_ROLE_UPDATE_FIELDS = ['roleName', 'status', 'isDeleted'] as const;
+
+export interface DecisionRoleChange {
+  roleName?: string;
+  status?: DecisionRoleStatus;
+  isDeleted?: boolean;
+}
+
+/** True when the change names at least one field it may change. */
+export function namesAChange(change: DecisionRoleChange): boolean {
+  return DECISION_ROLE_UPDATE_FIELDS.some((f) => change[f] !== undefined);
+}
+
+/**
+ * Escapes LIKE's wildcards (and the escape character) so a search term matches literally:
+ * searching "50%" finds "50%" and not "500".
+ */
+export function escapeLike(term: string): string {
+  return term.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** ORDER BY of the list for a sort (over alias `d`); every order ends with the id, so pages never overlap. */
+export function decisionRoleOrder(sortBy: DecisionRoleSort, sortOrder: 'asc' | 'desc', alias = 'd'): string {
+  const key = { roleName: `lower(${alias}.role_name)`, createdOn: `${alias}.created_on`, updatedOn: `${alias}.updated_on` }[sortBy];
+  const dir = sortOrder === 'desc' ? 'DESC' : 'ASC';
+  return `${key} ${dir}, ${alias}.id ${dir}`;
+}
+
+/** Which event a change publishes: deleting wins over the other fields changed with it. */
+export function eventKindOf(change: DecisionRoleChange): 'updated' | 'deleted' {
+  return change.isDeleted === true ? 'deleted' : 'updated';
+}

@@ -1,0 +1,111 @@
+import { Injectable } from '@nestjs/common';
+import { DecisionRoleEvent, Page, SETTINGS_EVENT_SUBJECTS, badRequest, conflict, notFound, pageOffset } from '@ddm/contracts';
+import { Db } from '@ddm/platform';
+import { EntityManager } from 'typeorm';
+import { v7 as uuidv7 } from 'uuid';
+import { DECISION_ROLE_UPDATE_FIELDS, decisionRoleOrder, escapeLike, eventKindOf, namesAChange } from './decision-role.rules';
+import { CreateDecisionRoleDto, UpdateDecisionRoleDto } from './dto/decision-role-change.dto';
+import { DECISION_ROLE_COLUMNS, DecisionRoleRow, DecisionRoleView, toDecisionRolePayload, toDecisionRoleView } from './dto/decision-role.response';
+import { ListDecisionRolesQuery } from './dto/list-decision-roles.query';
+
+const EVENT_SUBJECT = {
+  created: SETTINGS_EVENT_SUBJECTS.decisionRoleCreated,
+  updated: SETTINGS_EVENT_SUBJECTS.decisionRoleUpdated,
+  deleted: SETTINGS_EVENT_SUBJECTS.decisionRoleDeleted,
+} as const;
+
+/** Decision roles of a tenant: listed, created, renamed, (de)activated and deleted softly. Every change publishes its event in its transaction. */
+@Injectable()
+export class DecisionRolesService {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * One statement: the count of the matching roles, and the page of them (index order on
+   * tenant, lower(name), id for the default sort). An empty page still answers the total.
+   */
+  async list(tenantId: string, q: ListDecisionRolesQuery): Promise<Page<DecisionRoleView>> {
+    const where = ['d.tenant_id = $1', 'NOT d.is_deleted'];
+    const params: unknown[] = [tenantId];
+    if (q.search) {
+      params.push(`%${escapeLike(q.search)}%`);
+      where.push(`d.role_name ILIKE $${params.length}`);
+    }
+    if (q.status?.length) {
+      params.push(q.status);
+      where.push(`d.status = ANY($${params.length}::text[])`);
+    }
+    params.push(q.limit, pageOffset(q));
+    const order = decisionRoleOrder(q.sortBy, q.sortOrder);
+    const rows = await this.db.query<Partial<DecisionRoleRow> & { total: string }>(
+      `WITH matching AS (SELECT d.* FROM settings.decision_roles d WHERE ${where.join(' AND ')})
+       SELECT p.*, c.total
+         FROM (SELECT count(*) AS total FROM matching) c
+         LEFT JOIN LATERAL (SELECT ${DECISION_ROLE_COLUMNS}, d.created_on, d.updated_on FROM matching d
+                             ORDER BY ${order} LIMIT $${params.length - 1} OFFSET $${params.length}) p ON true
+        ORDER BY ${decisionRoleOrder(q.sortBy, q.sortOrder, 'p')}`,
+      params,
+    );
+    const total = rows.length ? Number(rows[0].total) : 0;
+    const items = rows.filter((r): r is DecisionRoleRow & { total: string } => r.id != null).map(toDecisionRoleView);
+    return new Page(items, total, q.page, q.limit);
+  }
+
+  async create(tenantId: string, dto: CreateDecisionRoleDto, by: string | null): Promise<DecisionRoleView> {
+    return this.db.transaction(async (tx) => {
+      await refuseTakenName(tx.manager, tenantId, dto.roleName, null);
+      const [row]: DecisionRoleRow[] = await tx.manager.query(
+        `INSERT INTO settings.decision_roles AS d (id, tenant_id, role_name, status, created_by, updated_by)
+         VALUES ($1, $2, $3, $4, $5, $5) RETURNING ${DECISION_ROLE_COLUMNS}`,
+        [uuidv7(), tenantId, dto.roleName, dto.status ?? 'ACTIVE', by],
+      );
+      const view = toDecisionRoleView(row);
+      await tx.publish(EVENT_SUBJECT.created, { tenantId, decisionRole: toDecisionRolePayload(view) } satisfies DecisionRoleEvent);
+      return view;
+    });
+  }
+
+  /**
+   * Renames, (de)activates or deletes (softly) a role of the caller's tenant. A deleted role, or
+   * another tenant's, is a 404; `isDeleted: false` on a live role changes nothing.
+   */
+  async update(tenantId: string, id: string, dto: UpdateDecisionRoleDto, by: string | null): Promise<DecisionRoleView> {
+    if (!namesAChange(dto)) throw badRequest(`Nothing to change: send at least one of ${DECISION_ROLE_UPDATE_FIELDS.join(', ')}`);
+    return this.db.transaction(async (tx) => {
+      const [current]: { role_name: string }[] = await tx.manager.query(
+        `SELECT role_name FROM settings.decision_roles WHERE id = $1 AND tenant_id = $2 AND NOT is_deleted FOR UPDATE`,
+        [id, tenantId],
+      );
+      if (!current) throw notFound(`Decision role ${id} not found`);
+      // A deleted role frees its name; a rename that stays live must not take another role's.
+      if (dto.roleName !== undefined && dto.isDeleted !== true) await refuseTakenName(tx.manager, tenantId, dto.roleName, id);
+
+      const sets = ['updated_on = now()', 'updated_by = $3'];
+      const params: unknown[] = [id, tenantId, by];
+      const set = (column: string, value: unknown) => {
+        params.push(value);
+        sets.push(`${column} = $${params.length}`);
+      };
+      if (dto.roleName !== undefined) set('role_name', dto.roleName);
+      if (dto.status !== undefined) set('status', dto.status);
+      if (dto.isDeleted === true) sets.push('is_deleted = true', 'deleted_on = now()', 'deleted_by = $3');
+      // Wrapped in a SELECT: TypeORM answers a bare UPDATE with [rows, count], a SELECT with the rows.
+      const [row]: DecisionRoleRow[] = await tx.manager.query(
+        `WITH d AS (UPDATE settings.decision_roles d SET ${sets.join(', ')} WHERE d.id = $1 AND d.tenant_id = $2 RETURNING d.*)
+         SELECT ${DECISION_ROLE_COLUMNS} FROM d`,
+        params,
+      );
+      const view = toDecisionRoleView(row);
+      await tx.publish(EVENT_SUBJECT[eventKindOf(dto)], { tenantId, decisionRole: toDecisionRolePayload(view) } satisfies DecisionRoleEvent);
+      return view;
+    });
+  }
+}
+
+/** 409 when another live role of the tenant has the name (in any case). The unique index backs this up against races. */
+async function refuseTakenName(m: EntityManager, tenantId: string, roleName: string, except: string | null): Promise<void> {
+  const taken = await m.query(
+    `SELECT 1 FROM settings.decision_roles WHERE tenant_id = $1 AND lower(role_name) = lower($2) AND NOT is_deleted AND id IS DISTINCT FROM $3::uuid`,
+    [tenantId, roleName, except],
+  );
+  if (taken.length) throw conflict(`A decision role named "${roleName}" already exists in this tenant`);
+}

@@ -1,0 +1,32 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { DecisionRolePayload } from '@ddm/contracts';
+import { DECISION_ROLE_STATUSES } from '../decision-role.rules';
+
+/** Decision role (spec §2.7): exactly these fields. */
+export class DecisionRoleView {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid' }) tenantId: string;
+  @ApiProperty({ maxLength: 50, example: 'Approver' }) roleName: string;
+  @ApiProperty() isDeleted: boolean;
+  @ApiProperty({ enum: DECISION_ROLE_STATUSES }) status: string;
+}
+
+/** The columns a view is built from (one list of them, used by every statement). */
+export const DECISION_ROLE_COLUMNS = 'd.id, d.tenant_id, d.role_name, d.is_deleted, d.status';
+
+export interface DecisionRoleRow {
+  id: string;
+  tenant_id: string;
+  role_name: string;
+  is_deleted: boolean;
+  status: string;
+}
+
+export function toDecisionRoleView(r: DecisionRoleRow): DecisionRoleView {
+  return { id: r.id, tenantId: r.tenant_id, roleName: r.role_name, isDeleted: r.is_deleted, status: r.status };
+}
+
+/** The role as evt.settings.decision-role.* carries it. */
+export function toDecisionRolePayload(v: DecisionRoleView): DecisionRolePayload {
+  return { id: v.id, roleName: v.roleName, status: v.status, isDeleted: v.isDeleted };
+}

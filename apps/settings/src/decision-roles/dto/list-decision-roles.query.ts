@@ -1,0 +1,29 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { CommaList, PageQuery } from '@ddm/contracts';
+import { DECISION_ROLE_SORTS, DECISION_ROLE_STATUSES, DecisionRoleSort, DecisionRoleStatus } from '../decision-role.rules';
+
+export class ListDecisionRolesQuery extends PageQuery {
+  @ApiPropertyOptional({ format: 'uuid', description: "The tenant; defaults to the caller's" })
+  @IsOptional()
+  @IsUUID()
+  tenantId?: string;
+
+  @ApiPropertyOptional({ description: 'Role name contains (case-insensitive)', maxLength: 100 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  search?: string;
+
+  @ApiPropertyOptional({ description: 'Comma-separated: ACTIVE, INACTIVE', example: 'ACTIVE,INACTIVE' })
+  @IsOptional()
+  @CommaList()
+  @ArrayMaxSize(DECISION_ROLE_STATUSES.length)
+  @IsIn(DECISION_ROLE_STATUSES, { each: true })
+  status?: DecisionRoleStatus[];
+
+  @ApiPropertyOptional({ enum: DECISION_ROLE_SORTS, default: 'roleName' })
+  @IsOptional()
+  @IsIn(DECISION_ROLE_SORTS)
+  sortBy: DecisionRoleSort = 'roleName';
+}

@@ -1,0 +1,71 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { GroupTypePayload } from '@ddm/contracts';
+
+/** A group type as Aptly's public API answers it. */
+export class GroupTypeView {
+  @ApiProperty() id: string;
+  @ApiProperty() tenantId: string;
+  @ApiProperty({ example: 'Department' }) groupTypeName: string;
+  @ApiProperty({ description: 'false for a type that cannot be disabled (Organizations)' }) shouldAllowEnableDisable: boolean;
+  @ApiProperty() addressEnabled: boolean;
+  @ApiProperty({ description: 'One of the three types every tenant starts with' }) isDefault: boolean;
+  @ApiProperty({ enum: ['KEEP_ASSOCIATIONS', 'REMOVE_ASSOCIATIONS', 'NA'] }) disableOption: string;
+  @ApiProperty() isDeleted: boolean;
+  @ApiProperty({ enum: ['ACTIVE', 'INACTIVE'] }) status: string;
+  @ApiProperty({ nullable: true, type: String }) createdBy: string | null;
+  @ApiProperty() createdOn: string;
+  @ApiProperty() updatedOn: string;
+  @ApiProperty({ nullable: true, type: String }) updatedBy: string | null;
+}
+
+export interface GroupTypeRow {
+  id: string;
+  tenant_id: string;
+  group_type_name: string;
+  should_allow_enable_disable: boolean;
+  address_enabled: boolean;
+  is_default: boolean;
+  disable_option: string;
+  is_deleted: boolean;
+  status: string;
+  created_by: string | null;
+  created_on: Date;
+  updated_on: Date;
+  updated_by: string | null;
+}
+
+/** Columns of a group type as answered (alias `t`). */
+export const GROUP_TYPE_COLUMNS = `t.id, t.tenant_id, t.group_type_name, t.should_allow_enable_disable, t.address_enabled, t.is_default,
+  t.disable_option, t.is_deleted, t.status, t.created_by, t.created_on, t.updated_on, t.updated_by`;
+
+/** The same columns for RETURNING (no alias). */
+export const GROUP_TYPE_RETURNING = GROUP_TYPE_COLUMNS.replace(/\bt\./g, '');
+
+export function toGroupTypeView(r: GroupTypeRow): GroupTypeView {
+  return {
+    id: r.id,
+    tenantId: r.tenant_id,
+    groupTypeName: r.group_type_name,
+    shouldAllowEnableDisable: r.should_allow_enable_disable,
+    addressEnabled: r.address_enabled,
+    isDefault: r.is_default,
+    disableOption: r.disable_option,
+    isDeleted: r.is_deleted,
+    status: r.status,
+    createdBy: r.created_by,
+    createdOn: r.created_on.toISOString(),
+    updatedOn: r.updated_on.toISOString(),
+    updatedBy: r.updated_by,
+  };
+}
+
+export function toGroupTypePayload(r: GroupTypeRow): GroupTypePayload {
+  return {
+    id: r.id,
+    groupTypeName: r.group_type_name,
+    status: r.status,
+    isDefault: r.is_default,
+    addressEnabled: r.address_enabled,
+    isDeleted: r.is_deleted,
+  };
+}

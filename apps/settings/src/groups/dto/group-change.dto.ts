@@ -1,0 +1,166 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayUnique,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  MaxLength,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import { ToBoolean } from '@ddm/contracts';
+import { DISABLE_OPTIONS, DisableOption } from '../../group-types/group-type.rules';
+import { GROUP_STATUSES, GroupStatus } from '../group.rules';
+
+export const MAX_PARENTS = 50;
+const trim = () => Transform(({ value }) => (typeof value === 'string' ? value.trim() : value), { toClassOnly: true });
+const defined = (field: string) => ValidateIf((o: Record<string, unknown>) => o[field] !== undefined);
+
+/** A group's address; accepted only when the group's type has addressEnabled. Null clears a field. */
+export class GroupAddressDto {
+  @ApiPropertyOptional({ maxLength: 200, nullable: true }) @IsOptional() @IsString() @MaxLength(200) street1?: string | null;
+  @ApiPropertyOptional({ maxLength: 200, nullable: true }) @IsOptional() @IsString() @MaxLength(200) street2?: string | null;
+  @ApiPropertyOptional({ maxLength: 100, nullable: true }) @IsOptional() @IsString() @MaxLength(100) city?: string | null;
+  @ApiPropertyOptional({ maxLength: 100, nullable: true }) @IsOptional() @IsString() @MaxLength(100) state?: string | null;
+  @ApiPropertyOptional({ maxLength: 10, nullable: true, example: 'NY' }) @IsOptional() @IsString() @MaxLength(10) stateCode?: string | null;
+  @ApiPropertyOptional({ maxLength: 20, nullable: true }) @IsOptional() @IsString() @MaxLength(20) zipCode?: string | null;
+  @ApiPropertyOptional({ maxLength: 100, nullable: true }) @IsOptional() @IsString() @MaxLength(100) country?: string | null;
+  @ApiPropertyOptional({ maxLength: 3, nullable: true, example: 'US' }) @IsOptional() @IsString() @MaxLength(3) countryCode?: string | null;
+}
+
+/** Fields a create and an update share (all optional here; the create makes some required). */
+class GroupFieldsDto {
+  @ApiPropertyOptional({ description: 'Tenant ID (default: the caller’s active tenant); cannot be changed' })
+  @IsOptional()
+  @IsUUID()
+  tenantId?: string;
+
+  @ApiPropertyOptional({ description: 'ISO 4217 code (3 upper-case letters)', example: 'USD', nullable: true })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Z]{3}$/, { message: 'baseCurrency must be 3 upper-case letters (ISO 4217)' })
+  baseCurrency?: string | null;
+
+  @ApiPropertyOptional({ maxLength: 100, nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  displayName?: string | null;
+
+  @ApiPropertyOptional({ enum: GROUP_STATUSES, default: 'ACTIVE' })
+  @defined('status')
+  @IsIn(GROUP_STATUSES)
+  status?: GroupStatus;
+
+  @ApiPropertyOptional({ default: false })
+  @defined('isSynced')
+  @ToBoolean()
+  @IsBoolean()
+  isSynced?: boolean;
+
+  @ApiPropertyOptional({ maxLength: 100, nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  legalName?: string | null;
+
+  @ApiPropertyOptional({ maxLength: 255, nullable: true, example: 'EXT-GROUP-12345' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  externalId?: string | null;
+
+  @ApiPropertyOptional({ maxLength: 255, nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  instanceId?: string | null;
+}
+
+export class CreateGroupDto extends GroupFieldsDto {
+  @ApiProperty({ description: 'An ACTIVE group type of the tenant' })
+  @IsUUID()
+  tenantGroupTypeId: string;
+
+  @ApiProperty({ maxLength: 100, example: 'Engineering Team' })
+  @trim()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  groupName: string;
+
+  @ApiPropertyOptional({ type: [String], maxItems: MAX_PARENTS, description: 'Record ids of groups of the tenant' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_PARENTS)
+  @ArrayUnique()
+  @IsUUID('all', { each: true })
+  parentGroupIds?: string[];
+
+  @ApiPropertyOptional({ type: GroupAddressDto, description: 'Only when the group type has addressEnabled' })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => GroupAddressDto)
+  address?: GroupAddressDto;
+}
+
+export class UpdateGroupDto extends GroupFieldsDto {
+  @ApiPropertyOptional({ description: 'Move the group to another ACTIVE type of the tenant' })
+  @defined('tenantGroupTypeId')
+  @IsUUID()
+  tenantGroupTypeId?: string;
+
+  @ApiPropertyOptional({ maxLength: 100 })
+  @defined('groupName')
+  @trim()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  groupName?: string;
+
+  @ApiPropertyOptional({ type: GroupAddressDto, nullable: true, description: 'Fields sent replace the stored ones; null removes the address' })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => GroupAddressDto)
+  address?: GroupAddressDto | null;
+
+  @ApiPropertyOptional({ type: [String], maxItems: MAX_PARENTS, description: 'Parent group ids to add (400 if one would make a cycle)' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_PARENTS)
+  @ArrayUnique()
+  @IsUUID('all', { each: true })
+  addParentGroupIds?: string[];
+
+  @ApiPropertyOptional({ type: [String], maxItems: MAX_PARENTS, description: 'Parent group ids to remove (ids that are not parents are ignored)' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_PARENTS)
+  @ArrayUnique()
+  @IsUUID('all', { each: true })
+  removeParentGroupIds?: string[];
+
+  @ApiPropertyOptional({ description: 'true deletes the group (soft), with disableOption; nothing else may change with it' })
+  @defined('isDeleted')
+  @ToBoolean()
+  @IsBoolean()
+  isDeleted?: boolean;
+
+  @ApiPropertyOptional({
+    enum: DISABLE_OPTIONS,
+    description: 'With isDeleted: KEEP_ASSOCIATIONS keeps position and hierarchy links, REMOVE_ASSOCIATIONS removes them, NA keeps them',
+  })
+  @defined('disableOption')
+  @IsIn(DISABLE_OPTIONS)
+  disableOption?: DisableOption;
+}

@@ -1,0 +1,66 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, IsArray, IsIn, IsISO8601, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { CommaList, PageQuery } from '@ddm/contracts';
+import { GROUP_STATUSES, GroupStatus } from '../group.rules';
+
+export const GROUP_SORTS = ['groupId', 'groupName', 'status', 'createdOn', 'updatedOn', 'isSynced', 'tenantGroupType'] as const;
+export type GroupSort = (typeof GROUP_SORTS)[number];
+
+export class ListGroupsQuery extends PageQuery {
+  @ApiPropertyOptional({ description: 'Tenant ID (default: the caller’s active tenant)' })
+  @IsOptional()
+  @IsUUID()
+  tenantId?: string;
+
+  @ApiPropertyOptional({ description: 'Group name or display name contains (case-insensitive)', maxLength: 100, example: 'Engineering' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  search?: string;
+
+  @ApiPropertyOptional({ description: 'Comma-separated statuses', example: 'ACTIVE,INACTIVE' })
+  @IsOptional()
+  @CommaList()
+  @IsArray()
+  @ArrayMaxSize(GROUP_STATUSES.length)
+  @IsIn(GROUP_STATUSES, { each: true })
+  status?: GroupStatus[];
+
+  @ApiPropertyOptional({ description: 'Comma-separated group type ids' })
+  @IsOptional()
+  @CommaList()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsUUID('all', { each: true })
+  tenantGroupTypeIds?: string[];
+
+  @ApiPropertyOptional({ description: 'Only the direct children of this group' })
+  @IsOptional()
+  @IsUUID()
+  parentGroupId?: string;
+
+  @ApiPropertyOptional({ description: 'Created at or after (ISO 8601 date-time)', example: '2024-01-01T00:00:00.000Z' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  createdAtStart?: string;
+
+  @ApiPropertyOptional({ description: 'Created at or before (ISO 8601 date-time)', example: '2024-12-31T23:59:59.999Z' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  createdAtEnd?: string;
+
+  @ApiPropertyOptional({ description: 'Last updated at or after (ISO 8601 date-time)' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  updatedAtStart?: string;
+
+  @ApiPropertyOptional({ description: 'Last updated at or before (ISO 8601 date-time)' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  updatedAtEnd?: string;
+
+  @ApiPropertyOptional({ enum: GROUP_SORTS, default: 'groupName' })
+  @IsOptional()
+  @IsIn(GROUP_SORTS)
+  sortBy: GroupSort = 'groupName';
+}

@@ -1,0 +1,162 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, IsArray, IsIn, IsISO8601, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { CommaList, DELEGATION_ISSUER_TYPES, DELEGATION_RECIPIENT_TYPES, DelegationIssuerType, DelegationRecipientType, PageQuery } from '@ddm/contracts';
+import {
+  MAX_LIST_ITEMS,
+  POSITION_FIELDS,
+  POSITION_SORTS,
+  POSITION_STATUSES,
+  PositionField,
+  PositionSort,
+  PositionStatus,
+  SOURCE_TYPES,
+  SourceType,
+} from '../position.rules';
+
+const DELEGATION_FILTER_NOTE =
+  'Delegation filters select the positions that RECEIVED delegations of a shape: a position matches when at least one active (not revoked) ' +
+  'delegation has it as recipient position and satisfies every delegation filter given (delegationIssuerType, delegationIssuerUserId, ' +
+  'delegationIssuerPositionId, delegationPathway, delegationRecipientType).';
+
+/** GET /settings/v1/positions: every filter of spec §4.3 under the product's names (ARCHITECTURE §3). */
+export class ListPositionsQuery extends PageQuery {
+  @ApiPropertyOptional({ description: "Tenant to list (default: the caller's active tenant)" })
+  @IsOptional()
+  @IsUUID()
+  tenantId?: string;
+
+  @ApiPropertyOptional({
+    description: 'Comma-separated source types: Manual (created here), Directory Sync (SCIM-provisioned), All (no filter)',
+    example: 'All,Directory Sync',
+  })
+  @IsOptional()
+  @CommaList()
+  @IsArray()
+  @ArrayMaxSize(MAX_LIST_ITEMS)
+  @IsIn(SOURCE_TYPES, { each: true })
+  sourceType?: SourceType[];
+
+  @ApiPropertyOptional({ description: 'Comma-separated group record ids: positions linked to any of them (groups not deleted)' })
+  @IsOptional()
+  @CommaList()
+  @IsArray()
+  @ArrayMaxSize(MAX_LIST_ITEMS)
+  @IsUUID('all', { each: true })
+  groupIds?: string[];
+
+  @ApiPropertyOptional({ description: 'Comma-separated statuses', example: 'ACTIVE,INACTIVE' })
+  @IsOptional()
+  @CommaList()
+  @IsArray()
+  @ArrayMaxSize(MAX_LIST_ITEMS)
+  @IsIn(POSITION_STATUSES, { each: true })
+  status?: PositionStatus[];
+
+  @ApiPropertyOptional({ description: 'Position name contains (case-insensitive)', maxLength: 200, example: 'Developer' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  search?: string;
+
+  @ApiPropertyOptional({
+    enum: POSITION_SORTS,
+    default: 'createdOn',
+    description: 'positionId sorts by the numeric display id; status sorts by status, then name. Ties are broken by id.',
+  })
+  @IsOptional()
+  @IsIn(POSITION_SORTS)
+  sortBy: PositionSort = 'createdOn';
+
+  @ApiPropertyOptional({
+    description: `Comma-separated fields to return; only these keys come back per item. One of: ${POSITION_FIELDS.join(', ')}`,
+    example: 'id,positionName',
+  })
+  @IsOptional()
+  @CommaList()
+  @IsArray()
+  @ArrayMaxSize(POSITION_FIELDS.length)
+  @IsIn(POSITION_FIELDS, { each: true })
+  select?: PositionField[];
+
+  @ApiPropertyOptional({
+    deprecated: true,
+    description: 'DEPRECATED: use select instead. Same behaviour as select; ignored when select is given.',
+    example: 'id,positionName',
+  })
+  @IsOptional()
+  @CommaList()
+  @IsArray()
+  @ArrayMaxSize(POSITION_FIELDS.length)
+  @IsIn(POSITION_FIELDS, { each: true })
+  fields?: PositionField[];
+
+  @ApiPropertyOptional({ description: 'Comma-separated position record ids: only these' })
+  @IsOptional()
+  @CommaList()
+  @IsArray()
+  @ArrayMaxSize(MAX_LIST_ITEMS)
+  @IsUUID('all', { each: true })
+  selectedPositionIds?: string[];
+
+  @ApiPropertyOptional({ description: 'Created at or after (ISO 8601 date-time)', example: '2024-01-01T00:00:00.000Z' })
+  @IsOptional()
+  @IsISO8601()
+  createdAtStart?: string;
+
+  @ApiPropertyOptional({ description: 'Created at or before (ISO 8601 date-time)', example: '2024-12-31T23:59:59.999Z' })
+  @IsOptional()
+  @IsISO8601()
+  createdAtEnd?: string;
+
+  @ApiPropertyOptional({ description: 'Last updated at or after (ISO 8601 date-time)', example: '2024-01-01T00:00:00.000Z' })
+  @IsOptional()
+  @IsISO8601()
+  updatedAtStart?: string;
+
+  @ApiPropertyOptional({ description: 'Last updated at or before (ISO 8601 date-time)', example: '2024-12-31T23:59:59.999Z' })
+  @IsOptional()
+  @IsISO8601()
+  updatedAtEnd?: string;
+
+  @ApiPropertyOptional({ enum: DELEGATION_ISSUER_TYPES, description: `Issuer type of a received delegation. ${DELEGATION_FILTER_NOTE}` })
+  @IsOptional()
+  @IsIn(DELEGATION_ISSUER_TYPES)
+  delegationIssuerType?: DelegationIssuerType;
+
+  @ApiPropertyOptional({ description: `Issuing user of a received delegation (user record id). ${DELEGATION_FILTER_NOTE}` })
+  @IsOptional()
+  @IsUUID()
+  delegationIssuerUserId?: string;
+
+  @ApiPropertyOptional({ description: `Issuing position of a received delegation (position record id). ${DELEGATION_FILTER_NOTE}` })
+  @IsOptional()
+  @IsUUID()
+  delegationIssuerPositionId?: string;
+
+  @ApiPropertyOptional({
+    description: `Comma-separated pathways; a received delegation matches when it has any of them. ${DELEGATION_FILTER_NOTE}`,
+    example: 'Matrix,Functional',
+  })
+  @IsOptional()
+  @CommaList()
+  @IsArray()
+  @ArrayMaxSize(MAX_LIST_ITEMS)
+  @IsString({ each: true })
+  @MaxLength(50, { each: true })
+  delegationPathway?: string[];
+
+  @ApiPropertyOptional({ enum: DELEGATION_RECIPIENT_TYPES, description: `Recipient type of a received delegation. ${DELEGATION_FILTER_NOTE}` })
+  @IsOptional()
+  @IsIn(DELEGATION_RECIPIENT_TYPES)
+  delegationRecipientType?: DelegationRecipientType;
+
+  @ApiPropertyOptional({
+    description: 'Comma-separated position record ids sorted to the top (those that match the filters), then the chosen sort',
+  })
+  @IsOptional()
+  @CommaList()
+  @IsArray()
+  @ArrayMaxSize(MAX_LIST_ITEMS)
+  @IsUUID('all', { each: true })
+  pinnedPositionIds?: string[];
+}

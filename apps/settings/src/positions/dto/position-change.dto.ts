@@ -1,0 +1,133 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength, ValidateIf } from 'class-validator';
+import { ToBoolean } from '@ddm/contracts';
+import { MAX_BULK_IDS, MAX_POSITION_GROUPS, POSITION_STATUSES, PositionStatus } from '../position.rules';
+
+/**
+ * An id array. The product's documented examples send `["id1, id2"]` (one comma-joined string);
+ * such entries are split so those clients work; each id must then be a UUID.
+ */
+const SplitJoinedIds = () =>
+  Transform(
+    ({ value }) =>
+      Array.isArray(value) ? value.flatMap((v: unknown) => (typeof v === 'string' ? v.split(',').map((x) => x.trim()).filter((x) => x !== '') : [v])) : value,
+    { toClassOnly: true },
+  );
+
+const Trim = () => Transform(({ value }) => (typeof value === 'string' ? value.trim() : value), { toClassOnly: true });
+
+const TenantId = () =>
+  applyDecorators(ApiPropertyOptional({ description: "Tenant of the change (default: the caller's active tenant)" }), IsOptional(), IsUUID());
+
+const GroupIds = (description: string) =>
+  applyDecorators(
+    ApiPropertyOptional({ type: [String], maxItems: MAX_POSITION_GROUPS, description }),
+    IsOptional(),
+    SplitJoinedIds(),
+    IsArray(),
+    ArrayMaxSize(MAX_POSITION_GROUPS),
+    IsUUID('all', { each: true }),
+  );
+
+const BulkIds = (description: string) =>
+  applyDecorators(
+    ApiProperty({ type: [String], minItems: 1, maxItems: MAX_BULK_IDS, description }),
+    SplitJoinedIds(),
+    IsArray(),
+    ArrayMinSize(1),
+    ArrayMaxSize(MAX_BULK_IDS),
+    IsUUID('all', { each: true }),
+  );
+
+/** POST /settings/v1/positions */
+export class CreatePositionDto {
+  @TenantId()
+  tenantId?: string;
+
+  @ApiProperty({ maxLength: 200, description: 'Unique in the tenant among positions not deleted (case-insensitive)', example: 'Senior Developer' })
+  @Trim()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  positionName: string;
+
+  @GroupIds('Record ids of groups of the tenant (not deleted); unknown ones are a 404 naming them')
+  groupIds?: string[];
+
+  @ApiPropertyOptional({ enum: POSITION_STATUSES, default: 'ACTIVE' })
+  @IsOptional()
+  @IsIn(POSITION_STATUSES)
+  status?: PositionStatus;
+
+  @ApiPropertyOptional({ maxLength: 255, nullable: true, example: 'EXT-POS-12345' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  externalId?: string | null;
+
+  @ApiPropertyOptional({ maxLength: 255, nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  instanceId?: string | null;
+
+  @ApiPropertyOptional({ default: false, description: 'Provisioned by Directory Sync (SCIM)' })
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean()
+  isSCIMProvisioned?: boolean;
+}
+
+/** PATCH /settings/v1/positions/{id}: the fields given change. */
+export class UpdatePositionDto {
+  @TenantId()
+  tenantId?: string;
+
+  @ApiPropertyOptional({ maxLength: 200 })
+  @ValidateIf((o: UpdatePositionDto) => o.positionName !== undefined)
+  @Trim()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  positionName?: string;
+
+  @GroupIds('Replaces the set of groups (record ids of groups of the tenant, not deleted); [] removes every group')
+  groupIds?: string[];
+
+  @ApiPropertyOptional({ enum: POSITION_STATUSES })
+  @IsOptional()
+  @IsIn(POSITION_STATUSES)
+  status?: PositionStatus;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean()
+  isSCIMProvisioned?: boolean;
+}
+
+export const POSITION_UPDATE_FIELDS = ['positionName', 'groupIds', 'status', 'isSCIMProvisioned'] as const;
+
+/** PATCH /settings/v1/positions/bulk-status-update */
+export class BulkStatusDto {
+  @TenantId()
+  tenantId?: string;
+
+  @BulkIds('Position record ids (1 to 500)')
+  ids: string[];
+
+  @ApiProperty({ enum: POSITION_STATUSES })
+  @IsIn(POSITION_STATUSES)
+  status: PositionStatus;
+}
+
+/** DELETE /settings/v1/positions */
+export class DeletePositionsDto {
+  @TenantId()
+  tenantId?: string;
+
+  @BulkIds('Position record ids (1 to 500). All or nothing: if any is unknown, deleted or another tenant\'s, nothing is deleted (404 naming them)')
+  ids: string[];
+}

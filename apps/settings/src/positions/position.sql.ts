@@ -1,0 +1,206 @@
+/**
+ * The SQL of the positions' reads, as pure exports: the service runs it, and the benchmark
+ * (tools/bench/settings.ts) runs the very same statements from a bare pg handler.
+ * Each read is ONE statement: the columns, the groups (json_agg) and the delegation counts come
+ * from correlated, indexed subqueries; timestamps are formatted as ISO 8601 UTC by Postgres.
+ */
+import type { ListPositionsQuery } from './dto/list-positions.query';
+import type { PositionGroupView, PositionView } from './dto/position.response';
+import { POSITION_FIELDS, PositionField, PositionSort, chosenFields, containsPattern, scimFilter, statusFilter } from './position.rules';
+
+export type { ListPositionsQuery } from './dto/list-positions.query';
+export type { PositionGroupView, PositionView } from './dto/position.response';
+
+/** A timestamptz as `2026-01-31T12:00:00.000Z`. */
+const iso = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * A position's columns as answered. `p` is settings.positions. Counts: active (not revoked)
+ * delegations of the same tenant naming the position as recipient / issuer. Groups: the
+ * position's groups that are not deleted, each with its type and its first parent that is not
+ * deleted (by link creation).
+ */
+export const POSITION_COLUMNS = `
+  p.id, p.tenant_id, p.position_display_id, p.position_name, p.is_scim_provisioned, p.status, p.is_deleted,
+  ${iso('p.created_on')} AS created_on, ${iso('p.updated_on')} AS updated_on, p.external_id, p.instance_id,
+  (SELECT count(*)::int FROM settings.delegation_projection d
+    WHERE d.recipient_position_id = p.id AND d.revoked_on IS NULL AND d.tenant_id = p.tenant_id) AS delegations_received,
+  (SELECT count(*)::int FROM settings.delegation_projection d
+    WHERE d.issuer_position_id = p.id AND d.revoked_on IS NULL AND d.tenant_id = p.tenant_id) AS delegations_issued,
+  (SELECT coalesce(json_agg(json_build_object(
+            'groupName', g.group_name, 'displayName', g.display_name, 'groupTypeName', t.group_type_name, 'groupId', g.id,
+            'groupTypeId', t.id, 'parentId', par.id, 'parentName', par.group_name,
+            'createdAt', ${iso('pg.created_at')}, 'updatedAt', ${iso('pg.updated_at')})
+          ORDER BY pg.created_at, g.group_name, g.id), '[]'::json)
+     FROM settings.position_groups pg
+     JOIN settings.groups g ON g.id = pg.group_id AND g.tenant_id = p.tenant_id AND NOT g.is_deleted
+     LEFT JOIN settings.group_types t ON t.id = g.tenant_group_type_id
+     LEFT JOIN LATERAL (
+       SELECT pa.id, pa.group_name FROM settings.group_parents gp
+         JOIN settings.groups pa ON pa.id = gp.parent_id AND NOT pa.is_deleted
+        WHERE gp.group_id = g.id
+        ORDER BY gp.created_at, gp.id LIMIT 1) par ON true
+    WHERE pg.position_id = p.id) AS groups`;
+
+/** Get by id: $1 = position id, $2 = tenant id. No row: unknown, deleted or another tenant's. */
+export const POSITION_BY_ID_SQL = `SELECT ${POSITION_COLUMNS} FROM settings.positions p WHERE p.id = $1 AND p.tenant_id = $2 AND NOT p.is_deleted`;
+
+/** Several positions, deleted ones included (what a bulk delete answers): $1 = ids (uuid[]), $2 = tenant id. */
+export const POSITIONS_BY_IDS_SQL = `SELECT ${POSITION_COLUMNS} FROM settings.positions p WHERE p.id = ANY($1::uuid[]) AND p.tenant_id = $2
+  ORDER BY p.position_display_id::bigint, p.id`;
+
+/** A row of the statements above. */
+export interface PositionRow {
+  id: string;
+  tenant_id: string;
+  position_display_id: string;
+  position_name: string;
+  is_scim_provisioned: boolean;
+  status: string;
+  is_deleted: boolean;
+  created_on: string;
+  updated_on: string;
+  external_id: string | null;
+  instance_id: string | null;
+  delegations_received: number;
+  delegations_issued: number;
+  groups: PositionGroupView[] | null;
+}
+
+/** A list row: the position (null columns when the page is empty) and the total of matching positions. */
+export interface PositionListRow extends Omit<PositionRow, 'id'> {
+  id: string | null;
+  total: number;
+}
+
+export function toPositionView(r: PositionRow): PositionView {
+  return {
+    id: r.id,
+    tenantId: r.tenant_id,
+    positionId: r.position_display_id,
+    positionName: r.position_name,
+    isSCIMProvisioned: r.is_scim_provisioned,
+    status: r.status,
+    isDeleted: r.is_deleted,
+    createdOn: r.created_on,
+    updatedOn: r.updated_on,
+    delegationsReceived: Number(r.delegations_received),
+    delegationsIssued: Number(r.delegations_issued),
+    externalId: r.external_id,
+    instanceId: r.instance_id,
+    groups: r.groups ?? [],
+  };
+}
+
+/** Only the named fields of a view (`select` / `fields`); null or empty = the whole view. */
+export function selectFields(view: PositionView, fields: readonly PositionField[] | null | undefined): Partial<PositionView> {
+  if (!fields?.length) return view;
+  const out: Record<string, unknown> = {};
+  for (const f of fields) out[f] = view[f];
+  return out as Partial<PositionView>;
+}
+
+/** Sort keys of each `sortBy`, matching the list indexes (tenant_id, ..., id) WHERE NOT is_deleted. */
+const SORT_KEYS: Record<PositionSort, string[]> = {
+  positionName: ['lower(p.position_name)'],
+  positionId: ['(p.position_display_id::bigint)'],
+  status: ['p.status', 'lower(p.position_name)'],
+  createdOn: ['p.created_on'],
+  updatedOn: ['p.updated_on'],
+};
+
+/** A comma list given as an array or as a string (the bench may pass raw query values). */
+function asList(v: unknown): string[] | undefined {
+  if (v === undefined || v === null) return undefined;
+  const items = Array.isArray(v) ? v : String(v).split(',');
+  const out = items.map((x) => String(x).trim()).filter((x) => x !== '');
+  return out.length ? out : undefined;
+}
+
+/** The WHERE clause of the positions matching every filter; pushes its parameters onto `values` ($1 = tenant id). */
+function matchingWhere(q: Partial<ListPositionsQuery>, values: unknown[]): string {
+  const param = (v: unknown, cast = '') => {
+    values.push(v);
+    return `$${values.length}${cast}`;
+  };
+  const where = ['p.tenant_id = $1', 'NOT p.is_deleted'];
+  const scim = scimFilter(asList(q.sourceType));
+  if (scim !== null) where.push(`p.is_scim_provisioned = ${param(scim)}`);
+  // One status: an equality, so (tenant_id, status, lower(name), id) serves filter and sort; both statuses: no filter.
+  const status = statusFilter(asList(q.status));
+  if (status) where.push(`p.status = ${param(status)}`);
+  if (q.search) where.push(`p.position_name ILIKE ${param(containsPattern(q.search))}`);
+  const groupIds = asList(q.groupIds);
+  if (groupIds)
+    where.push(`EXISTS (SELECT 1 FROM settings.position_groups pg
+                  JOIN settings.groups g ON g.id = pg.group_id AND g.tenant_id = $1 AND NOT g.is_deleted
+                 WHERE pg.position_id = p.id AND pg.group_id = ANY(${param(groupIds, '::uuid[]')}))`);
+  const selected = asList(q.selectedPositionIds);
+  if (selected) where.push(`p.id = ANY(${param(selected, '::uuid[]')})`);
+  if (q.createdAtStart) where.push(`p.created_on >= ${param(q.createdAtStart, '::timestamptz')}`);
+  if (q.createdAtEnd) where.push(`p.created_on <= ${param(q.createdAtEnd, '::timestamptz')}`);
+  if (q.updatedAtStart) where.push(`p.updated_on >= ${param(q.updatedAtStart, '::timestamptz')}`);
+  if (q.updatedAtEnd) where.push(`p.updated_on <= ${param(q.updatedAtEnd, '::timestamptz')}`);
+  // Delegation filters: the position received an active delegation that satisfies all of them.
+  const d: string[] = [];
+  if (q.delegationIssuerType) d.push(`d.issuer_type = ${param(q.delegationIssuerType)}`);
+  if (q.delegationIssuerUserId) d.push(`d.issuer_user_id = ${param(q.delegationIssuerUserId, '::uuid')}`);
+  if (q.delegationIssuerPositionId) d.push(`d.issuer_position_id = ${param(q.delegationIssuerPositionId, '::uuid')}`);
+  const pathways = asList(q.delegationPathway);
+  if (pathways) d.push(`d.pathways && ${param(pathways, '::text[]')}`);
+  if (q.delegationRecipientType) d.push(`d.recipient_type = ${param(q.delegationRecipientType)}`);
+  if (d.length)
+    where.push(`EXISTS (SELECT 1 FROM settings.delegation_projection d
+                 WHERE d.recipient_position_id = p.id AND d.revoked_on IS NULL AND d.tenant_id = $1 AND ${d.join(' AND ')})`);
+  return where.join(' AND ');
+}
+
+/**
+ * The positions list as ONE statement: the page's ids in index order (LIMIT/OFFSET over the
+ * matching positions, pinned ones first), then the columns, groups and counts of those rows only,
+ * and the total of matching positions. Always answers at least one row (the total), with null
+ * columns when the page is empty.
+ */
+export function positionListSql(tenantId: string, q: Partial<ListPositionsQuery>): { text: string; values: unknown[] } {
+  const values: unknown[] = [tenantId];
+  const where = matchingWhere(q, values);
+  const limit = Math.min(Math.max(Number(q.limit ?? 10) || 10, 1), 100);
+  const page = Math.max(Number(q.page ?? 1) || 1, 1);
+  const offset = (page - 1) * limit;
+  const dir = String(q.sortOrder).toLowerCase() === 'desc' ? 'DESC' : 'ASC';
+  const keys = SORT_KEYS[(q.sortBy as PositionSort) ?? 'createdOn'] ?? SORT_KEYS.createdOn;
+  const order = [...keys, 'p.id'].map((k) => `${k} ${dir}`).join(', ');
+  const pinned = asList(q.pinnedPositionIds);
+
+  let pageIds: string;
+  if (!pinned) {
+    values.push(limit, offset);
+    pageIds = `SELECT p.id FROM settings.positions p WHERE ${where} ORDER BY ${order} LIMIT $${values.length - 1} OFFSET $${values.length}`;
+  } else {
+    // Pinned positions first, then the others; each branch is bounded by the rows the page needs (index order).
+    values.push(pinned, limit + offset, limit, offset);
+    const [pin, upto, lim, off] = [values.length - 3, values.length - 2, values.length - 1, values.length];
+    const sortCols = keys.map((k, i) => `${k} AS k${i}`).join(', ');
+    const outer = ['u.pin', ...keys.map((_, i) => `u.k${i} ${dir}`), `u.id ${dir}`].join(', ');
+    pageIds = `SELECT u.id FROM (
+        (SELECT 0 AS pin, p.id, ${sortCols} FROM settings.positions p WHERE ${where} AND p.id = ANY($${pin}::uuid[]) ORDER BY ${order} LIMIT $${upto})
+        UNION ALL
+        (SELECT 1 AS pin, p.id, ${sortCols} FROM settings.positions p WHERE ${where} AND NOT (p.id = ANY($${pin}::uuid[])) ORDER BY ${order} LIMIT $${upto})
+      ) u ORDER BY ${outer} LIMIT $${lim} OFFSET $${off}`;
+  }
+  const text = `WITH page AS (SELECT s.id, row_number() OVER () AS ord FROM (${pageIds}) s)
+SELECT c.total, v.* FROM (SELECT count(*)::int AS total FROM settings.positions p WHERE ${where}) c
+LEFT JOIN (SELECT page.ord, ${POSITION_COLUMNS} FROM page JOIN settings.positions p ON p.id = page.id) v ON true
+ORDER BY v.ord`;
+  return { text, values };
+}
+
+/** Maps the list statement's rows: the page's views (only the chosen fields) and the total. */
+export function toPositionPage(rows: PositionListRow[], q: Pick<Partial<ListPositionsQuery>, 'select' | 'fields'>): { items: Partial<PositionView>[]; total: number } {
+  const fields = chosenFields(q.select, q.fields);
+  const items: Partial<PositionView>[] = [];
+  for (const r of rows) if (r.id !== null) items.push(selectFields(toPositionView(r as PositionRow), fields));
+  return { items, total: rows.length ? Number(rows[0].total) : 0 };
+}
+
+export { POSITION_FIELDS };

@@ -1,0 +1,219 @@
+import { Injectable } from '@nestjs/common';
+import { AppError, ErrorCode, FieldError, Page, PositionEvent, PositionPayload, SETTINGS_EVENT_SUBJECTS, badRequest, conflict, notFound } from '@ddm/contracts';
+import { Db } from '@ddm/platform';
+import { EntityManager } from 'typeorm';
+import { v7 as uuidv7 } from 'uuid';
+import { ListPositionsQuery } from './dto/list-positions.query';
+import { BulkStatusDto, CreatePositionDto, DeletePositionsDto, POSITION_UPDATE_FIELDS, UpdatePositionDto } from './dto/position-change.dto';
+import { BulkStatusResult, PositionView } from './dto/position.response';
+import { missingIds, uniqueIds } from './position.rules';
+import {
+  POSITION_BY_ID_SQL,
+  POSITIONS_BY_IDS_SQL,
+  PositionListRow,
+  PositionRow,
+  positionListSql,
+  toPositionPage,
+  toPositionView,
+} from './position.sql';
+
+/** What evt.settings.position.* carry of a position. */
+export function toPositionPayload(v: PositionView): PositionPayload {
+  return {
+    id: v.id,
+    positionName: v.positionName,
+    positionId: v.positionId,
+    status: v.status,
+    isDeleted: v.isDeleted,
+    externalId: v.externalId,
+    isSCIMProvisioned: v.isSCIMProvisioned,
+  };
+}
+
+/** A 404 naming each missing id, with the request field that named it (`ids.3`, `groupIds.0`). */
+function missing(what: string, field: string, asked: readonly string[], ids: readonly string[], suffix = ''): AppError {
+  const lower = asked.map((x) => x.toLowerCase());
+  const errors: FieldError[] = ids.map((id) => ({ field: `${field}.${lower.indexOf(id)}`, message: `${what} ${id} not found` }));
+  return new AppError(ErrorCode.NotFound, `${what}s not found: ${ids.join(', ')}${suffix}`, errors);
+}
+
+/**
+ * Positions of a tenant: the list and get (one statement each, see position.sql.ts), create,
+ * update, bulk status and bulk delete. Every change publishes evt.settings.position.* through
+ * the outbox in its transaction.
+ */
+@Injectable()
+export class PositionsService {
+  constructor(private readonly db: Db) {}
+
+  async list(tenantId: string, q: ListPositionsQuery): Promise<Page<Partial<PositionView>>> {
+    const { text, values } = positionListSql(tenantId, q);
+    const { items, total } = toPositionPage(await this.db.query<PositionListRow>(text, values), q);
+    return new Page(items, total, q.page, q.limit);
+  }
+
+  async get(tenantId: string, id: string): Promise<PositionView> {
+    const [row] = await this.db.query<PositionRow>(POSITION_BY_ID_SQL, [id, tenantId]);
+    if (!row) throw notFound(`Position ${id} not found`);
+    return toPositionView(row);
+  }
+
+  async create(tenantId: string, dto: CreatePositionDto, by: string | null): Promise<PositionView> {
+    const id = uuidv7();
+    const groupIds = uniqueIds(dto.groupIds ?? []);
+    return this.db.transaction(async (tx) => {
+      await requireGroups(tx.manager, tenantId, dto.groupIds ?? [], groupIds);
+      await refuseTakenName(tx.manager, tenantId, dto.positionName, null);
+      const displayId = await tx.nextDisplayId(tenantId, 'position');
+      await uniqueName(dto.positionName, () =>
+        tx.manager.query(
+          `INSERT INTO settings.positions (id, tenant_id, position_display_id, position_name, status, is_scim_provisioned, external_id, instance_id, created_by, updated_by)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
+          [id, tenantId, displayId, dto.positionName, dto.status ?? 'ACTIVE', dto.isSCIMProvisioned ?? false, dto.externalId ?? null, dto.instanceId ?? null, by],
+        ),
+      );
+      await linkGroups(tx.manager, tenantId, id, groupIds);
+      const view = await readView(tx.manager, tenantId, id);
+      const event: PositionEvent = { tenantId, position: toPositionPayload(view) };
+      await tx.publish(SETTINGS_EVENT_SUBJECTS.positionCreated, event);
+      return view;
+    });
+  }
+
+  /** Changes the fields given; `groupIds` replaces the set (links kept keep their createdAt). */
+  async update(tenantId: string, id: string, dto: UpdatePositionDto, by: string | null): Promise<PositionView> {
+    if (!POSITION_UPDATE_FIELDS.some((f) => dto[f] != null)) throw badRequest(`Nothing to change: send at least one of ${POSITION_UPDATE_FIELDS.join(', ')}`);
+    return this.db.transaction(async (tx) => {
+      const [current] = await tx.manager.query(`SELECT id FROM settings.positions WHERE id = $1 AND tenant_id = $2 AND NOT is_deleted FOR UPDATE`, [id, tenantId]);
+      if (!current) throw notFound(`Position ${id} not found`);
+      if (dto.positionName != null) await refuseTakenName(tx.manager, tenantId, dto.positionName, id);
+      const groupIds = dto.groupIds ? uniqueIds(dto.groupIds) : null;
+      if (groupIds) await requireGroups(tx.manager, tenantId, dto.groupIds!, groupIds);
+
+      const sets = ['updated_on = now()', 'updated_by = $3'];
+      const params: unknown[] = [id, tenantId, by];
+      const set = (column: string, value: unknown) => {
+        params.push(value);
+        sets.push(`${column} = $${params.length}`);
+      };
+      if (dto.positionName != null) set('position_name', dto.positionName);
+      if (dto.status != null) set('status', dto.status);
+      if (dto.isSCIMProvisioned != null) set('is_scim_provisioned', dto.isSCIMProvisioned);
+      await uniqueName(dto.positionName ?? '', () =>
+        tx.manager.query(`UPDATE settings.positions SET ${sets.join(', ')} WHERE id = $1 AND tenant_id = $2`, params),
+      );
+      if (groupIds) {
+        await tx.manager.query(`DELETE FROM settings.position_groups WHERE position_id = $1 AND NOT (group_id = ANY($2::uuid[]))`, [id, groupIds]);
+        await linkGroups(tx.manager, tenantId, id, groupIds);
+      }
+      const view = await readView(tx.manager, tenantId, id);
+      const event: PositionEvent = { tenantId, position: toPositionPayload(view) };
+      await tx.publish(SETTINGS_EVENT_SUBJECTS.positionUpdated, event);
+      return view;
+    });
+  }
+
+  /**
+   * Sets the status of the positions named. `successful` counts the positions of the tenant
+   * found (not deleted), whether or not their status changed; the others are `failed`. Only
+   * positions whose status changed are written and announced (one outbox statement).
+   */
+  async bulkStatus(tenantId: string, dto: BulkStatusDto, by: string | null): Promise<BulkStatusResult> {
+    const ids = uniqueIds(dto.ids);
+    return this.db.transaction(async (tx) => {
+      const [r]: { found: number; changed: PositionPayload[] }[] = await tx.manager.query(
+        `WITH found AS (SELECT id FROM settings.positions WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND NOT is_deleted ORDER BY id FOR UPDATE),
+              changed AS (
+                UPDATE settings.positions p SET status = $3, updated_on = now(), updated_by = $4
+                  FROM found WHERE p.id = found.id AND p.status <> $3
+                RETURNING p.id, p.position_name, p.position_display_id, p.status, p.is_deleted, p.external_id, p.is_scim_provisioned)
+         SELECT (SELECT count(*)::int FROM found) AS found,
+                (SELECT coalesce(json_agg(json_build_object(
+                   'id', c.id, 'positionName', c.position_name, 'positionId', c.position_display_id, 'status', c.status,
+                   'isDeleted', c.is_deleted, 'externalId', c.external_id, 'isSCIMProvisioned', c.is_scim_provisioned) ORDER BY c.id), '[]'::json)
+                   FROM changed c) AS changed`,
+        [tenantId, ids, dto.status, by],
+      );
+      await tx.publishMany(
+        SETTINGS_EVENT_SUBJECTS.positionUpdated,
+        r.changed.map((position): PositionEvent => ({ tenantId, position })),
+      );
+      return { total: ids.length, successful: r.found, failed: ids.length - r.found };
+    });
+  }
+
+  /**
+   * Deletes (softly) every position named, or none: if any id is unknown, already deleted or
+   * another tenant's, the answer is a 404 naming them and nothing changes. Answers the positions
+   * as they were, with isDeleted true.
+   */
+  async remove(tenantId: string, dto: DeletePositionsDto, by: string | null): Promise<PositionView[]> {
+    const ids = uniqueIds(dto.ids);
+    return this.db.transaction(async (tx) => {
+      const found: { id: string }[] = await tx.manager.query(
+        `SELECT id FROM settings.positions WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND NOT is_deleted ORDER BY id FOR UPDATE`,
+        [tenantId, ids],
+      );
+      const absent = missingIds(ids, found.map((r) => r.id));
+      if (absent.length) throw missing('Position', 'ids', dto.ids, absent, '; nothing was deleted');
+      await tx.manager.query(
+        `UPDATE settings.positions SET is_deleted = true, deleted_on = now(), deleted_by = $3 WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
+        [tenantId, ids, by],
+      );
+      const rows: PositionRow[] = await tx.manager.query(POSITIONS_BY_IDS_SQL, [ids, tenantId]);
+      const order = new Map(ids.map((x, i) => [x, i]));
+      const views = rows.map(toPositionView).sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+      await tx.publishMany(
+        SETTINGS_EVENT_SUBJECTS.positionDeleted,
+        views.map((v): PositionEvent => ({ tenantId, position: toPositionPayload(v) })),
+      );
+      return views;
+    });
+  }
+}
+
+async function readView(m: EntityManager, tenantId: string, id: string): Promise<PositionView> {
+  const [row]: PositionRow[] = await m.query(POSITION_BY_ID_SQL, [id, tenantId]);
+  return toPositionView(row);
+}
+
+/** Every group named must be a group of the tenant that is not deleted (404 naming the others). */
+async function requireGroups(m: EntityManager, tenantId: string, asked: readonly string[], ids: readonly string[]): Promise<void> {
+  if (!ids.length) return;
+  const found: { id: string }[] = await m.query(`SELECT id FROM settings.groups WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND NOT is_deleted`, [tenantId, ids]);
+  const absent = missingIds(ids, found.map((r) => r.id));
+  if (absent.length) throw missing('Group', 'groupIds', asked, absent);
+}
+
+/** Links the groups not linked yet (one statement); existing links keep their timestamps. */
+async function linkGroups(m: EntityManager, tenantId: string, positionId: string, groupIds: readonly string[]): Promise<void> {
+  if (!groupIds.length) return;
+  await m.query(
+    `INSERT INTO settings.position_groups (position_id, group_id, tenant_id)
+     SELECT $1, g, $2 FROM unnest($3::uuid[]) AS g ON CONFLICT (position_id, group_id) DO NOTHING`,
+    [positionId, tenantId, groupIds],
+  );
+}
+
+const takenMessage = (name: string) => `A position named "${name}" already exists in this tenant`;
+
+async function refuseTakenName(m: EntityManager, tenantId: string, name: string, except: string | null): Promise<void> {
+  const taken = await m.query(
+    `SELECT 1 FROM settings.positions WHERE tenant_id = $1 AND lower(position_name) = lower($2) AND NOT is_deleted AND id IS DISTINCT FROM $3::uuid`,
+    [tenantId, name, except],
+  );
+  if (taken.length) throw conflict(takenMessage(name));
+}
+
+/** A concurrent write that took the name first (the unique index) is the same 409 as the check's. */
+async function uniqueName<T>(name: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    const e = err as { code?: string; constraint?: string; driverError?: { code?: string; constraint?: string } };
+    const code = e.driverError?.code ?? e.code;
+    const constraint = e.driverError?.constraint ?? e.constraint;
+    if (code === '23505' && constraint === 'positions_name_unique') throw conflict(takenMessage(name));
+    throw err;
+  }
+}
