@@ -10,12 +10,27 @@
  * JSON line. Exits 1 if a response was not a 200. The child, the database and the streams are
  * removed in every case (the database is kept with --keep, to look at query plans).
  */
-import { ALL_PERMISSION_KEYS, DEFAULT_ROLES } from '@ddm/contracts';
-import { connect } from 'nats';
 import { Client } from 'pg';
 import { DEV_KEYS_DIR, runtime } from '../lib/runtime';
 import { signDevToken } from '../lib/sign';
-import { BenchOptions, Stats, failUnlessAll200, freePort, log, measure, pad, parseArgs, runBench, start, stopChildren, summary, usage, waitReady } from './lib';
+import {
+  BenchOptions,
+  Stats,
+  createScratchDatabase,
+  failUnlessAll200,
+  freePort,
+  log,
+  measure,
+  pad,
+  parseArgs,
+  removeScratch,
+  runBench,
+  seedTenantWithRoles,
+  start,
+  summary,
+  usage,
+  waitReady,
+} from './lib';
 
 const DATABASE = 'ddm_bench_auth';
 const NATS_NAMESPACE = 'benchauth';
@@ -48,22 +63,6 @@ function parseOptions(argv: string[]): Options {
   });
 }
 
-function withDatabase(url: string, name: string): string {
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
-
-async function admin<T>(url: string, work: (c: Client) => Promise<T>): Promise<T> {
-  const c = new Client({ connectionString: withDatabase(url, 'postgres') });
-  await c.connect();
-  try {
-    return await work(c);
-  } finally {
-    await c.end();
-  }
-}
-
 const FIRST = ['Ada', 'Alan', 'Barbara', 'Claude', 'Donald', 'Edsger', 'Frances', 'Grace', 'Hedy', 'Ivan', 'John', 'Katherine', 'Leslie', 'Margaret', 'Niklaus', 'Radia', 'Shafi', 'Tim', 'Whitfield', 'Yukihiro'];
 const LAST = [
   'Lovelace', 'Turing', 'Liskov', 'Shannon', 'Knuth', 'Dijkstra', 'Allen', 'Hopper', 'Lamarr', 'Sutherland', 'Backus', 'Johnson', 'Lamport', 'Hamilton', 'Wirth',
@@ -74,20 +73,7 @@ const LAST = [
 
 /** A tenant with its four default roles (as the auth service creates them) and `count` ACTIVE users, set-based. */
 async function seedTenant(db: Client, name: string, domain: string, count: number): Promise<{ tenantId: string; callerSub: string }> {
-  const [{ id: tenantId }] = (await db.query<{ id: string }>(`INSERT INTO auth.tenants (id, name) VALUES (gen_random_uuid(), $1) RETURNING id`, [name])).rows;
-  for (const [i, role] of DEFAULT_ROLES.entries()) {
-    const [{ id }] = (
-      await db.query<{ id: string }>(
-        `INSERT INTO auth.tenant_roles (id, tenant_id, role_display_id, role_name, description, is_custom, can_deactivate, system_key)
-         VALUES (gen_random_uuid(), $1, $2, $3, $4, false, $5, $6) RETURNING id`,
-        [tenantId, String(10000 + i), role.roleName, role.description, role.canDeactivate, role.key],
-      )
-    ).rows;
-    await db.query(
-      `INSERT INTO auth.role_mappings (role_id, relationship_key_name, is_enabled) SELECT $1, k, k = ANY($3::text[]) FROM unnest($2::text[]) AS k`,
-      [id, ALL_PERMISSION_KEYS, role.keys],
-    );
-  }
+  const { tenantId } = await seedTenantWithRoles(db, name);
   // Names cycle through 20 first and 50 last names: every name appears in both tenants, in proportion.
   await db.query(
     `INSERT INTO auth.users (id, email, login_id, first_name, last_name, name, display_name, idp_user_id, active_tenant_id,
@@ -111,7 +97,7 @@ async function seedTenant(db: Client, name: string, domain: string, count: numbe
        FROM auth.tenant_users tu WHERE tu.tenant_id = $1`,
     [tenantId],
   );
-  await db.query(`INSERT INTO auth.display_id_counters (tenant_id, kind, last_value) VALUES ($1, 'user', $2), ($1, 'role', 10003)`, [tenantId, 9999 + count]);
+  await db.query(`INSERT INTO auth.display_id_counters (tenant_id, kind, last_value) VALUES ($1, 'user', $2)`, [tenantId, 9999 + count]);
   const [{ idp }] = (await db.query<{ idp: string }>(`SELECT u.idp_user_id AS idp FROM auth.users u WHERE u.active_tenant_id = $1 ORDER BY u.email LIMIT 1`, [tenantId])).rows;
   return { tenantId, callerSub: idp };
 }
@@ -120,26 +106,8 @@ async function run(tenant: Size, round: number, url: string, headers: Record<str
   return { tenant, round, ...(await measure(url, headers, connections, duration)) };
 }
 
-async function cleanup(rt: { databaseUrl: string; natsUrl: string }, keep: boolean): Promise<void> {
-  await stopChildren(10_000);
-  if (keep) log(`kept database ${DATABASE}`);
-  else
-    await admin(rt.databaseUrl, (c) => c.query(`DROP DATABASE IF EXISTS "${DATABASE}" WITH (FORCE)`)).catch((err) => log(`could not drop ${DATABASE}: ${(err as Error).message}`));
-  const nc = await connect({ servers: rt.natsUrl }).catch(() => undefined);
-  if (nc) {
-    const jsm = await nc.jetstreamManager();
-    for (const s of [`${NATS_NAMESPACE}_EVENTS`, `${NATS_NAMESPACE}_JOBS`]) await jsm.streams.delete(s).catch(() => undefined);
-    await nc.close();
-  }
-}
-
 async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string }): Promise<void> {
-  const url = withDatabase(rt.databaseUrl, DATABASE);
-  log(`scratch database ${DATABASE} (${rt.databaseUrl.replace(/\/\/[^@]*@/, '//').replace(/\/[^/]*$/, '')})`);
-  await admin(rt.databaseUrl, async (c) => {
-    await c.query(`DROP DATABASE IF EXISTS "${DATABASE}" WITH (FORCE)`);
-    await c.query(`CREATE DATABASE "${DATABASE}"`);
-  });
+  const url = await createScratchDatabase(rt.databaseUrl, DATABASE);
 
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -233,5 +201,5 @@ const rt = runtime();
 const options = parseOptions(process.argv.slice(2));
 runBench(
   () => main(options, rt),
-  () => cleanup(rt, options.keep),
+  () => removeScratch(rt, DATABASE, NATS_NAMESPACE, options.keep),
 );

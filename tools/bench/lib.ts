@@ -1,12 +1,16 @@
 /**
  * What the benchmarks of tools/bench/ share: their common options, the built services as child
- * processes (started, awaited until ready, stopped in every case), autocannon runs with fine
- * percentiles, and a few formatting helpers.
+ * processes (started, awaited until ready, stopped in every case), a scratch database and NATS
+ * namespace (created, and removed in every case), a tenant with its default roles seeded in SQL,
+ * autocannon runs with fine percentiles, and a few formatting helpers.
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { ALL_PERMISSION_KEYS, DEFAULT_ROLES, DefaultRoleKey } from '@ddm/contracts';
+import { connect } from 'nats';
+import { Client } from 'pg';
 import { ROOT } from '../lib/runtime';
 
 // autocannon ships no types; the little of its API used here.
@@ -108,6 +112,76 @@ export async function stopChildren(killAfterMs: number): Promise<void> {
       clearTimeout(timer);
     }),
   );
+}
+
+/** `url` naming another database. */
+export function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+/** Runs `work` on a connection to the server's `postgres` database (to create and drop databases). */
+export async function admin<T>(url: string, work: (c: Client) => Promise<T>): Promise<T> {
+  const c = new Client({ connectionString: withDatabase(url, 'postgres') });
+  await c.connect();
+  try {
+    return await work(c);
+  } finally {
+    await c.end();
+  }
+}
+
+/** Creates the scratch database `name` afresh (dropped first if a previous run left it) and answers its URL. */
+export async function createScratchDatabase(url: string, name: string): Promise<string> {
+  log(`scratch database ${name} (${url.replace(/\/\/[^@]*@/, '//').replace(/\/[^/]*$/, '')})`);
+  await admin(url, async (c) => {
+    await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await c.query(`CREATE DATABASE "${name}"`);
+  });
+  return withDatabase(url, name);
+}
+
+/**
+ * What a benchmark leaves behind, removed: the children stopped, the scratch database dropped
+ * (unless `keep`, to look at query plans) and the namespace's streams deleted. Never throws.
+ */
+export async function removeScratch(rt: { databaseUrl: string; natsUrl: string }, database: string, natsNamespace: string, keep: boolean): Promise<void> {
+  await stopChildren(10_000);
+  if (keep) log(`kept database ${database}`);
+  else await admin(rt.databaseUrl, (c) => c.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`)).catch((err) => log(`could not drop ${database}: ${(err as Error).message}`));
+  const nc = await connect({ servers: rt.natsUrl }).catch(() => undefined);
+  if (nc) {
+    const jsm = await nc.jetstreamManager();
+    for (const s of [`${natsNamespace}_EVENTS`, `${natsNamespace}_JOBS`]) await jsm.streams.delete(s).catch(() => undefined);
+    await nc.close();
+  }
+}
+
+/**
+ * A tenant in the auth schema with its four default roles and their mappings, as the auth service
+ * creates them (role display ids 10000..10003, the role counter at 10003). Answers the tenant id
+ * and the role ids by default-role key.
+ */
+export async function seedTenantWithRoles(db: Client, name: string): Promise<{ tenantId: string; roleIds: Record<DefaultRoleKey, string> }> {
+  const [{ id: tenantId }] = (await db.query<{ id: string }>(`INSERT INTO auth.tenants (id, name) VALUES (gen_random_uuid(), $1) RETURNING id`, [name])).rows;
+  const roleIds = {} as Record<DefaultRoleKey, string>;
+  for (const [i, role] of DEFAULT_ROLES.entries()) {
+    const [{ id }] = (
+      await db.query<{ id: string }>(
+        `INSERT INTO auth.tenant_roles (id, tenant_id, role_display_id, role_name, description, is_custom, can_deactivate, system_key)
+         VALUES (gen_random_uuid(), $1, $2, $3, $4, false, $5, $6) RETURNING id`,
+        [tenantId, String(10000 + i), role.roleName, role.description, role.canDeactivate, role.key],
+      )
+    ).rows;
+    await db.query(
+      `INSERT INTO auth.role_mappings (role_id, relationship_key_name, is_enabled) SELECT $1, k, k = ANY($3::text[]) FROM unnest($2::text[]) AS k`,
+      [id, ALL_PERMISSION_KEYS, role.keys],
+    );
+    roleIds[role.key] = id;
+  }
+  await db.query(`INSERT INTO auth.display_id_counters (tenant_id, kind, last_value) VALUES ($1, 'role', $2)`, [tenantId, 9999 + DEFAULT_ROLES.length]);
+  return { tenantId, roleIds };
 }
 
 /** Polls `${base}/health/ready` until it answers 2xx; throws if the child exits first or after `timeoutMs`. */

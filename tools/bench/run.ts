@@ -2,10 +2,12 @@
  * npm run bench -- <name> [options]: runs one benchmark of tools/bench/ (each prints its own usage).
  *   auth      users list with a search term at 1,000 and at 100,000 users
  *   gateway   the auth details endpoint directly and through the gateway
+ *   settings  positions get-by-id and list against a bare Fastify + pg handler running the same SQL (1,000 and 100,000 positions)
  */
 const BENCHES: Record<string, string> = {
   auth: './auth',
   gateway: './gateway',
+  settings: './settings',
 };
 
 const name = process.argv[2];
