@@ -70,6 +70,7 @@ const POSITIONS: { positionName: string; groups: string[] }[] = [
 
 const DECISION_ROLES = ['Approver', 'Recommender', 'Consulted', 'Informed', 'Performer'];
 
+/** What the tenant holds after the seed (not deleted). */
 export interface SettingsSeedResult {
   groups: number;
   positions: number;
@@ -85,7 +86,7 @@ export async function seedSettings(app: INestApplicationContext, tenant: { id: s
   const db = app.get(Db);
   const groupTypes = app.get(GroupTypesService);
   await groupTypes.ensureDefaults(tenant.id);
-  if (tenant.name !== 'Demo Co') return { groups: 0, positions: 0, decisionRoles: 0 };
+  if (tenant.name !== 'Demo Co') return countsOf(db, tenant.id);
 
   const types = new Map(
     (await db.query<{ id: string; system_key: TypeKey }>(`SELECT id, system_key FROM settings.group_types WHERE tenant_id = $1 AND system_key IS NOT NULL`, [tenant.id])).map((t) => [
@@ -129,5 +130,15 @@ export async function seedSettings(app: INestApplicationContext, tenant: { id: s
     const [existing] = await db.query(`SELECT 1 FROM settings.decision_roles WHERE tenant_id = $1 AND lower(role_name) = lower($2) AND NOT is_deleted`, [tenant.id, roleName]);
     if (!existing) await roles.create(tenant.id, { roleName, status: 'ACTIVE' }, null);
   }
-  return { groups: GROUPS.length, positions: POSITIONS.length, decisionRoles: DECISION_ROLES.length };
+  return countsOf(db, tenant.id);
+}
+
+async function countsOf(db: Db, tenantId: string): Promise<SettingsSeedResult> {
+  const [counts] = await db.query<SettingsSeedResult>(
+    `SELECT (SELECT count(*)::int FROM settings.groups WHERE tenant_id = $1 AND NOT is_deleted) AS groups,
+            (SELECT count(*)::int FROM settings.positions WHERE tenant_id = $1 AND NOT is_deleted) AS positions,
+            (SELECT count(*)::int FROM settings.decision_roles WHERE tenant_id = $1 AND NOT is_deleted) AS "decisionRoles"`,
+    [tenantId],
+  );
+  return counts;
 }

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { DelegationEvent } from '@ddm/contracts';
 import { DelegationsService } from '../src/delegations/delegations.service';
 import { delegation, publishEvent } from './fixtures/events';
-import { SettingsHarness, startSettings, until } from './fixtures/harness';
+import { NATS_URL } from '@ddm/testing';
+import { connect } from 'nats';
+import { SettingsHarness, restartSettings, startSettings, until } from './fixtures/harness';
 
 const CONSUMER = 'settings-decision-delegations';
 const code = () => randomUUID().replace(/-/g, '').slice(0, 6);
@@ -151,6 +153,23 @@ describe('delegation projection: evt.decision.delegation.* feed counts and filte
     expect(await matching(`delegationIssuerPositionId=${p2}`)).toEqual([p3]);
   });
 
+  it('with versions, an older event arriving after a newer one changes nothing (redelivery out of order)', async () => {
+    const d = delegation(h.demo.id, { decisionId: randomUUID(), issuerType: 'ROOT_AUTHORITY', recipientType: 'POSITION_ONLY', recipientPositionId: p1, pathways: ['Functional'], groupIds: [] });
+    const before = await position(p1);
+    await publish(['issued', { ...d, version: 1 }], ['updated', { ...d, version: 3, recipientPositionId: p2 }]);
+    expect(await position(p2)).toMatchObject({ received: 1 });
+    // Version 2 arrives late: the projection keeps version 3.
+    await publish(['updated', { ...d, version: 2, recipientPositionId: p1 }]);
+    expect(await position(p2)).toMatchObject({ received: 1 });
+    expect(await position(p1)).toEqual(before);
+    const [row] = await sql<{ version: string; recipient_position_id: string }>(`SELECT version, recipient_position_id FROM settings.delegation_projection WHERE delegation_id = $1`, [d.delegationId]);
+    expect(row).toEqual({ version: '3', recipient_position_id: p2 });
+    // A revocation counts whatever its version; the version never goes back.
+    await publish(['revoked', { ...d, version: 2 }]);
+    expect(await position(p2)).toMatchObject({ received: 0 });
+    expect((await sql<{ version: string }>(`SELECT version FROM settings.delegation_projection WHERE delegation_id = $1`, [d.delegationId]))[0].version).toBe('3');
+  });
+
   it('revoked stops counting and stops matching; a later issued/updated does not bring it back', async () => {
     await publish(['revoked', d2]);
     expect(await position(p3)).toEqual({ received: 1, issued: 0 });
@@ -213,5 +232,32 @@ describe('delegation projection: evt.decision.delegation.* feed counts and filte
     expect(await position(p1)).toEqual({ received: 1, issued: 0 });
     expect(await group(g1)).toEqual({ delegations: 1, decisions: 1 });
     expect(await matching('delegationIssuerType=SPECIFIC_PERSONNEL&delegationPathway=Path%207')).toEqual([p1]);
+  });
+
+  it('redelivered for real: with its consumer lost, the restarted service gets every event of the stream again and changes nothing', async () => {
+    const snapshot = async () => ({
+      positions: [await position(p1), await position(p2), await position(p3)],
+      groups: [await group(g1), await group(g2)],
+      rows: await sql(`SELECT * FROM settings.delegation_projection ORDER BY delegation_id`),
+      processed: await processed(),
+    });
+    const before = await snapshot();
+    const stream = h.svc.ns.subjects.eventsStream;
+    const durable = h.svc.ns.subjects.durable(CONSUMER);
+    const nc = await connect({ servers: NATS_URL });
+    try {
+      const jsm = await nc.jetstreamManager();
+      await h.svc.app.close();
+      await jsm.consumers.delete(stream, durable);
+      await restartSettings(h);
+      // The new consumer starts from the beginning of the stream: every delegation event is delivered again, and acknowledged.
+      await until(async () => {
+        const info = await jsm.consumers.info(stream, durable);
+        return info.delivered.consumer_seq > 0 && info.num_pending === 0 && info.num_ack_pending === 0 && info;
+      }, 'every event delivered again and acknowledged', 10_000);
+    } finally {
+      await nc.close();
+    }
+    expect(await snapshot()).toEqual(before);
   });
 });

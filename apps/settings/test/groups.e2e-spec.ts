@@ -545,6 +545,12 @@ describe('groups (e2e, real Postgres and NATS)', () => {
       expect(res.body.data).toMatchObject({ isDeleted: true, disableOption: 'REMOVE_ASSOCIATIONS', parentGroups: [], childGroups: [] });
       expect(await linksOf(g.id)).toEqual({ positions: 0, hierarchy: 0 });
       expect((await h.db.query(`SELECT 1 FROM settings.positions WHERE id = $1 AND NOT is_deleted`, [p])).length).toBe(1);
+      // The position that lost the group is announced with its groups now (other areas project them).
+      const [announced] = await h.db.query<{ payload: { position: { id: string; groupIds: string[] } } }>(
+        `SELECT payload FROM settings.outbox WHERE subject = 'evt.settings.position.updated' AND payload->'position'->>'id' = $1`,
+        [p],
+      );
+      expect(announced.payload.position).toMatchObject({ id: p, groupIds: [] });
 
       const na = await make('Na Group', { parentGroupIds: [parent.id] });
       await position(na.id);

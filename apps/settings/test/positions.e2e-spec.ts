@@ -224,6 +224,18 @@ describe('positions (e2e, real Postgres and NATS)', () => {
       await expectNarrowed('createdAtStart=2020-01-02T00:00:00Z&createdAtEnd=2020-01-04T00:00:00Z', (p) => p.createdOn >= '2020-01-02T00:00:00.000Z' && p.createdOn <= '2020-01-04T00:00:00.000Z');
     });
 
+    it('an end bound includes a row stored with microseconds past the millisecond it shows', async () => {
+      const shown = (await h.svc.http.get(`/settings/v1/positions/${set.alpha.id}`, { token: h.tokens.admin })).body.data.createdOn as string;
+      await h.db.query(`UPDATE settings.positions SET created_on = $2::timestamptz + interval '500 microseconds' WHERE id = $1`, [set.alpha.id, shown]);
+      try {
+        const res = await list(`createdAtEnd=${shown}&selectedPositionIds=${set.alpha.id}`);
+        expect(res.body.data.data.map((p: Position) => p.id)).toEqual([set.alpha.id]);
+        expect(res.body.data.data[0].createdOn).toBe(shown);
+      } finally {
+        await h.db.query(`UPDATE settings.positions SET created_on = $2 WHERE id = $1`, [set.alpha.id, shown]);
+      }
+    });
+
     it('each delegation filter narrows to positions that received an active delegation of that shape (all given filters on one delegation)', async () => {
       const is = (...keys: string[]) => (p: Position) => keys.map((k) => set[k].id).includes(p.id);
       await expectNarrowed('delegationIssuerType=ROOT_AUTHORITY', is('alpha', 'delta'));
@@ -320,6 +332,7 @@ describe('positions (e2e, real Postgres and NATS)', () => {
       ['pinnedPositionIds', 'pinnedPositionIds=1'],
       ['createdAtStart', 'createdAtStart=yesterday'],
       ['updatedAtEnd', 'updatedAtEnd=2021-13-45'],
+      ['createdAtEnd', 'createdAtEnd=2021-02-30T00:00:00Z'],
       ['tenantId', 'tenantId=demo'],
       ['offset', 'offset=3'],
     ])('400 naming %s (case %#)', async (field, qs) => {
@@ -379,7 +392,17 @@ describe('positions (e2e, real Postgres and NATS)', () => {
       const events = await outbox('evt.settings.position.created');
       expect(events.at(-1)!.payload).toEqual({
         tenantId: h.demo.id,
-        position: { id: p.id, positionName: 'Senior Developer', positionId: '10006', status: 'ACTIVE', isDeleted: false, externalId: 'EXT-POS-12345', isSCIMProvisioned: false },
+        position: {
+          id: p.id,
+          positionName: 'Senior Developer',
+          positionId: '10006',
+          status: 'ACTIVE',
+          isDeleted: false,
+          externalId: 'EXT-POS-12345',
+          isSCIMProvisioned: false,
+          groupIds: p.groups.map((x: { groupId: string }) => x.groupId),
+          updatedOn: p.updatedOn,
+        },
       });
       const minimal = await create({ positionName: 'Minimal' });
       expect(minimal.body.data).toMatchObject({ positionId: '10007', status: 'ACTIVE', isSCIMProvisioned: false, externalId: null, instanceId: null, groups: [] });
@@ -463,7 +486,17 @@ describe('positions (e2e, real Postgres and NATS)', () => {
       const events = await outbox('evt.settings.position.updated');
       expect(events.at(-1)!.payload).toEqual({
         tenantId: h.demo.id,
-        position: { id: p.id, positionName: 'Patched', positionId: p.positionId, status: 'INACTIVE', isDeleted: false, externalId: null, isSCIMProvisioned: true },
+        position: {
+          id: p.id,
+          positionName: 'Patched',
+          positionId: p.positionId,
+          status: 'INACTIVE',
+          isDeleted: false,
+          externalId: null,
+          isSCIMProvisioned: true,
+          groupIds: [g.deptB, g.org],
+          updatedOn: v.updatedOn,
+        },
       });
       const cleared = await h.svc.http.patch(`${P}/${p.id}`, { token: h.tokens.admin, body: { groupIds: [] } });
       expect(cleared.body.data.groups).toEqual([]);
@@ -508,7 +541,11 @@ describe('positions (e2e, real Postgres and NATS)', () => {
       expect((await h.svc.http.get(`${P}/${theirs.id}`, { token: h.tokens.otherAdmin })).body.data.status).toBe('ACTIVE');
       const events = (await outbox('evt.settings.position.updated')).slice(before);
       expect(events.map((e) => e.payload.position.id)).toEqual([a.id]); // b already INACTIVE
-      expect(events[0].payload).toMatchObject({ tenantId: h.demo.id, position: { status: 'INACTIVE', positionName: 'Bulk A' } });
+      const changed = (await h.svc.http.get(`${P}/${a.id}`, { token: h.tokens.admin })).body.data;
+      expect(events[0].payload).toEqual({
+        tenantId: h.demo.id,
+        position: { id: a.id, positionName: 'Bulk A', positionId: a.positionId, status: 'INACTIVE', isDeleted: false, externalId: null, isSCIMProvisioned: false, groupIds: [], updatedOn: changed.updatedOn },
+      });
     });
 
     it('400 for no ids, 501 ids, a malformed id or an unknown status; 403 for auditor and manager', async () => {
@@ -550,9 +587,11 @@ describe('positions (e2e, real Postgres and NATS)', () => {
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ statusCode: 200, message: 'Positions deleted successfully' });
       expect(res.body.data).toEqual([
-        { ...b, isDeleted: true },
-        { ...a, isDeleted: true },
+        { ...b, isDeleted: true, updatedOn: expect.stringMatching(ISO) },
+        { ...a, isDeleted: true, updatedOn: expect.stringMatching(ISO) },
       ]);
+      // A deletion is a change: updatedOn moves (updatedAtStart finds it).
+      expect(res.body.data[1].updatedOn > a.updatedOn).toBe(true);
       for (const x of res.body.data) expect(Object.keys(x).sort()).toEqual(FIELDS);
       expectErrorBody(await h.svc.http.get(`${P}/${a.id}`, { token: h.tokens.admin }), 404);
       expect((await list(`selectedPositionIds=${a.id},${b.id}`)).body.data.total).toBe(0);
@@ -564,7 +603,17 @@ describe('positions (e2e, real Postgres and NATS)', () => {
       expect(events.map((e) => e.payload.position.id)).toEqual([b.id, a.id]);
       expect(events[1].payload).toEqual({
         tenantId: h.demo.id,
-        position: { id: a.id, positionName: 'Delete Me', positionId: a.positionId, status: 'ACTIVE', isDeleted: true, externalId: null, isSCIMProvisioned: false },
+        position: {
+          id: a.id,
+          positionName: 'Delete Me',
+          positionId: a.positionId,
+          status: 'ACTIVE',
+          isDeleted: true,
+          externalId: null,
+          isSCIMProvisioned: false,
+          groupIds: [g.deptA],
+          updatedOn: res.body.data[1].updatedOn,
+        },
       });
       // Already deleted: a 404 now.
       expectErrorBody(await h.svc.http.delete(P, { token: h.tokens.admin, body: { ids: [a.id] } }), 404);

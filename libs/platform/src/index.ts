@@ -12,3 +12,4 @@ export * from './platform.module';
 export * from './bootstrap';
 export * from './migrate-cli';
 export * from './shutdown';
+export * from './sql';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Caller, Page, badRequest, conflict, forbidden, notFound, pageOffset } from '@ddm/contracts';
-import { Db } from '@ddm/platform';
+import { Db, containsPattern } from '@ddm/platform';
 import { EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { CallerChanges } from '../callers/caller-changes';
@@ -26,10 +26,6 @@ const ROLE_COLUMNS = `
           ORDER BY m.relationship_key_name)
      FROM auth.role_mappings m WHERE m.role_id = r.id) AS mappings`;
 
-export function escapeLike(term: string): string {
-  return term.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 @Injectable()
 export class RolesService {
   constructor(
@@ -41,7 +37,7 @@ export class RolesService {
     const where = ['r.tenant_id = $1', 'NOT r.is_deleted'];
     const params: unknown[] = [tenantId];
     if (q.search) {
-      params.push(`%${escapeLike(q.search)}%`);
+      params.push(containsPattern(q.search));
       where.push(`(r.role_name ILIKE $${params.length} OR r.description ILIKE $${params.length})`);
     }
     if (q.status) {

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Caller, EVENT_SUBJECTS, Page, badRequest, conflict, forbidden, notFound, pageOffset } from '@ddm/contracts';
-import { Db } from '@ddm/platform';
+import { Db, containsPattern } from '@ddm/platform';
 import { CallerChanges } from '../callers/caller-changes';
-import { escapeLike } from '../roles/roles.service';
 import { ListUsersQuery, UserSort } from './dto/list-users.query';
 import { UpdatePreferencesDto } from './dto/update-preferences.dto';
 import { BulkStatusResult, BulkStatusUpdateDto, UPDATABLE_FIELDS, UpdateUserEntitiesDto } from './dto/update-user.dto';
@@ -59,7 +58,7 @@ export class UsersService {
       params.push(value);
       return `$${params.length}`;
     };
-    if (q.search) where.push(`tu.search_text ILIKE ${arg(`%${escapeLike(q.search)}%`)}`);
+    if (q.search) where.push(`tu.search_text ILIKE ${arg(containsPattern(q.search))}`);
     if (q.status?.length) where.push(`tu.status = ANY(${arg(q.status)}::text[])`);
     if (q.roleIds?.length)
       where.push(

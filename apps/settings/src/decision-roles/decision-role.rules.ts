@@ -26,9 +26,6 @@ export function namesAChange(change: DecisionRoleChange): boolean {
  * Escapes LIKE's wildcards (and the escape character) so a search term matches literally:
  * searching "50%" finds "50%" and not "500".
  */
-export function escapeLike(term: string): string {
-  return term.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 /** ORDER BY of the list for a sort (over alias `d`); every order ends with the id, so pages never overlap. */
 export function decisionRoleOrder(sortBy: DecisionRoleSort, sortOrder: 'asc' | 'desc', alias = 'd'): string {

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DecisionRoleEvent, Page, SETTINGS_EVENT_SUBJECTS, badRequest, conflict, notFound, pageOffset } from '@ddm/contracts';
-import { Db } from '@ddm/platform';
+import { Db, containsPattern } from '@ddm/platform';
 import { EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
-import { DECISION_ROLE_UPDATE_FIELDS, decisionRoleOrder, escapeLike, eventKindOf, namesAChange } from './decision-role.rules';
+import { DECISION_ROLE_UPDATE_FIELDS, decisionRoleOrder, eventKindOf, namesAChange } from './decision-role.rules';
 import { CreateDecisionRoleDto, UpdateDecisionRoleDto } from './dto/decision-role-change.dto';
 import { DECISION_ROLE_COLUMNS, DecisionRoleRow, DecisionRoleView, toDecisionRolePayload, toDecisionRoleView } from './dto/decision-role.response';
 import { ListDecisionRolesQuery } from './dto/list-decision-roles.query';
@@ -27,7 +27,7 @@ export class DecisionRolesService {
     const where = ['d.tenant_id = $1', 'NOT d.is_deleted'];
     const params: unknown[] = [tenantId];
     if (q.search) {
-      params.push(`%${escapeLike(q.search)}%`);
+      params.push(containsPattern(q.search));
       where.push(`d.role_name ILIKE $${params.length}`);
     }
     if (q.status?.length) {

@@ -1,6 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
-import { decisionRoleOrder, escapeLike, eventKindOf, namesAChange } from './decision-role.rules';
+import { decisionRoleOrder, eventKindOf, namesAChange } from './decision-role.rules';
 import { CreateDecisionRoleDto, UpdateDecisionRoleDto } from './dto/decision-role-change.dto';
 import { toDecisionRolePayload, toDecisionRoleView } from './dto/decision-role.response';
 import { ListDecisionRolesQuery } from './dto/list-decision-roles.query';
@@ -20,11 +20,6 @@ describe('decision role rules', () => {
     expect(eventKindOf({ isDeleted: true, roleName: 'X' })).toBe('deleted');
     expect(eventKindOf({ isDeleted: false })).toBe('updated');
     expect(eventKindOf({ status: 'INACTIVE' })).toBe('updated');
-  });
-
-  it('a search term matches literally: LIKE wildcards and the escape character are escaped', () => {
-    expect(escapeLike('50%_off\\')).toBe('50\\%\\_off\\\\');
-    expect(escapeLike('Approver')).toBe('Approver');
   });
 
   it('every order ends with the id in the same direction', () => {

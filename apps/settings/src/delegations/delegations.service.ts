@@ -24,6 +24,8 @@ export type DelegationChange =
       recipientPositionId: string | null;
       pathways: string[];
       groupIds: string[];
+      /** The event's version (a non-negative integer), or null when it has none. */
+      version: number | null;
     }
   | { ignored: string };
 
@@ -58,6 +60,7 @@ export function delegationChange(subject: string, payload: unknown): DelegationC
     recipientPositionId: uuidOrNull(e.recipientPositionId),
     pathways,
     groupIds,
+    version: typeof e.version === 'number' && Number.isSafeInteger(e.version) && e.version >= 0 ? e.version : null,
   };
 }
 
@@ -81,15 +84,19 @@ export class DelegationsService {
     await m.query(
       `INSERT INTO settings.delegation_projection
               (delegation_id, tenant_id, decision_id, issuer_type, issuer_user_id, issuer_position_id,
-               recipient_type, recipient_user_id, recipient_position_id, pathways, group_ids, revoked_on, updated_on)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::text[], $11::uuid[], CASE WHEN $12 THEN now() END, now())
+               recipient_type, recipient_user_id, recipient_position_id, pathways, group_ids, revoked_on, version, updated_on)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::text[], $11::uuid[], CASE WHEN $12 THEN now() END, $13, now())
        ON CONFLICT (delegation_id) DO UPDATE SET
               decision_id = EXCLUDED.decision_id, issuer_type = EXCLUDED.issuer_type, issuer_user_id = EXCLUDED.issuer_user_id,
               issuer_position_id = EXCLUDED.issuer_position_id, recipient_type = EXCLUDED.recipient_type,
               recipient_user_id = EXCLUDED.recipient_user_id, recipient_position_id = EXCLUDED.recipient_position_id,
               pathways = EXCLUDED.pathways, group_ids = EXCLUDED.group_ids,
-              revoked_on = coalesce(delegation_projection.revoked_on, EXCLUDED.revoked_on), updated_on = now()
-        WHERE delegation_projection.tenant_id = EXCLUDED.tenant_id`,
+              revoked_on = coalesce(delegation_projection.revoked_on, EXCLUDED.revoked_on),
+              version = GREATEST(EXCLUDED.version, delegation_projection.version), updated_on = now()
+        WHERE delegation_projection.tenant_id = EXCLUDED.tenant_id
+          AND (EXCLUDED.version IS NULL OR delegation_projection.version IS NULL OR EXCLUDED.version > delegation_projection.version
+               -- a revocation always counts, whatever its version
+               OR EXCLUDED.revoked_on IS NOT NULL)`,
       [
         c.delegationId,
         c.tenantId,
@@ -103,6 +110,7 @@ export class DelegationsService {
         c.pathways,
         c.groupIds,
         c.verb === 'revoked',
+        c.version,
       ],
     );
   }

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiAuth, Caller, CurrentCaller, Page, RequirePermission, ResponseMessage, UuidParam } from '@ddm/contracts';
+import { ApiAuth, ApiPageResponse, Caller, CurrentCaller, Page, RequirePermission, ResponseMessage, UuidParam } from '@ddm/contracts';
 import { CreateGroupTypeDto, UpdateGroupTypeDto } from './dto/group-type-change.dto';
 import { GroupTypeView } from './dto/group-type.response';
 import { ListGroupTypesQuery } from './dto/list-group-types.query';
@@ -14,7 +14,7 @@ export class GroupTypesController {
 
   @Get()
   @ApiOperation({ summary: 'List group types', description: 'Paged, oldest first (sortOrder=desc: newest first). Every tenant has Organizations, Locations and Departments.' })
-  @ApiOkResponse({ description: 'Paged group types' })
+  @ApiPageResponse(GroupTypeView, 'Paged group types')
   @ResponseMessage('Tenant group types fetched successfully')
   list(@Query() query: ListGroupTypesQuery, @CurrentCaller() caller: Caller): Promise<Page<GroupTypeView>> {
     return this.groupTypes.list(caller.tenantId, query);

@@ -25,6 +25,8 @@ export class GroupTypesService {
   async ensureDefaults(tenantId: string): Promise<void> {
     if (this.defaultsEnsured.has(tenantId)) return;
     await this.db.transaction((tx) => this.insertDefaults(tx.manager, tenantId, (subject, payloads) => tx.publishMany(subject, payloads)));
+    // Bounded: past 10,000 tenants the memory starts over (the insert is idempotent anyway).
+    if (this.defaultsEnsured.size >= 10_000) this.defaultsEnsured.clear();
     this.defaultsEnsured.add(tenantId);
   }
 

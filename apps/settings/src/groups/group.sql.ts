@@ -1,13 +1,7 @@
 import { GroupPayload } from '@ddm/contracts';
+import { isoSql } from '@ddm/platform';
 import { EntityManager } from 'typeorm';
 
-/** A timestamp inside json_build_object, as the views answer it (ISO 8601 UTC with milliseconds). */
-export const isoSql = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-/** `%`, `_` and `\` match themselves in an ILIKE pattern. */
-export function escapeLike(term: string): string {
-  return term.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 /** The tables behind a group's view: g = the group, t = its type, a = its address. */
 export const GROUP_FROM = `settings.groups g

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiAuth, Caller, CurrentCaller, Page, RequirePermission, ResponseMessage, UuidParam } from '@ddm/contracts';
+import { ApiAuth, ApiPageResponse, Caller, CurrentCaller, Page, RequirePermission, ResponseMessage, UuidParam } from '@ddm/contracts';
 import { CreateGroupDto, UpdateGroupDto } from './dto/group-change.dto';
 import { GroupView } from './dto/group.response';
 import { ListGroupsQuery } from './dto/list-groups.query';
@@ -14,7 +14,7 @@ export class GroupsController {
 
   @Get()
   @ApiOperation({ summary: 'List groups', description: 'Paged; each item also carries its direct children (childGroups).' })
-  @ApiOkResponse({ description: 'Paged groups (spec §2.5)' })
+  @ApiPageResponse(GroupView, 'Paged groups (spec §2.5), each with its childGroups')
   @ResponseMessage('Groups list retrieved successfully')
   list(@Query() query: ListGroupsQuery, @CurrentCaller() caller: Caller): Promise<Page<GroupView>> {
     return this.groups.list(caller.tenantId, query);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Page, SETTINGS_EVENT_SUBJECTS, badRequest, conflict, notFound, pageOffset } from '@ddm/contracts';
-import { Db, Tx } from '@ddm/platform';
+import { Db, Tx, containsPattern, dateRangeConditions } from '@ddm/platform';
 import { EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { DisableOption } from '../group-types/group-type.rules';
@@ -9,7 +9,8 @@ import { CreateGroupDto, GroupAddressDto, UpdateGroupDto } from './dto/group-cha
 import { GroupRow, GroupView, toGroupView } from './dto/group.response';
 import { GroupSort, ListGroupsQuery } from './dto/list-groups.query';
 import { AddressFields, ChangeProblem, addressProblem, groupUpdateProblem, mergeAddress, missingIds, randomGroupCode } from './group.rules';
-import { GROUP_COLUMNS, GROUP_FROM, escapeLike, groupPayloads } from './group.sql';
+import { GROUP_COLUMNS, GROUP_FROM, groupPayloads } from './group.sql';
+import { POSITIONS_BY_IDS_SQL, PositionRow, toPositionPayload, toPositionView } from '../positions/position.sql';
 
 const SORT_SQL: Record<GroupSort, string> = {
   groupId: 'g.group_code',
@@ -55,15 +56,13 @@ export class GroupsService {
       params.push(value);
       where.push(sql.replace(/\?/g, `$${params.length}`));
     };
-    if (q.search) add(`(g.group_name || ' ' || coalesce(g.display_name, '')) ILIKE ?`, `%${escapeLike(q.search)}%`);
+    if (q.search) add(`(g.group_name || ' ' || coalesce(g.display_name, '')) ILIKE ?`, containsPattern(q.search));
     if (q.status?.length) add('g.status = ANY(?::text[])', q.status);
     if (q.tenantGroupTypeIds?.length) add('g.tenant_group_type_id = ANY(?::uuid[])', q.tenantGroupTypeIds);
-    if (q.parentGroupId) add('EXISTS (SELECT 1 FROM settings.group_parents l WHERE l.group_id = g.id AND l.parent_id = ?)', q.parentGroupId);
-    // Ends are inclusive at the millisecond the views show (rows keep microseconds).
-    if (q.createdAtStart) add('g.created_on >= ?', q.createdAtStart);
-    if (q.createdAtEnd) add(`g.created_on < ?::timestamptz + interval '1 millisecond'`, q.createdAtEnd);
-    if (q.updatedAtStart) add('g.updated_on >= ?', q.updatedAtStart);
-    if (q.updatedAtEnd) add(`g.updated_on < ?::timestamptz + interval '1 millisecond'`, q.updatedAtEnd);
+    // A deleted parent's links are hidden (as in parentGroups): its children are not listed under it.
+    if (q.parentGroupId)
+      add('EXISTS (SELECT 1 FROM settings.group_parents l JOIN settings.groups pa ON pa.id = l.parent_id AND NOT pa.is_deleted WHERE l.group_id = g.id AND l.parent_id = ?)', q.parentGroupId);
+    for (const c of dateRangeConditions(q, { created: 'g.created_on', updated: 'g.updated_on' })) add(c.sql, c.value);
     const dir = q.sortOrder === 'desc' ? 'DESC' : 'ASC';
     const order = `${SORT_SQL[q.sortBy]} ${dir}, g.id ${dir}`;
     params.push(q.limit, pageOffset(q));
@@ -207,8 +206,17 @@ export class GroupsService {
       [id, tenantId, option, by],
     );
     if (option === 'REMOVE_ASSOCIATIONS') {
-      await m.query(`DELETE FROM settings.position_groups WHERE group_id = $1 AND tenant_id = $2`, [id, tenantId]);
+      const unlinked: { position_id: string }[] = await m.query(
+        `WITH d AS (DELETE FROM settings.position_groups WHERE group_id = $1 AND tenant_id = $2 RETURNING position_id) SELECT position_id FROM d`,
+        [id, tenantId],
+      );
       await m.query(`DELETE FROM settings.group_parents WHERE (group_id = $1 OR parent_id = $1) AND tenant_id = $2`, [id, tenantId]);
+      // The positions that lost the group changed: their events carry their groups now.
+      const positions: PositionRow[] = await m.query(POSITIONS_BY_IDS_SQL, [unlinked.map((r) => r.position_id), tenantId]);
+      await tx.publishMany(
+        SETTINGS_EVENT_SUBJECTS.positionUpdated,
+        positions.filter((p) => !p.is_deleted).map((p) => ({ tenantId, position: toPositionPayload(toPositionView(p)) })),
+      );
     }
     await publishGroups(tx, tenantId, SETTINGS_EVENT_SUBJECTS.groupDeleted, [id]);
     await publishGroups(

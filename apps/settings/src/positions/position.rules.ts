@@ -68,9 +68,6 @@ export function unknownFields(names: readonly string[]): string[] {
 }
 
 /** `ilike` pattern for "contains", with the wildcards of the term escaped. */
-export function containsPattern(term: string): string {
-  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 /** Ids of `wanted` that are not in `found` (each once, in the order asked). */
 export function missingIds(wanted: readonly string[], found: Iterable<string>): string[] {

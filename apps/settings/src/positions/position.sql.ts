@@ -4,15 +4,16 @@
  * Each read is ONE statement: the columns, the groups (json_agg) and the delegation counts come
  * from correlated, indexed subqueries; timestamps are formatted as ISO 8601 UTC by Postgres.
  */
+import type { PositionPayload } from '@ddm/contracts';
 import type { ListPositionsQuery } from './dto/list-positions.query';
 import type { PositionGroupView, PositionView } from './dto/position.response';
-import { POSITION_FIELDS, PositionField, PositionSort, chosenFields, containsPattern, scimFilter, statusFilter } from './position.rules';
+import { containsPattern, dateRangeConditions, isoSql } from '@ddm/platform';
+import { POSITION_FIELDS, PositionField, PositionSort, chosenFields, scimFilter, statusFilter } from './position.rules';
 
 export type { ListPositionsQuery } from './dto/list-positions.query';
 export type { PositionGroupView, PositionView } from './dto/position.response';
 
-/** A timestamptz as `2026-01-31T12:00:00.000Z`. */
-const iso = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const iso = isoSql;
 
 /**
  * A position's columns as answered. `p` is settings.positions. Counts: active (not revoked)
@@ -71,6 +72,21 @@ export interface PositionRow {
 export interface PositionListRow extends Omit<PositionRow, 'id'> {
   id: string | null;
   total: number;
+}
+
+/** What evt.settings.position.* carry of a position. */
+export function toPositionPayload(v: PositionView): PositionPayload {
+  return {
+    id: v.id,
+    positionName: v.positionName,
+    positionId: v.positionId,
+    status: v.status,
+    isDeleted: v.isDeleted,
+    externalId: v.externalId,
+    isSCIMProvisioned: v.isSCIMProvisioned,
+    groupIds: v.groups.map((g) => g.groupId),
+    updatedOn: v.updatedOn,
+  };
 }
 
 export function toPositionView(r: PositionRow): PositionView {
@@ -137,10 +153,7 @@ function matchingWhere(q: Partial<ListPositionsQuery>, values: unknown[]): strin
                  WHERE pg.position_id = p.id AND pg.group_id = ANY(${param(groupIds, '::uuid[]')}))`);
   const selected = asList(q.selectedPositionIds);
   if (selected) where.push(`p.id = ANY(${param(selected, '::uuid[]')})`);
-  if (q.createdAtStart) where.push(`p.created_on >= ${param(q.createdAtStart, '::timestamptz')}`);
-  if (q.createdAtEnd) where.push(`p.created_on <= ${param(q.createdAtEnd, '::timestamptz')}`);
-  if (q.updatedAtStart) where.push(`p.updated_on >= ${param(q.updatedAtStart, '::timestamptz')}`);
-  if (q.updatedAtEnd) where.push(`p.updated_on <= ${param(q.updatedAtEnd, '::timestamptz')}`);
+  for (const c of dateRangeConditions(q, { created: 'p.created_on', updated: 'p.updated_on' })) where.push(c.sql.replace('?', param(c.value)));
   // Delegation filters: the position received an active delegation that satisfies all of them.
   const d: string[] = [];
   if (q.delegationIssuerType) d.push(`d.issuer_type = ${param(q.delegationIssuerType)}`);
@@ -175,20 +188,21 @@ export function positionListSql(tenantId: string, q: Partial<ListPositionsQuery>
   let pageIds: string;
   if (!pinned) {
     values.push(limit, offset);
-    pageIds = `SELECT p.id FROM settings.positions p WHERE ${where} ORDER BY ${order} LIMIT $${values.length - 1} OFFSET $${values.length}`;
+    pageIds = `SELECT p.id, row_number() OVER (ORDER BY ${order}) AS ord FROM settings.positions p WHERE ${where} ORDER BY ${order} LIMIT $${values.length - 1} OFFSET $${values.length}`;
   } else {
     // Pinned positions first, then the others; each branch is bounded by the rows the page needs (index order).
     values.push(pinned, limit + offset, limit, offset);
     const [pin, upto, lim, off] = [values.length - 3, values.length - 2, values.length - 1, values.length];
     const sortCols = keys.map((k, i) => `${k} AS k${i}`).join(', ');
     const outer = ['u.pin', ...keys.map((_, i) => `u.k${i} ${dir}`), `u.id ${dir}`].join(', ');
-    pageIds = `SELECT u.id FROM (
+    pageIds = `SELECT u.id, row_number() OVER (ORDER BY ${outer}) AS ord FROM (
         (SELECT 0 AS pin, p.id, ${sortCols} FROM settings.positions p WHERE ${where} AND p.id = ANY($${pin}::uuid[]) ORDER BY ${order} LIMIT $${upto})
         UNION ALL
         (SELECT 1 AS pin, p.id, ${sortCols} FROM settings.positions p WHERE ${where} AND NOT (p.id = ANY($${pin}::uuid[])) ORDER BY ${order} LIMIT $${upto})
       ) u ORDER BY ${outer} LIMIT $${lim} OFFSET $${off}`;
   }
-  const text = `WITH page AS (SELECT s.id, row_number() OVER () AS ord FROM (${pageIds}) s)
+  // ord: the row's place in the chosen order (a window over the same ORDER BY, streamed with the index scan).
+  const text = `WITH page AS (${pageIds})
 SELECT c.total, v.* FROM (SELECT count(*)::int AS total FROM settings.positions p WHERE ${where}) c
 LEFT JOIN (SELECT page.ord, ${POSITION_COLUMNS} FROM page JOIN settings.positions p ON p.id = page.id) v ON true
 ORDER BY v.ord`;

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiExtraModels, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import { ApiAuth, Caller, CurrentCaller, Page, RequirePermission, ResponseMessage, UuidParam } from '@ddm/contracts';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAuth, ApiPageResponse, Caller, CurrentCaller, Page, RequirePermission, ResponseMessage, UuidParam } from '@ddm/contracts';
 import { ListPositionsQuery } from './dto/list-positions.query';
 import { BulkStatusDto, CreatePositionDto, DeletePositionsDto, UpdatePositionDto } from './dto/position-change.dto';
 import { BulkStatusResult, PositionView } from './dto/position.response';
@@ -8,7 +8,6 @@ import { PositionsService } from './positions.service';
 
 @ApiTags('Positions')
 @ApiAuth()
-@ApiExtraModels(PositionView)
 @Controller('v1/positions')
 export class PositionsController {
   constructor(private readonly positions: PositionsService) {}
@@ -20,17 +19,7 @@ export class PositionsController {
       'Paged positions (spec §2.6) of the tenant, filtered and sorted. `select` (or the deprecated `fields`) keeps only the named keys of each item. ' +
       '`pinnedPositionIds` puts those positions (when they match the filters) before the others.',
   })
-  @ApiOkResponse({
-    description: 'Paged envelope; items are positions (spec §2.6)',
-    schema: {
-      properties: {
-        page: { type: 'number' },
-        limit: { type: 'number' },
-        total: { type: 'number' },
-        data: { type: 'array', items: { $ref: getSchemaPath(PositionView) } },
-      },
-    },
-  })
+  @ApiPageResponse(PositionView, 'Paged positions (spec §2.6)')
   @ApiBadRequestResponse({ description: 'A bad parameter: limit outside 1..100, unknown enumerated value or field name, malformed UUID or date-time' })
   @ResponseMessage('Positions list retrieved successfully')
   list(@Query() query: ListPositionsQuery, @CurrentCaller() caller: Caller): Promise<Page<Partial<PositionView>>> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, ErrorCode, FieldError, Page, PositionEvent, PositionPayload, SETTINGS_EVENT_SUBJECTS, badRequest, conflict, notFound } from '@ddm/contracts';
-import { Db } from '@ddm/platform';
+import { AppError, ErrorCode, FieldError, Page, PositionEvent, SETTINGS_EVENT_SUBJECTS, badRequest, conflict, notFound } from '@ddm/contracts';
+import { Db, isoSql } from '@ddm/platform';
 import { EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { ListPositionsQuery } from './dto/list-positions.query';
@@ -14,21 +14,10 @@ import {
   PositionRow,
   positionListSql,
   toPositionPage,
+  toPositionPayload,
   toPositionView,
 } from './position.sql';
 
-/** What evt.settings.position.* carry of a position. */
-export function toPositionPayload(v: PositionView): PositionPayload {
-  return {
-    id: v.id,
-    positionName: v.positionName,
-    positionId: v.positionId,
-    status: v.status,
-    isDeleted: v.isDeleted,
-    externalId: v.externalId,
-    isSCIMProvisioned: v.isSCIMProvisioned,
-  };
-}
 
 /** A 404 naming each missing id, with the request field that named it (`ids.3`, `groupIds.0`). */
 function missing(what: string, field: string, asked: readonly string[], ids: readonly string[], suffix = ''): AppError {
@@ -121,16 +110,20 @@ export class PositionsService {
   async bulkStatus(tenantId: string, dto: BulkStatusDto, by: string | null): Promise<BulkStatusResult> {
     const ids = uniqueIds(dto.ids);
     return this.db.transaction(async (tx) => {
-      const [r]: { found: number; changed: PositionPayload[] }[] = await tx.manager.query(
+      const [r]: { found: number; changed: PositionEvent['position'][] }[] = await tx.manager.query(
         `WITH found AS (SELECT id FROM settings.positions WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND NOT is_deleted ORDER BY id FOR UPDATE),
               changed AS (
                 UPDATE settings.positions p SET status = $3, updated_on = now(), updated_by = $4
                   FROM found WHERE p.id = found.id AND p.status <> $3
-                RETURNING p.id, p.position_name, p.position_display_id, p.status, p.is_deleted, p.external_id, p.is_scim_provisioned)
+                RETURNING p.id, p.position_name, p.position_display_id, p.status, p.is_deleted, p.external_id, p.is_scim_provisioned, p.updated_on)
          SELECT (SELECT count(*)::int FROM found) AS found,
                 (SELECT coalesce(json_agg(json_build_object(
                    'id', c.id, 'positionName', c.position_name, 'positionId', c.position_display_id, 'status', c.status,
-                   'isDeleted', c.is_deleted, 'externalId', c.external_id, 'isSCIMProvisioned', c.is_scim_provisioned) ORDER BY c.id), '[]'::json)
+                   'isDeleted', c.is_deleted, 'externalId', c.external_id, 'isSCIMProvisioned', c.is_scim_provisioned,
+                   'updatedOn', ${isoSql('c.updated_on')},
+                   'groupIds', (SELECT coalesce(json_agg(pg.group_id ORDER BY pg.created_at, g.group_name, g.id), '[]'::json)
+                                  FROM settings.position_groups pg JOIN settings.groups g ON g.id = pg.group_id AND NOT g.is_deleted
+                                 WHERE pg.position_id = c.id)) ORDER BY c.id), '[]'::json)
                    FROM changed c) AS changed`,
         [tenantId, ids, dto.status, by],
       );
@@ -157,7 +150,8 @@ export class PositionsService {
       const absent = missingIds(ids, found.map((r) => r.id));
       if (absent.length) throw missing('Position', 'ids', dto.ids, absent, '; nothing was deleted');
       await tx.manager.query(
-        `UPDATE settings.positions SET is_deleted = true, deleted_on = now(), deleted_by = $3 WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
+        `UPDATE settings.positions SET is_deleted = true, deleted_on = now(), deleted_by = $3, updated_on = now(), updated_by = $3
+          WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
         [tenantId, ids, by],
       );
       const rows: PositionRow[] = await tx.manager.query(POSITIONS_BY_IDS_SQL, [ids, tenantId]);
@@ -180,7 +174,11 @@ async function readView(m: EntityManager, tenantId: string, id: string): Promise
 /** Every group named must be a group of the tenant that is not deleted (404 naming the others). */
 async function requireGroups(m: EntityManager, tenantId: string, asked: readonly string[], ids: readonly string[]): Promise<void> {
   if (!ids.length) return;
-  const found: { id: string }[] = await m.query(`SELECT id FROM settings.groups WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND NOT is_deleted`, [tenantId, ids]);
+  // FOR SHARE: a group being deleted at the same moment (and losing its links) waits for this link, or this waits and sees it deleted.
+  const found: { id: string }[] = await m.query(
+    `SELECT id FROM settings.groups WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND NOT is_deleted ORDER BY id FOR SHARE`,
+    [tenantId, ids],
+  );
   const absent = missingIds(ids, found.map((r) => r.id));
   if (absent.length) throw missing('Group', 'groupIds', asked, absent);
 }

@@ -1,6 +1,7 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor, SetMetadata } from '@nestjs/common';
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor, SetMetadata, Type, applyDecorators } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { Observable, map } from 'rxjs';
+import { ApiExtraModels, ApiOkResponse, getSchemaPath } from '@nestjs/swagger';
 
 /** The success envelope of every endpoint (spec §1.4). */
 export interface Envelope<T> {
@@ -62,3 +63,21 @@ export class EnvelopeInterceptor implements NestInterceptor {
     );
   }
 }
+
+/** Swagger: a 200 whose `data` is a page (`page`, `limit`, `total`, `data: [model]`). */
+export const ApiPageResponse = (model: Type<unknown>, description: string) =>
+  applyDecorators(
+    ApiExtraModels(model),
+    ApiOkResponse({
+      description,
+      schema: {
+        required: ['page', 'limit', 'total', 'data'],
+        properties: {
+          page: { type: 'number', minimum: 1 },
+          limit: { type: 'number', minimum: 1 },
+          total: { type: 'number', minimum: 0 },
+          data: { type: 'array', items: { $ref: getSchemaPath(model) } },
+        },
+      },
+    }),
+  );

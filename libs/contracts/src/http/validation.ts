@@ -1,7 +1,7 @@
 import { ArgumentMetadata, Injectable, Param, PipeTransform, ValidationError, ValidationPipe } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsIn, IsISO8601, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { FieldError, badRequest } from './errors';
 
 /** Flattens class-validator's tree into `[{ field: 'a.b.0.c', message }]`. */
@@ -104,4 +104,27 @@ export class PageQuery {
 /** Rows to skip for a page (a function, not a PageQuery property, so a client-sent `offset` is just an unknown field). */
 export function pageOffset(q: { page: number; limit: number }): number {
   return (q.page - 1) * q.limit;
+}
+
+/** A page of a list that also filters by creation and last-update time (ARCHITECTURE §3 names). Dates must exist (2021-02-30 is a 400). */
+export class DatedPageQuery extends PageQuery {
+  @ApiPropertyOptional({ description: 'Created at or after (ISO 8601 date-time)', example: '2026-01-01T00:00:00.000Z' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  createdAtStart?: string;
+
+  @ApiPropertyOptional({ description: 'Created at or before (ISO 8601 date-time; inclusive to the millisecond)', example: '2026-12-31T23:59:59.999Z' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  createdAtEnd?: string;
+
+  @ApiPropertyOptional({ description: 'Last updated at or after (ISO 8601 date-time)', example: '2026-01-01T00:00:00.000Z' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  updatedAtStart?: string;
+
+  @ApiPropertyOptional({ description: 'Last updated at or before (ISO 8601 date-time; inclusive to the millisecond)', example: '2026-12-31T23:59:59.999Z' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  updatedAtEnd?: string;
 }

@@ -54,6 +54,12 @@ describe('validateEvent', () => {
     ]);
   });
 
+  it('accepts a delegation event with a version, and refuses a version that is not a non-negative integer', async () => {
+    expect(validateEvent(EVENT_SUBJECTS.delegationUpdated, { ...delegation, version: 7 })).toEqual([]);
+    expect(validateEvent(EVENT_SUBJECTS.delegationUpdated, { ...delegation, version: -1 })).toEqual(['version must be a non-negative integer']);
+    expect(validateEvent(EVENT_SUBJECTS.delegationUpdated, { ...delegation, version: '7' })).toEqual(['version must be a non-negative integer']);
+  });
+
   it('refuses a delegation event whose issuer or recipient type is not one of the contract', async () => {
     expect(validateEvent(EVENT_SUBJECTS.delegationIssued, { ...delegation, issuerType: 'BOSS' })).toEqual([
       'issuerType must be one of ROOT_AUTHORITY, PERSONNEL_IN_POSITION, POSITION_ONLY, SPECIFIC_PERSONNEL',

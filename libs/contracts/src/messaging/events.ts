@@ -77,6 +77,12 @@ export interface DelegationEvent {
   recipientPositionId: string | null;
   pathways: string[];
   groupIds: string[];
+  /**
+   * Increases with every change of the delegation (e.g. its row version in the decision area).
+   * A consumer keeps the state of the highest version it has seen, so an older event redelivered
+   * after a newer one changes nothing. Events without it apply in the order they arrive.
+   */
+  version?: number;
 }
 
 export const EVENT_SUBJECTS = {
@@ -114,6 +120,7 @@ export function validateEvent(subject: string, payload: unknown): string[] {
     for (const f of ['pathways', 'groupIds']) if (!Array.isArray(p[f])) problems.push(`${f} must be an array`);
     if (!(DELEGATION_ISSUER_TYPES as readonly unknown[]).includes(p.issuerType)) problems.push(`issuerType must be one of ${DELEGATION_ISSUER_TYPES.join(', ')}`);
     if (!(DELEGATION_RECIPIENT_TYPES as readonly unknown[]).includes(p.recipientType)) problems.push(`recipientType must be one of ${DELEGATION_RECIPIENT_TYPES.join(', ')}`);
+    if (p.version !== undefined && !(typeof p.version === 'number' && Number.isSafeInteger(p.version) && p.version >= 0)) problems.push('version must be a non-negative integer');
   }
   if (subject.startsWith('evt.auth.user.')) {
     const user = p.user as Record<string, unknown> | undefined;
@@ -174,6 +181,9 @@ export interface PositionPayload {
   isDeleted: boolean;
   externalId: string | null;
   isSCIMProvisioned: boolean;
+  /** Record ids of the position's groups (not deleted). */
+  groupIds?: string[];
+  updatedOn?: string;
 }
 
 /** evt.settings.position.created | updated | deleted: feeds other areas' position names. */

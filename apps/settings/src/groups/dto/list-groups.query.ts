@@ -1,12 +1,12 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsISO8601, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
-import { CommaList, PageQuery } from '@ddm/contracts';
+import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { CommaList, DatedPageQuery } from '@ddm/contracts';
 import { GROUP_STATUSES, GroupStatus } from '../group.rules';
 
 export const GROUP_SORTS = ['groupId', 'groupName', 'status', 'createdOn', 'updatedOn', 'isSynced', 'tenantGroupType'] as const;
 export type GroupSort = (typeof GROUP_SORTS)[number];
 
-export class ListGroupsQuery extends PageQuery {
+export class ListGroupsQuery extends DatedPageQuery {
   @ApiPropertyOptional({ description: 'Tenant ID (default: the caller’s active tenant)' })
   @IsOptional()
   @IsUUID()
@@ -39,25 +39,9 @@ export class ListGroupsQuery extends PageQuery {
   @IsUUID()
   parentGroupId?: string;
 
-  @ApiPropertyOptional({ description: 'Created at or after (ISO 8601 date-time)', example: '2024-01-01T00:00:00.000Z' })
-  @IsOptional()
-  @IsISO8601({ strict: true })
-  createdAtStart?: string;
 
-  @ApiPropertyOptional({ description: 'Created at or before (ISO 8601 date-time)', example: '2024-12-31T23:59:59.999Z' })
-  @IsOptional()
-  @IsISO8601({ strict: true })
-  createdAtEnd?: string;
 
-  @ApiPropertyOptional({ description: 'Last updated at or after (ISO 8601 date-time)' })
-  @IsOptional()
-  @IsISO8601({ strict: true })
-  updatedAtStart?: string;
 
-  @ApiPropertyOptional({ description: 'Last updated at or before (ISO 8601 date-time)' })
-  @IsOptional()
-  @IsISO8601({ strict: true })
-  updatedAtEnd?: string;
 
   @ApiPropertyOptional({ enum: GROUP_SORTS, default: 'groupName' })
   @IsOptional()

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsISO8601, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
-import { CommaList, DELEGATION_ISSUER_TYPES, DELEGATION_RECIPIENT_TYPES, DelegationIssuerType, DelegationRecipientType, PageQuery } from '@ddm/contracts';
+import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { CommaList, DELEGATION_ISSUER_TYPES, DELEGATION_RECIPIENT_TYPES, DelegationIssuerType, DelegationRecipientType, DatedPageQuery } from '@ddm/contracts';
 import {
   MAX_LIST_ITEMS,
   POSITION_FIELDS,
@@ -19,7 +19,7 @@ const DELEGATION_FILTER_NOTE =
   'delegationIssuerPositionId, delegationPathway, delegationRecipientType).';
 
 /** GET /settings/v1/positions: every filter of spec §4.3 under the product's names (ARCHITECTURE §3). */
-export class ListPositionsQuery extends PageQuery {
+export class ListPositionsQuery extends DatedPageQuery {
   @ApiPropertyOptional({ description: "Tenant to list (default: the caller's active tenant)" })
   @IsOptional()
   @IsUUID()
@@ -98,25 +98,9 @@ export class ListPositionsQuery extends PageQuery {
   @IsUUID('all', { each: true })
   selectedPositionIds?: string[];
 
-  @ApiPropertyOptional({ description: 'Created at or after (ISO 8601 date-time)', example: '2024-01-01T00:00:00.000Z' })
-  @IsOptional()
-  @IsISO8601()
-  createdAtStart?: string;
 
-  @ApiPropertyOptional({ description: 'Created at or before (ISO 8601 date-time)', example: '2024-12-31T23:59:59.999Z' })
-  @IsOptional()
-  @IsISO8601()
-  createdAtEnd?: string;
 
-  @ApiPropertyOptional({ description: 'Last updated at or after (ISO 8601 date-time)', example: '2024-01-01T00:00:00.000Z' })
-  @IsOptional()
-  @IsISO8601()
-  updatedAtStart?: string;
 
-  @ApiPropertyOptional({ description: 'Last updated at or before (ISO 8601 date-time)', example: '2024-12-31T23:59:59.999Z' })
-  @IsOptional()
-  @IsISO8601()
-  updatedAtEnd?: string;
 
   @ApiPropertyOptional({ enum: DELEGATION_ISSUER_TYPES, description: `Issuer type of a received delegation. ${DELEGATION_FILTER_NOTE}` })
   @IsOptional()
