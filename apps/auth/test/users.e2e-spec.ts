@@ -549,7 +549,7 @@ describe('users (e2e, real Postgres and NATS)', () => {
       expect(renamed.userGroups[0]).toMatchObject({ displayName: 'Trading', isPrimaryOrg: true });
 
       // An event naming a known id under another tenant changes nothing.
-      const hijack = await publishEvent(svc, 'evt.settings.position.updated', { tenantId: other.id, position: { ...local, positionName: 'Hijacked' } });
+      const { msgID: hijack } = await publishEvent(svc, 'evt.settings.position.updated', { tenantId: other.id, position: { ...local, positionName: 'Hijacked' } });
       await until(async () => (await db.query(`SELECT 1 FROM auth.processed_messages WHERE message_id = $1`, [hijack])).length > 0, 'the other tenant event');
       const [kept] = await db.query<{ position_name: string; tenant_id: string }>(`SELECT position_name, tenant_id FROM auth.position_projection WHERE id = $1`, [local.id]);
       expect(kept).toEqual({ position_name: 'Head of Desk', tenant_id: demo.id });

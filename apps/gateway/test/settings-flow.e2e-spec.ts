@@ -12,6 +12,7 @@ import {
   spawnBuilt,
   testEnv,
   tokenFor,
+  until,
 } from '@ddm/testing';
 import { JSONCodec, NatsConnection, connect } from 'nats';
 
@@ -32,16 +33,6 @@ describe('system: settings behind the gateway, with auth, on events', () => {
   let tenantId: string;
   let userId: string;
   const admin = tokenFor('admin@demo.test');
-
-  async function until<T>(probe: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 10_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await probe();
-      if (value) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
 
   beforeAll(async () => {
     dbx = await createTestDatabase();

@@ -157,6 +157,15 @@ describe('decision roles (e2e, real Postgres and NATS, auth as a child process)'
       expect(after[0].n).toBe(before[0].n);
     });
 
+    it('two concurrent creates of one name: exactly one 200, the other the same 409 as the check (the unique index catches the race)', async () => {
+      const results = await Promise.all([create({ roleName: 'Race Winner' }), create({ roleName: 'race winner' })]);
+      expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+      const lost = results.find((r) => r.status === 409)!;
+      expectErrorBody(lost, 409);
+      expect(lost.body.message).toMatch(/^A decision role named "(Race Winner|race winner)" already exists in this tenant$/);
+      expect((await h.db.query(`SELECT 1 FROM settings.decision_roles WHERE lower(role_name) = 'race winner'`)).length).toBe(1);
+    });
+
     it('400 listing the bad fields: roleName of 51 characters, missing or blank, status FOO, unknown field, malformed tenantId', async () => {
       const long = await create({ roleName: 'x'.repeat(51), status: 'FOO', isDeleted: false });
       expectErrorBody(long, 400);
@@ -216,7 +225,7 @@ describe('decision roles (e2e, real Postgres and NATS, auth as a child process)'
         payload: { tenantId: h.demo.id, decisionRole: { id: role.id, roleName: 'Temporary', status: 'ACTIVE', isDeleted: true } },
       });
       expect(await names('search=temporary')).toEqual([]);
-      const again = await patch(role.id, { isDeleted: false });
+      const again = await patch(role.id, { isDeleted: false, status: 'ACTIVE' });
       expectErrorBody(again, 404);
       expect(again.body.message).toBe(`Decision role ${role.id} not found`);
       expectErrorBody(await patch(role.id, { roleName: 'Back' }), 404);
@@ -234,6 +243,10 @@ describe('decision roles (e2e, real Postgres and NATS, auth as a child process)'
       const empty = await patch(role.id, {});
       expectErrorBody(empty, 400);
       expect(empty.body.message).toBe('Nothing to change: send at least one of roleName, status, isDeleted');
+      const notDeleting = await patch(role.id, { isDeleted: false });
+      expectErrorBody(notDeleting, 400);
+      expect(notDeleting.body.message).toBe('Nothing to change: send at least one of roleName, status, isDeleted');
+      expect((await eventsOf(role.id)).length).toBe(1);
       const bad = await patch(role.id, { roleName: 'y'.repeat(51), status: 'FOO', isDeleted: 'maybe', description: 'x' });
       expectErrorBody(bad, 400);
       expect([...new Set(bad.body.errors.map((e: { field: string }) => e.field))].sort()).toEqual(['description', 'isDeleted', 'roleName', 'status']);

@@ -159,6 +159,18 @@ describe('group types (e2e, real Postgres and NATS)', () => {
       expect((await create({ groupTypeName: 'Teams' }, h.tokens.otherAdmin)).status).toBe(200);
     });
 
+    it('two concurrent creates of one name: exactly one 200, the other the same 409 as the check (the unique index catches the race)', async () => {
+      const results = await Promise.all([create({ groupTypeName: 'Race Winner' }), create({ groupTypeName: 'race winner' })]);
+      expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+      const lost = results.find((r) => r.status === 409)!;
+      expectErrorBody(lost, 409);
+      expect(lost.body.message).toMatch(/^A group type named "(Race Winner|race winner)" already exists in this tenant$/);
+      expect((await h.db.query(`SELECT 1 FROM settings.group_types WHERE lower(group_type_name) = 'race winner' AND NOT is_deleted`)).length).toBe(1);
+      // Deleted again so the list tests below see the tenant's types as before.
+      const won = results.find((r) => r.status === 200)!;
+      expect((await h.svc.http.delete(`${PATH}/${won.body.data.id}`, { token: h.tokens.admin })).status).toBe(200);
+    });
+
     it('400 for a missing or too long name, a bad flag, unknown fields, a malformed tenantId', async () => {
       const res = await create({ addressEnabled: 'yes', isDefault: true });
       expectErrorBody(res, 400);

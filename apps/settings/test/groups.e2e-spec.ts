@@ -204,6 +204,10 @@ describe('groups (e2e, real Postgres and NATS)', () => {
       const parents = await create({ tenantGroupTypeId: types.Departments.id, groupName: 'X', parentGroupIds: [known.id, otherGroup.id, missing] });
       expectErrorBody(parents, 404);
       expect(parents.body.message).toBe(`Parent groups not found: ${otherGroup.id}, ${missing}`);
+      expect(parents.body.errors).toEqual([
+        { field: 'parentGroupIds.1', message: `Parent group ${otherGroup.id} not found` },
+        { field: 'parentGroupIds.2', message: `Parent group ${missing} not found` },
+      ]);
       expect((await h.db.query(`SELECT 1 FROM settings.groups WHERE group_name = 'X'`)).length).toBe(0);
 
       await h.svc.http.patch(`/settings/v1/group-types/${types.Locations.id}`, { token: h.tokens.admin, body: { status: 'INACTIVE' } });
@@ -433,6 +437,19 @@ describe('groups (e2e, real Postgres and NATS)', () => {
       const nothing = await patch(g.id, {});
       expectErrorBody(nothing, 400);
       expect(nothing.body.message).toMatch(/^Nothing to change/);
+      // isDeleted: false alone changes nothing either: no new updatedOn, no event.
+      const [before] = await h.db.query<{ updated_on: Date; n: string }>(
+        `SELECT g.updated_on, (SELECT count(*) FROM settings.outbox WHERE payload->'group'->>'id' = $2) AS n FROM settings.groups g WHERE g.id = $1`,
+        [g.id, g.id],
+      );
+      const notDeleting = await patch(g.id, { isDeleted: false });
+      expectErrorBody(notDeleting, 400);
+      expect(notDeleting.body.message).toMatch(/^Nothing to change/);
+      const [after] = await h.db.query<{ updated_on: Date; n: string }>(
+        `SELECT g.updated_on, (SELECT count(*) FROM settings.outbox WHERE payload->'group'->>'id' = $2) AS n FROM settings.groups g WHERE g.id = $1`,
+        [g.id, g.id],
+      );
+      expect(after).toEqual(before);
       const mixed = await patch(g.id, { isDeleted: true, groupName: 'Other' });
       expectErrorBody(mixed, 400);
       expect(mixed.body.errors).toEqual([{ field: 'isDeleted', message: expect.stringMatching(/cannot be combined with groupName/) }]);
@@ -463,6 +480,7 @@ describe('groups (e2e, real Postgres and NATS)', () => {
       const foreign = await patch(c.id, { addParentGroupIds: [otherGroup.id] });
       expectErrorBody(foreign, 404);
       expect(foreign.body.message).toBe(`Parent group not found: ${otherGroup.id}`);
+      expect(foreign.body.errors).toEqual([{ field: 'addParentGroupIds.0', message: `Parent group ${otherGroup.id} not found` }]);
       expect((await get(c.id)).body.data.parentGroups.length).toBe(1);
     });
 

@@ -439,6 +439,23 @@ describe('positions (e2e, real Postgres and NATS)', () => {
       expectErrorBody(await create({ positionName: 'Many', groupIds: Array.from({ length: 101 }, () => g.org) }), 400);
     });
 
+    it('400 for null where a value is optional but not nullable (status, isSCIMProvisioned, groupIds); externalId may be null', async () => {
+      const res = await create({ positionName: 'Null Status', status: null, isSCIMProvisioned: null, groupIds: null });
+      expectErrorBody(res, 400);
+      expect(res.body.errors).toEqual(
+        expect.arrayContaining([
+          { field: 'status', message: 'must not be null' },
+          { field: 'isSCIMProvisioned', message: 'must not be null' },
+          { field: 'groupIds', message: 'must not be null' },
+        ]),
+      );
+      expect([...new Set(res.body.errors.map((e: { field: string }) => e.field))].sort()).toEqual(['groupIds', 'isSCIMProvisioned', 'status']);
+      expectErrorBody(await create({ positionName: null }), 400);
+      const nullable = await create({ positionName: 'Nullable Ext', externalId: null, instanceId: null });
+      expect(nullable.status).toBe(200);
+      expect(nullable.body.data).toMatchObject({ externalId: null, instanceId: null });
+    });
+
     it('403 without manage:settings (auditor, manager, user) and in a tenant the caller is not a member of', async () => {
       for (const token of [h.tokens.auditor, h.tokens.manager, h.tokens.user]) {
         const res = await create({ positionName: 'Nope' }, token);
@@ -446,6 +463,14 @@ describe('positions (e2e, real Postgres and NATS)', () => {
         expect(res.body.message).toBe('Missing permission "manage:settings"');
       }
       expectErrorBody(await create({ tenantId: h.other.id, positionName: 'Nope' }), 403);
+    });
+
+    it('10 concurrent creates get 10 distinct positionIds', async () => {
+      const results = await Promise.all(Array.from({ length: 10 }, (_, i) => create({ positionName: `Concurrent ${i}` })));
+      expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
+      const ids = results.map((r) => (r.body.data as Position).positionId);
+      expect(new Set(ids).size).toBe(10);
+      expect(new Set(results.map((r) => (r.body.data as Position).id)).size).toBe(10);
     });
   });
 
@@ -511,6 +536,10 @@ describe('positions (e2e, real Postgres and NATS)', () => {
       expectErrorBody(group, 404);
       expect(group.body.errors).toEqual([{ field: 'groupIds.0', message: `Group ${otherGroups.deptA} not found` }]);
       expectErrorBody(await h.svc.http.patch(`${P}/${p.id}`, { token: h.tokens.admin, body: {} }), 400);
+      const nulls = await h.svc.http.patch(`${P}/${p.id}`, { token: h.tokens.admin, body: { status: null, isSCIMProvisioned: null, positionName: null } });
+      expectErrorBody(nulls, 400);
+      expect(nulls.body.errors.filter((e: { message: string }) => e.message === 'must not be null').map((e: { field: string }) => e.field).sort()).toEqual(['isSCIMProvisioned', 'positionName', 'status']);
+      expect([...new Set(nulls.body.errors.map((e: { field: string }) => e.field))].sort()).toEqual(['isSCIMProvisioned', 'positionName', 'status']);
       const unknown = await h.svc.http.patch(`${P}/${p.id}`, { token: h.tokens.admin, body: { externalId: 'X', isDeleted: true } });
       expectErrorBody(unknown, 400);
       expect(unknown.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['externalId', 'isDeleted']);

@@ -2,6 +2,7 @@ export * from './routes';
 export * from './permission-keys';
 export * from './http/envelope';
 export * from './http/errors';
+export * from './http/missing-ids';
 export * from './http/validation';
 export * from './auth/auth-options';
 export * from './auth/jwt.strategy';

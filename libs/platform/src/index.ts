@@ -13,3 +13,5 @@ export * from './bootstrap';
 export * from './migrate-cli';
 export * from './shutdown';
 export * from './sql';
+export * from './unique';
+export * from './audited-record';

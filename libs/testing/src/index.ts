@@ -5,3 +5,4 @@ export * from './tokens';
 export * from './http';
 export * from './service';
 export * from './processes';
+export * from './events';

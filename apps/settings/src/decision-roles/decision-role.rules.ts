@@ -1,7 +1,6 @@
-/** The rules of decision roles that need no database; unit-tested in decision-roles.spec.ts. */
+import { RecordStatus } from '@ddm/contracts';
 
-export const DECISION_ROLE_STATUSES = ['ACTIVE', 'INACTIVE'] as const;
-export type DecisionRoleStatus = (typeof DECISION_ROLE_STATUSES)[number];
+/** The rules of decision roles that need no database; unit-tested in decision-roles.spec.ts. */
 
 export const DECISION_ROLE_SORTS = ['roleName', 'createdOn', 'updatedOn'] as const;
 export type DecisionRoleSort = (typeof DECISION_ROLE_SORTS)[number];
@@ -13,13 +12,13 @@ export const DECISION_ROLE_UPDATE_FIELDS = ['roleName', 'status', 'isDeleted'] a
 
 export interface DecisionRoleChange {
   roleName?: string;
-  status?: DecisionRoleStatus;
+  status?: RecordStatus;
   isDeleted?: boolean;
 }
 
-/** True when the change names at least one field it may change. */
+/** True when the change names at least one field it may change (`isDeleted: false` alone changes nothing: it is not a change). */
 export function namesAChange(change: DecisionRoleChange): boolean {
-  return DECISION_ROLE_UPDATE_FIELDS.some((f) => change[f] !== undefined);
+  return DECISION_ROLE_UPDATE_FIELDS.some((f) => (f === 'isDeleted' ? change.isDeleted === true : change[f] !== undefined));
 }
 
 /**

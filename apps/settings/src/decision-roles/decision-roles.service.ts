@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DecisionRoleEvent, Page, SETTINGS_EVENT_SUBJECTS, badRequest, conflict, notFound, pageOffset } from '@ddm/contracts';
-import { Db, containsPattern } from '@ddm/platform';
-import { EntityManager } from 'typeorm';
+import { DecisionRoleEvent, Page, SETTINGS_EVENT_SUBJECTS, badRequest, notFound, pageOffset } from '@ddm/contracts';
+import { Db, TenantUniqueName, containsPattern, refuseTakenName, writeUniqueName } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { DECISION_ROLE_UPDATE_FIELDS, decisionRoleOrder, eventKindOf, namesAChange } from './decision-role.rules';
 import { CreateDecisionRoleDto, UpdateDecisionRoleDto } from './dto/decision-role-change.dto';
@@ -52,11 +51,13 @@ export class DecisionRolesService {
 
   async create(tenantId: string, dto: CreateDecisionRoleDto, by: string | null): Promise<DecisionRoleView> {
     return this.db.transaction(async (tx) => {
-      await refuseTakenName(tx.manager, tenantId, dto.roleName, null);
-      const [row]: DecisionRoleRow[] = await tx.manager.query(
-        `INSERT INTO settings.decision_roles AS d (id, tenant_id, role_name, status, created_by, updated_by)
-         VALUES ($1, $2, $3, $4, $5, $5) RETURNING ${DECISION_ROLE_COLUMNS}`,
-        [uuidv7(), tenantId, dto.roleName, dto.status ?? 'ACTIVE', by],
+      await refuseTakenName(tx.manager, ROLE_NAME, tenantId, dto.roleName, null);
+      const [row]: DecisionRoleRow[] = await writeUniqueName(ROLE_NAME, dto.roleName, () =>
+        tx.manager.query(
+          `INSERT INTO settings.decision_roles AS d (id, tenant_id, role_name, status, created_by, updated_by)
+           VALUES ($1, $2, $3, $4, $5, $5) RETURNING ${DECISION_ROLE_COLUMNS}`,
+          [uuidv7(), tenantId, dto.roleName, dto.status ?? 'ACTIVE', by],
+        ),
       );
       const view = toDecisionRoleView(row);
       await tx.publish(EVENT_SUBJECT.created, { tenantId, decisionRole: toDecisionRolePayload(view) } satisfies DecisionRoleEvent);
@@ -66,7 +67,7 @@ export class DecisionRolesService {
 
   /**
    * Renames, (de)activates or deletes (softly) a role of the caller's tenant. A deleted role, or
-   * another tenant's, is a 404; `isDeleted: false` on a live role changes nothing.
+   * another tenant's, is a 404; `isDeleted: false` alone is a 400 (nothing to change).
    */
   async update(tenantId: string, id: string, dto: UpdateDecisionRoleDto, by: string | null): Promise<DecisionRoleView> {
     if (!namesAChange(dto)) throw badRequest(`Nothing to change: send at least one of ${DECISION_ROLE_UPDATE_FIELDS.join(', ')}`);
@@ -77,7 +78,7 @@ export class DecisionRolesService {
       );
       if (!current) throw notFound(`Decision role ${id} not found`);
       // A deleted role frees its name; a rename that stays live must not take another role's.
-      if (dto.roleName !== undefined && dto.isDeleted !== true) await refuseTakenName(tx.manager, tenantId, dto.roleName, id);
+      if (dto.roleName !== undefined && dto.isDeleted !== true) await refuseTakenName(tx.manager, ROLE_NAME, tenantId, dto.roleName, id);
 
       const sets = ['updated_on = now()', 'updated_by = $3'];
       const params: unknown[] = [id, tenantId, by];
@@ -89,10 +90,12 @@ export class DecisionRolesService {
       if (dto.status !== undefined) set('status', dto.status);
       if (dto.isDeleted === true) sets.push('is_deleted = true', 'deleted_on = now()', 'deleted_by = $3');
       // Wrapped in a SELECT: TypeORM answers a bare UPDATE with [rows, count], a SELECT with the rows.
-      const [row]: DecisionRoleRow[] = await tx.manager.query(
-        `WITH d AS (UPDATE settings.decision_roles d SET ${sets.join(', ')} WHERE d.id = $1 AND d.tenant_id = $2 RETURNING d.*)
-         SELECT ${DECISION_ROLE_COLUMNS} FROM d`,
-        params,
+      const [row]: DecisionRoleRow[] = await writeUniqueName(ROLE_NAME, dto.roleName ?? current.role_name, () =>
+        tx.manager.query(
+          `WITH d AS (UPDATE settings.decision_roles d SET ${sets.join(', ')} WHERE d.id = $1 AND d.tenant_id = $2 RETURNING d.*)
+           SELECT ${DECISION_ROLE_COLUMNS} FROM d`,
+          params,
+        ),
       );
       const view = toDecisionRoleView(row);
       await tx.publish(EVENT_SUBJECT[eventKindOf(dto)], { tenantId, decisionRole: toDecisionRolePayload(view) } satisfies DecisionRoleEvent);
@@ -101,11 +104,10 @@ export class DecisionRolesService {
   }
 }
 
-/** 409 when another live role of the tenant has the name (in any case). The unique index backs this up against races. */
-async function refuseTakenName(m: EntityManager, tenantId: string, roleName: string, except: string | null): Promise<void> {
-  const taken = await m.query(
-    `SELECT 1 FROM settings.decision_roles WHERE tenant_id = $1 AND lower(role_name) = lower($2) AND NOT is_deleted AND id IS DISTINCT FROM $3::uuid`,
-    [tenantId, roleName, except],
-  );
-  if (taken.length) throw conflict(`A decision role named "${roleName}" already exists in this tenant`);
-}
+/** 409 when another live role of the tenant has the name (in any case). The unique index backs this up against races, with the same 409. */
+const ROLE_NAME: TenantUniqueName = {
+  table: 'settings.decision_roles',
+  column: 'role_name',
+  index: 'decision_roles_name',
+  taken: (name) => `A decision role named "${name}" already exists in this tenant`,
+};

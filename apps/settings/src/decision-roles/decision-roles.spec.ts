@@ -13,7 +13,9 @@ describe('decision role rules', () => {
     expect(namesAChange({})).toBe(false);
     expect(namesAChange({ roleName: 'Approver' })).toBe(true);
     expect(namesAChange({ status: 'INACTIVE' })).toBe(true);
-    expect(namesAChange({ isDeleted: false })).toBe(true);
+    expect(namesAChange({ isDeleted: true })).toBe(true);
+    expect(namesAChange({ isDeleted: false })).toBe(false); // changes nothing: a 400 like an empty PATCH
+    expect(namesAChange({ isDeleted: false, status: 'ACTIVE' })).toBe(true);
   });
 
   it('deleting publishes "deleted", whatever else changes with it; other changes "updated"', () => {

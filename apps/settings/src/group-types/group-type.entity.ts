@@ -1,8 +1,9 @@
+import { AuditedRecord } from '@ddm/platform';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /** A tenant's group type (Organizations, Locations, Departments, or a custom one): settings.group_types. */
 @Entity({ schema: 'settings', name: 'group_types' })
-export class GroupTypeEntity {
+export class GroupTypeEntity extends AuditedRecord {
   @PrimaryColumn('uuid') id: string;
   @Column({ name: 'tenant_id', type: 'uuid' }) tenantId: string;
   @Column({ name: 'group_type_name', type: 'varchar', length: 50 }) groupTypeName: string;
@@ -13,11 +14,4 @@ export class GroupTypeEntity {
   @Column({ name: 'should_allow_enable_disable', type: 'boolean', default: true }) shouldAllowEnableDisable: boolean;
   @Column({ name: 'address_enabled', type: 'boolean', default: false }) addressEnabled: boolean;
   @Column({ name: 'disable_option', type: 'varchar', length: 20, default: 'NA' }) disableOption: string;
-  @Column({ name: 'is_deleted', type: 'boolean', default: false }) isDeleted: boolean;
-  @Column({ name: 'deleted_on', type: 'timestamptz', nullable: true }) deletedOn: Date | null;
-  @Column({ name: 'deleted_by', type: 'uuid', nullable: true }) deletedBy: string | null;
-  @Column({ name: 'created_on', type: 'timestamptz', default: () => 'now()' }) createdOn: Date;
-  @Column({ name: 'created_by', type: 'uuid', nullable: true }) createdBy: string | null;
-  @Column({ name: 'updated_on', type: 'timestamptz', default: () => 'now()' }) updatedOn: Date;
-  @Column({ name: 'updated_by', type: 'uuid', nullable: true }) updatedBy: string | null;
 }

@@ -1,7 +1,7 @@
+import { RecordStatus } from '@ddm/contracts';
+
 /** The rules of group types that need no database; unit-tested in group-types.spec.ts. */
 
-export const GROUP_TYPE_STATUSES = ['ACTIVE', 'INACTIVE'] as const;
-export type GroupTypeStatus = (typeof GROUP_TYPE_STATUSES)[number];
 export const DISABLE_OPTIONS = ['KEEP_ASSOCIATIONS', 'REMOVE_ASSOCIATIONS', 'NA'] as const;
 export type DisableOption = (typeof DISABLE_OPTIONS)[number];
 
@@ -28,7 +28,7 @@ export interface GroupTypeState {
 
 export interface GroupTypeChange {
   groupTypeName?: string;
-  status?: GroupTypeStatus;
+  status?: RecordStatus;
   disableOption?: DisableOption;
   addressEnabled?: boolean;
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Page, SETTINGS_EVENT_SUBJECTS, badRequest, conflict, notFound, pageOffset } from '@ddm/contracts';
-import { Db, addManyToOutbox } from '@ddm/platform';
+import { Db, TenantUniqueName, addManyToOutbox, refuseTakenName, writeUniqueName } from '@ddm/platform';
 import { EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { groupPayloads } from '../groups/group.sql';
@@ -88,11 +88,13 @@ export class GroupTypesService {
   async create(tenantId: string, dto: CreateGroupTypeDto, by: string | null): Promise<GroupTypeView> {
     await this.ensureDefaults(tenantId);
     const row = await this.db.transaction(async (tx) => {
-      await refuseTakenName(tx.manager, tenantId, dto.groupTypeName, null);
-      const [created]: GroupTypeRow[] = await tx.manager.query(
-        `INSERT INTO settings.group_types (id, tenant_id, group_type_name, address_enabled, created_by, updated_by)
-         VALUES ($1, $2, $3, $4, $5, $5) RETURNING ${GROUP_TYPE_RETURNING}`,
-        [uuidv7(), tenantId, dto.groupTypeName, dto.addressEnabled ?? false, by],
+      await refuseTakenName(tx.manager, GROUP_TYPE_NAME, tenantId, dto.groupTypeName, null);
+      const [created]: GroupTypeRow[] = await writeUniqueName(GROUP_TYPE_NAME, dto.groupTypeName, () =>
+        tx.manager.query(
+          `INSERT INTO settings.group_types (id, tenant_id, group_type_name, address_enabled, created_by, updated_by)
+           VALUES ($1, $2, $3, $4, $5, $5) RETURNING ${GROUP_TYPE_RETURNING}`,
+          [uuidv7(), tenantId, dto.groupTypeName, dto.addressEnabled ?? false, by],
+        ),
       );
       await tx.publish(SETTINGS_EVENT_SUBJECTS.groupTypeCreated, { tenantId, groupType: toGroupTypePayload(created) });
       return created;
@@ -113,7 +115,7 @@ export class GroupTypesService {
       const problem = groupTypeChangeProblem(stateOf(current), dto);
       if (problem) throw conflict(problem);
       const renamed = dto.groupTypeName !== undefined && dto.groupTypeName !== current.group_type_name;
-      if (renamed) await refuseTakenName(tx.manager, tenantId, dto.groupTypeName!, id);
+      if (renamed) await refuseTakenName(tx.manager, GROUP_TYPE_NAME, tenantId, dto.groupTypeName!, id);
 
       const sets = ['updated_on = now()'];
       const params: unknown[] = [id, tenantId, by];
@@ -127,7 +129,9 @@ export class GroupTypesService {
       if (dto.disableOption !== undefined) set('disable_option', dto.disableOption);
       if (dto.addressEnabled !== undefined) set('address_enabled', dto.addressEnabled);
       const [updated] = returned<GroupTypeRow>(
-        await tx.manager.query(`UPDATE settings.group_types SET ${sets.join(', ')} WHERE id = $1 AND tenant_id = $2 RETURNING ${GROUP_TYPE_RETURNING}`, params),
+        await writeUniqueName(GROUP_TYPE_NAME, dto.groupTypeName ?? current.group_type_name, () =>
+          tx.manager.query(`UPDATE settings.group_types SET ${sets.join(', ')} WHERE id = $1 AND tenant_id = $2 RETURNING ${GROUP_TYPE_RETURNING}`, params),
+        ),
       );
       await tx.publish(SETTINGS_EVENT_SUBJECTS.groupTypeUpdated, { tenantId, groupType: toGroupTypePayload(updated) });
       if (renamed) {
@@ -182,10 +186,10 @@ async function lockType(m: EntityManager, tenantId: string, id: string): Promise
   return row;
 }
 
-async function refuseTakenName(m: EntityManager, tenantId: string, name: string, except: string | null): Promise<void> {
-  const taken = await m.query(
-    `SELECT 1 FROM settings.group_types WHERE tenant_id = $1 AND lower(group_type_name) = lower($2) AND NOT is_deleted AND id IS DISTINCT FROM $3::uuid`,
-    [tenantId, name, except],
-  );
-  if (taken.length) throw conflict(`A group type named "${name}" already exists in this tenant`);
-}
+/** Group type names are unique in the tenant among types not deleted (a check, backed by the index against races with the same 409). */
+const GROUP_TYPE_NAME: TenantUniqueName = {
+  table: 'settings.group_types',
+  column: 'group_type_name',
+  index: 'group_types_name',
+  taken: (name) => `A group type named "${name}" already exists in this tenant`,
+};

@@ -1,8 +1,9 @@
+import { AuditedRecord } from '@ddm/platform';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /** A group of a tenant (an organization, location, department...): settings.groups. */
 @Entity({ schema: 'settings', name: 'groups' })
-export class GroupEntity {
+export class GroupEntity extends AuditedRecord {
   @PrimaryColumn('uuid') id: string;
   @Column({ name: 'tenant_id', type: 'uuid' }) tenantId: string;
   /** groupId: the short random code (6 upper-case letters and digits), unique per tenant. */
@@ -17,13 +18,6 @@ export class GroupEntity {
   @Column({ name: 'external_id', type: 'varchar', length: 255, nullable: true }) externalId: string | null;
   @Column({ name: 'instance_id', type: 'varchar', length: 255, nullable: true }) instanceId: string | null;
   @Column({ name: 'disable_option', type: 'varchar', length: 20, default: 'NA' }) disableOption: string;
-  @Column({ name: 'is_deleted', type: 'boolean', default: false }) isDeleted: boolean;
-  @Column({ name: 'deleted_on', type: 'timestamptz', nullable: true }) deletedOn: Date | null;
-  @Column({ name: 'deleted_by', type: 'uuid', nullable: true }) deletedBy: string | null;
-  @Column({ name: 'created_on', type: 'timestamptz', default: () => 'now()' }) createdOn: Date;
-  @Column({ name: 'created_by', type: 'uuid', nullable: true }) createdBy: string | null;
-  @Column({ name: 'updated_on', type: 'timestamptz', default: () => 'now()' }) updatedOn: Date;
-  @Column({ name: 'updated_by', type: 'uuid', nullable: true }) updatedBy: string | null;
 }
 
 /** A group's address (at most one): settings.group_addresses. */

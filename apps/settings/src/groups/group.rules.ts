@@ -2,9 +2,6 @@ import { randomInt } from 'node:crypto';
 
 /** The rules of groups that need no database; unit-tested in groups.spec.ts. */
 
-export const GROUP_STATUSES = ['ACTIVE', 'INACTIVE'] as const;
-export type GroupStatus = (typeof GROUP_STATUSES)[number];
-
 const CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 export const GROUP_CODE_LENGTH = 6;
 
@@ -48,9 +45,9 @@ export interface ChangeProblem {
   field?: string;
 }
 
-/** Why an update is a 400 before anything is read (null = go on). */
+/** Why an update is a 400 before anything is read (null = go on). `isDeleted: false` changes nothing, so alone it is "nothing to change". */
 export function groupUpdateProblem(groupId: string, change: GroupChange): ChangeProblem | null {
-  const given = GROUP_UPDATE_FIELDS.filter((f) => change[f] !== undefined);
+  const given = GROUP_UPDATE_FIELDS.filter((f) => (f === 'isDeleted' ? change.isDeleted === true : change[f] !== undefined));
   if (!given.length) return { message: `Nothing to change: send at least one of ${GROUP_UPDATE_FIELDS.join(', ')}` };
   if (change.isDeleted === true) {
     const others = given.filter((f) => !WITH_DELETE.has(f));
@@ -62,12 +59,6 @@ export function groupUpdateProblem(groupId: string, change: GroupChange): Change
   if (both.length) return { field: 'removeParentGroupIds', message: `cannot add and remove the same parent: ${both.join(', ')}` };
   if (add.includes(groupId.toLowerCase())) return { field: 'addParentGroupIds', message: 'a group cannot be its own parent (that would make a cycle)' };
   return null;
-}
-
-/** The requested ids that were not found, in request order, each once. */
-export function missingIds(requested: readonly string[], found: Iterable<string>): string[] {
-  const have = new Set([...found].map((id) => id.toLowerCase()));
-  return [...new Set(requested.map((id) => id.toLowerCase()))].filter((id) => !have.has(id));
 }
 
 export interface AddressFields {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Page, SETTINGS_EVENT_SUBJECTS, badRequest, conflict, notFound, pageOffset } from '@ddm/contracts';
+import { Page, SETTINGS_EVENT_SUBJECTS, badRequest, conflict, missingIds, missingIdsError, notFound, pageOffset } from '@ddm/contracts';
 import { Db, Tx, containsPattern, dateRangeConditions } from '@ddm/platform';
 import { EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
@@ -8,7 +8,7 @@ import { GroupTypesService } from '../group-types/group-types.service';
 import { CreateGroupDto, GroupAddressDto, UpdateGroupDto } from './dto/group-change.dto';
 import { GroupRow, GroupView, toGroupView } from './dto/group.response';
 import { GroupSort, ListGroupsQuery } from './dto/list-groups.query';
-import { AddressFields, ChangeProblem, addressProblem, groupUpdateProblem, mergeAddress, missingIds, randomGroupCode } from './group.rules';
+import { AddressFields, ChangeProblem, addressProblem, groupUpdateProblem, mergeAddress, randomGroupCode } from './group.rules';
 import { GROUP_COLUMNS, GROUP_FROM, groupPayloads } from './group.sql';
 import { POSITIONS_BY_IDS_SQL, PositionRow, toPositionPayload, toPositionView } from '../positions/position.sql';
 
@@ -107,7 +107,7 @@ export class GroupsService {
       const problem = addressProblem({ typeAllowsAddress: type.address_enabled, addressSent: !!dto.address, addressCleared: false, hasAddress: false, typeChanged: false });
       if (problem) throw fieldError(problem);
       const parents = dto.parentGroupIds ?? [];
-      await requireGroups(tx.manager, tenantId, parents);
+      await requireGroups(tx.manager, tenantId, 'parentGroupIds', parents);
       await insertGroup(tx.manager, {
         id,
         tenantId,
@@ -155,7 +155,7 @@ export class GroupsService {
       });
       if (addressIssue) throw fieldError(addressIssue);
       if (adding.length) {
-        await requireGroups(m, tenantId, adding);
+        await requireGroups(m, tenantId, 'addParentGroupIds', adding);
         await refuseCycles(m, tenantId, id, adding);
       }
 
@@ -267,15 +267,15 @@ async function lockGroup(m: EntityManager, tenantId: string, id: string): Promis
   return { id: row.id, tenant_group_type_id: row.tenant_group_type_id, address_enabled: row.address_enabled, address };
 }
 
-/** Every id is a group of the tenant that is not deleted (404 naming the others); locked so none is deleted meanwhile. */
-async function requireGroups(m: EntityManager, tenantId: string, ids: readonly string[]): Promise<void> {
+/** Every id is a group of the tenant that is not deleted (404 naming the others, each with its `field.index`); locked so none is deleted meanwhile. */
+async function requireGroups(m: EntityManager, tenantId: string, field: string, ids: readonly string[]): Promise<void> {
   if (!ids.length) return;
   const found: { id: string }[] = await m.query(
     `SELECT id FROM settings.groups WHERE id = ANY($1::uuid[]) AND tenant_id = $2 AND NOT is_deleted FOR SHARE`,
     [ids, tenantId],
   );
   const missing = missingIds(ids, found.map((r) => r.id));
-  if (missing.length) throw notFound(`Parent group${missing.length === 1 ? '' : 's'} not found: ${missing.join(', ')}`);
+  if (missing.length) throw missingIdsError({ what: 'Parent group', field, asked: ids, missing });
 }
 
 /** A parent that is the group's own descendant would make a cycle: 400 naming it. */

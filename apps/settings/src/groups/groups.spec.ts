@@ -2,7 +2,7 @@ import { plainToInstance } from 'class-transformer';
 import { validate, ValidationError } from 'class-validator';
 import { CreateGroupDto, UpdateGroupDto } from './dto/group-change.dto';
 import { ListGroupsQuery } from './dto/list-groups.query';
-import { addressProblem, groupUpdateProblem, mergeAddress, missingIds, randomGroupCode } from './group.rules';
+import { addressProblem, groupUpdateProblem, mergeAddress, randomGroupCode } from './group.rules';
 
 const G = '0196a000-0000-7000-8000-000000000001';
 const P1 = '0196a000-0000-7000-8000-000000000002';
@@ -28,7 +28,9 @@ describe('group rules', () => {
     expect(groupUpdateProblem(G, {})).toEqual({ message: expect.stringMatching(/^Nothing to change: send at least one of tenantGroupTypeId, /) });
     expect(groupUpdateProblem(G, { tenantId: TYPE } as never)).toEqual({ message: expect.stringMatching(/^Nothing to change/) });
     expect(groupUpdateProblem(G, { groupName: 'x' })).toBeNull();
-    expect(groupUpdateProblem(G, { isDeleted: false })).toBeNull();
+    expect(groupUpdateProblem(G, { isDeleted: false })).toEqual({ message: expect.stringMatching(/^Nothing to change/) });
+    expect(groupUpdateProblem(G, { isDeleted: false, groupName: 'x' })).toBeNull();
+    expect(groupUpdateProblem(G, { isDeleted: true })).toBeNull();
   });
 
   it('a deletion comes alone (with its disableOption only)', () => {
@@ -49,11 +51,6 @@ describe('group rules', () => {
       message: 'a group cannot be its own parent (that would make a cycle)',
     });
     expect(groupUpdateProblem(G, { addParentGroupIds: [P1], removeParentGroupIds: [P2] })).toBeNull();
-  });
-
-  it('missingIds names each requested id not found, once, in request order', () => {
-    expect(missingIds([P2, P1, P2.toUpperCase(), G], [P1.toUpperCase()])).toEqual([P2, G]);
-    expect(missingIds([P1], [P1])).toEqual([]);
   });
 
   it('an address patch replaces the fields sent (null clears one) and keeps the others', () => {

@@ -1,8 +1,9 @@
+import { AuditedRecord } from '@ddm/platform';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /** settings.positions: documentation and typing; the service reads and writes with raw SQL. */
 @Entity({ schema: 'settings', name: 'positions' })
-export class PositionEntity {
+export class PositionEntity extends AuditedRecord {
   @PrimaryColumn('uuid') id: string;
   @Column({ name: 'tenant_id', type: 'uuid' }) tenantId: string;
   /** positionId: the display id ("10000", ...), per tenant. */
@@ -14,13 +15,6 @@ export class PositionEntity {
   @Column({ name: 'is_scim_provisioned', type: 'boolean', default: false }) isSCIMProvisioned: boolean;
   @Column({ name: 'external_id', type: 'varchar', length: 255, nullable: true }) externalId: string | null;
   @Column({ name: 'instance_id', type: 'varchar', length: 255, nullable: true }) instanceId: string | null;
-  @Column({ name: 'is_deleted', type: 'boolean', default: false }) isDeleted: boolean;
-  @Column({ name: 'deleted_on', type: 'timestamptz', nullable: true }) deletedOn: Date | null;
-  @Column({ name: 'deleted_by', type: 'uuid', nullable: true }) deletedBy: string | null;
-  @Column({ name: 'created_on', type: 'timestamptz', default: () => 'now()' }) createdOn: Date;
-  @Column({ name: 'created_by', type: 'uuid', nullable: true }) createdBy: string | null;
-  @Column({ name: 'updated_on', type: 'timestamptz', default: () => 'now()' }) updatedOn: Date;
-  @Column({ name: 'updated_by', type: 'uuid', nullable: true }) updatedBy: string | null;
 }
 
 /** settings.position_groups: the groups of a position (`groups` of spec §2.6 take createdAt/updatedAt from here). */

@@ -1,3 +1,5 @@
+import { RECORD_STATUSES } from '@ddm/contracts';
+
 /** The rules of positions that need no database; unit-tested in positions.spec.ts. */
 
 /** The fields of a position (spec §2.6), in the order they are answered; `select` names a subset. */
@@ -18,9 +20,6 @@ export const POSITION_FIELDS = [
   'groups',
 ] as const;
 export type PositionField = (typeof POSITION_FIELDS)[number];
-
-export const POSITION_STATUSES = ['ACTIVE', 'INACTIVE'] as const;
-export type PositionStatus = (typeof POSITION_STATUSES)[number];
 
 export const POSITION_SORTS = ['positionName', 'positionId', 'status', 'createdOn', 'updatedOn'] as const;
 export type PositionSort = (typeof POSITION_SORTS)[number];
@@ -51,7 +50,7 @@ export function scimFilter(sourceTypes: readonly string[] | undefined): boolean 
 /** The one status to filter by, or null when none or every status is named (the index then serves the sort). */
 export function statusFilter(statuses: readonly string[] | undefined): string | null {
   const wanted = new Set(statuses ?? []);
-  if (wanted.size === 0 || POSITION_STATUSES.every((s) => wanted.has(s))) return null;
+  if (wanted.size === 0 || RECORD_STATUSES.every((s) => wanted.has(s))) return null;
   return [...wanted][0];
 }
 
@@ -68,12 +67,6 @@ export function unknownFields(names: readonly string[]): string[] {
 }
 
 /** `ilike` pattern for "contains", with the wildcards of the term escaped. */
-
-/** Ids of `wanted` that are not in `found` (each once, in the order asked). */
-export function missingIds(wanted: readonly string[], found: Iterable<string>): string[] {
-  const have = new Set([...found].map((x) => x.toLowerCase()));
-  return [...new Set(wanted.map((x) => x.toLowerCase()))].filter((x) => !have.has(x));
-}
 
 /** Unique ids, lower case, in the order given. */
 export function uniqueIds(ids: readonly string[]): string[] {

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, ErrorCode, FieldError, Page, PositionEvent, SETTINGS_EVENT_SUBJECTS, badRequest, conflict, notFound } from '@ddm/contracts';
-import { Db, isoSql } from '@ddm/platform';
+import { Page, PositionEvent, SETTINGS_EVENT_SUBJECTS, badRequest, missingIds, missingIdsError, notFound } from '@ddm/contracts';
+import { Db, TenantUniqueName, isoSql, refuseTakenName, writeUniqueName } from '@ddm/platform';
 import { EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { ListPositionsQuery } from './dto/list-positions.query';
 import { BulkStatusDto, CreatePositionDto, DeletePositionsDto, POSITION_UPDATE_FIELDS, UpdatePositionDto } from './dto/position-change.dto';
 import { BulkStatusResult, PositionView } from './dto/position.response';
-import { missingIds, uniqueIds } from './position.rules';
+import { uniqueIds } from './position.rules';
 import {
   POSITION_BY_ID_SQL,
   POSITIONS_BY_IDS_SQL,
@@ -18,13 +18,6 @@ import {
   toPositionView,
 } from './position.sql';
 
-
-/** A 404 naming each missing id, with the request field that named it (`ids.3`, `groupIds.0`). */
-function missing(what: string, field: string, asked: readonly string[], ids: readonly string[], suffix = ''): AppError {
-  const lower = asked.map((x) => x.toLowerCase());
-  const errors: FieldError[] = ids.map((id) => ({ field: `${field}.${lower.indexOf(id)}`, message: `${what} ${id} not found` }));
-  return new AppError(ErrorCode.NotFound, `${what}s not found: ${ids.join(', ')}${suffix}`, errors);
-}
 
 /**
  * Positions of a tenant: the list and get (one statement each, see position.sql.ts), create,
@@ -52,9 +45,9 @@ export class PositionsService {
     const groupIds = uniqueIds(dto.groupIds ?? []);
     return this.db.transaction(async (tx) => {
       await requireGroups(tx.manager, tenantId, dto.groupIds ?? [], groupIds);
-      await refuseTakenName(tx.manager, tenantId, dto.positionName, null);
+      await refuseTakenName(tx.manager, POSITION_NAME, tenantId, dto.positionName, null);
       const displayId = await tx.nextDisplayId(tenantId, 'position');
-      await uniqueName(dto.positionName, () =>
+      await writeUniqueName(POSITION_NAME, dto.positionName, () =>
         tx.manager.query(
           `INSERT INTO settings.positions (id, tenant_id, position_display_id, position_name, status, is_scim_provisioned, external_id, instance_id, created_by, updated_by)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
@@ -71,11 +64,11 @@ export class PositionsService {
 
   /** Changes the fields given; `groupIds` replaces the set (links kept keep their createdAt). */
   async update(tenantId: string, id: string, dto: UpdatePositionDto, by: string | null): Promise<PositionView> {
-    if (!POSITION_UPDATE_FIELDS.some((f) => dto[f] != null)) throw badRequest(`Nothing to change: send at least one of ${POSITION_UPDATE_FIELDS.join(', ')}`);
+    if (!POSITION_UPDATE_FIELDS.some((f) => dto[f] !== undefined)) throw badRequest(`Nothing to change: send at least one of ${POSITION_UPDATE_FIELDS.join(', ')}`);
     return this.db.transaction(async (tx) => {
       const [current] = await tx.manager.query(`SELECT id FROM settings.positions WHERE id = $1 AND tenant_id = $2 AND NOT is_deleted FOR UPDATE`, [id, tenantId]);
       if (!current) throw notFound(`Position ${id} not found`);
-      if (dto.positionName != null) await refuseTakenName(tx.manager, tenantId, dto.positionName, id);
+      if (dto.positionName !== undefined) await refuseTakenName(tx.manager, POSITION_NAME, tenantId, dto.positionName, id);
       const groupIds = dto.groupIds ? uniqueIds(dto.groupIds) : null;
       if (groupIds) await requireGroups(tx.manager, tenantId, dto.groupIds!, groupIds);
 
@@ -85,10 +78,10 @@ export class PositionsService {
         params.push(value);
         sets.push(`${column} = $${params.length}`);
       };
-      if (dto.positionName != null) set('position_name', dto.positionName);
-      if (dto.status != null) set('status', dto.status);
-      if (dto.isSCIMProvisioned != null) set('is_scim_provisioned', dto.isSCIMProvisioned);
-      await uniqueName(dto.positionName ?? '', () =>
+      if (dto.positionName !== undefined) set('position_name', dto.positionName);
+      if (dto.status !== undefined) set('status', dto.status);
+      if (dto.isSCIMProvisioned !== undefined) set('is_scim_provisioned', dto.isSCIMProvisioned);
+      await writeUniqueName(POSITION_NAME, dto.positionName ?? '', () =>
         tx.manager.query(`UPDATE settings.positions SET ${sets.join(', ')} WHERE id = $1 AND tenant_id = $2`, params),
       );
       if (groupIds) {
@@ -148,7 +141,7 @@ export class PositionsService {
         [tenantId, ids],
       );
       const absent = missingIds(ids, found.map((r) => r.id));
-      if (absent.length) throw missing('Position', 'ids', dto.ids, absent, '; nothing was deleted');
+      if (absent.length) throw missingIdsError({ what: 'Position', field: 'ids', asked: dto.ids, missing: absent, suffix: '; nothing was deleted' });
       await tx.manager.query(
         `UPDATE settings.positions SET is_deleted = true, deleted_on = now(), deleted_by = $3, updated_on = now(), updated_by = $3
           WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
@@ -180,7 +173,7 @@ async function requireGroups(m: EntityManager, tenantId: string, asked: readonly
     [tenantId, ids],
   );
   const absent = missingIds(ids, found.map((r) => r.id));
-  if (absent.length) throw missing('Group', 'groupIds', asked, absent);
+  if (absent.length) throw missingIdsError({ what: 'Group', field: 'groupIds', asked, missing: absent });
 }
 
 /** Links the groups not linked yet (one statement); existing links keep their timestamps. */
@@ -193,25 +186,10 @@ async function linkGroups(m: EntityManager, tenantId: string, positionId: string
   );
 }
 
-const takenMessage = (name: string) => `A position named "${name}" already exists in this tenant`;
-
-async function refuseTakenName(m: EntityManager, tenantId: string, name: string, except: string | null): Promise<void> {
-  const taken = await m.query(
-    `SELECT 1 FROM settings.positions WHERE tenant_id = $1 AND lower(position_name) = lower($2) AND NOT is_deleted AND id IS DISTINCT FROM $3::uuid`,
-    [tenantId, name, except],
-  );
-  if (taken.length) throw conflict(takenMessage(name));
-}
-
-/** A concurrent write that took the name first (the unique index) is the same 409 as the check's. */
-async function uniqueName<T>(name: string, write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (err) {
-    const e = err as { code?: string; constraint?: string; driverError?: { code?: string; constraint?: string } };
-    const code = e.driverError?.code ?? e.code;
-    const constraint = e.driverError?.constraint ?? e.constraint;
-    if (code === '23505' && constraint === 'positions_name_unique') throw conflict(takenMessage(name));
-    throw err;
-  }
-}
+/** Position names are unique in the tenant among positions not deleted (a check, backed by the index against races). */
+const POSITION_NAME: TenantUniqueName = {
+  table: 'settings.positions',
+  column: 'position_name',
+  index: 'positions_name_unique',
+  taken: (name) => `A position named "${name}" already exists in this tenant`,
+};

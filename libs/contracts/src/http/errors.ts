@@ -56,7 +56,7 @@ export class AppError extends HttpException {
 export const badRequest = (message: string, errors?: FieldError[]) => new AppError(ErrorCode.ValidationFailed, message, errors);
 export const unauthenticated = (message: string) => new AppError(ErrorCode.Unauthenticated, message);
 export const forbidden = (message: string) => new AppError(ErrorCode.Forbidden, message);
-export const notFound = (message: string) => new AppError(ErrorCode.NotFound, message);
+export const notFound = (message: string, errors?: FieldError[]) => new AppError(ErrorCode.NotFound, message, errors);
 export const conflict = (message: string) => new AppError(ErrorCode.Conflict, message);
 
 const REASON: Record<number, string> = {

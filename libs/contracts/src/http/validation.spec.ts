@@ -1,8 +1,8 @@
 import { ArgumentMetadata, ValidationError } from '@nestjs/common';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
 import { AppError, ErrorCode } from './errors';
-import { CommaList, PageQuery, ParseUuidPipe, ToBoolean, createValidationPipe, flattenValidationErrors, pageOffset } from './validation';
+import { CommaList, OptionalNotNull, PageQuery, ParseUuidPipe, RECORD_STATUSES, RecordStatus, ToBoolean, Trim, createValidationPipe, flattenValidationErrors, pageOffset } from './validation';
 
 class Address {
   @IsString()
@@ -289,4 +289,66 @@ describe('ParseUuidPipe', () => {
       expect(() => pipe.transform(value, { type: 'param', data: 'id' })).toThrow(AppError);
     },
   );
+});
+
+class ChangeThing {
+  @OptionalNotNull()
+  @Trim()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(5)
+  name?: string;
+
+  @OptionalNotNull()
+  @IsIn(RECORD_STATUSES)
+  status?: RecordStatus;
+
+  @OptionalNotNull()
+  @ToBoolean()
+  @IsBoolean()
+  isDeleted?: boolean;
+
+  @IsOptional()
+  @IsString()
+  externalId?: string | null;
+}
+
+describe('OptionalNotNull and Trim', () => {
+  const pipe = createValidationPipe();
+
+  it('lets an optional field be left out', async () => {
+    const out = await pipe.transform({}, body(ChangeThing));
+    expect(out).toEqual({});
+  });
+
+  it.each(['name', 'status', 'isDeleted'])('refuses %s: null with a 400 naming the field', async (field) => {
+    const err = await rejectionOf(pipe.transform({ [field]: null }, body(ChangeThing)));
+    expect(err.getStatus()).toBe(400);
+    expect(err.errors).toContainEqual({ field, message: 'must not be null' });
+  });
+
+  it('still validates a value that is sent', async () => {
+    const err = await rejectionOf(pipe.transform({ status: 'DELETED', isDeleted: 'maybe' }, body(ChangeThing)));
+    expect(err.errors?.map((e) => e.field).sort()).toEqual(['isDeleted', 'status']);
+  });
+
+  it('keeps accepting null on a plainly optional (nullable) field', async () => {
+    const out = await pipe.transform({ externalId: null }, body(ChangeThing));
+    expect(out).toEqual({ externalId: null });
+  });
+
+  it('trims before validating: blanks only are empty, surrounding blanks do not count towards the length', async () => {
+    expect(await pipe.transform({ name: '  abcde  ', status: 'ACTIVE', isDeleted: 'false' }, body(ChangeThing))).toEqual({ name: 'abcde', status: 'ACTIVE', isDeleted: false });
+    const err = await rejectionOf(pipe.transform({ name: '   ' }, body(ChangeThing)));
+    expect(err.errors).toEqual([{ field: 'name', message: 'should not be empty' }]);
+  });
+
+  it('leaves values that are not strings to the validators', async () => {
+    const err = await rejectionOf(pipe.transform({ name: 12 }, body(ChangeThing)));
+    expect(err.errors?.map((e) => e.message)).toContain('must be a string');
+  });
+
+  it('names the two record statuses', () => {
+    expect(RECORD_STATUSES).toEqual(['ACTIVE', 'INACTIVE']);
+  });
 });

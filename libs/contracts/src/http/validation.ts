@@ -1,7 +1,7 @@
-import { ArgumentMetadata, Injectable, Param, PipeTransform, ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, Injectable, Param, PipeTransform, ValidationError, ValidationPipe, applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsIn, IsISO8601, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsDefined, IsIn, IsISO8601, IsInt, IsOptional, Max, Min, ValidateIf } from 'class-validator';
 import { FieldError, badRequest } from './errors';
 
 /** Flattens class-validator's tree into `[{ field: 'a.b.0.c', message }]`. */
@@ -70,6 +70,23 @@ export const CommaList = () =>
       (Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : value)?.map?.((v: unknown) => (typeof v === 'string' ? v.trim() : v)).filter((v: unknown) => v !== '') ?? value,
     { toClassOnly: true },
   );
+
+/**
+ * A body field that may be left out, but not sent as `null` (a 400 "must not be null", not a
+ * silent no-op). For fields that are legitimately nullable (null clears them) use `@IsOptional()`.
+ */
+export const OptionalNotNull = () =>
+  applyDecorators(
+    ValidateIf((_object: unknown, value: unknown) => value !== undefined),
+    IsDefined({ message: '$property must not be null' }),
+  );
+
+/** Surrounding blanks are not part of the value (names are checked and stored trimmed). */
+export const Trim = () => Transform(({ value }) => (typeof value === 'string' ? value.trim() : value), { toClassOnly: true });
+
+/** The status of every record that can be (de)activated: groups, group types, positions, decision roles. */
+export const RECORD_STATUSES = ['ACTIVE', 'INACTIVE'] as const;
+export type RecordStatus = (typeof RECORD_STATUSES)[number];
 
 export type SortOrder = 'asc' | 'desc';
 export const SORT_ORDERS: SortOrder[] = ['asc', 'desc'];

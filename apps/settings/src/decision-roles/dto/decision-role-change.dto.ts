@@ -1,14 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength, ValidateIf } from 'class-validator';
-import { ToBoolean } from '@ddm/contracts';
-import { DECISION_ROLE_NAME_MAX, DECISION_ROLE_STATUSES, DecisionRoleStatus } from '../decision-role.rules';
-
-/** Validated whenever sent: `null` is not "absent" (it is a 400, not a silent no-op). */
-const Given = (field: string) => ValidateIf((o: Record<string, unknown>) => o[field] !== undefined);
-
-/** Surrounding blanks are not part of a name (checked after trimming). */
-const Trim = () => Transform(({ value }) => (typeof value === 'string' ? value.trim() : value), { toClassOnly: true });
+import { IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { OptionalNotNull, RECORD_STATUSES, RecordStatus, ToBoolean, Trim } from '@ddm/contracts';
+import { DECISION_ROLE_NAME_MAX } from '../decision-role.rules';
 
 export class CreateDecisionRoleDto {
   @ApiPropertyOptional({ format: 'uuid', description: "The tenant; defaults to the caller's" })
@@ -23,10 +16,10 @@ export class CreateDecisionRoleDto {
   @MaxLength(DECISION_ROLE_NAME_MAX)
   roleName: string;
 
-  @ApiPropertyOptional({ enum: DECISION_ROLE_STATUSES, default: 'ACTIVE' })
-  @Given('status')
-  @IsIn(DECISION_ROLE_STATUSES)
-  status?: DecisionRoleStatus;
+  @ApiPropertyOptional({ enum: RECORD_STATUSES, default: 'ACTIVE' })
+  @OptionalNotNull()
+  @IsIn(RECORD_STATUSES)
+  status?: RecordStatus;
 }
 
 /** Rename, (de)activate or delete (softly, `isDeleted: true`) a decision role. At least one field. */
@@ -37,7 +30,7 @@ export class UpdateDecisionRoleDto {
   tenantId?: string;
 
   @ApiPropertyOptional({ maxLength: DECISION_ROLE_NAME_MAX, example: 'Approver' })
-  @Given('roleName')
+  @OptionalNotNull()
   @Trim()
   @IsString()
   @IsNotEmpty()
@@ -45,13 +38,13 @@ export class UpdateDecisionRoleDto {
   roleName?: string;
 
   @ApiPropertyOptional({ description: 'true deletes the role (softly); false changes nothing', example: false })
-  @Given('isDeleted')
+  @OptionalNotNull()
   @ToBoolean()
   @IsBoolean()
   isDeleted?: boolean;
 
-  @ApiPropertyOptional({ enum: DECISION_ROLE_STATUSES })
-  @Given('status')
-  @IsIn(DECISION_ROLE_STATUSES)
-  status?: DecisionRoleStatus;
+  @ApiPropertyOptional({ enum: RECORD_STATUSES })
+  @OptionalNotNull()
+  @IsIn(RECORD_STATUSES)
+  status?: RecordStatus;
 }

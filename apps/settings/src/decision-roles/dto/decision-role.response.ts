@@ -1,6 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { DecisionRolePayload } from '@ddm/contracts';
-import { DECISION_ROLE_STATUSES } from '../decision-role.rules';
+import { DecisionRolePayload, RECORD_STATUSES } from '@ddm/contracts';
 
 /** Decision role (spec §2.7): exactly these fields. */
 export class DecisionRoleView {
@@ -8,7 +7,7 @@ export class DecisionRoleView {
   @ApiProperty({ format: 'uuid' }) tenantId: string;
   @ApiProperty({ maxLength: 50, example: 'Approver' }) roleName: string;
   @ApiProperty() isDeleted: boolean;
-  @ApiProperty({ enum: DECISION_ROLE_STATUSES }) status: string;
+  @ApiProperty({ enum: RECORD_STATUSES }) status: string;
 }
 
 /** The columns a view is built from (one list of them, used by every statement). */

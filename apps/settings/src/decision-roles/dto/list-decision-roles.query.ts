@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
-import { CommaList, PageQuery } from '@ddm/contracts';
-import { DECISION_ROLE_SORTS, DECISION_ROLE_STATUSES, DecisionRoleSort, DecisionRoleStatus } from '../decision-role.rules';
+import { CommaList, PageQuery, RECORD_STATUSES, RecordStatus } from '@ddm/contracts';
+import { DECISION_ROLE_SORTS, DecisionRoleSort } from '../decision-role.rules';
 
 export class ListDecisionRolesQuery extends PageQuery {
   @ApiPropertyOptional({ format: 'uuid', description: "The tenant; defaults to the caller's" })
@@ -18,9 +18,9 @@ export class ListDecisionRolesQuery extends PageQuery {
   @ApiPropertyOptional({ description: 'Comma-separated: ACTIVE, INACTIVE', example: 'ACTIVE,INACTIVE' })
   @IsOptional()
   @CommaList()
-  @ArrayMaxSize(DECISION_ROLE_STATUSES.length)
-  @IsIn(DECISION_ROLE_STATUSES, { each: true })
-  status?: DecisionRoleStatus[];
+  @ArrayMaxSize(RECORD_STATUSES.length)
+  @IsIn(RECORD_STATUSES, { each: true })
+  status?: RecordStatus[];
 
   @ApiPropertyOptional({ enum: DECISION_ROLE_SORTS, default: 'roleName' })
   @IsOptional()

@@ -1,10 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength, ValidateIf } from 'class-validator';
-import { ToBoolean } from '@ddm/contracts';
-import { DISABLE_OPTIONS, DisableOption, GROUP_TYPE_STATUSES, GroupTypeStatus } from '../group-type.rules';
-
-const trim = () => Transform(({ value }) => (typeof value === 'string' ? value.trim() : value), { toClassOnly: true });
+import { IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { OptionalNotNull, RECORD_STATUSES, RecordStatus, ToBoolean, Trim } from '@ddm/contracts';
+import { DISABLE_OPTIONS, DisableOption } from '../group-type.rules';
 
 export class CreateGroupTypeDto {
   @ApiPropertyOptional({ description: 'Tenant ID (default: the caller’s active tenant)' })
@@ -13,14 +10,14 @@ export class CreateGroupTypeDto {
   tenantId?: string;
 
   @ApiProperty({ maxLength: 50, example: 'Department', description: 'Unique in the tenant (case-insensitive)' })
-  @trim()
+  @Trim()
   @IsString()
   @IsNotEmpty()
   @MaxLength(50)
   groupTypeName: string;
 
   @ApiPropertyOptional({ default: false, description: 'Whether groups of this type may carry an address' })
-  @IsOptional()
+  @OptionalNotNull()
   @ToBoolean()
   @IsBoolean()
   addressEnabled?: boolean;
@@ -33,25 +30,25 @@ export class UpdateGroupTypeDto {
   tenantId?: string;
 
   @ApiPropertyOptional({ maxLength: 50 })
-  @ValidateIf((o: UpdateGroupTypeDto) => o.groupTypeName !== undefined)
-  @trim()
+  @OptionalNotNull()
+  @Trim()
   @IsString()
   @IsNotEmpty()
   @MaxLength(50)
   groupTypeName?: string;
 
-  @ApiPropertyOptional({ enum: GROUP_TYPE_STATUSES, description: 'INACTIVE disables the type (409 for a type that cannot be disabled)' })
-  @ValidateIf((o: UpdateGroupTypeDto) => o.status !== undefined)
-  @IsIn(GROUP_TYPE_STATUSES)
-  status?: GroupTypeStatus;
+  @ApiPropertyOptional({ enum: RECORD_STATUSES, description: 'INACTIVE disables the type (409 for a type that cannot be disabled)' })
+  @OptionalNotNull()
+  @IsIn(RECORD_STATUSES)
+  status?: RecordStatus;
 
   @ApiPropertyOptional({ enum: DISABLE_OPTIONS })
-  @ValidateIf((o: UpdateGroupTypeDto) => o.disableOption !== undefined)
+  @OptionalNotNull()
   @IsIn(DISABLE_OPTIONS)
   disableOption?: DisableOption;
 
   @ApiPropertyOptional()
-  @ValidateIf((o: UpdateGroupTypeDto) => o.addressEnabled !== undefined)
+  @OptionalNotNull()
   @ToBoolean()
   @IsBoolean()
   addressEnabled?: boolean;

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { GroupTypePayload } from '@ddm/contracts';
+import { GroupTypePayload, RECORD_STATUSES } from '@ddm/contracts';
 
 /** A group type as Aptly's public API answers it. */
 export class GroupTypeView {
@@ -11,7 +11,7 @@ export class GroupTypeView {
   @ApiProperty({ description: 'One of the three types every tenant starts with' }) isDefault: boolean;
   @ApiProperty({ enum: ['KEEP_ASSOCIATIONS', 'REMOVE_ASSOCIATIONS', 'NA'] }) disableOption: string;
   @ApiProperty() isDeleted: boolean;
-  @ApiProperty({ enum: ['ACTIVE', 'INACTIVE'] }) status: string;
+  @ApiProperty({ enum: RECORD_STATUSES }) status: string;
   @ApiProperty({ nullable: true, type: String }) createdBy: string | null;
   @ApiProperty() createdOn: string;
   @ApiProperty() updatedOn: string;

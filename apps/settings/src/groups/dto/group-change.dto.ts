@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayUnique,
@@ -13,16 +13,12 @@ import {
   IsUUID,
   Matches,
   MaxLength,
-  ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { ToBoolean } from '@ddm/contracts';
+import { OptionalNotNull, RECORD_STATUSES, RecordStatus, ToBoolean, Trim } from '@ddm/contracts';
 import { DISABLE_OPTIONS, DisableOption } from '../../group-types/group-type.rules';
-import { GROUP_STATUSES, GroupStatus } from '../group.rules';
 
 export const MAX_PARENTS = 50;
-const trim = () => Transform(({ value }) => (typeof value === 'string' ? value.trim() : value), { toClassOnly: true });
-const defined = (field: string) => ValidateIf((o: Record<string, unknown>) => o[field] !== undefined);
 
 /** A group's address; accepted only when the group's type has addressEnabled. Null clears a field. */
 export class GroupAddressDto {
@@ -55,13 +51,13 @@ class GroupFieldsDto {
   @MaxLength(100)
   displayName?: string | null;
 
-  @ApiPropertyOptional({ enum: GROUP_STATUSES, default: 'ACTIVE' })
-  @defined('status')
-  @IsIn(GROUP_STATUSES)
-  status?: GroupStatus;
+  @ApiPropertyOptional({ enum: RECORD_STATUSES, default: 'ACTIVE' })
+  @OptionalNotNull()
+  @IsIn(RECORD_STATUSES)
+  status?: RecordStatus;
 
   @ApiPropertyOptional({ default: false })
-  @defined('isSynced')
+  @OptionalNotNull()
   @ToBoolean()
   @IsBoolean()
   isSynced?: boolean;
@@ -91,7 +87,7 @@ export class CreateGroupDto extends GroupFieldsDto {
   tenantGroupTypeId: string;
 
   @ApiProperty({ maxLength: 100, example: 'Engineering Team' })
-  @trim()
+  @Trim()
   @IsString()
   @IsNotEmpty()
   @MaxLength(100)
@@ -115,13 +111,13 @@ export class CreateGroupDto extends GroupFieldsDto {
 
 export class UpdateGroupDto extends GroupFieldsDto {
   @ApiPropertyOptional({ description: 'Move the group to another ACTIVE type of the tenant' })
-  @defined('tenantGroupTypeId')
+  @OptionalNotNull()
   @IsUUID()
   tenantGroupTypeId?: string;
 
   @ApiPropertyOptional({ maxLength: 100 })
-  @defined('groupName')
-  @trim()
+  @OptionalNotNull()
+  @Trim()
   @IsString()
   @IsNotEmpty()
   @MaxLength(100)
@@ -151,7 +147,7 @@ export class UpdateGroupDto extends GroupFieldsDto {
   removeParentGroupIds?: string[];
 
   @ApiPropertyOptional({ description: 'true deletes the group (soft), with disableOption; nothing else may change with it' })
-  @defined('isDeleted')
+  @OptionalNotNull()
   @ToBoolean()
   @IsBoolean()
   isDeleted?: boolean;
@@ -160,7 +156,7 @@ export class UpdateGroupDto extends GroupFieldsDto {
     enum: DISABLE_OPTIONS,
     description: 'With isDeleted: KEEP_ASSOCIATIONS keeps position and hierarchy links, REMOVE_ASSOCIATIONS removes them, NA keeps them',
   })
-  @defined('disableOption')
+  @OptionalNotNull()
   @IsIn(DISABLE_OPTIONS)
   disableOption?: DisableOption;
 }

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { RECORD_STATUSES } from '@ddm/contracts';
 
 export class GroupTypeRefView {
   @ApiProperty() id: string;
@@ -63,7 +64,7 @@ export class GroupView {
   @ApiProperty() groupName: string;
   @ApiProperty({ nullable: true, type: String }) displayName: string | null;
   @ApiProperty({ nullable: true, type: String }) legalName: string | null;
-  @ApiProperty({ enum: ['ACTIVE', 'INACTIVE'] }) status: string;
+  @ApiProperty({ enum: RECORD_STATUSES }) status: string;
   @ApiProperty() createdOn: string;
   @ApiProperty() updatedOn: string;
   @ApiProperty() isSynced: boolean;

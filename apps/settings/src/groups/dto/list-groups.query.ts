@@ -1,7 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
-import { CommaList, DatedPageQuery } from '@ddm/contracts';
-import { GROUP_STATUSES, GroupStatus } from '../group.rules';
+import { CommaList, DatedPageQuery, RECORD_STATUSES, RecordStatus } from '@ddm/contracts';
 
 export const GROUP_SORTS = ['groupId', 'groupName', 'status', 'createdOn', 'updatedOn', 'isSynced', 'tenantGroupType'] as const;
 export type GroupSort = (typeof GROUP_SORTS)[number];
@@ -22,9 +21,9 @@ export class ListGroupsQuery extends DatedPageQuery {
   @IsOptional()
   @CommaList()
   @IsArray()
-  @ArrayMaxSize(GROUP_STATUSES.length)
-  @IsIn(GROUP_STATUSES, { each: true })
-  status?: GroupStatus[];
+  @ArrayMaxSize(RECORD_STATUSES.length)
+  @IsIn(RECORD_STATUSES, { each: true })
+  status?: RecordStatus[];
 
   @ApiPropertyOptional({ description: 'Comma-separated group type ids' })
   @IsOptional()

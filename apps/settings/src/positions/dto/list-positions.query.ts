@@ -1,14 +1,12 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
-import { CommaList, DELEGATION_ISSUER_TYPES, DELEGATION_RECIPIENT_TYPES, DelegationIssuerType, DelegationRecipientType, DatedPageQuery } from '@ddm/contracts';
+import { CommaList, DELEGATION_ISSUER_TYPES, DELEGATION_RECIPIENT_TYPES, DelegationIssuerType, DelegationRecipientType, DatedPageQuery, RECORD_STATUSES, RecordStatus } from '@ddm/contracts';
 import {
   MAX_LIST_ITEMS,
   POSITION_FIELDS,
   POSITION_SORTS,
-  POSITION_STATUSES,
   PositionField,
   PositionSort,
-  PositionStatus,
   SOURCE_TYPES,
   SourceType,
 } from '../position.rules';
@@ -49,8 +47,8 @@ export class ListPositionsQuery extends DatedPageQuery {
   @CommaList()
   @IsArray()
   @ArrayMaxSize(MAX_LIST_ITEMS)
-  @IsIn(POSITION_STATUSES, { each: true })
-  status?: PositionStatus[];
+  @IsIn(RECORD_STATUSES, { each: true })
+  status?: RecordStatus[];
 
   @ApiPropertyOptional({ description: 'Position name contains (case-insensitive)', maxLength: 200, example: 'Developer' })
   @IsOptional()

@@ -1,9 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength, ValidateIf } from 'class-validator';
-import { ToBoolean } from '@ddm/contracts';
-import { MAX_BULK_IDS, MAX_POSITION_GROUPS, POSITION_STATUSES, PositionStatus } from '../position.rules';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { OptionalNotNull, RECORD_STATUSES, RecordStatus, ToBoolean, Trim } from '@ddm/contracts';
+import { MAX_BULK_IDS, MAX_POSITION_GROUPS } from '../position.rules';
 
 /**
  * An id array. The product's documented examples send `["id1, id2"]` (one comma-joined string);
@@ -16,15 +16,13 @@ const SplitJoinedIds = () =>
     { toClassOnly: true },
   );
 
-const Trim = () => Transform(({ value }) => (typeof value === 'string' ? value.trim() : value), { toClassOnly: true });
-
 const TenantId = () =>
   applyDecorators(ApiPropertyOptional({ description: "Tenant of the change (default: the caller's active tenant)" }), IsOptional(), IsUUID());
 
 const GroupIds = (description: string) =>
   applyDecorators(
     ApiPropertyOptional({ type: [String], maxItems: MAX_POSITION_GROUPS, description }),
-    IsOptional(),
+    OptionalNotNull(),
     SplitJoinedIds(),
     IsArray(),
     ArrayMaxSize(MAX_POSITION_GROUPS),
@@ -56,10 +54,10 @@ export class CreatePositionDto {
   @GroupIds('Record ids of groups of the tenant (not deleted); unknown ones are a 404 naming them')
   groupIds?: string[];
 
-  @ApiPropertyOptional({ enum: POSITION_STATUSES, default: 'ACTIVE' })
-  @IsOptional()
-  @IsIn(POSITION_STATUSES)
-  status?: PositionStatus;
+  @ApiPropertyOptional({ enum: RECORD_STATUSES, default: 'ACTIVE' })
+  @OptionalNotNull()
+  @IsIn(RECORD_STATUSES)
+  status?: RecordStatus;
 
   @ApiPropertyOptional({ maxLength: 255, nullable: true, example: 'EXT-POS-12345' })
   @IsOptional()
@@ -74,7 +72,7 @@ export class CreatePositionDto {
   instanceId?: string | null;
 
   @ApiPropertyOptional({ default: false, description: 'Provisioned by Directory Sync (SCIM)' })
-  @IsOptional()
+  @OptionalNotNull()
   @ToBoolean()
   @IsBoolean()
   isSCIMProvisioned?: boolean;
@@ -86,7 +84,7 @@ export class UpdatePositionDto {
   tenantId?: string;
 
   @ApiPropertyOptional({ maxLength: 200 })
-  @ValidateIf((o: UpdatePositionDto) => o.positionName !== undefined)
+  @OptionalNotNull()
   @Trim()
   @IsString()
   @IsNotEmpty()
@@ -96,13 +94,13 @@ export class UpdatePositionDto {
   @GroupIds('Replaces the set of groups (record ids of groups of the tenant, not deleted); [] removes every group')
   groupIds?: string[];
 
-  @ApiPropertyOptional({ enum: POSITION_STATUSES })
-  @IsOptional()
-  @IsIn(POSITION_STATUSES)
-  status?: PositionStatus;
+  @ApiPropertyOptional({ enum: RECORD_STATUSES })
+  @OptionalNotNull()
+  @IsIn(RECORD_STATUSES)
+  status?: RecordStatus;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalNotNull()
   @ToBoolean()
   @IsBoolean()
   isSCIMProvisioned?: boolean;
@@ -118,9 +116,9 @@ export class BulkStatusDto {
   @BulkIds('Position record ids (1 to 500)')
   ids: string[];
 
-  @ApiProperty({ enum: POSITION_STATUSES })
-  @IsIn(POSITION_STATUSES)
-  status: PositionStatus;
+  @ApiProperty({ enum: RECORD_STATUSES })
+  @IsIn(RECORD_STATUSES)
+  status: RecordStatus;
 }
 
 /** DELETE /settings/v1/positions */

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { RECORD_STATUSES } from '@ddm/contracts';
 
 /** A group of a position (spec §2.6 `groups`), as of the position-group link. */
 export class PositionGroupView {
@@ -27,7 +28,7 @@ export class PositionView {
   @ApiProperty({ description: 'Display id ("10000", ...)' }) positionId: string;
   @ApiProperty() positionName: string;
   @ApiProperty({ description: 'Provisioned by Directory Sync (SCIM)' }) isSCIMProvisioned: boolean;
-  @ApiProperty({ enum: ['ACTIVE', 'INACTIVE'] }) status: string;
+  @ApiProperty({ enum: RECORD_STATUSES }) status: string;
   @ApiProperty() isDeleted: boolean;
   @ApiProperty() createdOn: string;
   @ApiProperty() updatedOn: string;

@@ -1,0 +1,27 @@
+import { randomUUID } from 'node:crypto';
+import { NatsClient } from '@ddm/platform';
+import { JSONCodec } from 'nats';
+import type { TestService } from './service';
+
+const codec = JSONCodec<object>();
+
+/**
+ * Publishes an event of another area into the test's namespace, as that area's outbox relay
+ * would: a fresh Nats-Msg-Id unless one is given (the same payload published twice is then two
+ * messages). `duplicate`: the stream dropped it, having seen that Nats-Msg-Id already.
+ */
+export async function publishEvent(svc: TestService, subject: string, payload: object, msgID: string = randomUUID()): Promise<{ msgID: string; duplicate: boolean }> {
+  const ack = await svc.app.get(NatsClient).js.publish(svc.ns.subjects.wire(subject), codec.encode(payload), { msgID });
+  return { msgID, duplicate: ack.duplicate };
+}
+
+/** Polls until `probe` answers something truthy (a projection caught up), or fails after `timeoutMs`. */
+export async function until<T>(probe: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 5_000, everyMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
