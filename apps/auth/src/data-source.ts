@@ -2,6 +2,7 @@ import { ServiceDataSource } from '@ddm/platform';
 import { InvitationEntity } from './invitations/invitation.entity';
 import { AuthCore1763800000000 } from './migrations/1763800000000-auth-core';
 import { AuthUsers1763900000000 } from './migrations/1763900000000-auth-users';
+import { AuthDelegationVersion1764100000000 } from './migrations/1764100000000-auth-delegation-version';
 import { DelegationProjectionEntity, GroupProjectionEntity, PositionProjectionEntity } from './projections/projection.entity';
 import { RoleMappingEntity, TenantRoleEntity } from './roles/tenant-role.entity';
 import { TenantEntity } from './tenants/tenant.entity';
@@ -24,5 +25,5 @@ export const authDataSource: ServiceDataSource = {
     GroupProjectionEntity,
     DelegationProjectionEntity,
   ],
-  migrations: [AuthCore1763800000000, AuthUsers1763900000000],
+  migrations: [AuthCore1763800000000, AuthUsers1763900000000, AuthDelegationVersion1764100000000],
 };

@@ -585,6 +585,20 @@ describe('users (e2e, real Postgres and NATS)', () => {
       expect(await counts(idOf('staff43@demo.test'))).toEqual([0, 1]);
       const listed = (await svc.http.get('/auth/v1/user?search=staff41', { token: admin })).body.data.data[0];
       expect(listed).toMatchObject({ delegationsIssued: 1, delegationsReceived: 1 });
+
+      // A revoked delegation stays revoked; with versions, an older event arriving late changes nothing.
+      const d4 = delegation(demo.id, { issuerUserId: issuer, recipientUserId: recipient, version: 5 });
+      await publishEvent(svc, 'evt.decision.delegation.issued', d4);
+      await publishEvent(svc, 'evt.decision.delegation.updated', { ...d4, version: 7, recipientUserId: idOf('staff43@demo.test') });
+      await until(async () => JSON.stringify(await counts(idOf('staff43@demo.test'))) === '[0,2]', 'the newer version');
+      const late = await publishEvent(svc, 'evt.decision.delegation.updated', { ...d4, version: 6 });
+      const revived = await publishEvent(svc, 'evt.decision.delegation.updated', d1);
+      await until(
+        async () => (await db.query(`SELECT 1 FROM auth.processed_messages WHERE message_id = ANY($1)`, [[late.msgID, revived.msgID]])).length === 2,
+        'the late and the revived events processed',
+      );
+      expect(await counts(idOf('staff43@demo.test'))).toEqual([0, 2]);
+      expect(await counts(recipient)).toEqual([0, 0]);
     });
   });
 });

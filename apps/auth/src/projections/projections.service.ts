@@ -72,15 +72,24 @@ export class ProjectionsService {
       );
   }
 
-  /** evt.decision.delegation.*: who issued and who received each delegation; revoked ones stop counting. */
+  /**
+   * evt.decision.delegation.*: who issued and who received each delegation. Revoked ones stop
+   * counting and stay revoked; with versions, an older event arriving after a newer one changes
+   * nothing (as in the settings area's projection of the same events).
+   */
   async applyDelegation(m: EntityManager, subject: string, e: DelegationEvent): Promise<void> {
+    const version = typeof e.version === 'number' && Number.isSafeInteger(e.version) && e.version >= 0 ? e.version : null;
     await m.query(
-      `INSERT INTO auth.delegation_projection (delegation_id, tenant_id, issuer_user_id, recipient_user_id, is_active, updated_on)
-       VALUES ($1, $2, $3, $4, $5, now())
+      `INSERT INTO auth.delegation_projection (delegation_id, tenant_id, issuer_user_id, recipient_user_id, is_active, version, updated_on)
+       VALUES ($1, $2, $3, $4, $5, $6, now())
        ON CONFLICT (delegation_id) DO UPDATE SET issuer_user_id = EXCLUDED.issuer_user_id, recipient_user_id = EXCLUDED.recipient_user_id,
-              is_active = EXCLUDED.is_active, updated_on = now()
-        WHERE delegation_projection.tenant_id = EXCLUDED.tenant_id`,
-      [e.delegationId, e.tenantId, uuidOrNull(e.issuerUserId), uuidOrNull(e.recipientUserId), !subject.endsWith('.revoked')],
+              is_active = delegation_projection.is_active AND EXCLUDED.is_active,
+              version = GREATEST(EXCLUDED.version, delegation_projection.version), updated_on = now()
+        WHERE delegation_projection.tenant_id = EXCLUDED.tenant_id
+          AND (EXCLUDED.version IS NULL OR delegation_projection.version IS NULL OR EXCLUDED.version > delegation_projection.version
+               -- a revocation always counts, whatever its version
+               OR NOT EXCLUDED.is_active)`,
+      [e.delegationId, e.tenantId, uuidOrNull(e.issuerUserId), uuidOrNull(e.recipientUserId), !subject.endsWith('.revoked'), version],
     );
   }
 }
