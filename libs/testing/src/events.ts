@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { DelegationEvent } from '@ddm/contracts';
 import { NatsClient } from '@ddm/platform';
 import { JSONCodec } from 'nats';
 import type { TestService } from './service';
@@ -24,4 +25,22 @@ export async function until<T>(probe: () => Promise<T | undefined | null | false
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
+}
+
+/** A delegation event of the decision area (evt.decision.delegation.*), with fresh ids unless given. */
+export function delegationEvent(tenantId: string, overrides: Partial<DelegationEvent> = {}): DelegationEvent {
+  return {
+    tenantId,
+    delegationId: randomUUID(),
+    decisionId: randomUUID(),
+    issuerType: 'SPECIFIC_PERSONNEL',
+    issuerUserId: null,
+    issuerPositionId: null,
+    recipientType: 'SPECIFIC_PERSONNEL',
+    recipientUserId: null,
+    recipientPositionId: null,
+    pathways: ['Direct Line'],
+    groupIds: [],
+    ...overrides,
+  };
 }

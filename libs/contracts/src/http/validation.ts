@@ -1,7 +1,7 @@
 import { ArgumentMetadata, Injectable, Param, PipeTransform, ValidationError, ValidationPipe, applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsDefined, IsIn, IsISO8601, IsInt, IsOptional, Max, Min, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsDefined, IsIn, IsISO8601, IsInt, IsOptional, IsUUID, Max, Min, ValidateIf } from 'class-validator';
 import { FieldError, badRequest } from './errors';
 
 /** Flattens class-validator's tree into `[{ field: 'a.b.0.c', message }]`. */
@@ -145,3 +145,10 @@ export class DatedPageQuery extends PageQuery {
   @IsISO8601({ strict: true })
   updatedAtEnd?: string;
 }
+
+/** A query parameter holding an optional comma-separated list of record ids (at most `max`; each a UUID). */
+export const UuidListQuery = (max: number) => applyDecorators(IsOptional(), CommaList(), IsArray(), ArrayMaxSize(max), IsUUID('all', { each: true }));
+
+/** A query parameter holding an optional comma-separated list of enumerated values (at most `max`; an unknown value is a 400). */
+export const EnumListQuery = (values: readonly string[], max: number = values.length) =>
+  applyDecorators(IsOptional(), CommaList(), IsArray(), ArrayMaxSize(max), IsIn(values as string[], { each: true }));

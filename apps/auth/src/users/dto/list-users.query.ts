@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
-import { CommaList, PageQuery } from '@ddm/contracts';
+import { IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { EnumListQuery, PageQuery, UuidListQuery } from '@ddm/contracts';
 import { USER_STATUSES, UserStatus } from '../user.rules';
 
 export const USER_SORTS = ['name', 'email', 'createdOn', 'lastLoginDate'] as const;
@@ -19,35 +19,19 @@ export class ListUsersQuery extends PageQuery {
   search?: string;
 
   @ApiPropertyOptional({ description: 'Comma-separated: ACTIVE, INACTIVE, INVITED', example: 'ACTIVE,INVITED' })
-  @IsOptional()
-  @CommaList()
-  @IsArray()
-  @ArrayMaxSize(USER_STATUSES.length)
-  @IsIn(USER_STATUSES, { each: true })
+  @EnumListQuery(USER_STATUSES, USER_STATUSES.length)
   status?: UserStatus[];
 
   @ApiPropertyOptional({ description: 'Comma-separated tenant role ids (users holding any of them)' })
-  @IsOptional()
-  @CommaList()
-  @IsArray()
-  @ArrayMaxSize(50)
-  @IsUUID('all', { each: true })
+  @UuidListQuery(50)
   roleIds?: string[];
 
   @ApiPropertyOptional({ description: 'Comma-separated position ids (users holding any of them)' })
-  @IsOptional()
-  @CommaList()
-  @IsArray()
-  @ArrayMaxSize(50)
-  @IsUUID('all', { each: true })
+  @UuidListQuery(50)
   positionIds?: string[];
 
   @ApiPropertyOptional({ description: 'Comma-separated group ids (users in any of them)' })
-  @IsOptional()
-  @CommaList()
-  @IsArray()
-  @ArrayMaxSize(50)
-  @IsUUID('all', { each: true })
+  @UuidListQuery(50)
   groupIds?: string[];
 
   @ApiPropertyOptional({ enum: USER_SORTS, default: 'createdOn' })

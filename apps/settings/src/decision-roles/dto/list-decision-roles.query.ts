@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
-import { CommaList, PageQuery, RECORD_STATUSES, RecordStatus } from '@ddm/contracts';
+import { IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { EnumListQuery, PageQuery, RECORD_STATUSES, RecordStatus } from '@ddm/contracts';
 import { DECISION_ROLE_SORTS, DecisionRoleSort } from '../decision-role.rules';
 
 export class ListDecisionRolesQuery extends PageQuery {
@@ -16,10 +16,7 @@ export class ListDecisionRolesQuery extends PageQuery {
   search?: string;
 
   @ApiPropertyOptional({ description: 'Comma-separated: ACTIVE, INACTIVE', example: 'ACTIVE,INACTIVE' })
-  @IsOptional()
-  @CommaList()
-  @ArrayMaxSize(RECORD_STATUSES.length)
-  @IsIn(RECORD_STATUSES, { each: true })
+  @EnumListQuery(RECORD_STATUSES)
   status?: RecordStatus[];
 
   @ApiPropertyOptional({ enum: DECISION_ROLE_SORTS, default: 'roleName' })

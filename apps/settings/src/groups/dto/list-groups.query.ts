@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
-import { CommaList, DatedPageQuery, RECORD_STATUSES, RecordStatus } from '@ddm/contracts';
+import { IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { DatedPageQuery, EnumListQuery, RECORD_STATUSES, RecordStatus, UuidListQuery } from '@ddm/contracts';
 
 export const GROUP_SORTS = ['groupId', 'groupName', 'status', 'createdOn', 'updatedOn', 'isSynced', 'tenantGroupType'] as const;
 export type GroupSort = (typeof GROUP_SORTS)[number];
@@ -18,19 +18,11 @@ export class ListGroupsQuery extends DatedPageQuery {
   search?: string;
 
   @ApiPropertyOptional({ description: 'Comma-separated statuses', example: 'ACTIVE,INACTIVE' })
-  @IsOptional()
-  @CommaList()
-  @IsArray()
-  @ArrayMaxSize(RECORD_STATUSES.length)
-  @IsIn(RECORD_STATUSES, { each: true })
+  @EnumListQuery(RECORD_STATUSES, RECORD_STATUSES.length)
   status?: RecordStatus[];
 
   @ApiPropertyOptional({ description: 'Comma-separated group type ids' })
-  @IsOptional()
-  @CommaList()
-  @IsArray()
-  @ArrayMaxSize(100)
-  @IsUUID('all', { each: true })
+  @UuidListQuery(100)
   tenantGroupTypeIds?: string[];
 
   @ApiPropertyOptional({ description: 'Only the direct children of this group' })

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
-import { CommaList, DELEGATION_ISSUER_TYPES, DELEGATION_RECIPIENT_TYPES, DelegationIssuerType, DelegationRecipientType, DatedPageQuery, RECORD_STATUSES, RecordStatus } from '@ddm/contracts';
+import { CommaList, DELEGATION_ISSUER_TYPES, DELEGATION_RECIPIENT_TYPES, DatedPageQuery, DelegationIssuerType, DelegationRecipientType, EnumListQuery, RECORD_STATUSES, RecordStatus, UuidListQuery } from '@ddm/contracts';
 import {
   MAX_LIST_ITEMS,
   POSITION_FIELDS,
@@ -27,27 +27,15 @@ export class ListPositionsQuery extends DatedPageQuery {
     description: 'Comma-separated source types: Manual (created here), Directory Sync (SCIM-provisioned), All (no filter)',
     example: 'All,Directory Sync',
   })
-  @IsOptional()
-  @CommaList()
-  @IsArray()
-  @ArrayMaxSize(MAX_LIST_ITEMS)
-  @IsIn(SOURCE_TYPES, { each: true })
+  @EnumListQuery(SOURCE_TYPES, MAX_LIST_ITEMS)
   sourceType?: SourceType[];
 
   @ApiPropertyOptional({ description: 'Comma-separated group record ids: positions linked to any of them (groups not deleted)' })
-  @IsOptional()
-  @CommaList()
-  @IsArray()
-  @ArrayMaxSize(MAX_LIST_ITEMS)
-  @IsUUID('all', { each: true })
+  @UuidListQuery(MAX_LIST_ITEMS)
   groupIds?: string[];
 
   @ApiPropertyOptional({ description: 'Comma-separated statuses', example: 'ACTIVE,INACTIVE' })
-  @IsOptional()
-  @CommaList()
-  @IsArray()
-  @ArrayMaxSize(MAX_LIST_ITEMS)
-  @IsIn(RECORD_STATUSES, { each: true })
+  @EnumListQuery(RECORD_STATUSES, MAX_LIST_ITEMS)
   status?: RecordStatus[];
 
   @ApiPropertyOptional({ description: 'Position name contains (case-insensitive)', maxLength: 200, example: 'Developer' })
@@ -69,11 +57,7 @@ export class ListPositionsQuery extends DatedPageQuery {
     description: `Comma-separated fields to return; only these keys come back per item. One of: ${POSITION_FIELDS.join(', ')}`,
     example: 'id,positionName',
   })
-  @IsOptional()
-  @CommaList()
-  @IsArray()
-  @ArrayMaxSize(POSITION_FIELDS.length)
-  @IsIn(POSITION_FIELDS, { each: true })
+  @EnumListQuery(POSITION_FIELDS, POSITION_FIELDS.length)
   select?: PositionField[];
 
   @ApiPropertyOptional({
@@ -81,19 +65,11 @@ export class ListPositionsQuery extends DatedPageQuery {
     description: 'DEPRECATED: use select instead. Same behaviour as select; ignored when select is given.',
     example: 'id,positionName',
   })
-  @IsOptional()
-  @CommaList()
-  @IsArray()
-  @ArrayMaxSize(POSITION_FIELDS.length)
-  @IsIn(POSITION_FIELDS, { each: true })
+  @EnumListQuery(POSITION_FIELDS, POSITION_FIELDS.length)
   fields?: PositionField[];
 
   @ApiPropertyOptional({ description: 'Comma-separated position record ids: only these' })
-  @IsOptional()
-  @CommaList()
-  @IsArray()
-  @ArrayMaxSize(MAX_LIST_ITEMS)
-  @IsUUID('all', { each: true })
+  @UuidListQuery(MAX_LIST_ITEMS)
   selectedPositionIds?: string[];
 
 
@@ -135,10 +111,6 @@ export class ListPositionsQuery extends DatedPageQuery {
   @ApiPropertyOptional({
     description: 'Comma-separated position record ids sorted to the top (those that match the filters), then the chosen sort',
   })
-  @IsOptional()
-  @CommaList()
-  @IsArray()
-  @ArrayMaxSize(MAX_LIST_ITEMS)
-  @IsUUID('all', { each: true })
+  @UuidListQuery(MAX_LIST_ITEMS)
   pinnedPositionIds?: string[];
 }
