@@ -4,7 +4,8 @@ import { Db, TenantUniqueName, containsPattern, refuseTakenName, writeUniqueName
 import { v7 as uuidv7 } from 'uuid';
 import { DECISION_ROLE_UPDATE_FIELDS, decisionRoleOrder, eventKindOf, namesAChange } from './decision-role.rules';
 import { CreateDecisionRoleDto, UpdateDecisionRoleDto } from './dto/decision-role-change.dto';
-import { DECISION_ROLE_COLUMNS, DecisionRoleRow, DecisionRoleView, toDecisionRolePayload, toDecisionRoleView } from './dto/decision-role.response';
+import { DECISION_ROLE_COLUMNS } from './decision-role.sql';
+import { DecisionRoleRow, DecisionRoleView, toDecisionRolePayload, toDecisionRoleView } from './dto/decision-role.response';
 import { ListDecisionRolesQuery } from './dto/list-decision-roles.query';
 
 const EVENT_SUBJECT = {

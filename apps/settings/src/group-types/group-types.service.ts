@@ -5,7 +5,8 @@ import { EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { groupPayloads } from '../groups/group.sql';
 import { CreateGroupTypeDto, UpdateGroupTypeDto } from './dto/group-type-change.dto';
-import { GROUP_TYPE_COLUMNS, GROUP_TYPE_RETURNING, GroupTypeRow, GroupTypeView, toGroupTypePayload, toGroupTypeView } from './dto/group-type.response';
+import { GROUP_TYPE_COLUMNS, GROUP_TYPE_RETURNING } from './group-type.sql';
+import { GroupTypeRow, GroupTypeView, toGroupTypePayload, toGroupTypeView } from './dto/group-type.response';
 import { ListGroupTypesQuery } from './dto/list-group-types.query';
 import { DEFAULT_GROUP_TYPES, GROUP_TYPE_UPDATE_FIELDS, groupTypeChangeProblem, groupTypeDeleteProblem } from './group-type.rules';
 

@@ -10,7 +10,8 @@ import { GroupRow, GroupView, toGroupView } from './dto/group.response';
 import { GroupSort, ListGroupsQuery } from './dto/list-groups.query';
 import { AddressFields, ChangeProblem, addressProblem, groupUpdateProblem, mergeAddress, randomGroupCode } from './group.rules';
 import { GROUP_COLUMNS, GROUP_FROM, groupPayloads } from './group.sql';
-import { POSITIONS_BY_IDS_SQL, PositionRow, toPositionPayload, toPositionView } from '../positions/position.sql';
+import { PositionRow, toPositionPayload, toPositionView } from '../positions/dto/position.response';
+import { POSITIONS_BY_IDS_SQL } from '../positions/position.sql';
 
 const SORT_SQL: Record<GroupSort, string> = {
   groupId: 'g.group_code',

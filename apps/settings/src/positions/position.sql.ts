@@ -4,14 +4,15 @@
  * Each read is ONE statement: the columns, the groups (json_agg) and the delegation counts come
  * from correlated, indexed subqueries; timestamps are formatted as ISO 8601 UTC by Postgres.
  */
-import type { PositionPayload } from '@ddm/contracts';
-import type { ListPositionsQuery } from './dto/list-positions.query';
-import type { PositionGroupView, PositionView } from './dto/position.response';
 import { containsPattern, dateRangeConditions, isoSql } from '@ddm/platform';
-import { POSITION_FIELDS, PositionField, PositionSort, chosenFields, scimFilter, statusFilter } from './position.rules';
+import type { ListPositionsQuery } from './dto/list-positions.query';
+import { PositionListRow, PositionRow, PositionView, selectFields, toPositionView } from './dto/position.response';
+import { POSITION_FIELDS, PositionSort, chosenFields, scimFilter, statusFilter } from './position.rules';
 
 export type { ListPositionsQuery } from './dto/list-positions.query';
-export type { PositionGroupView, PositionView } from './dto/position.response';
+// The bench maps rows as the service does.
+export { toPositionView } from './dto/position.response';
+export type { PositionGroupView, PositionListRow, PositionRow, PositionView } from './dto/position.response';
 
 const iso = isoSql;
 
@@ -49,72 +50,6 @@ export const POSITION_BY_ID_SQL = `SELECT ${POSITION_COLUMNS} FROM settings.posi
 /** Several positions, deleted ones included (what a bulk delete answers): $1 = ids (uuid[]), $2 = tenant id. */
 export const POSITIONS_BY_IDS_SQL = `SELECT ${POSITION_COLUMNS} FROM settings.positions p WHERE p.id = ANY($1::uuid[]) AND p.tenant_id = $2
   ORDER BY p.position_display_id::bigint, p.id`;
-
-/** A row of the statements above. */
-export interface PositionRow {
-  id: string;
-  tenant_id: string;
-  position_display_id: string;
-  position_name: string;
-  is_scim_provisioned: boolean;
-  status: string;
-  is_deleted: boolean;
-  created_on: string;
-  updated_on: string;
-  external_id: string | null;
-  instance_id: string | null;
-  delegations_received: number;
-  delegations_issued: number;
-  groups: PositionGroupView[] | null;
-}
-
-/** A list row: the position (null columns when the page is empty) and the total of matching positions. */
-export interface PositionListRow extends Omit<PositionRow, 'id'> {
-  id: string | null;
-  total: number;
-}
-
-/** What evt.settings.position.* carry of a position. */
-export function toPositionPayload(v: PositionView): PositionPayload {
-  return {
-    id: v.id,
-    positionName: v.positionName,
-    positionId: v.positionId,
-    status: v.status,
-    isDeleted: v.isDeleted,
-    externalId: v.externalId,
-    isSCIMProvisioned: v.isSCIMProvisioned,
-    groupIds: v.groups.map((g) => g.groupId),
-    updatedOn: v.updatedOn,
-  };
-}
-
-export function toPositionView(r: PositionRow): PositionView {
-  return {
-    id: r.id,
-    tenantId: r.tenant_id,
-    positionId: r.position_display_id,
-    positionName: r.position_name,
-    isSCIMProvisioned: r.is_scim_provisioned,
-    status: r.status,
-    isDeleted: r.is_deleted,
-    createdOn: r.created_on,
-    updatedOn: r.updated_on,
-    delegationsReceived: Number(r.delegations_received),
-    delegationsIssued: Number(r.delegations_issued),
-    externalId: r.external_id,
-    instanceId: r.instance_id,
-    groups: r.groups ?? [],
-  };
-}
-
-/** Only the named fields of a view (`select` / `fields`); null or empty = the whole view. */
-export function selectFields(view: PositionView, fields: readonly PositionField[] | null | undefined): Partial<PositionView> {
-  if (!fields?.length) return view;
-  const out: Record<string, unknown> = {};
-  for (const f of fields) out[f] = view[f];
-  return out as Partial<PositionView>;
-}
 
 /** Sort keys of each `sortBy`, matching the list indexes (tenant_id, ..., id) WHERE NOT is_deleted. */
 const SORT_KEYS: Record<PositionSort, string[]> = {

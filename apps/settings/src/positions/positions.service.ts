@@ -5,18 +5,9 @@ import { EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { ListPositionsQuery } from './dto/list-positions.query';
 import { BulkStatusDto, CreatePositionDto, DeletePositionsDto, POSITION_UPDATE_FIELDS, UpdatePositionDto } from './dto/position-change.dto';
-import { BulkStatusResult, PositionView } from './dto/position.response';
+import { BulkStatusResult, PositionListRow, PositionRow, PositionView, toPositionPayload, toPositionView } from './dto/position.response';
 import { uniqueIds } from './position.rules';
-import {
-  POSITION_BY_ID_SQL,
-  POSITIONS_BY_IDS_SQL,
-  PositionListRow,
-  PositionRow,
-  positionListSql,
-  toPositionPage,
-  toPositionPayload,
-  toPositionView,
-} from './position.sql';
+import { POSITION_BY_ID_SQL, POSITIONS_BY_IDS_SQL, positionListSql, toPositionPage } from './position.sql';
 
 
 /**

@@ -4,7 +4,8 @@ import { validateSync } from 'class-validator';
 import { ListPositionsQuery } from './dto/list-positions.query';
 import { BulkStatusDto, CreatePositionDto, DeletePositionsDto } from './dto/position-change.dto';
 import { chosenFields, POSITION_FIELDS, scimFilter, statusFilter, unknownFields, uniqueIds } from './position.rules';
-import { PositionRow, positionListSql, selectFields, toPositionPage, toPositionView } from './position.sql';
+import { PositionRow, selectFields, toPositionView } from './dto/position.response';
+import { positionListSql, toPositionPage } from './position.sql';
 
 const T = '0190a000-0000-7000-8000-000000000001';
 const A = '0190a000-0000-7000-8000-00000000000a';

@@ -10,9 +10,6 @@ export class DecisionRoleView {
   @ApiProperty({ enum: RECORD_STATUSES }) status: string;
 }
 
-/** The columns a view is built from (one list of them, used by every statement). */
-export const DECISION_ROLE_COLUMNS = 'd.id, d.tenant_id, d.role_name, d.is_deleted, d.status';
-
 export interface DecisionRoleRow {
   id: string;
   tenant_id: string;

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { RECORD_STATUSES } from '@ddm/contracts';
+import { PositionPayload, RECORD_STATUSES } from '@ddm/contracts';
+import type { PositionField } from '../position.rules';
 
 /** A group of a position (spec §2.6 `groups`), as of the position-group link. */
 export class PositionGroupView {
@@ -44,4 +45,70 @@ export class BulkStatusResult {
   @ApiProperty({ description: 'Distinct ids asked' }) total: number;
   @ApiProperty({ description: 'Positions of the tenant found and set to the status' }) successful: number;
   @ApiProperty({ description: 'Ids unknown, deleted or of another tenant' }) failed: number;
+}
+
+/** A row of the statements above. */
+export interface PositionRow {
+  id: string;
+  tenant_id: string;
+  position_display_id: string;
+  position_name: string;
+  is_scim_provisioned: boolean;
+  status: string;
+  is_deleted: boolean;
+  created_on: string;
+  updated_on: string;
+  external_id: string | null;
+  instance_id: string | null;
+  delegations_received: number;
+  delegations_issued: number;
+  groups: PositionGroupView[] | null;
+}
+
+/** A list row: the position (null columns when the page is empty) and the total of matching positions. */
+export interface PositionListRow extends Omit<PositionRow, 'id'> {
+  id: string | null;
+  total: number;
+}
+
+/** What evt.settings.position.* carry of a position. */
+export function toPositionPayload(v: PositionView): PositionPayload {
+  return {
+    id: v.id,
+    positionName: v.positionName,
+    positionId: v.positionId,
+    status: v.status,
+    isDeleted: v.isDeleted,
+    externalId: v.externalId,
+    isSCIMProvisioned: v.isSCIMProvisioned,
+    groupIds: v.groups.map((g) => g.groupId),
+    updatedOn: v.updatedOn,
+  };
+}
+
+export function toPositionView(r: PositionRow): PositionView {
+  return {
+    id: r.id,
+    tenantId: r.tenant_id,
+    positionId: r.position_display_id,
+    positionName: r.position_name,
+    isSCIMProvisioned: r.is_scim_provisioned,
+    status: r.status,
+    isDeleted: r.is_deleted,
+    createdOn: r.created_on,
+    updatedOn: r.updated_on,
+    delegationsReceived: Number(r.delegations_received),
+    delegationsIssued: Number(r.delegations_issued),
+    externalId: r.external_id,
+    instanceId: r.instance_id,
+    groups: r.groups ?? [],
+  };
+}
+
+/** Only the named fields of a view (`select` / `fields`); null or empty = the whole view. */
+export function selectFields(view: PositionView, fields: readonly PositionField[] | null | undefined): Partial<PositionView> {
+  if (!fields?.length) return view;
+  const out: Record<string, unknown> = {};
+  for (const f of fields) out[f] = view[f];
+  return out as Partial<PositionView>;
 }
