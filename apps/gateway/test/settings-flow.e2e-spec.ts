@@ -58,6 +58,25 @@ describe('system: settings behind the gateway, with auth, on events', () => {
     await ns?.cleanup();
   });
 
+  it("lists the spec's six settings operations in the merged OpenAPI document: status 200, bearer accessToken, fields deprecated", async () => {
+    const doc = (await gw.get('/docs-json')).body;
+    const operations: [string, string][] = [
+      ['post', '/settings/v1/groups'],
+      ['get', '/settings/v1/groups/{id}'],
+      ['get', '/settings/v1/positions'],
+      ['get', '/settings/v1/positions/{id}'],
+      ['delete', '/settings/v1/positions'],
+      ['patch', '/settings/v1/decision-roles/{id}'],
+    ];
+    for (const [method, path] of operations) {
+      const op = doc.paths[path]?.[method];
+      expect({ path, method, ok: Boolean(op?.responses?.['200']), security: op?.security }).toEqual({ path, method, ok: true, security: [{ accessToken: [] }] });
+    }
+    const params = doc.paths['/settings/v1/positions'].get.parameters as { name: string; deprecated?: boolean }[];
+    expect(params.find((p) => p.name === 'fields')?.deprecated).toBe(true);
+    expect(params.map((p) => p.name)).toEqual(expect.arrayContaining(['select', 'sourceType', 'pinnedPositionIds', 'delegationIssuerType', 'createdAtStart']));
+  });
+
   it('serves the seeded structure: a three-level group hierarchy of at least 10 groups, 20 positions, 5 decision roles', async () => {
     const groups = await gw.get(`/settings/v1/groups?limit=100`, { token: admin });
     expect(groups.status).toBe(200);
