@@ -1,10 +1,13 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { addManyToOutbox, addToOutbox, OutboxRelay } from './outbox';
 import { nextDisplayId } from './database';
+import { rowsOf } from './sql';
 
 /** A unit of work: the entity manager of the open transaction and the outbox of the same transaction. */
 export interface Tx {
   manager: EntityManager;
+  /** One statement in the transaction; its rows (also for UPDATE/DELETE ... RETURNING). */
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   /** Queues an event; it is published only if the transaction commits. */
   publish(subject: string, payload: object): Promise<void>;
   /** Queues several events of one subject in one statement (bulk changes); published only if the transaction commits. */
@@ -29,6 +32,7 @@ export class Db {
     const result = await this.dataSource.transaction(async (manager) =>
       work({
         manager,
+        query: async (sql, params) => rowsOf(await manager.query(sql, params)),
         publish: async (subject, payload) => {
           wrote = true;
           await addToOutbox(manager, this.schema, subject, payload);
@@ -46,7 +50,7 @@ export class Db {
   }
 
   /** A read outside a transaction (one statement). */
-  query<T = unknown>(sql: string, params?: unknown[]): Promise<T[]> {
-    return this.dataSource.query(sql, params);
+  async query<T = unknown>(sql: string, params?: unknown[]): Promise<T[]> {
+    return rowsOf(await this.dataSource.query(sql, params));
   }
 }

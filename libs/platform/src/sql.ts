@@ -36,3 +36,44 @@ export function dateRangeConditions(q: DateRange, columns: { created: string; up
   if (q.updatedAtEnd) out.push({ sql: `${columns.updated} < ?::timestamptz + interval '1 millisecond'`, value: q.updatedAtEnd });
   return out;
 }
+
+/**
+ * The SET list of a partial UPDATE: the columns given, each bound as the next parameter after
+ * those already in `params` (`new SetClause([id, tenantId, by], ['updated_on = now()', 'updated_by = $3'])`).
+ */
+export class SetClause {
+  private readonly parts: string[];
+
+  constructor(
+    readonly params: unknown[],
+    always: string[] = [],
+  ) {
+    this.parts = [...always];
+  }
+
+  /** `column = $n` with `value` as parameter n. */
+  set(column: string, value: unknown): this {
+    this.params.push(value);
+    this.parts.push(`${column} = $${this.params.length}`);
+    return this;
+  }
+
+  /** Fragments that take no new parameter (`deleted_on = now()`). */
+  raw(...fragments: string[]): this {
+    this.parts.push(...fragments);
+    return this;
+  }
+
+  get sql(): string {
+    return this.parts.join(', ');
+  }
+}
+
+/**
+ * The rows of a statement run through TypeORM's `query`, whatever the statement: TypeORM answers
+ * UPDATE and DELETE ... RETURNING with `[rows, affectedCount]`, every other statement with the rows.
+ */
+export function rowsOf<T>(result: unknown): T[] {
+  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[0] as T[];
+  return result as T[];
+}

@@ -102,13 +102,13 @@ export class CallersService {
   /** INVITED -> ACTIVE in the tenant (and the identity linked on first sign-in); sets lastLoginDate. */
   private async activate(userId: string, tenantId: string, sub: string, link: boolean): Promise<boolean> {
     return this.changes.transaction(async (tx, callerChanged) => {
-      const [linked]: [unknown[], number] = await tx.manager.query(
+      const linked = await tx.query(
         `UPDATE auth.users SET last_login_date = now(), updated_on = now()${link ? ', idp_user_id = $2' : ''}
           WHERE id = $1 ${link ? 'AND idp_user_id IS NULL' : 'AND idp_user_id = $2'} RETURNING id`,
         [userId, sub],
       );
       if (!linked.length) return false;
-      const [accepted]: [unknown[], number] = await tx.manager.query(
+      const accepted = await tx.query(
         `UPDATE auth.tenant_users SET status = 'ACTIVE', updated_on = now()
           WHERE tenant_id = $1 AND user_id = $2 AND status = 'INVITED' AND NOT is_deleted RETURNING id`,
         [tenantId, userId],

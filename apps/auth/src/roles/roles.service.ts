@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Caller, Page, badRequest, conflict, forbidden, notFound, pageOffset } from '@ddm/contracts';
-import { Db, containsPattern } from '@ddm/platform';
+import { Db, SetClause, TenantUniqueName, containsPattern, refuseTakenName, writeUniqueName } from '@ddm/platform';
 import { EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { CallerChanges } from '../callers/caller-changes';
@@ -8,6 +8,14 @@ import { ListRolesQuery, RoleSort } from './dto/list-roles.query';
 import { CreateRoleDto, ROLE_UPDATE_FIELDS, UpdateRoleDto } from './dto/role-change.dto';
 import { RoleRow, TenantRoleView, toTenantRoleView } from './dto/role.response';
 import { MappingChange, enabledBeyondCaller, fullMappings, roleChangeProblem } from './role.rules';
+
+/** Role names are unique per tenant among roles not deleted, in any case. */
+const ROLE_NAME: TenantUniqueName = {
+  table: 'auth.tenant_roles',
+  column: 'role_name',
+  index: 'tenant_roles_name_key',
+  taken: (name) => `A role named "${name}" already exists in this tenant`,
+};
 
 const SORT_SQL: Record<RoleSort, string> = {
   roleName: 'lower(r.role_name)',
@@ -86,11 +94,15 @@ export class RolesService {
     refuseKeysBeyondCaller(dto.relationshipMappings, caller);
     const id = uuidv7();
     await this.db.transaction(async (tx) => {
-      await refuseTakenName(tx.manager, tenantId, dto.roleName.trim(), null);
-      await tx.manager.query(
-        `INSERT INTO auth.tenant_roles (id, tenant_id, role_display_id, role_name, description, is_custom, can_deactivate)
-         VALUES ($1, $2, $3, $4, $5, true, true)`,
-        [id, tenantId, await tx.nextDisplayId(tenantId, 'role'), dto.roleName.trim(), dto.description ?? null],
+      const roleName = dto.roleName.trim();
+      await refuseTakenName(tx.manager, ROLE_NAME, tenantId, roleName, null);
+      const displayId = await tx.nextDisplayId(tenantId, 'role');
+      await writeUniqueName(ROLE_NAME, roleName, () =>
+        tx.manager.query(
+          `INSERT INTO auth.tenant_roles (id, tenant_id, role_display_id, role_name, description, is_custom, can_deactivate)
+           VALUES ($1, $2, $3, $4, $5, true, true)`,
+          [id, tenantId, displayId, roleName, dto.description ?? null],
+        ),
       );
       await writeMappings(tx.manager, id, fullMappings(dto.relationshipMappings));
     });
@@ -114,22 +126,20 @@ export class RolesService {
       const problem = roleChangeProblem({ roleName: role.role_name, systemKey: role.system_key, canDeactivate: role.can_deactivate }, dto);
       if (problem) throw conflict(problem);
       refuseKeysBeyondCaller(dto.relationshipMappings, caller);
-      if (dto.roleName !== undefined) await refuseTakenName(tx.manager, tenantId, dto.roleName.trim(), roleId);
+      const roleName = dto.roleName?.trim();
+      if (roleName !== undefined) await refuseTakenName(tx.manager, ROLE_NAME, tenantId, roleName, roleId);
 
-      const sets = ['updated_on = now()'];
-      const params: unknown[] = [roleId, tenantId];
-      const set = (sql: string, value: unknown) => {
-        params.push(value);
-        sets.push(sql.replace('?', `$${params.length}`));
-      };
-      if (dto.roleName !== undefined) set('role_name = ?', dto.roleName.trim());
-      if (dto.description !== undefined) set('description = ?', dto.description);
+      const sets = new SetClause([roleId, tenantId], ['updated_on = now()']);
+      if (roleName !== undefined) sets.set('role_name', roleName);
+      if (dto.description !== undefined) sets.set('description', dto.description);
       const activation = dto.isDeactivated !== undefined && dto.isDeactivated !== role.is_deactivated;
       if (activation) {
-        set('is_deactivated = ?', dto.isDeactivated);
-        sets.push(dto.isDeactivated ? `deactivated_on = now(), status = 'INACTIVE'` : `deactivated_on = NULL, status = 'ACTIVE'`);
+        sets.set('is_deactivated', dto.isDeactivated);
+        sets.raw(dto.isDeactivated ? `deactivated_on = now(), status = 'INACTIVE'` : `deactivated_on = NULL, status = 'ACTIVE'`);
       }
-      await tx.manager.query(`UPDATE auth.tenant_roles SET ${sets.join(', ')} WHERE id = $1 AND tenant_id = $2`, params);
+      await writeUniqueName(ROLE_NAME, roleName ?? '', () =>
+        tx.manager.query(`UPDATE auth.tenant_roles SET ${sets.sql} WHERE id = $1 AND tenant_id = $2`, sets.params),
+      );
       if (dto.relationshipMappings?.length) await writeMappings(tx.manager, roleId, dto.relationshipMappings);
       if (activation || dto.relationshipMappings?.length) await callerChanged({ tenantId });
     });
@@ -140,14 +150,6 @@ export class RolesService {
 function refuseKeysBeyondCaller(mappings: readonly MappingChange[] | undefined, caller: Caller): void {
   const beyond = enabledBeyondCaller(mappings, caller.keys);
   if (beyond.length) throw forbidden(`You cannot grant permissions you do not hold: ${beyond.join(', ')}`);
-}
-
-async function refuseTakenName(m: EntityManager, tenantId: string, roleName: string, except: string | null): Promise<void> {
-  const taken = await m.query(
-    `SELECT 1 FROM auth.tenant_roles WHERE tenant_id = $1 AND lower(role_name) = lower($2) AND NOT is_deleted AND id IS DISTINCT FROM $3::uuid`,
-    [tenantId, roleName, except],
-  );
-  if (taken.length) throw conflict(`A role named "${roleName}" already exists in this tenant`);
 }
 
 /** Sets the listed keys of a role (one statement); keys not listed keep their state. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Caller, EVENT_SUBJECTS, Page, badRequest, conflict, forbidden, notFound, pageOffset } from '@ddm/contracts';
-import { Db, containsPattern } from '@ddm/platform';
+import { Db, SetClause, containsPattern } from '@ddm/platform';
 import { CallerChanges } from '../callers/caller-changes';
 import { ListUsersQuery, UserSort } from './dto/list-users.query';
 import { UpdatePreferencesDto } from './dto/update-preferences.dto';
@@ -175,7 +175,7 @@ export class UsersService {
     const changed = await this.changes.transaction(async (tx, callerChanged) => {
       const deleting = dto.status === 'DELETED';
       const adminsBefore = dto.status === 'ACTIVE' ? 0 : await activeSystemAdmins(tx.manager, tenantId);
-      const [rows]: [{ user_id: string }[], number] = await tx.manager.query(
+      const rows = await tx.query<{ user_id: string }>(
         `UPDATE auth.tenant_users
             SET status = $3, updated_on = now(), updated_by = $4
                 ${deleting ? ', is_deleted = true, deleted_on = now(), deleted_by = $4' : ''}
@@ -208,22 +208,13 @@ export class UsersService {
     const given = PREFERENCE_FIELDS.filter((f) => dto[f] !== undefined);
     if (!given.length) throw badRequest(`Nothing to change: send at least one of ${PREFERENCE_FIELDS.join(', ')}`);
     await this.db.transaction(async (tx) => {
-      const sets: string[] = [];
-      const params: unknown[] = [userId];
-      const set = (column: string, value: unknown) => {
-        params.push(value);
-        sets.push(`${column} = $${params.length}`);
-      };
-      if (dto.displayLanguage !== undefined) set('display_language', dto.displayLanguage);
-      if (dto.dateFormat !== undefined) set('date_format', dto.dateFormat);
-      if (dto.columnViewSettings !== undefined) set('column_view_settings', JSON.stringify({ columns: dto.columnViewSettings.columns }));
-      if (dto.dashboardData !== undefined) set('dashboard_data', JSON.stringify(dto.dashboardData.map(({ x, y, w, h, i }) => ({ x, y, w, h, i }))));
-      // TypeORM answers an UPDATE ... RETURNING with [rows, affectedCount].
-      const [rows]: [{ id: string }[], number] = await tx.manager.query(
-        `UPDATE auth.users SET ${[...sets, 'updated_on = now()'].join(', ')} WHERE id = $1 RETURNING id`,
-        params,
-      );
-      if (!rows[0]) throw notFound(`User ${userId} not found`);
+      const sets = new SetClause([userId], ['updated_on = now()']);
+      if (dto.displayLanguage !== undefined) sets.set('display_language', dto.displayLanguage);
+      if (dto.dateFormat !== undefined) sets.set('date_format', dto.dateFormat);
+      if (dto.columnViewSettings !== undefined) sets.set('column_view_settings', JSON.stringify({ columns: dto.columnViewSettings.columns }));
+      if (dto.dashboardData !== undefined) sets.set('dashboard_data', JSON.stringify(dto.dashboardData.map(({ x, y, w, h, i }) => ({ x, y, w, h, i }))));
+      const [row] = await tx.query<{ id: string }>(`UPDATE auth.users SET ${sets.sql} WHERE id = $1 RETURNING id`, sets.params);
+      if (!row) throw notFound(`User ${userId} not found`);
       await publishUserEvents(tx, EVENT_SUBJECTS.userUpdated, tenantId, [userId]);
     });
     return this.getInTenant(tenantId, userId);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DecisionRoleEvent, Page, SETTINGS_EVENT_SUBJECTS, badRequest, notFound, pageOffset } from '@ddm/contracts';
-import { Db, TenantUniqueName, containsPattern, refuseTakenName, writeUniqueName } from '@ddm/platform';
+import { Db, SetClause, TenantUniqueName, containsPattern, refuseTakenName, writeUniqueName } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { DECISION_ROLE_UPDATE_FIELDS, decisionRoleOrder, eventKindOf, namesAChange } from './decision-role.rules';
 import { CreateDecisionRoleDto, UpdateDecisionRoleDto } from './dto/decision-role-change.dto';
@@ -81,22 +81,12 @@ export class DecisionRolesService {
       // A deleted role frees its name; a rename that stays live must not take another role's.
       if (dto.roleName !== undefined && dto.isDeleted !== true) await refuseTakenName(tx.manager, ROLE_NAME, tenantId, dto.roleName, id);
 
-      const sets = ['updated_on = now()', 'updated_by = $3'];
-      const params: unknown[] = [id, tenantId, by];
-      const set = (column: string, value: unknown) => {
-        params.push(value);
-        sets.push(`${column} = $${params.length}`);
-      };
-      if (dto.roleName !== undefined) set('role_name', dto.roleName);
-      if (dto.status !== undefined) set('status', dto.status);
-      if (dto.isDeleted === true) sets.push('is_deleted = true', 'deleted_on = now()', 'deleted_by = $3');
-      // Wrapped in a SELECT: TypeORM answers a bare UPDATE with [rows, count], a SELECT with the rows.
-      const [row]: DecisionRoleRow[] = await writeUniqueName(ROLE_NAME, dto.roleName ?? current.role_name, () =>
-        tx.manager.query(
-          `WITH d AS (UPDATE settings.decision_roles d SET ${sets.join(', ')} WHERE d.id = $1 AND d.tenant_id = $2 RETURNING d.*)
-           SELECT ${DECISION_ROLE_COLUMNS} FROM d`,
-          params,
-        ),
+      const sets = new SetClause([id, tenantId, by], ['updated_on = now()', 'updated_by = $3']);
+      if (dto.roleName !== undefined) sets.set('role_name', dto.roleName);
+      if (dto.status !== undefined) sets.set('status', dto.status);
+      if (dto.isDeleted === true) sets.raw('is_deleted = true', 'deleted_on = now()', 'deleted_by = $3');
+      const [row] = await writeUniqueName(ROLE_NAME, dto.roleName ?? current.role_name, () =>
+        tx.query<DecisionRoleRow>(`UPDATE settings.decision_roles d SET ${sets.sql} WHERE d.id = $1 AND d.tenant_id = $2 RETURNING ${DECISION_ROLE_COLUMNS}`, sets.params),
       );
       const view = toDecisionRoleView(row);
       await tx.publish(EVENT_SUBJECT[eventKindOf(dto)], { tenantId, decisionRole: toDecisionRolePayload(view) } satisfies DecisionRoleEvent);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Page, SETTINGS_EVENT_SUBJECTS, badRequest, conflict, notFound, pageOffset } from '@ddm/contracts';
-import { Db, TenantUniqueName, addManyToOutbox, refuseTakenName, writeUniqueName } from '@ddm/platform';
+import { Db, SetClause, TenantUniqueName, addManyToOutbox, refuseTakenName, writeUniqueName } from '@ddm/platform';
 import { EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { groupPayloads } from '../groups/group.sql';
@@ -118,21 +118,13 @@ export class GroupTypesService {
       const renamed = dto.groupTypeName !== undefined && dto.groupTypeName !== current.group_type_name;
       if (renamed) await refuseTakenName(tx.manager, GROUP_TYPE_NAME, tenantId, dto.groupTypeName!, id);
 
-      const sets = ['updated_on = now()'];
-      const params: unknown[] = [id, tenantId, by];
-      sets.push('updated_by = $3');
-      const set = (column: string, value: unknown) => {
-        params.push(value);
-        sets.push(`${column} = $${params.length}`);
-      };
-      if (dto.groupTypeName !== undefined) set('group_type_name', dto.groupTypeName);
-      if (dto.status !== undefined) set('status', dto.status);
-      if (dto.disableOption !== undefined) set('disable_option', dto.disableOption);
-      if (dto.addressEnabled !== undefined) set('address_enabled', dto.addressEnabled);
-      const [updated] = returned<GroupTypeRow>(
-        await writeUniqueName(GROUP_TYPE_NAME, dto.groupTypeName ?? current.group_type_name, () =>
-          tx.manager.query(`UPDATE settings.group_types SET ${sets.join(', ')} WHERE id = $1 AND tenant_id = $2 RETURNING ${GROUP_TYPE_RETURNING}`, params),
-        ),
+      const sets = new SetClause([id, tenantId, by], ['updated_on = now()', 'updated_by = $3']);
+      if (dto.groupTypeName !== undefined) sets.set('group_type_name', dto.groupTypeName);
+      if (dto.status !== undefined) sets.set('status', dto.status);
+      if (dto.disableOption !== undefined) sets.set('disable_option', dto.disableOption);
+      if (dto.addressEnabled !== undefined) sets.set('address_enabled', dto.addressEnabled);
+      const [updated] = await writeUniqueName(GROUP_TYPE_NAME, dto.groupTypeName ?? current.group_type_name, () =>
+        tx.query<GroupTypeRow>(`UPDATE settings.group_types SET ${sets.sql} WHERE id = $1 AND tenant_id = $2 RETURNING ${GROUP_TYPE_RETURNING}`, sets.params),
       );
       await tx.publish(SETTINGS_EVENT_SUBJECTS.groupTypeUpdated, { tenantId, groupType: toGroupTypePayload(updated) });
       if (renamed) {
@@ -154,23 +146,16 @@ export class GroupTypesService {
       );
       const problem = groupTypeDeleteProblem(stateOf(current), Number(n));
       if (problem) throw conflict(problem);
-      const [deleted] = returned<GroupTypeRow>(
-        await tx.manager.query(
-          `UPDATE settings.group_types SET is_deleted = true, deleted_on = now(), deleted_by = $3, updated_on = now(), updated_by = $3
-            WHERE id = $1 AND tenant_id = $2 RETURNING ${GROUP_TYPE_RETURNING}`,
-          [id, tenantId, by],
-        ),
+      const [deleted] = await tx.query<GroupTypeRow>(
+        `UPDATE settings.group_types SET is_deleted = true, deleted_on = now(), deleted_by = $3, updated_on = now(), updated_by = $3
+          WHERE id = $1 AND tenant_id = $2 RETURNING ${GROUP_TYPE_RETURNING}`,
+        [id, tenantId, by],
       );
       await tx.publish(SETTINGS_EVENT_SUBJECTS.groupTypeDeleted, { tenantId, groupType: toGroupTypePayload(deleted) });
       return deleted;
     });
     return toGroupTypeView(row);
   }
-}
-
-/** TypeORM answers an UPDATE ... RETURNING as [rows, count] (an INSERT as rows). */
-function returned<T>(result: unknown): T[] {
-  return (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as T[];
 }
 
 function stateOf(r: GroupTypeRow) {

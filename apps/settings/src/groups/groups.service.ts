@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Page, SETTINGS_EVENT_SUBJECTS, badRequest, conflict, missingIds, missingIdsError, notFound, pageOffset } from '@ddm/contracts';
-import { Db, Tx, containsPattern, dateRangeConditions } from '@ddm/platform';
+import { Db, SetClause, Tx, containsPattern, dateRangeConditions } from '@ddm/platform';
 import { EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { DisableOption } from '../group-types/group-type.rules';
@@ -160,23 +160,18 @@ export class GroupsService {
         await refuseCycles(m, tenantId, id, adding);
       }
 
-      const sets = ['updated_on = now()', 'updated_by = $3'];
-      const params: unknown[] = [id, tenantId, by];
-      const set = (column: string, value: unknown) => {
-        params.push(value);
-        sets.push(`${column} = $${params.length}`);
-      };
-      if (typeChanged) set('tenant_group_type_id', type!.id);
-      if (dto.groupName !== undefined) set('group_name', dto.groupName);
-      if (dto.displayName !== undefined) set('display_name', dto.displayName);
-      if (dto.legalName !== undefined) set('legal_name', dto.legalName);
-      if (dto.status !== undefined) set('status', dto.status);
-      if (dto.baseCurrency !== undefined) set('base_currency', dto.baseCurrency);
-      if (dto.isSynced !== undefined) set('is_synced', dto.isSynced);
-      if (dto.externalId !== undefined) set('external_id', dto.externalId);
-      if (dto.instanceId !== undefined) set('instance_id', dto.instanceId);
-      if (dto.disableOption !== undefined) set('disable_option', dto.disableOption);
-      await m.query(`UPDATE settings.groups SET ${sets.join(', ')} WHERE id = $1 AND tenant_id = $2`, params);
+      const sets = new SetClause([id, tenantId, by], ['updated_on = now()', 'updated_by = $3']);
+      if (typeChanged) sets.set('tenant_group_type_id', type!.id);
+      if (dto.groupName !== undefined) sets.set('group_name', dto.groupName);
+      if (dto.displayName !== undefined) sets.set('display_name', dto.displayName);
+      if (dto.legalName !== undefined) sets.set('legal_name', dto.legalName);
+      if (dto.status !== undefined) sets.set('status', dto.status);
+      if (dto.baseCurrency !== undefined) sets.set('base_currency', dto.baseCurrency);
+      if (dto.isSynced !== undefined) sets.set('is_synced', dto.isSynced);
+      if (dto.externalId !== undefined) sets.set('external_id', dto.externalId);
+      if (dto.instanceId !== undefined) sets.set('instance_id', dto.instanceId);
+      if (dto.disableOption !== undefined) sets.set('disable_option', dto.disableOption);
+      await m.query(`UPDATE settings.groups SET ${sets.sql} WHERE id = $1 AND tenant_id = $2`, sets.params);
 
       if (dto.address === null) await m.query(`DELETE FROM settings.group_addresses WHERE group_id = $1`, [id]);
       else if (dto.address) await writeAddress(m, id, mergeAddress(current.address, dto.address as GroupAddressDto));
@@ -207,8 +202,8 @@ export class GroupsService {
       [id, tenantId, option, by],
     );
     if (option === 'REMOVE_ASSOCIATIONS') {
-      const unlinked: { position_id: string }[] = await m.query(
-        `WITH d AS (DELETE FROM settings.position_groups WHERE group_id = $1 AND tenant_id = $2 RETURNING position_id) SELECT position_id FROM d`,
+      const unlinked = await tx.query<{ position_id: string }>(
+        `DELETE FROM settings.position_groups WHERE group_id = $1 AND tenant_id = $2 RETURNING position_id`,
         [id, tenantId],
       );
       await m.query(`DELETE FROM settings.group_parents WHERE (group_id = $1 OR parent_id = $1) AND tenant_id = $2`, [id, tenantId]);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Page, PositionEvent, SETTINGS_EVENT_SUBJECTS, badRequest, missingIds, missingIdsError, notFound } from '@ddm/contracts';
-import { Db, TenantUniqueName, isoSql, refuseTakenName, writeUniqueName } from '@ddm/platform';
+import { Db, SetClause, TenantUniqueName, refuseTakenName, writeUniqueName } from '@ddm/platform';
 import { EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { ListPositionsQuery } from './dto/list-positions.query';
@@ -63,17 +63,12 @@ export class PositionsService {
       const groupIds = dto.groupIds ? uniqueIds(dto.groupIds) : null;
       if (groupIds) await requireGroups(tx.manager, tenantId, dto.groupIds!, groupIds);
 
-      const sets = ['updated_on = now()', 'updated_by = $3'];
-      const params: unknown[] = [id, tenantId, by];
-      const set = (column: string, value: unknown) => {
-        params.push(value);
-        sets.push(`${column} = $${params.length}`);
-      };
-      if (dto.positionName !== undefined) set('position_name', dto.positionName);
-      if (dto.status !== undefined) set('status', dto.status);
-      if (dto.isSCIMProvisioned !== undefined) set('is_scim_provisioned', dto.isSCIMProvisioned);
+      const sets = new SetClause([id, tenantId, by], ['updated_on = now()', 'updated_by = $3']);
+      if (dto.positionName !== undefined) sets.set('position_name', dto.positionName);
+      if (dto.status !== undefined) sets.set('status', dto.status);
+      if (dto.isSCIMProvisioned !== undefined) sets.set('is_scim_provisioned', dto.isSCIMProvisioned);
       await writeUniqueName(POSITION_NAME, dto.positionName ?? '', () =>
-        tx.manager.query(`UPDATE settings.positions SET ${sets.join(', ')} WHERE id = $1 AND tenant_id = $2`, params),
+        tx.manager.query(`UPDATE settings.positions SET ${sets.sql} WHERE id = $1 AND tenant_id = $2`, sets.params),
       );
       if (groupIds) {
         await tx.manager.query(`DELETE FROM settings.position_groups WHERE position_id = $1 AND NOT (group_id = ANY($2::uuid[]))`, [id, groupIds]);
@@ -94,26 +89,20 @@ export class PositionsService {
   async bulkStatus(tenantId: string, dto: BulkStatusDto, by: string | null): Promise<BulkStatusResult> {
     const ids = uniqueIds(dto.ids);
     return this.db.transaction(async (tx) => {
-      const [r]: { found: number; changed: PositionEvent['position'][] }[] = await tx.manager.query(
+      const [r] = await tx.query<{ found: number; changed: string[] }>(
         `WITH found AS (SELECT id FROM settings.positions WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND NOT is_deleted ORDER BY id FOR UPDATE),
               changed AS (
                 UPDATE settings.positions p SET status = $3, updated_on = now(), updated_by = $4
                   FROM found WHERE p.id = found.id AND p.status <> $3
-                RETURNING p.id, p.position_name, p.position_display_id, p.status, p.is_deleted, p.external_id, p.is_scim_provisioned, p.updated_on)
-         SELECT (SELECT count(*)::int FROM found) AS found,
-                (SELECT coalesce(json_agg(json_build_object(
-                   'id', c.id, 'positionName', c.position_name, 'positionId', c.position_display_id, 'status', c.status,
-                   'isDeleted', c.is_deleted, 'externalId', c.external_id, 'isSCIMProvisioned', c.is_scim_provisioned,
-                   'updatedOn', ${isoSql('c.updated_on')},
-                   'groupIds', (SELECT coalesce(json_agg(pg.group_id ORDER BY pg.created_at, g.group_name, g.id), '[]'::json)
-                                  FROM settings.position_groups pg JOIN settings.groups g ON g.id = pg.group_id AND NOT g.is_deleted
-                                 WHERE pg.position_id = c.id)) ORDER BY c.id), '[]'::json)
-                   FROM changed c) AS changed`,
+                RETURNING p.id)
+         SELECT (SELECT count(*)::int FROM found) AS found, (SELECT coalesce(array_agg(c.id::text ORDER BY c.id), '{}') FROM changed c) AS changed`,
         [tenantId, ids, dto.status, by],
       );
+      // The changed positions as their events carry them (the one mapper of a position's payload).
+      const changed = r.changed.length ? await tx.query<PositionRow>(POSITIONS_BY_IDS_SQL, [r.changed, tenantId]) : [];
       await tx.publishMany(
         SETTINGS_EVENT_SUBJECTS.positionUpdated,
-        r.changed.map((position): PositionEvent => ({ tenantId, position })),
+        changed.map((row): PositionEvent => ({ tenantId, position: toPositionPayload(toPositionView(row)) })),
       );
       return { total: ids.length, successful: r.found, failed: ids.length - r.found };
     });
