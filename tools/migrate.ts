@@ -13,7 +13,7 @@ async function main() {
     const ds = createDataSource(def, databaseUrl, 2);
     await ds.initialize();
     try {
-      const applied = await runMigrations(ds, def.schema, log);
+      const applied = await runMigrations(ds, def, log);
       if (!applied.length) log.info({ schema: def.schema }, 'schema up to date');
     } finally {
       await ds.destroy();

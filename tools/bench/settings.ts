@@ -101,9 +101,9 @@ async function serveBare({ databaseUrl }: BareConfig): Promise<void> {
     // The query object the service's ValidationPipe builds (class-transformer, same defaults and comma lists).
     const q = plainToInstance(ListPositionsQuery, { ...req.query });
     const { text, values } = positionListSql(req.query.tenantId, q);
-    const { rows } = await pool.query<PositionListRow>(text, values);
+    const { rows } = await pool.query<PositionListRow>(text, values as unknown[]);
     const data = [];
-    for (const r of rows) if (r.id !== null) data.push(toPositionView(r as PositionRow));
+    for (const r of rows) if (r.ord !== null) data.push(toPositionView(r));
     return { page: q.page, limit: q.limit, total: rows.length ? Number(rows[0].total) : 0, data };
   });
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -57,7 +57,7 @@ export default async function globalSetup(): Promise<void> {
         const ds = createDataSource(def, withDatabase(ADMIN_DATABASE_URL, building), 2);
         await ds.initialize();
         try {
-          await runMigrations(ds, def.schema);
+          await runMigrations(ds, def);
         } finally {
           await ds.destroy();
         }

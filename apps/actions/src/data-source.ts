@@ -4,6 +4,5 @@ import { ActionsPlatform1763800000000 } from './migrations/1763800000000-actions
 /** The actions schema: used by the service and by `migrate`. */
 export const actionsDataSource: ServiceDataSource = {
   schema: 'actions',
-  entities: [],
   migrations: [ActionsPlatform1763800000000],
 };

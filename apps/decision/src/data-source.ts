@@ -4,6 +4,5 @@ import { DecisionPlatform1763800000000 } from './migrations/1763800000000-decisi
 /** The decision schema: used by the service and by `migrate`. */
 export const decisionDataSource: ServiceDataSource = {
   schema: 'decision',
-  entities: [],
   migrations: [DecisionPlatform1763800000000],
 };

@@ -4,6 +4,5 @@ import { DocumentPlatform1763800000000 } from './migrations/1763800000000-docume
 /** The document schema: used by the service and by `migrate`. */
 export const documentDataSource: ServiceDataSource = {
   schema: 'document',
-  entities: [],
   migrations: [DocumentPlatform1763800000000],
 };

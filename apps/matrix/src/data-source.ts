@@ -4,6 +4,5 @@ import { MatrixPlatform1763800000000 } from './migrations/1763800000000-matrix-p
 /** The matrix schema: used by the service and by `migrate`. */
 export const matrixDataSource: ServiceDataSource = {
   schema: 'matrix',
-  entities: [],
   migrations: [MatrixPlatform1763800000000],
 };

@@ -4,6 +4,5 @@ import { NotificationsPlatform1763800000000 } from './migrations/1763800000000-n
 /** The notifications schema: used by the service and by `migrate`. */
 export const notificationsDataSource: ServiceDataSource = {
   schema: 'notifications',
-  entities: [],
   migrations: [NotificationsPlatform1763800000000],
 };

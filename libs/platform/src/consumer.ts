@@ -1,51 +1,75 @@
-import { HEADERS, validateEvent } from '@ddm/contracts';
+import { EventMessageOf, EventSubject, HEADERS, readEvent } from '@ddm/contracts';
 import { AckPolicy, ConsumerMessages, DeliverPolicy, JSONCodec, JsMsg, nanos } from 'nats';
 import { Logger } from 'pino';
-import { DataSource, EntityManager } from 'typeorm';
+import { Db, Tx } from './db';
 import { NatsClient } from './nats';
 import { requestContext } from './request-context';
 
 const codec = JSONCodec();
 
-export interface ConsumedMessage<T> {
-  subject: string;
-  payload: T;
+/** A message taken from a stream: its subject and payload (discriminated by subject), its id and delivery. */
+export type ConsumedMessage<S extends EventSubject> = EventMessageOf<S> & {
   messageId: string;
   requestId?: string;
   deliveryCount: number;
-}
+};
 
-export interface ConsumerSpec<T = unknown> {
-  /** Durable name, unique per service and purpose (e.g. `settings-delegation-counts`). */
+export interface ConsumerSpec<S extends EventSubject> {
+  /** Durable name, unique per service and purpose (e.g. `settings-decision-delegations`). */
   name: string;
-  stream: 'EVENTS' | 'JOBS';
-  /** Logical subjects (wildcards allowed). */
-  subjects: string[];
+  /** Registered subjects (no wildcards): the handler gets exactly these, each with its payload type. */
+  subjects: readonly S[];
   /** Deliveries before a failing message is given up as poison (default 5). */
   maxDeliver?: number;
   ackWaitMs?: number;
-  /** Applies the message; runs in the transaction that records the message as processed. */
-  handle(message: ConsumedMessage<T>, manager: EntityManager): Promise<void>;
+  /**
+   * Applies the message inside the transaction that records it as processed: what it writes and
+   * what it publishes (`tx.publish`, through the outbox) commit together, once.
+   */
+  handle(message: ConsumedMessage<S>, tx: Tx): Promise<unknown>;
+}
+
+/**
+ * The one filter subject of a consumer (NATS servers before 2.10 take a single filter): the
+ * subject itself, or the narrowest wildcard covering all (`evt.decision.delegation.*`). Messages
+ * the wildcard lets through that are not among `subjects` are acknowledged and skipped.
+ */
+export function filterSubject(subjects: readonly string[]): string {
+  if (!subjects.length) throw new Error('a consumer needs at least one subject');
+  if (subjects.length === 1) return subjects[0];
+  const split = subjects.map((s) => s.split('.'));
+  const length = split[0].length;
+  if (split.every((t) => t.length === length)) return split[0].map((token, i) => (split.every((t) => t[i] === token) ? token : '*')).join('.');
+  const common: string[] = [];
+  for (let i = 0; split.every((t) => i < t.length - 1 && t[i] === split[0][i]); i++) common.push(split[0][i]);
+  return [...common, '>'].join('.');
+}
+
+/** The stream of the subjects: JOBS for job.*, EVENTS for the rest (events and auth.caller.changed). */
+export function streamOf(subjects: readonly string[]): 'EVENTS' | 'JOBS' {
+  const jobs = subjects.filter((s) => s.startsWith('job.')).length;
+  if (jobs && jobs !== subjects.length) throw new Error('a consumer reads either jobs or events, not both');
+  return jobs ? 'JOBS' : 'EVENTS';
 }
 
 /**
  * Durable, explicit-ack JetStream consumers that apply each message once: the handler's writes
  * and the processed-message record commit together, so a redelivery after a crash is skipped.
- * A failing message is retried with back-off up to `maxDeliver` times, then terminated and logged.
+ * A payload the registry refuses is poison (terminated and logged); a failing handler is retried
+ * with back-off up to `maxDeliver` times, then terminated and logged.
  */
 export class Consumers {
   private readonly running: { messages: ConsumerMessages; loop: Promise<void> }[] = [];
 
   constructor(
-    private readonly ds: DataSource,
-    private readonly schema: string,
+    private readonly db: Db,
     private readonly nats: NatsClient,
     private readonly log: Logger,
   ) {}
 
-  async start<T>(spec: ConsumerSpec<T>): Promise<void> {
+  async start<S extends EventSubject>(spec: ConsumerSpec<S>): Promise<void> {
     const s = this.nats.subjects;
-    const stream = spec.stream === 'EVENTS' ? s.eventsStream : s.jobsStream;
+    const stream = streamOf(spec.subjects) === 'EVENTS' ? s.eventsStream : s.jobsStream;
     const durable = s.durable(spec.name);
     const config = {
       durable_name: durable,
@@ -53,8 +77,7 @@ export class Consumers {
       deliver_policy: DeliverPolicy.All,
       max_deliver: spec.maxDeliver ?? 5,
       ack_wait: nanos(spec.ackWaitMs ?? 30_000),
-      // One subject uses filter_subject, which NATS servers before 2.10 also understand.
-      ...(spec.subjects.length === 1 ? { filter_subject: s.wire(spec.subjects[0]) } : { filter_subjects: spec.subjects.map((x) => s.wire(x)) }),
+      filter_subject: s.wire(filterSubject(spec.subjects)),
     };
     try {
       await this.nats.jsm.consumers.info(stream, durable);
@@ -66,8 +89,9 @@ export class Consumers {
     }
     const consumer = await this.nats.js.consumers.get(stream, durable);
     const messages = await consumer.consume({ max_messages: 64 });
+    const wanted = new Set<string>(spec.subjects);
     const loop = (async () => {
-      for await (const msg of messages) await this.process(spec, msg);
+      for await (const msg of messages) await this.process(spec, wanted, msg);
     })().catch((err) => this.log.error({ err, consumer: spec.name }, 'consumer loop ended'));
     this.running.push({ messages, loop });
   }
@@ -78,30 +102,35 @@ export class Consumers {
     this.running.length = 0;
   }
 
-  private async process<T>(spec: ConsumerSpec<T>, msg: JsMsg): Promise<void> {
+  private async process<S extends EventSubject>(spec: ConsumerSpec<S>, wanted: ReadonlySet<string>, msg: JsMsg): Promise<void> {
     const subject = this.nats.subjects.logical(msg.subject);
+    if (!wanted.has(subject)) {
+      msg.ack(); // the filter's wildcard let through a subject this consumer does not take
+      return;
+    }
     const messageId = msg.headers?.get(HEADERS.msgId) || `${msg.info.stream}:${msg.seq}`;
     const requestId = msg.headers?.get(HEADERS.requestId) || undefined;
     const log = this.log.child({ consumer: spec.name, subject, messageId, requestId });
-    let payload: T;
+    let payload: unknown;
     try {
-      payload = codec.decode(msg.data) as T;
-      const problems = validateEvent(subject, payload);
-      if (problems.length) throw new Error(problems.join('; '));
+      const read = readEvent(subject, codec.decode(msg.data));
+      if (read.problems.length) throw new Error(read.problems.join('; '));
+      payload = read.payload;
     } catch (err) {
-      log.error({ err }, 'poison message (unreadable payload): terminated');
+      log.error({ err }, 'poison message (payload refused by the event registry): terminated');
       msg.term();
       return;
     }
+    const message = { subject, payload, messageId, requestId, deliveryCount: msg.info.deliveryCount } as ConsumedMessage<S>;
     try {
       await requestContext.run({ requestId: requestId ?? messageId }, () =>
-        this.ds.transaction(async (m) => {
-          const fresh = await m.query(
-            `INSERT INTO "${this.schema}".processed_messages (consumer, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1`,
+        this.db.transaction(async (tx) => {
+          const fresh = await tx.query(
+            `INSERT INTO "${this.db.schema}".processed_messages (consumer, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1`,
             [spec.name, messageId],
           );
           if (!fresh.length) return; // applied before (redelivery after a crash or a duplicate publish)
-          await spec.handle({ subject, payload, messageId, requestId, deliveryCount: msg.info.deliveryCount }, m);
+          await spec.handle(message, tx);
         }),
       );
       msg.ack();

@@ -1,14 +1,23 @@
-import { DataSource, DataSourceOptions, EntityManager, EntitySchema, MigrationInterface, QueryRunner } from 'typeorm';
+import { DataSource, DataSourceOptions, MigrationInterface, QueryRunner } from 'typeorm';
 import { Logger } from 'pino';
+import type { Queryable } from './db';
 
-type EntityClass = Function | EntitySchema; // eslint-disable-line @typescript-eslint/no-unsafe-function-type
 type MigrationClass = new () => MigrationInterface;
 
-/** What a service declares about its persistence, in its `data-source.ts` (shared by Nest and the migrate command). */
+/**
+ * What a service declares about its persistence, in its `data-source.ts` (shared by Nest and the
+ * migrate command). The migrations are the one declaration of the schema: services read and write
+ * with SQL through `Db`/`Tx`, so there are no entity classes.
+ */
 export interface ServiceDataSource {
   schema: string;
-  entities: EntityClass[];
   migrations: MigrationClass[];
+  /**
+   * Extensions the schema's migrations rely on (`pg_trgm`). They are database-wide objects, so
+   * they are created before the migrations, under one lock for the whole database: services
+   * migrating an empty database at the same moment do not race on them.
+   */
+  extensions?: string[];
 }
 
 export function createDataSource(def: ServiceDataSource, url: string, poolSize = 10): DataSource {
@@ -16,7 +25,7 @@ export function createDataSource(def: ServiceDataSource, url: string, poolSize =
     type: 'postgres',
     url,
     schema: def.schema,
-    entities: def.entities,
+    entities: [],
     migrations: def.migrations,
     migrationsTableName: 'migrations',
     migrationsRun: false,
@@ -27,22 +36,42 @@ export function createDataSource(def: ServiceDataSource, url: string, poolSize =
   return new DataSource(options);
 }
 
+/** Advisory lock keys: one for database-wide work, one per schema for its migrations. */
+export const DATABASE_LOCK = 'ddm:migrate:database';
+export const schemaLock = (schema: string) => `ddm:migrate:${schema}`;
+
+const EXTENSION_NAME = /^[a-z_][a-z0-9_]*$/;
+
 /**
  * Runs the schema's pending migrations under a Postgres advisory lock (held on its own connection,
- * so the pool needs at least two), so many replicas starting
- * together migrate once. Creates the schema first.
+ * so the pool needs at least two), so many replicas starting together migrate once. First, under
+ * the database-wide lock, the extensions the schema needs; then the schema itself.
  */
-export async function runMigrations(ds: DataSource, schema: string, log?: Logger): Promise<string[]> {
+export async function runMigrations(ds: DataSource, def: ServiceDataSource, log?: Logger): Promise<string[]> {
   const runner = ds.createQueryRunner();
   await runner.connect();
   try {
-    await runner.query('SELECT pg_advisory_lock(hashtext($1))', [`ddm:migrate:${schema}`]);
-    await runner.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
-    const done = await ds.runMigrations({ transaction: 'each' });
-    if (done.length) log?.info({ schema, migrations: done.map((m) => m.name) }, 'migrations applied');
-    return done.map((m) => m.name);
+    if (def.extensions?.length) {
+      await runner.query('SELECT pg_advisory_lock(hashtext($1))', [DATABASE_LOCK]);
+      try {
+        for (const ext of def.extensions) {
+          if (!EXTENSION_NAME.test(ext)) throw new Error(`bad extension name "${ext}"`);
+          await runner.query(`CREATE EXTENSION IF NOT EXISTS ${ext}`);
+        }
+      } finally {
+        await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [DATABASE_LOCK]).catch(() => undefined);
+      }
+    }
+    await runner.query('SELECT pg_advisory_lock(hashtext($1))', [schemaLock(def.schema)]);
+    try {
+      await runner.query(`CREATE SCHEMA IF NOT EXISTS "${def.schema}"`);
+      const done = await ds.runMigrations({ transaction: 'each' });
+      if (done.length) log?.info({ schema: def.schema, migrations: done.map((m) => m.name) }, 'migrations applied');
+      return done.map((m) => m.name);
+    } finally {
+      await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [schemaLock(def.schema)]).catch(() => undefined);
+    }
   } finally {
-    await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [`ddm:migrate:${schema}`]).catch(() => undefined);
     await runner.release();
   }
 }
@@ -92,8 +121,8 @@ export const FIRST_DISPLAY_ID = 10000;
  * Issues the next display id of a kind in a tenant, atomically (one upsert; concurrent callers
  * queue on the row lock and never get the same number). Use inside the transaction that inserts the record.
  */
-export async function nextDisplayId(manager: EntityManager, schema: string, tenantId: string, kind: string): Promise<string> {
-  const rows: { last_value: string }[] = await manager.query(
+export async function nextDisplayId(q: Queryable, schema: string, tenantId: string, kind: string): Promise<string> {
+  const rows = await q.query<{ last_value: string }>(
     `INSERT INTO "${schema}".display_id_counters (tenant_id, kind, last_value) VALUES ($1, $2, $3)
      ON CONFLICT (tenant_id, kind) DO UPDATE SET last_value = display_id_counters.last_value + 1
      RETURNING last_value`,

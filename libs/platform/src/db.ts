@@ -1,56 +1,94 @@
+import { EventPayload, EventSubject } from '@ddm/contracts';
 import { DataSource, EntityManager } from 'typeorm';
-import { addManyToOutbox, addToOutbox, OutboxRelay } from './outbox';
 import { nextDisplayId } from './database';
-import { rowsOf } from './sql';
+import { addManyToOutbox, addToOutbox } from './outbox';
+import { Sql, rowsOf } from './sql';
 
-/** A unit of work: the entity manager of the open transaction and the outbox of the same transaction. */
-export interface Tx {
-  manager: EntityManager;
-  /** One statement in the transaction; its rows (also for UPDATE/DELETE ... RETURNING). */
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
-  /** Queues an event; it is published only if the transaction commits. */
-  publish(subject: string, payload: object): Promise<void>;
-  /** Queues several events of one subject in one statement (bulk changes); published only if the transaction commits. */
-  publishMany(subject: string, payloads: object[]): Promise<void>;
+export type Row = Record<string, unknown>;
+
+/**
+ * Anything that runs one statement and answers its rows (also for UPDATE/DELETE ... RETURNING):
+ * `Db` outside a transaction, `Tx` inside one. A statement is an `Sql` fragment (values are
+ * parameters by construction) or a fixed text with its parameters.
+ */
+export interface Queryable {
+  query<T = Row>(statement: Sql): Promise<T[]>;
+  query<T = Row>(text: string, params?: readonly unknown[]): Promise<T[]>;
+}
+
+/**
+ * A unit of work: the statements of one transaction and the events it publishes, which leave
+ * only if it commits. Requests (`Db.transaction`) and consumers (their handler's `tx`) get the same.
+ */
+export interface Tx extends Queryable {
+  /** Queues an event of the registry; it is published only if the transaction commits. */
+  publish<S extends EventSubject>(subject: S, payload: EventPayload<S>): Promise<void>;
+  /** Queues several events of one subject in one statement (bulk changes). */
+  publishMany<S extends EventSubject>(subject: S, payloads: readonly EventPayload<S>[]): Promise<void>;
   /** Next display id of `kind` in `tenantId` ("10000", "10001", ...). */
   nextDisplayId(tenantId: string, kind: string): Promise<string>;
 }
 
+/** Something that must hear of committed outbox rows (the relay). */
+export interface OutboxWaker {
+  kick(): void;
+}
+
+function run(target: { query(text: string, params?: unknown[]): Promise<unknown> }, statement: Sql | string, params?: readonly unknown[]): Promise<unknown> {
+  return statement instanceof Sql ? target.query(statement.text, statement.values as unknown[]) : target.query(statement, params as unknown[] | undefined);
+}
+
+class TransactionHandle implements Tx {
+  published = false;
+
+  constructor(
+    private readonly manager: EntityManager,
+    private readonly schema: string,
+  ) {}
+
+  async query<T>(statement: Sql | string, params?: readonly unknown[]): Promise<T[]> {
+    return rowsOf<T>(await run(this.manager, statement, params));
+  }
+
+  async publish<S extends EventSubject>(subject: S, payload: EventPayload<S>): Promise<void> {
+    await addToOutbox(this, this.schema, subject, payload);
+    this.published = true;
+  }
+
+  async publishMany<S extends EventSubject>(subject: S, payloads: readonly EventPayload<S>[]): Promise<void> {
+    if (!payloads.length) return;
+    await addManyToOutbox(this, this.schema, subject, payloads);
+    this.published = true;
+  }
+
+  nextDisplayId(tenantId: string, kind: string): Promise<string> {
+    return nextDisplayId(this, this.schema, tenantId, kind);
+  }
+}
+
 /**
  * The service's database handle. `transaction` is the one way to change state: it commits the
- * rows and their events together, then wakes the outbox relay.
+ * rows and their events together, then wakes the outbox relay so the events leave at once.
  */
-export class Db {
+export class Db implements Queryable {
   constructor(
-    readonly dataSource: DataSource,
+    private readonly dataSource: DataSource,
     readonly schema: string,
-    private readonly relay: OutboxRelay,
+    private readonly relay: OutboxWaker,
   ) {}
 
   async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    let wrote = false;
-    const result = await this.dataSource.transaction(async (manager) =>
-      work({
-        manager,
-        query: async (sql, params) => rowsOf(await manager.query(sql, params)),
-        publish: async (subject, payload) => {
-          wrote = true;
-          await addToOutbox(manager, this.schema, subject, payload);
-        },
-        publishMany: async (subject, payloads) => {
-          if (!payloads.length) return;
-          wrote = true;
-          await addManyToOutbox(manager, this.schema, subject, payloads);
-        },
-        nextDisplayId: (tenantId, kind) => nextDisplayId(manager, this.schema, tenantId, kind),
-      }),
-    );
-    if (wrote) this.relay.kick();
+    let handle: TransactionHandle | undefined;
+    const result = await this.dataSource.transaction((manager) => {
+      handle = new TransactionHandle(manager, this.schema);
+      return work(handle);
+    });
+    if (handle?.published) this.relay.kick();
     return result;
   }
 
-  /** A read outside a transaction (one statement). */
-  async query<T = unknown>(sql: string, params?: unknown[]): Promise<T[]> {
-    return rowsOf(await this.dataSource.query(sql, params));
+  /** A read (one statement, outside a transaction). */
+  async query<T>(statement: Sql | string, params?: readonly unknown[]): Promise<T[]> {
+    return rowsOf<T>(await run(this.dataSource, statement, params));
   }
 }

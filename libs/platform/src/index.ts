@@ -14,4 +14,5 @@ export * from './migrate-cli';
 export * from './shutdown';
 export * from './sql';
 export * from './unique';
-export * from './audited-record';
+export * from './list';
+export * from './projection';

@@ -14,7 +14,7 @@ export async function runMigrationsCli(area: AreaName, def: ServiceDataSource): 
   const ds = createDataSource(def, url, 2);
   try {
     await ds.initialize();
-    const applied = await runMigrations(ds, def.schema, logger);
+    const applied = await runMigrations(ds, def, logger);
     if (!applied.length) logger.info({ schema: def.schema }, 'schema up to date');
     await ds.destroy();
     process.exit(0);

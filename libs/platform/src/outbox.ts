@@ -2,23 +2,31 @@ import { HEADERS, MAX_EVENT_BYTES, validateEvent } from '@ddm/contracts';
 import { JSONCodec, headers as natsHeaders } from 'nats';
 import { Logger } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import type { Queryable } from './db';
 import { NatsClient } from './nats';
 import { currentRequestId } from './request-context';
 
 const codec = JSONCodec();
 
-/**
- * Writes an event into the outbox inside the caller's transaction: the state change and its
- * event commit together, or neither does. The subject is logical (`evt.auth.user.updated`).
- */
-export async function addToOutbox(manager: EntityManager, schema: string, subject: string, payload: object): Promise<string> {
+/** The payload as it is stored: checked by the event registry and bounded in size. */
+function outboxJson(subject: string, payload: object): string {
   const problems = validateEvent(subject, payload);
   if (problems.length) throw new Error(`invalid ${subject} event: ${problems.join('; ')}`);
   const json = JSON.stringify(payload);
   if (Buffer.byteLength(json) > MAX_EVENT_BYTES) throw new Error(`${subject} event is larger than ${MAX_EVENT_BYTES} bytes`);
+  return json;
+}
+
+/**
+ * Writes an event into the outbox inside the caller's transaction: the state change and its
+ * event commit together, or neither does. The subject is logical (`evt.auth.user.updated`).
+ * Services call `tx.publish`; this is its implementation.
+ */
+export async function addToOutbox(q: Queryable, schema: string, subject: string, payload: object): Promise<string> {
+  const json = outboxJson(subject, payload);
   const id = uuidv7();
-  await manager.query(`INSERT INTO "${schema}".outbox (id, subject, payload, request_id) VALUES ($1, $2, $3, $4)`, [id, subject, json, currentRequestId() ?? null]);
+  await q.query(`INSERT INTO "${schema}".outbox (id, subject, payload, request_id) VALUES ($1, $2, $3, $4)`, [id, subject, json, currentRequestId() ?? null]);
   return id;
 }
 
@@ -26,20 +34,12 @@ export async function addToOutbox(manager: EntityManager, schema: string, subjec
  * Writes several events of one subject into the outbox in one statement (a bulk change's events),
  * inside the caller's transaction. Each payload is checked as `addToOutbox` checks one.
  */
-export async function addManyToOutbox(manager: EntityManager, schema: string, subject: string, payloads: object[]): Promise<string[]> {
+export async function addManyToOutbox(q: Queryable, schema: string, subject: string, payloads: readonly object[]): Promise<string[]> {
   if (!payloads.length) return [];
-  const ids: string[] = [];
-  const jsons: string[] = [];
-  for (const payload of payloads) {
-    const problems = validateEvent(subject, payload);
-    if (problems.length) throw new Error(`invalid ${subject} event: ${problems.join('; ')}`);
-    const json = JSON.stringify(payload);
-    if (Buffer.byteLength(json) > MAX_EVENT_BYTES) throw new Error(`${subject} event is larger than ${MAX_EVENT_BYTES} bytes`);
-    ids.push(uuidv7());
-    jsons.push(json);
-  }
+  const jsons = payloads.map((p) => outboxJson(subject, p));
+  const ids = payloads.map(() => uuidv7());
   // ids are time-ordered (v7) and the relay sends in (created_at, id) order, so the events keep the payloads' order.
-  await manager.query(
+  await q.query(
     `INSERT INTO "${schema}".outbox (id, subject, payload, request_id) SELECT x.id, $1, x.payload::jsonb, $2 FROM unnest($3::uuid[], $4::text[]) AS x(id, payload)`,
     [subject, currentRequestId() ?? null, ids, jsons],
   );

@@ -76,7 +76,7 @@ export class PlatformModule {
           useFactory: async () => {
             const ds = createDataSource(dataSource, config.databaseUrl, config.dbPoolSize);
             await ds.initialize();
-            if (config.runMigrations) await runMigrations(ds, dataSource.schema, logger);
+            if (config.runMigrations) await runMigrations(ds, dataSource, logger);
             return ds;
           },
         },
@@ -86,12 +86,8 @@ export class PlatformModule {
           inject: [DataSource, NatsClient],
           useFactory: (ds: DataSource, nats: NatsClient) => new OutboxRelay(ds, dataSource.schema, nats, logger),
         },
-        {
-          provide: Consumers,
-          inject: [DataSource, NatsClient],
-          useFactory: (ds: DataSource, nats: NatsClient) => new Consumers(ds, dataSource.schema, nats, logger),
-        },
         { provide: Db, inject: [DataSource, OutboxRelay], useFactory: (ds: DataSource, relay: OutboxRelay) => new Db(ds, dataSource.schema, relay) },
+        { provide: Consumers, inject: [Db, NatsClient], useFactory: (db: Db, nats: NatsClient) => new Consumers(db, nats, logger) },
         { provide: AUTH_OPTIONS, useValue: config.auth },
         JwtStrategy,
         {

@@ -1,9 +1,5 @@
 import { conflict } from '@ddm/contracts';
-
-/** Anything that runs SQL: a TypeORM EntityManager or DataSource, a transaction's manager. */
-export interface Queryable {
-  query(sql: string, params?: unknown[]): Promise<unknown>;
-}
+import type { Queryable } from './db';
 
 /**
  * A name unique in its tenant among the records not deleted, case-insensitively: a partial
@@ -22,10 +18,10 @@ export interface TenantUniqueName {
 
 /** 409 (the resource's own message) when another live record of the tenant has the name, in any case; `except` is the record being renamed. */
 export async function refuseTakenName(m: Queryable, u: TenantUniqueName, tenantId: string, name: string, except: string | null): Promise<void> {
-  const taken = (await m.query(
+  const taken = await m.query(
     `SELECT 1 FROM ${u.table} WHERE tenant_id = $1 AND lower(${u.column}) = lower($2) AND NOT is_deleted AND id IS DISTINCT FROM $3::uuid LIMIT 1`,
     [tenantId, name, except],
-  )) as unknown[];
+  );
   if (taken.length) throw conflict(u.taken(name));
 }
 

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
-import { createDataSource, nextDisplayId, runMigrations } from '../src/database';
+import { createDataSource, runMigrations } from '../src/database';
+import { Db } from '../src/db';
 import { TestDatabase, createTestDatabase } from '@ddm/testing';
 import { TENANT, widgetsDataSource } from './fixtures/widgets';
 
@@ -18,16 +19,16 @@ describe('migrations and display ids (real Postgres)', () => {
   it('migrates once when several replicas start together (advisory lock), and again is a no-op', async () => {
     for (let i = 0; i < 3; i++) sources.push(createDataSource(widgetsDataSource, dbx.url, 2));
     await Promise.all(sources.map((ds) => ds.initialize()));
-    const applied = await Promise.all(sources.map((ds) => runMigrations(ds, 'platform_test')));
+    const applied = await Promise.all(sources.map((ds) => runMigrations(ds, widgetsDataSource)));
     expect(applied.flat()).toEqual(['WidgetsSchema1763800000000']);
-    expect(await runMigrations(sources[0], 'platform_test')).toEqual([]);
+    expect(await runMigrations(sources[0], widgetsDataSource)).toEqual([]);
     const [row] = await sources[0].query(`SELECT count(*) AS n FROM platform_test.migrations`);
     expect(Number(row.n)).toBe(1);
   });
 
   it('issues display ids from 10000, per tenant and kind, without duplicates under concurrency', async () => {
-    const ds = sources[0];
-    const issue = (tenant: string, kind: string) => ds.transaction((m) => nextDisplayId(m, 'platform_test', tenant, kind));
+    const db = new Db(sources[0], 'platform_test', { kick: () => undefined });
+    const issue = (tenant: string, kind: string) => db.transaction((tx) => tx.nextDisplayId(tenant, kind));
     const ids = await Promise.all(Array.from({ length: 40 }, (_, i) => issue(TENANT, 'widget').then((id) => [i, id] as const)));
     const values = ids.map(([, id]) => Number(id)).sort((a, b) => a - b);
     expect(values).toEqual(Array.from({ length: 40 }, (_, i) => 10000 + i));
@@ -36,14 +37,14 @@ describe('migrations and display ids (real Postgres)', () => {
   });
 
   it('does not use up a display id when the transaction that took it rolls back', async () => {
-    const ds = sources[0];
+    const db = new Db(sources[0], 'platform_test', { kick: () => undefined });
     const kind = 'rolled-back';
     await expect(
-      ds.transaction(async (m) => {
-        await nextDisplayId(m, 'platform_test', TENANT, kind);
+      db.transaction(async (tx) => {
+        await tx.nextDisplayId(TENANT, kind);
         throw new Error('abort');
       }),
     ).rejects.toThrow('abort');
-    expect(await ds.transaction((m) => nextDisplayId(m, 'platform_test', TENANT, kind))).toBe('10000');
+    expect(await db.transaction((tx) => tx.nextDisplayId(TENANT, kind))).toBe('10000');
   });
 });

@@ -11,20 +11,12 @@ import { createLogger } from '../src/logger';
 import { NatsClient } from '../src/nats';
 import { OutboxRelay } from '../src/outbox';
 import { requestContext } from '../src/request-context';
-import { NATS_URL, ROOT, TestDatabase, TestNamespace, createTestDatabase, createTestNamespace } from '@ddm/testing';
+import { NATS_URL, ROOT, TestDatabase, TestNamespace, createTestDatabase, createTestNamespace, until as untilTrue } from '@ddm/testing';
 import { TENANT, WIDGET_CREATED, widgetsDataSource } from './fixtures/widgets';
 
 const codec = JSONCodec();
 const log = createLogger('platform-test', 'silent');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(50);
-  }
-}
+const until = (check: () => boolean | Promise<boolean>, timeoutMs = 10_000) => untilTrue(async () => check(), 'condition', timeoutMs);
 
 describe('transactional outbox, relay and consumers (real Postgres and NATS)', () => {
   let dbx: TestDatabase;
@@ -34,14 +26,14 @@ describe('transactional outbox, relay and consumers (real Postgres and NATS)', (
   let relay: OutboxRelay;
   let db: Db;
   let consumers: Consumers;
-  const received: ConsumedMessage<{ tenantId: string; widgetId: string }>[] = [];
+  const received: ConsumedMessage<typeof WIDGET_CREATED>[] = [];
 
   const count = async (sql: string, params: unknown[] = []) => Number((await ds.query(sql, params))[0].n);
   const createWidget = (name: string, fail = false) =>
     db.transaction(async (tx) => {
       const id = uuidv7();
-      await tx.manager.query(`INSERT INTO platform_test.widgets (id, tenant_id, name) VALUES ($1, $2, $3)`, [id, TENANT, name]);
-      await tx.publish(WIDGET_CREATED, { tenantId: TENANT, widgetId: id });
+      await tx.query(`INSERT INTO platform_test.widgets (id, tenant_id, name) VALUES ($1, $2, $3)`, [id, TENANT, name]);
+      await tx.publish(WIDGET_CREATED, { tenantId: TENANT, name: id });
       if (fail) throw new Error('rolled back on purpose');
       return id;
     });
@@ -51,17 +43,16 @@ describe('transactional outbox, relay and consumers (real Postgres and NATS)', (
     ns = createTestNamespace();
     ds = createDataSource(widgetsDataSource, dbx.url, 4);
     await ds.initialize();
-    await runMigrations(ds, 'platform_test');
+    await runMigrations(ds, widgetsDataSource);
     nats = await NatsClient.connect(NATS_URL, ns.namespace, 'outbox-test');
     relay = new OutboxRelay(ds, 'platform_test', nats, log, 200);
     db = new Db(ds, 'platform_test', relay);
-    consumers = new Consumers(ds, 'platform_test', nats, log);
-    await consumers.start<{ tenantId: string; widgetId: string }>({
+    consumers = new Consumers(db, nats, log);
+    await consumers.start({
       name: 'widget-watcher',
-      stream: 'EVENTS',
       subjects: [WIDGET_CREATED],
-      handle: async (m, manager) => {
-        await manager.query(`INSERT INTO platform_test.applied (message_id, applied_by) VALUES ($1, 'watcher')`, [m.messageId]);
+      handle: async (m, tx) => {
+        await tx.query(`INSERT INTO platform_test.applied (message_id, applied_by) VALUES ($1, 'watcher')`, [m.messageId]);
         received.push(m);
       },
     });
@@ -83,9 +74,9 @@ describe('transactional outbox, relay and consumers (real Postgres and NATS)', (
 
   it('commits a state change and its event together, and carries the request id to the consumer', async () => {
     const id = await requestContext.run({ requestId: 'req-outbox-1' }, () => createWidget('first'));
-    await until(() => received.some((m) => m.payload.widgetId === id));
-    const m = received.find((x) => x.payload.widgetId === id)!;
-    expect(m).toMatchObject({ subject: WIDGET_CREATED, payload: { tenantId: TENANT, widgetId: id }, requestId: 'req-outbox-1' });
+    await until(() => received.some((m) => m.payload.name === id));
+    const m = received.find((x) => x.payload.name === id)!;
+    expect(m).toMatchObject({ subject: WIDGET_CREATED, payload: { tenantId: TENANT, name: id }, requestId: 'req-outbox-1' });
     expect(await count(`SELECT count(*) AS n FROM platform_test.widgets WHERE id = $1`, [id])).toBe(1);
     expect(await count(`SELECT count(*) AS n FROM platform_test.outbox WHERE published_at IS NULL`)).toBe(0);
   });
@@ -93,36 +84,36 @@ describe('transactional outbox, relay and consumers (real Postgres and NATS)', (
   it('publishes nothing for a rolled-back transaction', async () => {
     await expect(createWidget('doomed', true)).rejects.toThrow('rolled back on purpose');
     expect(await count(`SELECT count(*) AS n FROM platform_test.widgets WHERE name = 'doomed'`)).toBe(0);
-    expect(await count(`SELECT count(*) AS n FROM platform_test.outbox WHERE payload->>'widgetId' NOT IN (SELECT id::text FROM platform_test.widgets)`)).toBe(0);
-    await sleep(1_000);
-    expect(received).toHaveLength(0);
+    expect(await count(`SELECT count(*) AS n FROM platform_test.outbox WHERE payload->>'name' NOT IN (SELECT id::text FROM platform_test.widgets)`)).toBe(0);
+    // A barrier: events leave in commit order, so anything of the rolled-back one would arrive before this.
+    const barrier = await createWidget('barrier');
+    await until(() => received.some((m) => m.payload.name === barrier));
+    expect(received.map((m) => m.payload.name)).toEqual([barrier]);
   });
 
   it('publishMany writes a bulk change\'s events in one statement and delivers them in order, each once', async () => {
     const ids = await db.transaction(async (tx) => {
       const made = [uuidv7(), uuidv7(), uuidv7()];
-      await tx.manager.query(`INSERT INTO platform_test.widgets (id, tenant_id, name) SELECT unnest($1::uuid[]), $2, 'bulk'`, [made, TENANT]);
-      await tx.publishMany(WIDGET_CREATED, made.map((widgetId) => ({ tenantId: TENANT, widgetId })));
+      await tx.query(`INSERT INTO platform_test.widgets (id, tenant_id, name) SELECT unnest($1::uuid[]), $2, 'bulk'`, [made, TENANT]);
+      await tx.publishMany(WIDGET_CREATED, made.map((name) => ({ tenantId: TENANT, name })));
       return made;
     });
-    await until(() => ids.every((id) => received.some((m) => m.payload.widgetId === id)));
-    expect(received.filter((m) => ids.includes(m.payload.widgetId)).map((m) => m.payload.widgetId)).toEqual(ids);
+    await until(() => ids.every((id) => received.some((m) => m.payload.name === id)));
+    expect(received.filter((m) => ids.includes(m.payload.name)).map((m) => m.payload.name)).toEqual(ids);
     // A bad payload anywhere in the batch refuses the whole transaction.
     await expect(
-      db.transaction((tx) => tx.publishMany(WIDGET_CREATED, [{ tenantId: TENANT, widgetId: 'ok' }, { widgetId: 'no tenant' }])),
+      db.transaction((tx) => tx.publishMany(WIDGET_CREATED, [{ tenantId: TENANT, name: 'ok' }, { name: 'no tenant' } as never])),
     ).rejects.toThrow(/tenantId/);
     await expect(db.transaction((tx) => tx.publishMany(WIDGET_CREATED, []))).resolves.toBeUndefined();
   });
 
   it('refuses an event that breaks its contract, inside the transaction', async () => {
-    await expect(db.transaction((tx) => tx.publish(WIDGET_CREATED, { widgetId: 'x' }))).rejects.toThrow(/tenantId/);
+    await expect(db.transaction((tx) => tx.publish(WIDGET_CREATED, { name: 'x' } as never))).rejects.toThrow(/tenantId/);
   });
 
   it('with the relay stopped and restarted (after a crash between publish and mark), a durable consumer gets each event exactly once', async () => {
     await relay.stop();
     const ids = [await createWidget('a'), await createWidget('b'), await createWidget('c')];
-    await sleep(600);
-    expect(received).toHaveLength(0);
     const pending: { id: string; subject: string; payload: object }[] = await ds.query(
       `SELECT id, subject, payload FROM platform_test.outbox WHERE published_at IS NULL ORDER BY created_at`,
     );
@@ -132,48 +123,51 @@ describe('transactional outbox, relay and consumers (real Postgres and NATS)', (
     relay.start();
     await until(async () => (await count(`SELECT count(*) AS n FROM platform_test.outbox WHERE published_at IS NULL`)) === 0);
     await until(() => received.length >= 3);
-    await sleep(1_000);
-    expect(received.map((m) => m.payload.widgetId).sort()).toEqual([...ids].sort());
+    // A barrier after them: once it is applied, a second copy of any of them would have been too.
+    const barrier = await createWidget('barrier');
+    await until(() => received.some((m) => m.payload.name === barrier));
+    expect(received.map((m) => m.payload.name).filter((x) => x !== barrier).sort()).toEqual([...ids].sort());
     expect(await count(`SELECT count(*) AS n FROM platform_test.applied WHERE message_id = ANY($1)`, [pending.map((p) => p.id)])).toBe(3);
   });
 
   it('terminates a poison message (unreadable payload) and goes on with the next', async () => {
     await nats.js.publish(nats.subjects.wire(WIDGET_CREATED), codec.encode({ not: 'a widget event' }));
     const id = await createWidget('after-poison');
-    await until(() => received.some((m) => m.payload.widgetId === id));
+    await until(() => received.some((m) => m.payload.name === id));
     expect(received).toHaveLength(1);
-    // Terminated, not nak-looped: nothing waits for an ack and nothing was redelivered.
-    await sleep(500);
-    const info = await nats.jsm.consumers.info(nats.subjects.eventsStream, nats.subjects.durable('widget-watcher'));
-    expect(info.num_ack_pending).toBe(0);
-    expect(info.num_redelivered).toBe(0);
+    // Terminated, not nak-looped: once nothing waits for an ack, nothing was redelivered.
+    const durable = nats.subjects.durable('widget-watcher');
+    await until(async () => (await nats.jsm.consumers.info(nats.subjects.eventsStream, durable)).num_ack_pending === 0);
+    expect((await nats.jsm.consumers.info(nats.subjects.eventsStream, durable)).num_redelivered).toBe(0);
   });
 
   it('refuses a subject no stream carries and an oversized payload before they reach the outbox', async () => {
-    await expect(db.transaction((tx) => tx.publish('evts.test.widget.created', { tenantId: TENANT }))).rejects.toThrow(/is not evt/);
-    await expect(db.transaction((tx) => tx.publish(WIDGET_CREATED, { tenantId: TENANT, blob: 'x'.repeat(600 * 1024) }))).rejects.toThrow(/larger than/);
+    await expect(db.transaction((tx) => tx.publish('evts.test.widget.created' as never, { tenantId: TENANT } as never))).rejects.toThrow(/is not evt/);
+    await expect(db.transaction((tx) => tx.publish('evt.test.widget.created' as never, { tenantId: TENANT } as never))).rejects.toThrow(/not in the event registry/);
+    await expect(db.transaction((tx) => tx.publish(WIDGET_CREATED, { tenantId: TENANT, name: 'big', blob: 'x'.repeat(600 * 1024) } as never))).rejects.toThrow(/larger than/);
   });
 
   it('gives up on a message whose handler keeps failing after maxDeliver attempts, then goes on', async () => {
     const attempts: string[] = [];
     const done: string[] = [];
-    await consumers.start<{ tenantId: string; widgetId: string }>({
+    await consumers.start({
       name: 'picky',
-      stream: 'EVENTS',
       subjects: [WIDGET_CREATED],
       maxDeliver: 2,
       handle: async (m) => {
-        if (m.payload.widgetId === bad) {
+        if (m.payload.name === bad) {
           attempts.push(m.messageId);
           throw new Error('cannot apply this one');
         }
-        done.push(m.payload.widgetId);
+        done.push(m.payload.name);
       },
     });
     const bad = await createWidget('bad');
     const good = await createWidget('good');
     await until(() => done.includes(good), 15_000);
-    await sleep(1_500);
+    // Given up: both deliveries were tried and nothing waits for an ack any more, so no third comes.
+    await until(() => attempts.length >= 2, 15_000);
+    await until(async () => (await nats.jsm.consumers.info(nats.subjects.eventsStream, nats.subjects.durable('picky'))).num_ack_pending === 0, 15_000);
     expect(attempts).toHaveLength(2);
     const [processed] = await ds.query(`SELECT count(*) AS n FROM platform_test.processed_messages WHERE consumer = 'picky' AND message_id = $1`, [attempts[0]]);
     expect(Number(processed.n)).toBe(0);
@@ -193,27 +187,24 @@ describe('transactional outbox, relay and consumers (real Postgres and NATS)', (
       const id = await createWidget(`crash-${mode}`);
       const [, signal] = (await exited) as [number | null, string | null];
       expect(signal).toBe('SIGKILL');
-      const [row] = await ds.query(`SELECT id FROM platform_test.outbox WHERE payload->>'widgetId' = $1`, [id]);
+      const [row] = await ds.query(`SELECT id FROM platform_test.outbox WHERE payload->>'name' = $1`, [id]);
       const msgId = row.id;
 
       const applied: string[] = [];
-      const survivor = new Consumers(ds, 'platform_test', nats, log);
-      await survivor.start<{ tenantId: string; widgetId: string }>({
+      const survivor = new Consumers(db, nats, log);
+      await survivor.start({
         name: 'crashy',
-        stream: 'EVENTS',
         subjects: [WIDGET_CREATED],
         ackWaitMs: 1_000,
-        handle: async (m, manager) => {
-          await manager.query(`INSERT INTO platform_test.applied (message_id, applied_by) VALUES ($1, 'survivor')`, [m.messageId]);
-          applied.push(m.payload.widgetId);
+        handle: async (m, tx) => {
+          await tx.query(`INSERT INTO platform_test.applied (message_id, applied_by) VALUES ($1, 'survivor')`, [m.messageId]);
+          applied.push(m.payload.name);
         },
       });
       try {
         await until(async () => Number((await ds.query(`SELECT count(*) AS n FROM platform_test.processed_messages WHERE consumer = 'crashy' AND message_id = $1`, [msgId]))[0].n) === 1);
-        // Wait past another ack-wait so a second (wrong) delivery would show.
-        await sleep(2_500);
-        const info = await nats.jsm.consumers.info(nats.subjects.eventsStream, nats.subjects.durable('crashy'));
-        expect(info.num_ack_pending).toBe(0);
+        // Acknowledged: an acknowledged message is never delivered again.
+        await until(async () => (await nats.jsm.consumers.info(nats.subjects.eventsStream, nats.subjects.durable('crashy'))).num_ack_pending === 0);
       } finally {
         await survivor.stopAll();
       }

@@ -28,7 +28,7 @@ describe('readiness waits for migrations run elsewhere (MIGRATIONS_RUN=false)', 
     const ds = createDataSource(widgetsDataSource, dbx.url, 2);
     await ds.initialize();
     try {
-      expect(await runMigrations(ds, 'platform_test')).toEqual(['WidgetsSchema1763800000000']);
+      expect(await runMigrations(ds, widgetsDataSource)).toEqual(['WidgetsSchema1763800000000']);
     } finally {
       await ds.destroy();
     }

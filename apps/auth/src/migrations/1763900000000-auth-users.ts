@@ -11,7 +11,7 @@ export class AuthUsers1763900000000 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     // pg_trgm serves ILIKE '%term%' from a GIN index. Production: the extension must be allowed
     // (created once by a superuser, or listed in the managed service's allowed extensions).
-    await q.query(`CREATE EXTENSION IF NOT EXISTS pg_trgm`);
+    // pg_trgm: a database-wide object, created before the migrations (data-source `extensions`).
 
     // The users list filters, searches and sorts memberships of one tenant. What it searches and
     // sorts on lives on the person (auth.users), shared by every tenant of that person; a copy on

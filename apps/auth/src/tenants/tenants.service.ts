@@ -2,11 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { ALL_PERMISSION_KEYS, DEFAULT_ROLES, DefaultRoleKey, EVENT_SUBJECTS, LOGICAL, conflict, notFound } from '@ddm/contracts';
 import { Db, Tx } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { RoleMappingEntity, TenantRoleEntity } from '../roles/tenant-role.entity';
 import { publishUserEvents } from '../users/user-events';
-import { TenantUserEntity, UserEntity, UserRoleEntity } from '../users/user.entity';
 import { TenantRow, TenantView, UserTenantView, toTenantView, toUserTenantView } from './dto/tenant.response';
-import { TenantEntity } from './tenant.entity';
 
 export interface NewMember {
   email: string;
@@ -18,36 +15,49 @@ export interface NewMember {
   managerId?: string;
 }
 
+/** A tenant as the seed and the tenant's creation need it. */
+export interface TenantRef {
+  id: string;
+  name: string;
+}
+
 @Injectable()
 export class TenantsService {
   constructor(private readonly db: Db) {}
 
-  /** Creates a tenant with its four default roles (ARCHITECTURE §4). */
-  async create(name: string): Promise<TenantEntity> {
+  /** Creates a tenant with its four default roles and their keys (ARCHITECTURE §4). */
+  async create(name: string): Promise<TenantRef> {
     return this.db.transaction(async (tx) => {
-      const exists = await tx.manager.query(`SELECT 1 FROM auth.tenants WHERE lower(name) = lower($1)`, [name]);
+      const exists = await tx.query(`SELECT 1 FROM auth.tenants WHERE lower(name) = lower($1)`, [name]);
       if (exists.length) throw conflict(`A tenant named "${name}" already exists`);
-      const tenant = tx.manager.create(TenantEntity, { id: uuidv7(), name, status: 'ACTIVE' });
-      await tx.manager.insert(TenantEntity, tenant);
-      for (const role of DEFAULT_ROLES) {
-        const entity = tx.manager.create(TenantRoleEntity, {
-          id: uuidv7(),
-          tenantId: tenant.id,
-          roleId: await tx.nextDisplayId(tenant.id, 'role'),
-          roleName: role.roleName,
-          description: role.description,
-          isCustom: false,
-          canDeactivate: role.canDeactivate,
-          systemKey: role.key,
-        });
-        await tx.manager.insert(TenantRoleEntity, entity);
-        await tx.manager.insert(
-          RoleMappingEntity,
-          ALL_PERMISSION_KEYS.map((k) => ({ roleId: entity.id, relationshipKeyName: k, isEnabled: role.keys.includes(k), status: 'ACTIVE' })),
-        );
-      }
-      await tx.publish(EVENT_SUBJECTS.tenantCreated, { tenantId: tenant.id, name });
-      return tenant;
+      const id = uuidv7();
+      await tx.query(`INSERT INTO auth.tenants (id, name, status) VALUES ($1, $2, 'ACTIVE')`, [id, name]);
+      const roleIds = DEFAULT_ROLES.map(() => uuidv7());
+      const displayIds: string[] = [];
+      for (let i = 0; i < DEFAULT_ROLES.length; i++) displayIds.push(await tx.nextDisplayId(id, 'role'));
+      await tx.query(
+        `INSERT INTO auth.tenant_roles (id, tenant_id, role_display_id, role_name, description, is_custom, can_deactivate, system_key)
+         SELECT x.id, $1, x.display_id, x.role_name, x.description, false, x.can_deactivate, x.system_key
+           FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[])
+             AS x(id, display_id, role_name, description, can_deactivate, system_key)`,
+        [
+          id,
+          roleIds,
+          displayIds,
+          DEFAULT_ROLES.map((r) => r.roleName),
+          DEFAULT_ROLES.map((r) => r.description),
+          DEFAULT_ROLES.map((r) => r.canDeactivate),
+          DEFAULT_ROLES.map((r) => r.key),
+        ],
+      );
+      const mappings = DEFAULT_ROLES.flatMap((role, i) => ALL_PERMISSION_KEYS.map((k) => [roleIds[i], k, role.keys.includes(k)] as const));
+      await tx.query(
+        `INSERT INTO auth.role_mappings (role_id, relationship_key_name, is_enabled, status)
+         SELECT x.role_id, x.key, x.enabled, 'ACTIVE' FROM unnest($1::uuid[], $2::text[], $3::boolean[]) AS x(role_id, key, enabled)`,
+        [mappings.map((m) => m[0]), mappings.map((m) => m[1]), mappings.map((m) => m[2])],
+      );
+      await tx.publish(EVENT_SUBJECTS.tenantCreated, { tenantId: id, name });
+      return { id, name };
     });
   }
 
@@ -72,9 +82,9 @@ export class TenantsService {
     return rows.map(toUserTenantView);
   }
 
-  async findByName(name: string): Promise<TenantEntity | null> {
-    const [row] = await this.db.query<{ id: string }>(`SELECT id FROM auth.tenants WHERE lower(name) = lower($1)`, [name]);
-    return row ? this.db.dataSource.manager.findOneByOrFail(TenantEntity, { id: row.id }) : null;
+  async findByName(name: string): Promise<TenantRef | null> {
+    const [row] = await this.db.query<TenantRef>(`SELECT id, name FROM auth.tenants WHERE lower(name) = lower($1)`, [name]);
+    return row ?? null;
   }
 
   /**
@@ -83,38 +93,23 @@ export class TenantsService {
    */
   async addMember(tenantId: string, m: NewMember): Promise<{ userId: string; userDisplayId: string }> {
     return this.db.transaction(async (tx) => {
-      let user = await tx.manager
-        .createQueryBuilder(UserEntity, 'u')
-        .where('lower(u.email) = lower(:email)', { email: m.email })
-        .getOne();
+      const email = m.email.toLowerCase();
+      const name = `${m.firstName} ${m.lastName}`;
+      let [user] = await tx.query<{ id: string }>(`SELECT id FROM auth.users WHERE lower(email) = $1`, [email]);
       if (!user) {
-        user = tx.manager.create(UserEntity, {
-          id: uuidv7(),
-          email: m.email.toLowerCase(),
-          loginId: m.email.toLowerCase(),
-          idpUserId: m.idpUserId ?? null,
-          firstName: m.firstName,
-          lastName: m.lastName,
-          name: `${m.firstName} ${m.lastName}`,
-          displayName: `${m.firstName} ${m.lastName}`,
-          activeTenantId: tenantId,
-          displayLanguage: 'en',
-          dateFormat: 'MM/DD/YYYY',
-        });
-        await tx.manager.insert(UserEntity, user);
+        [user] = await tx.query<{ id: string }>(
+          `INSERT INTO auth.users (id, email, login_id, idp_user_id, first_name, last_name, name, display_name, active_tenant_id, display_language, date_format)
+           VALUES ($1, $2, $2, $3, $4, $5, $6, $6, $7, 'en', 'MM/DD/YYYY') RETURNING id`,
+          [uuidv7(), email, m.idpUserId ?? null, m.firstName, m.lastName, name, tenantId],
+        );
       }
-      const existing = await tx.manager.findOneBy(TenantUserEntity, { tenantId, userId: user.id });
-      if (existing) throw conflict(`${m.email} is already a member of this tenant`);
+      const existing = await tx.query(`SELECT 1 FROM auth.tenant_users WHERE tenant_id = $1 AND user_id = $2`, [tenantId, user.id]);
+      if (existing.length) throw conflict(`${m.email} is already a member of this tenant`);
       const userDisplayId = await tx.nextDisplayId(tenantId, 'user');
-      await tx.manager.insert(TenantUserEntity, {
-        id: uuidv7(),
-        tenantId,
-        userId: user.id,
-        userDisplayId,
-        status: m.status ?? 'ACTIVE',
-        managerId: m.managerId ?? null,
-        customAttributes: {},
-      });
+      await tx.query(
+        `INSERT INTO auth.tenant_users (id, tenant_id, user_id, user_display_id, status, manager_id, custom_attributes) VALUES ($1, $2, $3, $4, $5, $6, '{}')`,
+        [uuidv7(), tenantId, user.id, userDisplayId, m.status ?? 'ACTIVE', m.managerId ?? null],
+      );
       await this.assignDefaultRoles(tx, tenantId, user.id, m.roles);
       await publishUserEvents(tx, EVENT_SUBJECTS.userCreated, tenantId, [user.id]);
       await tx.publish(LOGICAL.callerChanged, { tenantId, userIds: [user.id] });
@@ -124,13 +119,13 @@ export class TenantsService {
 
   private async assignDefaultRoles(tx: Tx, tenantId: string, userId: string, keys: DefaultRoleKey[]): Promise<void> {
     if (!keys.length) return;
-    const roles: { id: string }[] = await tx.manager.query(
-      `SELECT id FROM auth.tenant_roles WHERE tenant_id = $1 AND system_key = ANY($2::text[]) AND NOT is_deleted`,
-      [tenantId, keys],
-    );
-    await tx.manager.insert(
-      UserRoleEntity,
-      roles.map((r) => ({ id: uuidv7(), tenantId, userId, tenantRoleId: r.id })),
+    await tx.query(
+      `INSERT INTO auth.user_roles (id, tenant_id, user_id, tenant_role_id)
+       SELECT x.id, $1, $2, r.id
+         FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM auth.tenant_roles
+                WHERE tenant_id = $1 AND system_key = ANY($3::text[]) AND NOT is_deleted) r
+         JOIN unnest($4::uuid[]) WITH ORDINALITY AS x(id, n) ON x.n = r.n`,
+      [tenantId, userId, keys, keys.map(() => uuidv7())],
     );
   }
 }

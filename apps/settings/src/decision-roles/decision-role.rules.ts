@@ -1,4 +1,4 @@
-import { RecordStatus } from '@ddm/contracts';
+import type { RecordStatus } from '@ddm/contracts';
 
 /** The rules of decision roles that need no database; unit-tested in decision-roles.spec.ts. */
 
@@ -19,18 +19,6 @@ export interface DecisionRoleChange {
 /** True when the change names at least one field it may change (`isDeleted: false` alone changes nothing: it is not a change). */
 export function namesAChange(change: DecisionRoleChange): boolean {
   return DECISION_ROLE_UPDATE_FIELDS.some((f) => (f === 'isDeleted' ? change.isDeleted === true : change[f] !== undefined));
-}
-
-/**
- * Escapes LIKE's wildcards (and the escape character) so a search term matches literally:
- * searching "50%" finds "50%" and not "500".
- */
-
-/** ORDER BY of the list for a sort (over alias `d`); every order ends with the id, so pages never overlap. */
-export function decisionRoleOrder(sortBy: DecisionRoleSort, sortOrder: 'asc' | 'desc', alias = 'd'): string {
-  const key = { roleName: `lower(${alias}.role_name)`, createdOn: `${alias}.created_on`, updatedOn: `${alias}.updated_on` }[sortBy];
-  const dir = sortOrder === 'desc' ? 'DESC' : 'ASC';
-  return `${key} ${dir}, ${alias}.id ${dir}`;
 }
 
 /** Which event a change publishes: deleting wins over the other fields changed with it. */

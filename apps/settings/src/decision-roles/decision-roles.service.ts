@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { DecisionRoleEvent, Page, SETTINGS_EVENT_SUBJECTS, badRequest, notFound, pageOffset } from '@ddm/contracts';
-import { Db, SetClause, TenantUniqueName, containsPattern, refuseTakenName, writeUniqueName } from '@ddm/platform';
+import { DecisionRoleEvent, Page, SETTINGS_EVENT_SUBJECTS, badRequest, notFound } from '@ddm/contracts';
+import { Db, SetClause, TenantUniqueName, listPage, raw, refuseTakenName, sql, writeUniqueName } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { DECISION_ROLE_UPDATE_FIELDS, decisionRoleOrder, eventKindOf, namesAChange } from './decision-role.rules';
+import { DECISION_ROLE_UPDATE_FIELDS, eventKindOf, namesAChange } from './decision-role.rules';
 import { CreateDecisionRoleDto, UpdateDecisionRoleDto } from './dto/decision-role-change.dto';
-import { DECISION_ROLE_COLUMNS } from './decision-role.sql';
+import { DECISION_ROLE_COLUMNS, decisionRoleList } from './decision-role.sql';
 import { DecisionRoleRow, DecisionRoleView, toDecisionRolePayload, toDecisionRoleView } from './dto/decision-role.response';
 import { ListDecisionRolesQuery } from './dto/list-decision-roles.query';
 
@@ -19,42 +19,16 @@ const EVENT_SUBJECT = {
 export class DecisionRolesService {
   constructor(private readonly db: Db) {}
 
-  /**
-   * One statement: the count of the matching roles, and the page of them (index order on
-   * tenant, lower(name), id for the default sort). An empty page still answers the total.
-   */
-  async list(tenantId: string, q: ListDecisionRolesQuery): Promise<Page<DecisionRoleView>> {
-    const where = ['d.tenant_id = $1', 'NOT d.is_deleted'];
-    const params: unknown[] = [tenantId];
-    if (q.search) {
-      params.push(containsPattern(q.search));
-      where.push(`d.role_name ILIKE $${params.length}`);
-    }
-    if (q.status?.length) {
-      params.push(q.status);
-      where.push(`d.status = ANY($${params.length}::text[])`);
-    }
-    params.push(q.limit, pageOffset(q));
-    const order = decisionRoleOrder(q.sortBy, q.sortOrder);
-    const rows = await this.db.query<Partial<DecisionRoleRow> & { total: string }>(
-      `WITH matching AS (SELECT d.* FROM settings.decision_roles d WHERE ${where.join(' AND ')})
-       SELECT p.*, c.total
-         FROM (SELECT count(*) AS total FROM matching) c
-         LEFT JOIN LATERAL (SELECT ${DECISION_ROLE_COLUMNS}, d.created_on, d.updated_on FROM matching d
-                             ORDER BY ${order} LIMIT $${params.length - 1} OFFSET $${params.length}) p ON true
-        ORDER BY ${decisionRoleOrder(q.sortBy, q.sortOrder, 'p')}`,
-      params,
-    );
-    const total = rows.length ? Number(rows[0].total) : 0;
-    const items = rows.filter((r): r is DecisionRoleRow & { total: string } => r.id != null).map(toDecisionRoleView);
-    return new Page(items, total, q.page, q.limit);
+  /** One statement: the page of the tenant's roles that match, and their total (see decision-role.sql.ts). */
+  list(tenantId: string, q: ListDecisionRolesQuery): Promise<Page<DecisionRoleView>> {
+    return listPage(this.db, decisionRoleList(tenantId, q), toDecisionRoleView);
   }
 
   async create(tenantId: string, dto: CreateDecisionRoleDto, by: string | null): Promise<DecisionRoleView> {
     return this.db.transaction(async (tx) => {
-      await refuseTakenName(tx.manager, ROLE_NAME, tenantId, dto.roleName, null);
-      const [row]: DecisionRoleRow[] = await writeUniqueName(ROLE_NAME, dto.roleName, () =>
-        tx.manager.query(
+      await refuseTakenName(tx, ROLE_NAME, tenantId, dto.roleName, null);
+      const [row] = await writeUniqueName(ROLE_NAME, dto.roleName, () =>
+        tx.query<DecisionRoleRow>(
           `INSERT INTO settings.decision_roles AS d (id, tenant_id, role_name, status, created_by, updated_by)
            VALUES ($1, $2, $3, $4, $5, $5) RETURNING ${DECISION_ROLE_COLUMNS}`,
           [uuidv7(), tenantId, dto.roleName, dto.status ?? 'ACTIVE', by],
@@ -73,20 +47,22 @@ export class DecisionRolesService {
   async update(tenantId: string, id: string, dto: UpdateDecisionRoleDto, by: string | null): Promise<DecisionRoleView> {
     if (!namesAChange(dto)) throw badRequest(`Nothing to change: send at least one of ${DECISION_ROLE_UPDATE_FIELDS.join(', ')}`);
     return this.db.transaction(async (tx) => {
-      const [current]: { role_name: string }[] = await tx.manager.query(
+      const [current] = await tx.query<{ role_name: string }>(
         `SELECT role_name FROM settings.decision_roles WHERE id = $1 AND tenant_id = $2 AND NOT is_deleted FOR UPDATE`,
         [id, tenantId],
       );
       if (!current) throw notFound(`Decision role ${id} not found`);
       // A deleted role frees its name; a rename that stays live must not take another role's.
-      if (dto.roleName !== undefined && dto.isDeleted !== true) await refuseTakenName(tx.manager, ROLE_NAME, tenantId, dto.roleName, id);
+      if (dto.roleName !== undefined && dto.isDeleted !== true) await refuseTakenName(tx, ROLE_NAME, tenantId, dto.roleName, id);
 
-      const sets = new SetClause([id, tenantId, by], ['updated_on = now()', 'updated_by = $3']);
+      const sets = new SetClause().raw(sql`updated_on = now()`, sql`updated_by = ${by}`);
       if (dto.roleName !== undefined) sets.set('role_name', dto.roleName);
       if (dto.status !== undefined) sets.set('status', dto.status);
-      if (dto.isDeleted === true) sets.raw('is_deleted = true', 'deleted_on = now()', 'deleted_by = $3');
+      if (dto.isDeleted === true) sets.raw(sql`is_deleted = true`, sql`deleted_on = now()`, sql`deleted_by = ${by}`);
       const [row] = await writeUniqueName(ROLE_NAME, dto.roleName ?? current.role_name, () =>
-        tx.query<DecisionRoleRow>(`UPDATE settings.decision_roles d SET ${sets.sql} WHERE d.id = $1 AND d.tenant_id = $2 RETURNING ${DECISION_ROLE_COLUMNS}`, sets.params),
+        tx.query<DecisionRoleRow>(
+          sql`UPDATE settings.decision_roles d SET ${sets.sql} WHERE d.id = ${id} AND d.tenant_id = ${tenantId} RETURNING ${raw(DECISION_ROLE_COLUMNS)}`,
+        ),
       );
       const view = toDecisionRoleView(row);
       await tx.publish(EVENT_SUBJECT[eventKindOf(dto)], { tenantId, decisionRole: toDecisionRolePayload(view) } satisfies DecisionRoleEvent);

@@ -1,5 +1,5 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { EVENT_SUBJECTS, TenantCreatedEvent } from '@ddm/contracts';
+import { EVENT_SUBJECTS } from '@ddm/contracts';
 import { Consumers } from '@ddm/platform';
 import { GroupTypesService } from './group-types.service';
 
@@ -15,11 +15,10 @@ export class TenantDefaultsConsumer implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.consumers.start<TenantCreatedEvent>({
+    await this.consumers.start({
       name: 'settings-tenant-defaults',
-      stream: 'EVENTS',
       subjects: [EVENT_SUBJECTS.tenantCreated],
-      handle: (msg, manager) => this.groupTypes.insertDefaultsIn(manager, msg.payload.tenantId),
+      handle: (msg, tx) => this.groupTypes.insertDefaults(tx, msg.payload.tenantId),
     });
   }
 }

@@ -1,7 +1,6 @@
 import { GroupPayload } from '@ddm/contracts';
-import { isoSql } from '@ddm/platform';
-import { EntityManager } from 'typeorm';
-
+import { ListSpec, Queryable, Sql, anyOf, containsPattern, dateRangeConditions, isoSql, raw, sortBy, sql } from '@ddm/platform';
+import type { GroupSort, ListGroupsQuery } from './dto/list-groups.query';
 
 /** The tables behind a group's view: g = the group, t = its type, a = its address. */
 export const GROUP_FROM = `settings.groups g
@@ -13,11 +12,12 @@ export const GROUP_FROM = `settings.groups g
  * (non-deleted) and delegation counts as correlated subqueries of the same statement.
  */
 export const GROUP_COLUMNS = `
-  g.id, g.tenant_id, g.group_code, g.group_name, g.display_name, g.legal_name, g.status, g.created_on, g.updated_on,
+  g.id, g.tenant_id, g.group_code, g.group_name, g.display_name, g.legal_name, g.status,
+  ${isoSql('g.created_on')} AS created_on, ${isoSql('g.updated_on')} AS updated_on,
   g.is_synced, g.is_deleted, g.disable_option, g.base_currency, g.external_id, g.instance_id,
   t.id AS type_id, t.group_type_name, t.should_allow_enable_disable, t.is_default AS type_is_default, t.disable_option AS type_disable_option,
   a.id AS address_id, a.street1, a.street2, a.city, a.state, a.state_code, a.zip_code, a.country, a.country_code,
-  a.created_on AS address_created_on, a.updated_on AS address_updated_on,
+  ${isoSql('a.created_on')} AS address_created_on, ${isoSql('a.updated_on')} AS address_updated_on,
   (SELECT count(*) FROM settings.delegation_projection d
     WHERE d.group_ids @> ARRAY[g.id] AND d.revoked_on IS NULL AND d.tenant_id = g.tenant_id) AS delegations_count,
   (SELECT count(DISTINCT d.decision_id) FROM settings.delegation_projection d
@@ -58,21 +58,62 @@ interface PayloadRow {
   parent_ids: string[];
 }
 
+/** ORDER BY keys of each sort (the row id is appended by the list). */
+const SORT_KEYS: Record<GroupSort, string[]> = {
+  groupId: ['g.group_code'],
+  groupName: ['lower(g.group_name)'],
+  status: ['g.status'],
+  createdOn: ['g.created_on'],
+  updatedOn: ['g.updated_on'],
+  isSynced: ['g.is_synced'],
+  tenantGroupType: ['lower(t.group_type_name)'],
+};
+
+/** The tenant's live groups matching the query, a page of them in the chosen order. */
+export function groupList(tenantId: string, q: ListGroupsQuery): ListSpec {
+  return {
+    from: sql`settings.groups g JOIN settings.group_types t ON t.id = g.tenant_group_type_id`,
+    where: [
+      sql`g.tenant_id = ${tenantId}`,
+      sql`NOT g.is_deleted`,
+      ...(q.search ? [sql`(g.group_name || ' ' || coalesce(g.display_name, '')) ILIKE ${containsPattern(q.search)}`] : []),
+      ...anyOf('g.status', q.status, 'text'),
+      ...anyOf('g.tenant_group_type_id', q.tenantGroupTypeIds, 'uuid'),
+      // A deleted parent's links are hidden (as in parentGroups): its children are not listed under it.
+      ...(q.parentGroupId
+        ? [
+            sql`EXISTS (SELECT 1 FROM settings.group_parents l JOIN settings.groups pa ON pa.id = l.parent_id AND NOT pa.is_deleted
+                         WHERE l.group_id = g.id AND l.parent_id = ${q.parentGroupId})`,
+          ]
+        : []),
+      ...dateRangeConditions(q, { created: 'g.created_on', updated: 'g.updated_on' }),
+    ],
+    id: 'g.id',
+    sort: sortBy(SORT_KEYS, q.sortBy, q.sortOrder),
+    view: {
+      columns: raw(GROUP_COLUMNS),
+      from: sql`settings.groups g ON g.id = page.id
+                JOIN settings.group_types t ON t.id = g.tenant_group_type_id
+                LEFT JOIN settings.group_addresses a ON a.group_id = g.id`,
+    },
+    page: q.page,
+    limit: q.limit,
+  };
+}
+
 /**
- * Event payloads of the tenant's groups matching `where` (over g and t; its parameters start at $2),
- * in one statement. `parentGroupIds` lists the parents the view shows (not deleted).
+ * Event payloads of the tenant's groups matching `condition` (over g and t), in one statement.
+ * `parentGroupIds` lists the parents the view shows (not deleted).
  */
-export async function groupPayloads(m: EntityManager, tenantId: string, where: string, params: unknown[]): Promise<GroupPayload[]> {
-  const rows: PayloadRow[] = await m.query(
-    `SELECT g.id, g.group_code, g.group_name, g.display_name, g.tenant_group_type_id, t.group_type_name, g.status, g.is_deleted,
-            g.external_id, g.instance_id, g.legal_name, g.base_currency,
-            ARRAY(SELECT l.parent_id::text FROM settings.group_parents l JOIN settings.groups pg ON pg.id = l.parent_id AND NOT pg.is_deleted
-                   WHERE l.group_id = g.id ORDER BY l.created_at, l.id) AS parent_ids
-       FROM settings.groups g JOIN settings.group_types t ON t.id = g.tenant_group_type_id
-      WHERE g.tenant_id = $1 AND ${where}
-      ORDER BY g.id`,
-    [tenantId, ...params],
-  );
+export async function groupPayloads(q: Queryable, tenantId: string, condition: Sql): Promise<GroupPayload[]> {
+  const rows = await q.query<PayloadRow>(sql`
+    SELECT g.id, g.group_code, g.group_name, g.display_name, g.tenant_group_type_id, t.group_type_name, g.status, g.is_deleted,
+           g.external_id, g.instance_id, g.legal_name, g.base_currency,
+           ARRAY(SELECT l.parent_id::text FROM settings.group_parents l JOIN settings.groups pg ON pg.id = l.parent_id AND NOT pg.is_deleted
+                  WHERE l.group_id = g.id ORDER BY l.created_at, l.id) AS parent_ids
+      FROM settings.groups g JOIN settings.group_types t ON t.id = g.tenant_group_type_id
+     WHERE g.tenant_id = ${tenantId} AND ${condition}
+     ORDER BY g.id`);
   return rows.map((r) => ({
     id: r.id,
     groupId: r.group_code,

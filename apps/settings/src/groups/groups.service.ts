@@ -1,27 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { Page, SETTINGS_EVENT_SUBJECTS, badRequest, conflict, missingIds, missingIdsError, notFound, pageOffset } from '@ddm/contracts';
-import { Db, SetClause, Tx, containsPattern, dateRangeConditions } from '@ddm/platform';
-import { EntityManager } from 'typeorm';
+import { Page, SETTINGS_EVENT_SUBJECTS, badRequest, conflict, notFound } from '@ddm/contracts';
+import { Db, Queryable, SetClause, Tx, listPage, sql } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { DisableOption } from '../group-types/group-type.rules';
 import { GroupTypesService } from '../group-types/group-types.service';
 import { CreateGroupDto, GroupAddressDto, UpdateGroupDto } from './dto/group-change.dto';
 import { GroupRow, GroupView, toGroupView } from './dto/group.response';
-import { GroupSort, ListGroupsQuery } from './dto/list-groups.query';
+import { ListGroupsQuery } from './dto/list-groups.query';
+import { PositionRefs } from '../positions/position-refs';
+import { GroupRefs } from './group-refs';
 import { AddressFields, ChangeProblem, addressProblem, groupUpdateProblem, mergeAddress, randomGroupCode } from './group.rules';
-import { GROUP_COLUMNS, GROUP_FROM, groupPayloads } from './group.sql';
-import { PositionRow, toPositionPayload, toPositionView } from '../positions/dto/position.response';
-import { POSITIONS_BY_IDS_SQL } from '../positions/position.sql';
-
-const SORT_SQL: Record<GroupSort, string> = {
-  groupId: 'g.group_code',
-  groupName: 'lower(g.group_name)',
-  status: 'g.status',
-  createdOn: 'g.created_on',
-  updatedOn: 'g.updated_on',
-  isSynced: 'g.is_synced',
-  tenantGroupType: 'lower(t.group_type_name)',
-};
+import { GROUP_COLUMNS, GROUP_FROM, groupList } from './group.sql';
 
 /** Tries for a free group code before giving up (36^6 codes: a second try is already rare). */
 const CODE_ATTEMPTS = 10;
@@ -47,43 +36,13 @@ export class GroupsService {
   constructor(
     private readonly db: Db,
     private readonly groupTypes: GroupTypesService,
+    private readonly groups: GroupRefs,
+    private readonly positions: PositionRefs,
   ) {}
 
-  /** One statement: the matching ids, the page in order, its columns with parents, children and counts, and the total. */
-  async list(tenantId: string, q: ListGroupsQuery): Promise<Page<GroupView>> {
-    const where = ['g.tenant_id = $1', 'NOT g.is_deleted'];
-    const params: unknown[] = [tenantId];
-    const add = (sql: string, value: unknown) => {
-      params.push(value);
-      where.push(sql.replace(/\?/g, `$${params.length}`));
-    };
-    if (q.search) add(`(g.group_name || ' ' || coalesce(g.display_name, '')) ILIKE ?`, containsPattern(q.search));
-    if (q.status?.length) add('g.status = ANY(?::text[])', q.status);
-    if (q.tenantGroupTypeIds?.length) add('g.tenant_group_type_id = ANY(?::uuid[])', q.tenantGroupTypeIds);
-    // A deleted parent's links are hidden (as in parentGroups): its children are not listed under it.
-    if (q.parentGroupId)
-      add('EXISTS (SELECT 1 FROM settings.group_parents l JOIN settings.groups pa ON pa.id = l.parent_id AND NOT pa.is_deleted WHERE l.group_id = g.id AND l.parent_id = ?)', q.parentGroupId);
-    for (const c of dateRangeConditions(q, { created: 'g.created_on', updated: 'g.updated_on' })) add(c.sql, c.value);
-    const dir = q.sortOrder === 'desc' ? 'DESC' : 'ASC';
-    const order = `${SORT_SQL[q.sortBy]} ${dir}, g.id ${dir}`;
-    params.push(q.limit, pageOffset(q));
-    const rows = await this.db.query<GroupRow & { total: string }>(
-      `WITH matching AS (SELECT g.id FROM settings.groups g WHERE ${where.join(' AND ')}),
-            page AS (SELECT g.id, row_number() OVER (ORDER BY ${order}) AS ord
-                       FROM settings.groups g JOIN settings.group_types t ON t.id = g.tenant_group_type_id
-                      WHERE g.id IN (SELECT id FROM matching)
-                      ORDER BY ${order} LIMIT $${params.length - 1} OFFSET $${params.length})
-       SELECT ${GROUP_COLUMNS}, tot.total
-         FROM (SELECT count(*) AS total FROM matching) tot
-         LEFT JOIN (page p
-                    JOIN settings.groups g ON g.id = p.id
-                    JOIN settings.group_types t ON t.id = g.tenant_group_type_id
-                    LEFT JOIN settings.group_addresses a ON a.group_id = g.id) ON true
-        ORDER BY p.ord`,
-      params,
-    );
-    const items = rows.filter((r) => r.id !== null).map(toGroupView);
-    return new Page(items, Number(rows[0]?.total ?? 0), q.page, q.limit);
+  /** One statement: the page of matching groups with parents, children and counts, and the total (see group.sql.ts). */
+  list(tenantId: string, q: ListGroupsQuery): Promise<Page<GroupView>> {
+    return listPage(this.db, groupList(tenantId, q), toGroupView);
   }
 
   get(tenantId: string, id: string): Promise<GroupView> {
@@ -104,12 +63,12 @@ export class GroupsService {
     await this.groupTypes.ensureDefaults(tenantId);
     const id = uuidv7();
     await this.db.transaction(async (tx) => {
-      const type = await usableType(tx.manager, tenantId, dto.tenantGroupTypeId);
+      const type = await usableType(tx, tenantId, dto.tenantGroupTypeId);
       const problem = addressProblem({ typeAllowsAddress: type.address_enabled, addressSent: !!dto.address, addressCleared: false, hasAddress: false, typeChanged: false });
       if (problem) throw fieldError(problem);
       const parents = dto.parentGroupIds ?? [];
-      await requireGroups(tx.manager, tenantId, 'parentGroupIds', parents);
-      await insertGroup(tx.manager, {
+      await this.groups.requireLive(tx, tenantId, parents, { what: 'Parent group', field: 'parentGroupIds', asked: parents });
+      await insertGroup(tx, {
         id,
         tenantId,
         typeId: type.id,
@@ -123,9 +82,9 @@ export class GroupsService {
         instanceId: dto.instanceId ?? null,
         by,
       });
-      if (dto.address) await writeAddress(tx.manager, id, mergeAddress(null, dto.address));
-      await linkParents(tx.manager, tenantId, id, parents);
-      await publishGroups(tx, tenantId, SETTINGS_EVENT_SUBJECTS.groupCreated, [id]);
+      if (dto.address) await writeAddress(tx, id, mergeAddress(null, dto.address));
+      await linkParents(tx, tenantId, id, parents);
+      await this.groups.publish(tx, tenantId, SETTINGS_EVENT_SUBJECTS.groupCreated, [id]);
     });
     return this.get(tenantId, id);
   }
@@ -139,14 +98,13 @@ export class GroupsService {
     if (problem) throw fieldError(problem);
     const deleting = dto.isDeleted === true;
     await this.db.transaction(async (tx) => {
-      const m = tx.manager;
       const adding = dto.addParentGroupIds ?? [];
-      if (adding.length) await m.query(`SELECT pg_advisory_xact_lock(hashtext('settings:hierarchy:' || $1))`, [tenantId]);
-      const current = await lockGroup(m, tenantId, id);
+      if (adding.length) await tx.query(`SELECT pg_advisory_xact_lock(hashtext('settings:hierarchy:' || $1))`, [tenantId]);
+      const current = await lockGroup(tx, tenantId, id);
       if (deleting) return this.softDelete(tx, tenantId, id, dto.disableOption ?? 'NA', by);
 
       const typeChanged = dto.tenantGroupTypeId !== undefined && dto.tenantGroupTypeId !== current.tenant_group_type_id;
-      const type = typeChanged ? await usableType(m, tenantId, dto.tenantGroupTypeId!) : null;
+      const type = typeChanged ? await usableType(tx, tenantId, dto.tenantGroupTypeId!) : null;
       const addressIssue = addressProblem({
         typeAllowsAddress: type ? type.address_enabled : current.address_enabled,
         addressSent: !!dto.address,
@@ -156,11 +114,11 @@ export class GroupsService {
       });
       if (addressIssue) throw fieldError(addressIssue);
       if (adding.length) {
-        await requireGroups(m, tenantId, 'addParentGroupIds', adding);
-        await refuseCycles(m, tenantId, id, adding);
+        await this.groups.requireLive(tx, tenantId, adding, { what: 'Parent group', field: 'addParentGroupIds', asked: adding });
+        await refuseCycles(tx, tenantId, id, adding);
       }
 
-      const sets = new SetClause([id, tenantId, by], ['updated_on = now()', 'updated_by = $3']);
+      const sets = new SetClause().raw(sql`updated_on = now()`, sql`updated_by = ${by}`);
       if (typeChanged) sets.set('tenant_group_type_id', type!.id);
       if (dto.groupName !== undefined) sets.set('group_name', dto.groupName);
       if (dto.displayName !== undefined) sets.set('display_name', dto.displayName);
@@ -171,15 +129,15 @@ export class GroupsService {
       if (dto.externalId !== undefined) sets.set('external_id', dto.externalId);
       if (dto.instanceId !== undefined) sets.set('instance_id', dto.instanceId);
       if (dto.disableOption !== undefined) sets.set('disable_option', dto.disableOption);
-      await m.query(`UPDATE settings.groups SET ${sets.sql} WHERE id = $1 AND tenant_id = $2`, sets.params);
+      await tx.query(sql`UPDATE settings.groups SET ${sets.sql} WHERE id = ${id} AND tenant_id = ${tenantId}`);
 
-      if (dto.address === null) await m.query(`DELETE FROM settings.group_addresses WHERE group_id = $1`, [id]);
-      else if (dto.address) await writeAddress(m, id, mergeAddress(current.address, dto.address as GroupAddressDto));
+      if (dto.address === null) await tx.query(`DELETE FROM settings.group_addresses WHERE group_id = $1`, [id]);
+      else if (dto.address) await writeAddress(tx, id, mergeAddress(current.address, dto.address as GroupAddressDto));
       if (dto.removeParentGroupIds?.length) {
-        await m.query(`DELETE FROM settings.group_parents WHERE group_id = $1 AND tenant_id = $2 AND parent_id = ANY($3::uuid[])`, [id, tenantId, dto.removeParentGroupIds]);
+        await tx.query(`DELETE FROM settings.group_parents WHERE group_id = $1 AND tenant_id = $2 AND parent_id = ANY($3::uuid[])`, [id, tenantId, dto.removeParentGroupIds]);
       }
-      await linkParents(m, tenantId, id, adding);
-      await publishGroups(tx, tenantId, SETTINGS_EVENT_SUBJECTS.groupUpdated, [id]);
+      await linkParents(tx, tenantId, id, adding);
+      await this.groups.publish(tx, tenantId, SETTINGS_EVENT_SUBJECTS.groupUpdated, [id]);
     });
     return this.view(tenantId, id, deleting);
   }
@@ -190,13 +148,12 @@ export class GroupsService {
    * links and its parent and child links. Its children's events follow (their parents changed).
    */
   private async softDelete(tx: Tx, tenantId: string, id: string, option: DisableOption, by: string | null): Promise<void> {
-    const m = tx.manager;
-    const children: { group_id: string }[] = await m.query(
+    const children = await tx.query<{ group_id: string }>(
       `SELECT l.group_id FROM settings.group_parents l JOIN settings.groups c ON c.id = l.group_id AND NOT c.is_deleted
         WHERE l.parent_id = $1 AND l.tenant_id = $2`,
       [id, tenantId],
     );
-    await m.query(
+    await tx.query(
       `UPDATE settings.groups SET is_deleted = true, disable_option = $3, deleted_on = now(), deleted_by = $4, updated_on = now(), updated_by = $4
         WHERE id = $1 AND tenant_id = $2`,
       [id, tenantId, option, by],
@@ -206,16 +163,12 @@ export class GroupsService {
         `DELETE FROM settings.position_groups WHERE group_id = $1 AND tenant_id = $2 RETURNING position_id`,
         [id, tenantId],
       );
-      await m.query(`DELETE FROM settings.group_parents WHERE (group_id = $1 OR parent_id = $1) AND tenant_id = $2`, [id, tenantId]);
+      await tx.query(`DELETE FROM settings.group_parents WHERE (group_id = $1 OR parent_id = $1) AND tenant_id = $2`, [id, tenantId]);
       // The positions that lost the group changed: their events carry their groups now.
-      const positions: PositionRow[] = await m.query(POSITIONS_BY_IDS_SQL, [unlinked.map((r) => r.position_id), tenantId]);
-      await tx.publishMany(
-        SETTINGS_EVENT_SUBJECTS.positionUpdated,
-        positions.filter((p) => !p.is_deleted).map((p) => ({ tenantId, position: toPositionPayload(toPositionView(p)) })),
-      );
+      await this.positions.publish(tx, tenantId, SETTINGS_EVENT_SUBJECTS.positionUpdated, unlinked.map((r) => r.position_id), { live: true });
     }
-    await publishGroups(tx, tenantId, SETTINGS_EVENT_SUBJECTS.groupDeleted, [id]);
-    await publishGroups(
+    await this.groups.publish(tx, tenantId, SETTINGS_EVENT_SUBJECTS.groupDeleted, [id]);
+    await this.groups.publish(
       tx,
       tenantId,
       SETTINGS_EVENT_SUBJECTS.groupUpdated,
@@ -225,8 +178,8 @@ export class GroupsService {
 }
 
 /** The type a group may use: the tenant's, not deleted (else 404), ACTIVE (else 409). Locked against a concurrent delete. */
-async function usableType(m: EntityManager, tenantId: string, typeId: string): Promise<TypeRow> {
-  const [type]: TypeRow[] = await m.query(
+async function usableType(q: Queryable, tenantId: string, typeId: string): Promise<TypeRow> {
+  const [type] = await q.query<TypeRow>(
     `SELECT id, group_type_name, status, address_enabled FROM settings.group_types
       WHERE id = $1 AND tenant_id = $2 AND NOT is_deleted FOR SHARE`,
     [typeId, tenantId],
@@ -237,8 +190,8 @@ async function usableType(m: EntityManager, tenantId: string, typeId: string): P
 }
 
 /** The group, locked for the change, with what the change needs of its type and address (404 if not the tenant's or deleted). */
-async function lockGroup(m: EntityManager, tenantId: string, id: string): Promise<LockedGroup> {
-  const [row]: (LockedGroup & { address_exists: boolean } & Record<string, unknown>)[] = await m.query(
+async function lockGroup(q: Queryable, tenantId: string, id: string): Promise<LockedGroup> {
+  const [row] = await q.query<LockedGroup & { address_exists: boolean } & Record<string, unknown>>(
     `SELECT g.id, g.tenant_group_type_id, t.address_enabled, a.id IS NOT NULL AS address_exists,
             a.street1, a.street2, a.city, a.state, a.state_code, a.zip_code, a.country, a.country_code
        FROM settings.groups g JOIN settings.group_types t ON t.id = g.tenant_group_type_id
@@ -263,20 +216,9 @@ async function lockGroup(m: EntityManager, tenantId: string, id: string): Promis
   return { id: row.id, tenant_group_type_id: row.tenant_group_type_id, address_enabled: row.address_enabled, address };
 }
 
-/** Every id is a group of the tenant that is not deleted (404 naming the others, each with its `field.index`); locked so none is deleted meanwhile. */
-async function requireGroups(m: EntityManager, tenantId: string, field: string, ids: readonly string[]): Promise<void> {
-  if (!ids.length) return;
-  const found: { id: string }[] = await m.query(
-    `SELECT id FROM settings.groups WHERE id = ANY($1::uuid[]) AND tenant_id = $2 AND NOT is_deleted FOR SHARE`,
-    [ids, tenantId],
-  );
-  const missing = missingIds(ids, found.map((r) => r.id));
-  if (missing.length) throw missingIdsError({ what: 'Parent group', field, asked: ids, missing });
-}
-
 /** A parent that is the group's own descendant would make a cycle: 400 naming it. */
-async function refuseCycles(m: EntityManager, tenantId: string, id: string, parents: readonly string[]): Promise<void> {
-  const cycles: { id: string }[] = await m.query(
+async function refuseCycles(q: Queryable, tenantId: string, id: string, parents: readonly string[]): Promise<void> {
+  const cycles = await q.query<{ id: string }>(
     `WITH RECURSIVE descendants(id) AS (
        SELECT l.group_id FROM settings.group_parents l JOIN settings.groups c ON c.id = l.group_id AND NOT c.is_deleted
         WHERE l.parent_id = $1 AND l.tenant_id = $2
@@ -311,9 +253,9 @@ interface NewGroup {
 }
 
 /** Inserts the group with a fresh random code; a code the tenant already has is retried (no error, so the transaction lives on). */
-async function insertGroup(m: EntityManager, g: NewGroup): Promise<void> {
+async function insertGroup(q: Queryable, g: NewGroup): Promise<void> {
   for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt++) {
-    const inserted = await m.query(
+    const inserted = await q.query(
       `INSERT INTO settings.groups (id, tenant_id, group_code, tenant_group_type_id, group_name, display_name, legal_name, status,
                                     base_currency, is_synced, external_id, instance_id, created_by, updated_by)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)
@@ -325,8 +267,8 @@ async function insertGroup(m: EntityManager, g: NewGroup): Promise<void> {
   throw new Error(`no free group code after ${CODE_ATTEMPTS} attempts`);
 }
 
-async function writeAddress(m: EntityManager, groupId: string, a: AddressFields): Promise<void> {
-  await m.query(
+async function writeAddress(q: Queryable, groupId: string, a: AddressFields): Promise<void> {
+  await q.query(
     `INSERT INTO settings.group_addresses (id, group_id, street1, street2, city, state, state_code, zip_code, country, country_code)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
      ON CONFLICT (group_id) DO UPDATE SET street1 = EXCLUDED.street1, street2 = EXCLUDED.street2, city = EXCLUDED.city, state = EXCLUDED.state,
@@ -336,18 +278,12 @@ async function writeAddress(m: EntityManager, groupId: string, a: AddressFields)
 }
 
 /** Links the group to these parents (already linked ones stay as they are). */
-async function linkParents(m: EntityManager, tenantId: string, groupId: string, parents: readonly string[]): Promise<void> {
+async function linkParents(q: Queryable, tenantId: string, groupId: string, parents: readonly string[]): Promise<void> {
   if (!parents.length) return;
-  await m.query(
+  await q.query(
     `INSERT INTO settings.group_parents (id, tenant_id, group_id, parent_id)
      SELECT x.id, $1, $2, x.parent_id FROM unnest($3::uuid[], $4::uuid[]) WITH ORDINALITY AS x(id, parent_id, n) ORDER BY x.n
      ON CONFLICT (group_id, parent_id) DO NOTHING`,
     [tenantId, groupId, parents.map(() => uuidv7()), parents],
   );
-}
-
-async function publishGroups(tx: Tx, tenantId: string, subject: string, ids: readonly string[]): Promise<void> {
-  if (!ids.length) return;
-  const groups = await groupPayloads(tx.manager, tenantId, 'g.id = ANY($2::uuid[])', [ids]);
-  await tx.publishMany(subject, groups.map((group) => ({ tenantId, group })));
 }

@@ -10,7 +10,7 @@ export class SettingsStructure1764000000000 implements MigrationInterface {
   name = 'SettingsStructure1764000000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE EXTENSION IF NOT EXISTS pg_trgm`);
+    // pg_trgm: a database-wide object, created before the migrations (data-source `extensions`).
 
     await q.query(`
       CREATE TABLE settings.group_types (

@@ -4,7 +4,7 @@
  * Each read is ONE statement: the columns, the groups (json_agg) and the delegation counts come
  * from correlated, indexed subqueries; timestamps are formatted as ISO 8601 UTC by Postgres.
  */
-import { containsPattern, dateRangeConditions, isoSql } from '@ddm/platform';
+import { ListSpec, Sql, anyOf, containsPattern, dateRangeConditions, isoSql, join, listSql, pageRows, raw, sortBy, sql } from '@ddm/platform';
 import type { ListPositionsQuery } from './dto/list-positions.query';
 import { PositionListRow, PositionRow, PositionView, selectFields, toPositionView } from './dto/position.response';
 import { POSITION_FIELDS, PositionSort, chosenFields, scimFilter, statusFilter } from './position.rules';
@@ -68,88 +68,62 @@ function asList(v: unknown): string[] | undefined {
   return out.length ? out : undefined;
 }
 
-/** The WHERE clause of the positions matching every filter; pushes its parameters onto `values` ($1 = tenant id). */
-function matchingWhere(q: Partial<ListPositionsQuery>, values: unknown[]): string {
-  const param = (v: unknown, cast = '') => {
-    values.push(v);
-    return `$${values.length}${cast}`;
-  };
-  const where = ['p.tenant_id = $1', 'NOT p.is_deleted'];
+/** The conditions of the positions matching every filter. */
+function matching(tenantId: string, q: Partial<ListPositionsQuery>): Sql[] {
+  const where = [sql`p.tenant_id = ${tenantId}`, sql`NOT p.is_deleted`];
   const scim = scimFilter(asList(q.sourceType));
-  if (scim !== null) where.push(`p.is_scim_provisioned = ${param(scim)}`);
+  if (scim !== null) where.push(sql`p.is_scim_provisioned = ${scim}`);
   // One status: an equality, so (tenant_id, status, lower(name), id) serves filter and sort; both statuses: no filter.
   const status = statusFilter(asList(q.status));
-  if (status) where.push(`p.status = ${param(status)}`);
-  if (q.search) where.push(`p.position_name ILIKE ${param(containsPattern(q.search))}`);
+  if (status) where.push(sql`p.status = ${status}`);
+  if (q.search) where.push(sql`p.position_name ILIKE ${containsPattern(q.search)}`);
   const groupIds = asList(q.groupIds);
   if (groupIds)
-    where.push(`EXISTS (SELECT 1 FROM settings.position_groups pg
-                  JOIN settings.groups g ON g.id = pg.group_id AND g.tenant_id = $1 AND NOT g.is_deleted
-                 WHERE pg.position_id = p.id AND pg.group_id = ANY(${param(groupIds, '::uuid[]')}))`);
-  const selected = asList(q.selectedPositionIds);
-  if (selected) where.push(`p.id = ANY(${param(selected, '::uuid[]')})`);
-  for (const c of dateRangeConditions(q, { created: 'p.created_on', updated: 'p.updated_on' })) where.push(c.sql.replace('?', param(c.value)));
+    where.push(sql`EXISTS (SELECT 1 FROM settings.position_groups pg
+                  JOIN settings.groups g ON g.id = pg.group_id AND g.tenant_id = ${tenantId} AND NOT g.is_deleted
+                 WHERE pg.position_id = p.id AND pg.group_id = ANY(${groupIds}::uuid[]))`);
+  where.push(...anyOf('p.id', asList(q.selectedPositionIds), 'uuid'));
+  where.push(...dateRangeConditions(q, { created: 'p.created_on', updated: 'p.updated_on' }));
   // Delegation filters: the position received an active delegation that satisfies all of them.
-  const d: string[] = [];
-  if (q.delegationIssuerType) d.push(`d.issuer_type = ${param(q.delegationIssuerType)}`);
-  if (q.delegationIssuerUserId) d.push(`d.issuer_user_id = ${param(q.delegationIssuerUserId, '::uuid')}`);
-  if (q.delegationIssuerPositionId) d.push(`d.issuer_position_id = ${param(q.delegationIssuerPositionId, '::uuid')}`);
+  const d: Sql[] = [];
+  if (q.delegationIssuerType) d.push(sql`d.issuer_type = ${q.delegationIssuerType}`);
+  if (q.delegationIssuerUserId) d.push(sql`d.issuer_user_id = ${q.delegationIssuerUserId}::uuid`);
+  if (q.delegationIssuerPositionId) d.push(sql`d.issuer_position_id = ${q.delegationIssuerPositionId}::uuid`);
   const pathways = asList(q.delegationPathway);
-  if (pathways) d.push(`d.pathways && ${param(pathways, '::text[]')}`);
-  if (q.delegationRecipientType) d.push(`d.recipient_type = ${param(q.delegationRecipientType)}`);
+  if (pathways) d.push(sql`d.pathways && ${pathways}::text[]`);
+  if (q.delegationRecipientType) d.push(sql`d.recipient_type = ${q.delegationRecipientType}`);
   if (d.length)
-    where.push(`EXISTS (SELECT 1 FROM settings.delegation_projection d
-                 WHERE d.recipient_position_id = p.id AND d.revoked_on IS NULL AND d.tenant_id = $1 AND ${d.join(' AND ')})`);
-  return where.join(' AND ');
+    where.push(sql`EXISTS (SELECT 1 FROM settings.delegation_projection d
+                 WHERE d.recipient_position_id = p.id AND d.revoked_on IS NULL AND d.tenant_id = ${tenantId} AND ${join(d, ' AND ')})`);
+  return where;
 }
 
 /**
- * The positions list as ONE statement: the page's ids in index order (LIMIT/OFFSET over the
- * matching positions, pinned ones first), then the columns, groups and counts of those rows only,
- * and the total of matching positions. Always answers at least one row (the total), with null
- * columns when the page is empty.
+ * The positions list: the page's ids in index order (pinned ones first), then the columns, groups
+ * and counts of those rows only, and the total of matching positions (one statement, see ListSpec).
  */
-export function positionListSql(tenantId: string, q: Partial<ListPositionsQuery>): { text: string; values: unknown[] } {
-  const values: unknown[] = [tenantId];
-  const where = matchingWhere(q, values);
-  const limit = Math.min(Math.max(Number(q.limit ?? 10) || 10, 1), 100);
-  const page = Math.max(Number(q.page ?? 1) || 1, 1);
-  const offset = (page - 1) * limit;
-  const dir = String(q.sortOrder).toLowerCase() === 'desc' ? 'DESC' : 'ASC';
-  const keys = SORT_KEYS[(q.sortBy as PositionSort) ?? 'createdOn'] ?? SORT_KEYS.createdOn;
-  const order = [...keys, 'p.id'].map((k) => `${k} ${dir}`).join(', ');
-  const pinned = asList(q.pinnedPositionIds);
+export function positionList(tenantId: string, q: Partial<ListPositionsQuery>): ListSpec {
+  return {
+    from: sql`settings.positions p`,
+    where: matching(tenantId, q),
+    id: 'p.id',
+    sort: sortBy(SORT_KEYS, (q.sortBy as PositionSort) ?? 'createdOn', q.sortOrder),
+    pinned: asList(q.pinnedPositionIds),
+    view: { columns: raw(POSITION_COLUMNS), from: sql`settings.positions p ON p.id = page.id` },
+    page: Number(q.page ?? 1),
+    limit: Number(q.limit ?? 10),
+  };
+}
 
-  let pageIds: string;
-  if (!pinned) {
-    values.push(limit, offset);
-    pageIds = `SELECT p.id, row_number() OVER (ORDER BY ${order}) AS ord FROM settings.positions p WHERE ${where} ORDER BY ${order} LIMIT $${values.length - 1} OFFSET $${values.length}`;
-  } else {
-    // Pinned positions first, then the others; each branch is bounded by the rows the page needs (index order).
-    values.push(pinned, limit + offset, limit, offset);
-    const [pin, upto, lim, off] = [values.length - 3, values.length - 2, values.length - 1, values.length];
-    const sortCols = keys.map((k, i) => `${k} AS k${i}`).join(', ');
-    const outer = ['u.pin', ...keys.map((_, i) => `u.k${i} ${dir}`), `u.id ${dir}`].join(', ');
-    pageIds = `SELECT u.id, row_number() OVER (ORDER BY ${outer}) AS ord FROM (
-        (SELECT 0 AS pin, p.id, ${sortCols} FROM settings.positions p WHERE ${where} AND p.id = ANY($${pin}::uuid[]) ORDER BY ${order} LIMIT $${upto})
-        UNION ALL
-        (SELECT 1 AS pin, p.id, ${sortCols} FROM settings.positions p WHERE ${where} AND NOT (p.id = ANY($${pin}::uuid[])) ORDER BY ${order} LIMIT $${upto})
-      ) u ORDER BY ${outer} LIMIT $${lim} OFFSET $${off}`;
-  }
-  // ord: the row's place in the chosen order (a window over the same ORDER BY, streamed with the index scan).
-  const text = `WITH page AS (${pageIds})
-SELECT c.total, v.* FROM (SELECT count(*)::int AS total FROM settings.positions p WHERE ${where}) c
-LEFT JOIN (SELECT page.ord, ${POSITION_COLUMNS} FROM page JOIN settings.positions p ON p.id = page.id) v ON true
-ORDER BY v.ord`;
-  return { text, values };
+/** The list statement (the service and the bench run this very statement). */
+export function positionListSql(tenantId: string, q: Partial<ListPositionsQuery>): Sql {
+  return listSql(positionList(tenantId, q));
 }
 
 /** Maps the list statement's rows: the page's views (only the chosen fields) and the total. */
 export function toPositionPage(rows: PositionListRow[], q: Pick<Partial<ListPositionsQuery>, 'select' | 'fields'>): { items: Partial<PositionView>[]; total: number } {
   const fields = chosenFields(q.select, q.fields);
-  const items: Partial<PositionView>[] = [];
-  for (const r of rows) if (r.id !== null) items.push(selectFields(toPositionView(r as PositionRow), fields));
-  return { items, total: rows.length ? Number(rows[0].total) : 0 };
+  return pageRows(rows, (r) => selectFields(toPositionView(r), fields));
 }
 
 export { POSITION_FIELDS };

@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { Page, PositionEvent, SETTINGS_EVENT_SUBJECTS, badRequest, missingIds, missingIdsError, notFound } from '@ddm/contracts';
-import { Db, SetClause, TenantUniqueName, refuseTakenName, writeUniqueName } from '@ddm/platform';
-import { EntityManager } from 'typeorm';
+import { Db, Queryable, SetClause, TenantUniqueName, refuseTakenName, sql, writeUniqueName } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
+import { GroupRefs } from '../groups/group-refs';
 import { ListPositionsQuery } from './dto/list-positions.query';
 import { BulkStatusDto, CreatePositionDto, DeletePositionsDto, POSITION_UPDATE_FIELDS, UpdatePositionDto } from './dto/position-change.dto';
 import { BulkStatusResult, PositionListRow, PositionRow, PositionView, toPositionPayload, toPositionView } from './dto/position.response';
+import { PositionRefs } from './position-refs';
 import { uniqueIds } from './position.rules';
-import { POSITION_BY_ID_SQL, POSITIONS_BY_IDS_SQL, positionListSql, toPositionPage } from './position.sql';
-
+import { POSITION_BY_ID_SQL, positionListSql, toPositionPage } from './position.sql';
 
 /**
  * Positions of a tenant: the list and get (one statement each, see position.sql.ts), create,
@@ -17,11 +17,14 @@ import { POSITION_BY_ID_SQL, POSITIONS_BY_IDS_SQL, positionListSql, toPositionPa
  */
 @Injectable()
 export class PositionsService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly groups: GroupRefs,
+    private readonly positions: PositionRefs,
+  ) {}
 
   async list(tenantId: string, q: ListPositionsQuery): Promise<Page<Partial<PositionView>>> {
-    const { text, values } = positionListSql(tenantId, q);
-    const { items, total } = toPositionPage(await this.db.query<PositionListRow>(text, values), q);
+    const { items, total } = toPositionPage(await this.db.query<PositionListRow>(positionListSql(tenantId, q)), q);
     return new Page(items, total, q.page, q.limit);
   }
 
@@ -35,18 +38,18 @@ export class PositionsService {
     const id = uuidv7();
     const groupIds = uniqueIds(dto.groupIds ?? []);
     return this.db.transaction(async (tx) => {
-      await requireGroups(tx.manager, tenantId, dto.groupIds ?? [], groupIds);
-      await refuseTakenName(tx.manager, POSITION_NAME, tenantId, dto.positionName, null);
+      await this.groups.requireLive(tx, tenantId, groupIds, { what: 'Group', field: 'groupIds', asked: dto.groupIds ?? [] });
+      await refuseTakenName(tx, POSITION_NAME, tenantId, dto.positionName, null);
       const displayId = await tx.nextDisplayId(tenantId, 'position');
       await writeUniqueName(POSITION_NAME, dto.positionName, () =>
-        tx.manager.query(
+        tx.query(
           `INSERT INTO settings.positions (id, tenant_id, position_display_id, position_name, status, is_scim_provisioned, external_id, instance_id, created_by, updated_by)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
           [id, tenantId, displayId, dto.positionName, dto.status ?? 'ACTIVE', dto.isSCIMProvisioned ?? false, dto.externalId ?? null, dto.instanceId ?? null, by],
         ),
       );
-      await linkGroups(tx.manager, tenantId, id, groupIds);
-      const view = await readView(tx.manager, tenantId, id);
+      await linkGroups(tx, tenantId, id, groupIds);
+      const view = await readView(tx, tenantId, id);
       const event: PositionEvent = { tenantId, position: toPositionPayload(view) };
       await tx.publish(SETTINGS_EVENT_SUBJECTS.positionCreated, event);
       return view;
@@ -57,24 +60,24 @@ export class PositionsService {
   async update(tenantId: string, id: string, dto: UpdatePositionDto, by: string | null): Promise<PositionView> {
     if (!POSITION_UPDATE_FIELDS.some((f) => dto[f] !== undefined)) throw badRequest(`Nothing to change: send at least one of ${POSITION_UPDATE_FIELDS.join(', ')}`);
     return this.db.transaction(async (tx) => {
-      const [current] = await tx.manager.query(`SELECT id FROM settings.positions WHERE id = $1 AND tenant_id = $2 AND NOT is_deleted FOR UPDATE`, [id, tenantId]);
+      const [current] = await tx.query(`SELECT id FROM settings.positions WHERE id = $1 AND tenant_id = $2 AND NOT is_deleted FOR UPDATE`, [id, tenantId]);
       if (!current) throw notFound(`Position ${id} not found`);
-      if (dto.positionName !== undefined) await refuseTakenName(tx.manager, POSITION_NAME, tenantId, dto.positionName, id);
+      if (dto.positionName !== undefined) await refuseTakenName(tx, POSITION_NAME, tenantId, dto.positionName, id);
       const groupIds = dto.groupIds ? uniqueIds(dto.groupIds) : null;
-      if (groupIds) await requireGroups(tx.manager, tenantId, dto.groupIds!, groupIds);
+      if (groupIds) await this.groups.requireLive(tx, tenantId, groupIds, { what: 'Group', field: 'groupIds', asked: dto.groupIds! });
 
-      const sets = new SetClause([id, tenantId, by], ['updated_on = now()', 'updated_by = $3']);
+      const sets = new SetClause().raw(sql`updated_on = now()`, sql`updated_by = ${by}`);
       if (dto.positionName !== undefined) sets.set('position_name', dto.positionName);
       if (dto.status !== undefined) sets.set('status', dto.status);
       if (dto.isSCIMProvisioned !== undefined) sets.set('is_scim_provisioned', dto.isSCIMProvisioned);
       await writeUniqueName(POSITION_NAME, dto.positionName ?? '', () =>
-        tx.manager.query(`UPDATE settings.positions SET ${sets.sql} WHERE id = $1 AND tenant_id = $2`, sets.params),
+        tx.query(sql`UPDATE settings.positions SET ${sets.sql} WHERE id = ${id} AND tenant_id = ${tenantId}`),
       );
       if (groupIds) {
-        await tx.manager.query(`DELETE FROM settings.position_groups WHERE position_id = $1 AND NOT (group_id = ANY($2::uuid[]))`, [id, groupIds]);
-        await linkGroups(tx.manager, tenantId, id, groupIds);
+        await tx.query(`DELETE FROM settings.position_groups WHERE position_id = $1 AND NOT (group_id = ANY($2::uuid[]))`, [id, groupIds]);
+        await linkGroups(tx, tenantId, id, groupIds);
       }
-      const view = await readView(tx.manager, tenantId, id);
+      const view = await readView(tx, tenantId, id);
       const event: PositionEvent = { tenantId, position: toPositionPayload(view) };
       await tx.publish(SETTINGS_EVENT_SUBJECTS.positionUpdated, event);
       return view;
@@ -99,11 +102,7 @@ export class PositionsService {
         [tenantId, ids, dto.status, by],
       );
       // The changed positions as their events carry them (the one mapper of a position's payload).
-      const changed = r.changed.length ? await tx.query<PositionRow>(POSITIONS_BY_IDS_SQL, [r.changed, tenantId]) : [];
-      await tx.publishMany(
-        SETTINGS_EVENT_SUBJECTS.positionUpdated,
-        changed.map((row): PositionEvent => ({ tenantId, position: toPositionPayload(toPositionView(row)) })),
-      );
+      await this.positions.publish(tx, tenantId, SETTINGS_EVENT_SUBJECTS.positionUpdated, r.changed);
       return { total: ids.length, successful: r.found, failed: ids.length - r.found };
     });
   }
@@ -116,50 +115,33 @@ export class PositionsService {
   async remove(tenantId: string, dto: DeletePositionsDto, by: string | null): Promise<PositionView[]> {
     const ids = uniqueIds(dto.ids);
     return this.db.transaction(async (tx) => {
-      const found: { id: string }[] = await tx.manager.query(
+      const found = await tx.query<{ id: string }>(
         `SELECT id FROM settings.positions WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND NOT is_deleted ORDER BY id FOR UPDATE`,
         [tenantId, ids],
       );
       const absent = missingIds(ids, found.map((r) => r.id));
       if (absent.length) throw missingIdsError({ what: 'Position', field: 'ids', asked: dto.ids, missing: absent, suffix: '; nothing was deleted' });
-      await tx.manager.query(
+      await tx.query(
         `UPDATE settings.positions SET is_deleted = true, deleted_on = now(), deleted_by = $3, updated_on = now(), updated_by = $3
           WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
         [tenantId, ids, by],
       );
-      const rows: PositionRow[] = await tx.manager.query(POSITIONS_BY_IDS_SQL, [ids, tenantId]);
+      const rows = await this.positions.publish(tx, tenantId, SETTINGS_EVENT_SUBJECTS.positionDeleted, ids);
       const order = new Map(ids.map((x, i) => [x, i]));
-      const views = rows.map(toPositionView).sort((a, b) => order.get(a.id)! - order.get(b.id)!);
-      await tx.publishMany(
-        SETTINGS_EVENT_SUBJECTS.positionDeleted,
-        views.map((v): PositionEvent => ({ tenantId, position: toPositionPayload(v) })),
-      );
-      return views;
+      return rows.map(toPositionView).sort((a, b) => order.get(a.id)! - order.get(b.id)!);
     });
   }
 }
 
-async function readView(m: EntityManager, tenantId: string, id: string): Promise<PositionView> {
-  const [row]: PositionRow[] = await m.query(POSITION_BY_ID_SQL, [id, tenantId]);
+async function readView(q: Queryable, tenantId: string, id: string): Promise<PositionView> {
+  const [row] = await q.query<PositionRow>(POSITION_BY_ID_SQL, [id, tenantId]);
   return toPositionView(row);
 }
 
-/** Every group named must be a group of the tenant that is not deleted (404 naming the others). */
-async function requireGroups(m: EntityManager, tenantId: string, asked: readonly string[], ids: readonly string[]): Promise<void> {
-  if (!ids.length) return;
-  // FOR SHARE: a group being deleted at the same moment (and losing its links) waits for this link, or this waits and sees it deleted.
-  const found: { id: string }[] = await m.query(
-    `SELECT id FROM settings.groups WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND NOT is_deleted ORDER BY id FOR SHARE`,
-    [tenantId, ids],
-  );
-  const absent = missingIds(ids, found.map((r) => r.id));
-  if (absent.length) throw missingIdsError({ what: 'Group', field: 'groupIds', asked, missing: absent });
-}
-
 /** Links the groups not linked yet (one statement); existing links keep their timestamps. */
-async function linkGroups(m: EntityManager, tenantId: string, positionId: string, groupIds: readonly string[]): Promise<void> {
+async function linkGroups(q: Queryable, tenantId: string, positionId: string, groupIds: readonly string[]): Promise<void> {
   if (!groupIds.length) return;
-  await m.query(
+  await q.query(
     `INSERT INTO settings.position_groups (position_id, group_id, tenant_id)
      SELECT $1, g, $2 FROM unnest($3::uuid[]) AS g ON CONFLICT (position_id, group_id) DO NOTHING`,
     [positionId, tenantId, groupIds],

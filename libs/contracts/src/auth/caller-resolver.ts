@@ -1,15 +1,11 @@
 import { Logger } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { JSONCodec, NatsConnection, Subscription, headers as natsHeaders } from 'nats';
-import { CallerChangedEvent, CallerResolveReply, CallerResolveRequest } from '../messaging/events';
+import { CallerChangedEvent } from '../events/auth.events';
+import { CallerResolveReply, CallerResolveRequest } from '../messaging/caller';
 import { HEADERS, Subjects } from '../messaging/subjects';
-import { Lru } from './lru';
 
 type Resolved = Extract<CallerResolveReply, { found: true }>;
-
-interface Entry {
-  value: CallerResolveReply;
-  expires: number;
-}
 
 export interface CallerResolverOptions {
   /** How long an answer is kept, ms (default 30 s). Invalidation events drop entries sooner. */
@@ -18,21 +14,26 @@ export interface CallerResolverOptions {
   timeoutMs?: number;
 }
 
+interface Load {
+  request: CallerResolveRequest;
+  requestId?: string;
+}
+
 const codec = JSONCodec();
 
 /**
  * Resolves a token's subject + tenant to the caller (user id, membership, keys) by asking the
- * auth service over NATS (`auth.caller.resolve`). Answers are cached briefly; any
- * `auth.caller.changed` event drops the entries it names, so a revoked key stops working on
- * the very next request. A generation counter keeps an answer that was in flight during an
- * invalidation out of the cache.
+ * auth service over NATS (`auth.caller.resolve`). Answers are cached briefly (lru-cache: bounded,
+ * per-entry TTL, one load per key however many requests wait for it); any `auth.caller.changed`
+ * event drops the entries it names, so a revoked key stops working on the very next request.
+ * An invalidation also drops every load in flight: it still answers the requests waiting for it,
+ * but its (possibly old) answer is not kept, and the next request asks again.
  */
 export class CallerResolver {
-  private readonly cache: Lru<string, Entry>;
-  private readonly inflight = new Map<string, { generation: number; promise: Promise<CallerResolveReply> }>();
-  private readonly ttlMs: number;
+  private readonly cache: LRUCache<string, CallerResolveReply, Load>;
+  /** Keys being loaded, with how many loads (lru-cache does not list them): an invalidation drops them too. */
+  private readonly loading = new Map<string, number>();
   private readonly timeoutMs: number;
-  private generation = 0;
   private sub?: Subscription;
   private readonly logger = new Logger('CallerResolver');
 
@@ -41,9 +42,23 @@ export class CallerResolver {
     private readonly subjects: Subjects,
     options: CallerResolverOptions = {},
   ) {
-    this.cache = new Lru(options.max ?? 10_000);
-    this.ttlMs = options.ttlMs ?? 30_000;
     this.timeoutMs = options.timeoutMs ?? 3_000;
+    this.cache = new LRUCache<string, CallerResolveReply, Load>({
+      max: options.max ?? 10_000,
+      ttl: options.ttlMs ?? 30_000,
+      // A load dropped by an invalidation still answers its waiters; its answer is just not stored.
+      ignoreFetchAbort: true,
+      fetchMethod: async (key, _stale, { context }) => {
+        this.loading.set(key, (this.loading.get(key) ?? 0) + 1);
+        try {
+          return await this.ask(context.request, context.requestId);
+        } finally {
+          const left = (this.loading.get(key) ?? 1) - 1;
+          if (left) this.loading.set(key, left);
+          else this.loading.delete(key);
+        }
+      },
+    });
   }
 
   /** Subscribes to invalidations. Resolves once the subscription is registered with the server. */
@@ -67,14 +82,13 @@ export class CallerResolver {
   }
 
   invalidate(event: CallerChangedEvent): void {
-    this.generation++;
+    for (const key of [...this.loading.keys()]) this.cache.delete(key);
     const all = !event.tenantId && !event.userIds?.length && !event.subs?.length;
     if (all) return this.cache.clear();
     const users = new Set(event.userIds ?? []);
     const subs = new Set(event.subs ?? []);
-    for (const [key, entry] of [...this.cache.entries()]) {
+    for (const [key, v] of [...this.cache.entries()]) {
       const [sub] = key.split('\u0000');
-      const v = entry.value;
       const userId = v.found ? v.userId : undefined;
       const tenantId = v.found ? v.tenantId : undefined;
       if (subs.has(sub) || (userId && users.has(userId)) || (event.tenantId && (tenantId === event.tenantId || !v.found))) this.cache.delete(key);
@@ -83,22 +97,9 @@ export class CallerResolver {
 
   async resolve(request: CallerResolveRequest, requestId?: string): Promise<CallerResolveReply> {
     const key = `${request.sub}\u0000${request.tenantId ?? ''}`;
-    const hit = this.cache.get(key);
-    if (hit && hit.expires > Date.now()) return hit.value;
-    const generation = this.generation;
-    // A request asked before an invalidation may carry the old answer: only join one of this generation.
-    const pending = this.inflight.get(key);
-    if (pending && pending.generation === generation) return pending.promise;
-    const promise: Promise<CallerResolveReply> = this.ask(request, requestId)
-      .then((value) => {
-        if (generation === this.generation) this.cache.set(key, { value, expires: Date.now() + this.ttlMs });
-        return value;
-      })
-      .finally(() => {
-        if (this.inflight.get(key)?.promise === promise) this.inflight.delete(key);
-      });
-    this.inflight.set(key, { generation, promise });
-    return promise;
+    const reply = await this.cache.fetch(key, { context: { request, requestId } });
+    if (!reply) throw new Error('auth could not resolve the caller');
+    return reply;
   }
 
   private async ask(request: CallerResolveRequest, requestId?: string): Promise<CallerResolveReply> {

@@ -8,7 +8,7 @@ import { Caller } from './caller';
 import { CallerResolver } from './caller-resolver';
 import { PERMISSION_KEY, PUBLIC_KEY, TENANT_PARAM_KEY } from './decorators';
 import { TokenClaims } from './jwt.strategy';
-import { Lru } from './lru';
+import { LRUCache } from 'lru-cache';
 
 interface RouteRule {
   isPublic: boolean;
@@ -47,7 +47,8 @@ function tokenProblem(info: unknown, err: unknown): string {
 @Injectable()
 export class CallerGuard extends AuthGuard('jwt') {
   private readonly rules = new WeakMap<object, RouteRule>();
-  private readonly verified = new Lru<string, TokenClaims>(20_000);
+  /** Verified tokens, each kept until its own `exp` and never past it (bounded). */
+  private readonly verified = new LRUCache<string, TokenClaims>({ max: 20_000, ttlAutopurge: false });
   private readonly keySets = new WeakMap<object, ReadonlySet<string>>();
 
   constructor(
@@ -66,16 +67,13 @@ export class CallerGuard extends AuthGuard('jwt') {
     if (!token) throw unauthenticated('Missing bearer token');
 
     let claims = this.verified.get(token);
-    if (claims && claims.exp * 1000 <= Date.now()) {
-      this.verified.delete(token);
-      claims = undefined;
-    }
     if (!claims) {
       await super.canActivate(context);
       claims = request.user as TokenClaims;
       if (typeof claims.exp !== 'number') throw unauthenticated('Token has no expiry (exp)');
       if (typeof claims.sub !== 'string' || !claims.sub) throw unauthenticated('Token has no subject (sub)');
-      this.verified.set(token, claims);
+      const ttl = Math.floor(claims.exp * 1000 - Date.now());
+      if (ttl > 0) this.verified.set(token, claims, { ttl });
     }
 
     const tenantId = this.requestedTenant(request, rule) ?? (isUuid(claims.tid) ? claims.tid : null);

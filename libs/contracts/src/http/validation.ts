@@ -72,14 +72,23 @@ export const CommaList = () =>
   );
 
 /**
- * A body field that may be left out, but not sent as `null` (a 400 "must not be null", not a
- * silent no-op). For fields that are legitimately nullable (null clears them) use `@IsOptional()`.
+ * What `null` means, decided once for every request field (apps use these two, never class-validator's
+ * `IsOptional`, which lets `null` through to handlers):
+ *
+ * - `@OptionalNotNull()`: the field may be left out; `null` is a 400 "must not be null". The
+ *   default for every optional field: objects, arrays, booleans, enumerations, names.
+ * - `@Nullable()`: the field may be left out or sent as `null`, and `null` clears the stored value
+ *   (a text that may be empty in the record: displayName, externalId, ...). Only for fields whose
+ *   column is nullable; the OpenAPI schema must say `nullable: true`.
  */
 export const OptionalNotNull = () =>
   applyDecorators(
     ValidateIf((_object: unknown, value: unknown) => value !== undefined),
     IsDefined({ message: '$property must not be null' }),
   );
+
+/** The field may be left out or be `null` (which clears it); see `OptionalNotNull`. */
+export const Nullable = () => IsOptional();
 
 /** Surrounding blanks are not part of the value (names are checked and stored trimmed). */
 export const Trim = () => Transform(({ value }) => (typeof value === 'string' ? value.trim() : value), { toClassOnly: true });

@@ -29,8 +29,8 @@ export interface GroupTypeRow {
   is_deleted: boolean;
   status: string;
   created_by: string | null;
-  created_on: Date;
-  updated_on: Date;
+  created_on: string;
+  updated_on: string;
   updated_by: string | null;
 }
 
@@ -46,8 +46,8 @@ export function toGroupTypeView(r: GroupTypeRow): GroupTypeView {
     isDeleted: r.is_deleted,
     status: r.status,
     createdBy: r.created_by,
-    createdOn: r.created_on.toISOString(),
-    updatedOn: r.updated_on.toISOString(),
+    createdOn: r.created_on,
+    updatedOn: r.updated_on,
     updatedBy: r.updated_by,
   };
 }

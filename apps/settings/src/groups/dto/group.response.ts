@@ -89,8 +89,8 @@ export interface GroupRow {
   display_name: string | null;
   legal_name: string | null;
   status: string;
-  created_on: Date;
-  updated_on: Date;
+  created_on: string;
+  updated_on: string;
   is_synced: boolean;
   is_deleted: boolean;
   disable_option: string;
@@ -111,8 +111,8 @@ export interface GroupRow {
   zip_code: string | null;
   country: string | null;
   country_code: string | null;
-  address_created_on: Date | null;
-  address_updated_on: Date | null;
+  address_created_on: string | null;
+  address_updated_on: string | null;
   delegations_count: string | number;
   decisions_count: string | number;
   parent_groups: ParentGroupLinkView[] | null;
@@ -128,8 +128,8 @@ export function toGroupView(r: GroupRow): GroupView {
     displayName: r.display_name,
     legalName: r.legal_name,
     status: r.status,
-    createdOn: r.created_on.toISOString(),
-    updatedOn: r.updated_on.toISOString(),
+    createdOn: r.created_on,
+    updatedOn: r.updated_on,
     isSynced: r.is_synced,
     isDeleted: r.is_deleted,
     disableOption: r.disable_option,
@@ -157,8 +157,8 @@ export function toGroupView(r: GroupRow): GroupView {
           zipCode: r.zip_code,
           country: r.country,
           countryCode: r.country_code,
-          createdOn: r.address_created_on!.toISOString(),
-          updatedOn: r.address_updated_on!.toISOString(),
+          createdOn: r.address_created_on!,
+          updatedOn: r.address_updated_on!,
         }
       : null,
     parentGroups: r.parent_groups ?? [],

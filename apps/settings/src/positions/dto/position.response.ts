@@ -65,10 +65,10 @@ export interface PositionRow {
   groups: PositionGroupView[] | null;
 }
 
-/** A list row: the position (null columns when the page is empty) and the total of matching positions. */
-export interface PositionListRow extends Omit<PositionRow, 'id'> {
-  id: string | null;
+/** A list row: the position, its place on the page and the total of matching positions (an empty page: one row, ord null, only the total). */
+export interface PositionListRow extends PositionRow {
   total: number;
+  ord: number | null;
 }
 
 /** What evt.settings.position.* carry of a position. */

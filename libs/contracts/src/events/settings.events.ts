@@ -1,0 +1,112 @@
+/** Events of the settings area: positions, groups, group types and decision roles, as other areas project them. */
+import { BooleanField, EnumField, NestedField, StringField, UuidArrayField, UuidField } from './fields';
+import { eventEntry } from './entry';
+
+const STATUSES = ['ACTIVE', 'INACTIVE'] as const;
+
+/** A position as the settings area publishes it (spec §2.6). */
+export class PositionPayload {
+  @UuidField() id: string;
+  @StringField({ max: 200 }) positionName: string;
+  /** Display id ("10000", ...). */
+  @StringField({ max: 20 }) positionId: string;
+  @EnumField(STATUSES) status: string;
+  @BooleanField() isDeleted: boolean;
+  @StringField({ nullable: true, max: 255 }) externalId: string | null;
+  @BooleanField() isSCIMProvisioned: boolean;
+  /** Record ids of the position's groups (not deleted). */
+  @UuidArrayField({ optional: true, max: 1000 }) groupIds?: string[];
+  @StringField({ optional: true, max: 40 }) updatedOn?: string;
+}
+
+/** evt.settings.position.created | updated | deleted */
+export class PositionEvent {
+  @UuidField() tenantId: string;
+  @NestedField(() => PositionPayload) position: PositionPayload;
+}
+
+/** A group as the settings area publishes it (spec §2.5). */
+export class GroupPayload {
+  @UuidField() id: string;
+  /** Short code (6 letters and digits). */
+  @StringField({ max: 20 }) groupId: string;
+  @StringField({ max: 200 }) groupName: string;
+  @StringField({ nullable: true, max: 200 }) displayName: string | null;
+  @UuidField({ nullable: true }) tenantGroupTypeId: string | null;
+  @StringField({ nullable: true, max: 200 }) tenantGroupTypeName: string | null;
+  @EnumField(STATUSES) status: string;
+  @BooleanField() isDeleted: boolean;
+  @StringField({ nullable: true, max: 255 }) externalId: string | null;
+  @StringField({ nullable: true, max: 255 }) instanceId: string | null;
+  @StringField({ nullable: true, max: 200 }) legalName?: string | null;
+  @StringField({ nullable: true, max: 10 }) baseCurrency?: string | null;
+  /** Record ids of the group's parents (not deleted). */
+  @UuidArrayField({ optional: true, max: 1000 }) parentGroupIds?: string[];
+}
+
+/** evt.settings.group.created | updated | deleted */
+export class GroupEvent {
+  @UuidField() tenantId: string;
+  @NestedField(() => GroupPayload) group: GroupPayload;
+}
+
+/** A group type as the settings area publishes it. */
+export class GroupTypePayload {
+  @UuidField() id: string;
+  @StringField({ max: 100 }) groupTypeName: string;
+  @EnumField(STATUSES) status: string;
+  @BooleanField() isDefault: boolean;
+  @BooleanField() addressEnabled: boolean;
+  @BooleanField() isDeleted: boolean;
+}
+
+/** evt.settings.group-type.created | updated | deleted */
+export class GroupTypeEvent {
+  @UuidField() tenantId: string;
+  @NestedField(() => GroupTypePayload) groupType: GroupTypePayload;
+}
+
+/** A decision role as the settings area publishes it (spec §2.7). */
+export class DecisionRolePayload {
+  @UuidField() id: string;
+  @StringField({ max: 50 }) roleName: string;
+  @EnumField(STATUSES) status: string;
+  @BooleanField() isDeleted: boolean;
+}
+
+/** evt.settings.decision-role.created | updated | deleted */
+export class DecisionRoleEvent {
+  @UuidField() tenantId: string;
+  @NestedField(() => DecisionRolePayload) decisionRole: DecisionRolePayload;
+}
+
+export const SETTINGS_EVENTS = {
+  'evt.settings.position.created': eventEntry(PositionEvent, 'A position was created.'),
+  'evt.settings.position.updated': eventEntry(PositionEvent, 'A position changed (name, status, groups, source).'),
+  'evt.settings.position.deleted': eventEntry(PositionEvent, 'A position was deleted (softly).'),
+  'evt.settings.group.created': eventEntry(GroupEvent, 'A group was created.'),
+  'evt.settings.group.updated': eventEntry(GroupEvent, "A group changed (names, type, status, parents; also when its type's name changed)."),
+  'evt.settings.group.deleted': eventEntry(GroupEvent, 'A group was deleted (softly).'),
+  'evt.settings.group-type.created': eventEntry(GroupTypeEvent, 'A group type was created (also the defaults of a new tenant).'),
+  'evt.settings.group-type.updated': eventEntry(GroupTypeEvent, 'A group type changed.'),
+  'evt.settings.group-type.deleted': eventEntry(GroupTypeEvent, 'A group type was deleted (softly).'),
+  'evt.settings.decision-role.created': eventEntry(DecisionRoleEvent, 'A decision role was created.'),
+  'evt.settings.decision-role.updated': eventEntry(DecisionRoleEvent, 'A decision role changed.'),
+  'evt.settings.decision-role.deleted': eventEntry(DecisionRoleEvent, 'A decision role was deleted (softly).'),
+} as const;
+
+/** The settings area's subjects by name. */
+export const SETTINGS_EVENT_SUBJECTS = {
+  positionCreated: 'evt.settings.position.created',
+  positionUpdated: 'evt.settings.position.updated',
+  positionDeleted: 'evt.settings.position.deleted',
+  groupCreated: 'evt.settings.group.created',
+  groupUpdated: 'evt.settings.group.updated',
+  groupDeleted: 'evt.settings.group.deleted',
+  groupTypeCreated: 'evt.settings.group-type.created',
+  groupTypeUpdated: 'evt.settings.group-type.updated',
+  groupTypeDeleted: 'evt.settings.group-type.deleted',
+  decisionRoleCreated: 'evt.settings.decision-role.created',
+  decisionRoleUpdated: 'evt.settings.decision-role.updated',
+  decisionRoleDeleted: 'evt.settings.decision-role.deleted',
+} as const satisfies Record<string, keyof typeof SETTINGS_EVENTS>;

@@ -1,0 +1,74 @@
+/**
+ * Local copies of another area's records, fed by its events (ARCHITECTURE §5): the one way a
+ * service writes its `projections/` tables. Every projection table has its key column, `tenant_id`,
+ * the projected columns, `version bigint` (null when events carry none) and `updated_on`.
+ */
+import type { Queryable } from './db';
+import { Sql, join, raw, sql } from './sql';
+
+export interface VersionedProjectionChange {
+  /** Schema-qualified table (code-owned), e.g. `settings.delegation_projection`. */
+  table: string;
+  /** Its key column and the record's id. */
+  key: string;
+  id: string;
+  /** The record's tenant: a record never moves between tenants (an event naming a known id under another tenant changes nothing). */
+  tenantId: string;
+  /**
+   * Increases with every change of the record. An event older than (or as old as) what the row
+   * holds changes nothing; without a version (null) events apply in the order they arrive.
+   */
+  version?: number | null;
+  /** Projected columns (code-owned names) and their values: written on insert and by every newer event. */
+  values: Readonly<Record<string, unknown>>;
+  /**
+   * A state that once reached stays, whatever comes later (a revoked delegation): the column (a
+   * timestamptz, null until then) holds when it was reached. An event reaching it always counts,
+   * even an older one; it never brings the record back.
+   */
+  terminal?: { column: string; reached: boolean };
+}
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$/;
+
+function identifier(name: string): Sql {
+  if (!IDENTIFIER.test(name)) throw new Error(`projection: "${name}" is not a plain identifier`);
+  return raw(name);
+}
+
+/**
+ * Applies one event to a projection row in one statement (insert or update). Answers whether the
+ * row changed; false when the event was older than the row, or the id belongs to another tenant.
+ */
+export async function applyVersionedProjection(q: Queryable, change: VersionedProjectionChange): Promise<boolean> {
+  const columns = Object.keys(change.values).map(identifier);
+  const values = Object.values(change.values);
+  const table = identifier(change.table);
+  const key = identifier(change.key);
+  const terminal = change.terminal ? identifier(change.terminal.column) : null;
+  const version = change.version ?? null;
+
+  const insertColumns = join([key, raw('tenant_id'), ...columns, ...(terminal ? [terminal] : []), raw('version'), raw('updated_on')]);
+  const insertValues = join([
+    sql`${change.id}`,
+    sql`${change.tenantId}`,
+    ...values.map((v) => sql`${v}`),
+    ...(terminal ? [sql`CASE WHEN ${change.terminal!.reached}::boolean THEN now() END`] : []),
+    sql`${version}::bigint`,
+    sql`now()`,
+  ]);
+  // Newer: the event has no version, the row has none, or the event's is higher.
+  const newer = sql`(EXCLUDED.version IS NULL OR t.version IS NULL OR EXCLUDED.version > t.version)`;
+  const sets = join([
+    ...columns.map((c) => sql`${c} = CASE WHEN ${newer} THEN EXCLUDED.${c} ELSE t.${c} END`),
+    ...(terminal ? [sql`${terminal} = coalesce(t.${terminal}, EXCLUDED.${terminal})`] : []),
+    sql`version = GREATEST(t.version, EXCLUDED.version)`,
+    sql`updated_on = now()`,
+  ]);
+  const applies = terminal ? sql`(${newer} OR (EXCLUDED.${terminal} IS NOT NULL AND t.${terminal} IS NULL))` : newer;
+  const rows = await q.query(sql`INSERT INTO ${table} AS t (${insertColumns}) VALUES (${insertValues})
+    ON CONFLICT (${key}) DO UPDATE SET ${sets}
+    WHERE t.tenant_id = EXCLUDED.tenant_id AND ${applies}
+    RETURNING 1`);
+  return rows.length > 0;
+}
