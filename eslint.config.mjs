@@ -26,6 +26,23 @@ export default [
     },
   },
   {
+    // Request DTOs say what null means with @OptionalNotNull() or @Nullable() (libs/contracts, http/validation.ts);
+    // class-validator's IsOptional lets null through to handlers. No service reaches for TypeORM's EntityManager:
+    // Tx and Db (libs/platform) are the one way to run a statement.
+    files: ['apps/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'class-validator', importNames: ['IsOptional'], message: 'Use @OptionalNotNull() or @Nullable() from @ddm/contracts: they say what null means.' },
+            { name: 'typeorm', importNames: ['EntityManager', 'Repository', 'DataSource'], message: 'Run statements through Tx/Db from @ddm/platform.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // CommonJS config and setup files (jest.config.js, tools/jest/global-setup.js).
     files: ['**/*.js', '**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly' } },

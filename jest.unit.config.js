@@ -3,10 +3,9 @@
  * global setup, so no Postgres, NATS, build or outside tool; specs that need any of those are
  * named `*.e2e-spec.ts` and run in the full `npm run test:jest` (jest.config.js).
  */
-const { globalSetup: _setup, globalTeardown: _teardown, ...shared } = require('./jest.config');
-
 module.exports = {
-  ...shared,
+  ...require('./jest.config'),
   testMatch: ['**/*.spec.ts'],
-  testTimeout: 10_000,
+  globalSetup: undefined,
+  globalTeardown: undefined,
 };

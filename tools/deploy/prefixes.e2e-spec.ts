@@ -30,7 +30,8 @@ describe('each service serves under its Ingress path', () => {
     dbx = await createTestDatabase();
     ns = createTestNamespace();
     const env = { DATABASE_URL: dbx.url, NATS_URL, NATS_NAMESPACE: ns.namespace, AUTH_DEV_KEYS: 'true', DEV_KEYS_DIR: TEST_KEYS_DIR, LOG_LEVEL: 'warn', DB_POOL_SIZE: '2', MIGRATIONS_RUN: 'false' };
-    await Promise.all(
+    // allSettled: when one fails, the others have still finished starting (and are stopped in afterAll).
+    const started = await Promise.allSettled(
       ROUTES.map(async (r) => {
         const p = await spawnBuilt(`apps/${r.area}/src/main.js`, { ...env, PORT: String(await freePort()) }, '/health/live');
         services.set(r.area, p);
@@ -39,6 +40,8 @@ describe('each service serves under its Ingress path', () => {
         docs.set(r.area, (await res.json()) as { paths: Record<string, unknown> });
       }),
     );
+    const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed) throw failed.reason;
   }, 120_000);
 
   afterAll(async () => {

@@ -1,41 +1,53 @@
-// NATS for `npm start`: NATS_URL, else a server on 127.0.0.1:4222, else `nats-server -js`
-// from PATH (JetStream data in .data/nats), else a message saying how to get one.
+// NATS for `npm start` and for the tests (tools/jest/services.mjs): NATS_URL, else a server on
+// 127.0.0.1:4222, else `nats-server -js` from PATH (JetStream data in .data/nats, or
+// .data/test-nats for the tests), else a message saying how to get one.
 import { spawn } from 'node:child_process';
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { delimiter, join, relative } from 'node:path';
-import { isAlive, preferredOrFreePort, sleep, stopChild, tail } from './util.mjs';
+import { isAlive, portFromEnv, preferredOrFreePort, sleep, stopChild, tail } from './util.mjs';
 
-const LOCAL_PORT = 4222;
+const SPAWN_PORT = 4222;
+
+/** The local port looked at: 4222, or DDM_LOCAL_NATS_PORT (a closed port there tries the spawn fallback). */
+export const localNatsPort = () => portFromEnv('DDM_LOCAL_NATS_PORT', 4222);
 
 export class NatsUnavailable extends Error {}
 
 /**
  * Picks (and if needed starts) a NATS server. Returns { url, kind }. `track(handle)` is called
- * as soon as a process is started (see resolvePostgres).
+ * as soon as a process is started (see resolvePostgres); spawnNats lists the other options.
  */
-export async function resolveNats({ root, log, debug, track, forceSpawn }) {
-  if (forceSpawn) {
-    if (process.env.NATS_URL) log('DDM_SPAWN_NATS is set: ignoring NATS_URL');
-  } else if (process.env.NATS_URL) {
-    return { url: process.env.NATS_URL, kind: 'NATS_URL' };
-  } else if (await probeNats('127.0.0.1', LOCAL_PORT)) {
-    return { url: `nats://127.0.0.1:${LOCAL_PORT}`, kind: `local, 127.0.0.1:${LOCAL_PORT}` };
-  }
+export async function resolveNats(options) {
+  const found = await findNats(options);
+  if (found) return found;
   const bin = findNatsServer();
   if (!bin) {
+    const port = localNatsPort();
     throw new NatsUnavailable(
       [
-        `no NATS server: NATS_URL is not set, nothing answers on 127.0.0.1:${LOCAL_PORT}, and nats-server is not on PATH.`,
+        `no NATS server: NATS_URL is not set, nothing answers on 127.0.0.1:${port}, and nats-server is not on PATH.`,
         'Get one of these, then run npm start again:',
         '  - install nats-server: apt-get install nats-server (Debian/Ubuntu), brew install nats-server (macOS),',
         '    or download it from https://nats.io/download/ (https://github.com/nats-io/nats-server/releases) onto your PATH',
-        `  - run one in Docker: docker run -d -p ${LOCAL_PORT}:4222 nats -js`,
+        `  - run one in Docker: docker run -d -p ${port}:4222 nats -js`,
         '  - or use an existing server: NATS_URL=nats://host:4222 npm start',
       ].join('\n'),
     );
   }
-  return spawnNats({ bin, root, debug, track });
+  return spawnNats({ ...options, bin });
+}
+
+/** A NATS server that is there already, without starting anything: { url, kind }, or null. */
+export async function findNats({ log, forceSpawn }) {
+  if (forceSpawn) {
+    if (process.env.NATS_URL) log('DDM_SPAWN_NATS is set: ignoring NATS_URL');
+    return null;
+  }
+  if (process.env.NATS_URL) return { url: process.env.NATS_URL, kind: 'NATS_URL' };
+  const port = localNatsPort();
+  if (await probeNats('127.0.0.1', port)) return { url: `nats://127.0.0.1:${port}`, kind: `local, 127.0.0.1:${port}` };
+  return null;
 }
 
 /** True when a NATS server answers on host:port (it greets every client with an INFO line). */
@@ -58,8 +70,8 @@ export function probeNats(host, port, timeoutMs = 1500) {
   });
 }
 
-/** nats-server from PATH (plus the sbin folders, which a non-root PATH often lacks). */
-function findNatsServer() {
+/** nats-server from PATH (plus the sbin folders, which a non-root PATH often lacks), or null. */
+export function findNatsServer() {
   const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/local/sbin', '/usr/sbin', '/sbin', '/usr/local/bin', '/opt/homebrew/bin'];
   for (const dir of dirs.filter(Boolean)) {
     const candidate = join(dir, process.platform === 'win32' ? 'nats-server.exe' : 'nats-server');
@@ -73,14 +85,18 @@ function findNatsServer() {
   return null;
 }
 
-async function spawnNats({ bin, root, debug, track }) {
-  const storeDir = join(root, '.data', 'nats');
+/**
+ * Starts `bin` with JetStream on loopback. storeDir: JetStream's folder (.data/nats); port: the
+ * preferred port, 0 for any free one (4222, else a free one); detached: its own process group
+ * (npm start stops it itself, after the services; the tests keep it in jest's, so a Ctrl-C stops it).
+ */
+export async function spawnNats({ bin, root, debug, track, storeDir = join(root, '.data', 'nats'), port: preferredPort = SPAWN_PORT, detached = true }) {
   mkdirSync(storeDir, { recursive: true });
-  const port = await preferredOrFreePort(LOCAL_PORT);
+  const port = await preferredOrFreePort(preferredPort);
   const output = tail();
   const child = spawn(bin, ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], {
     cwd: root,
-    detached: true, // own process group: a terminal Ctrl-C reaches only the launcher
+    detached,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const onData = (d) => {

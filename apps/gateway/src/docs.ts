@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { AREAS, AreaName, docsPath, errorBody } from '@ddm/contracts';
+import { AREAS, AreaName, asyncApiDocument, docsPath, errorBody } from '@ddm/contracts';
 import { Logger } from 'pino';
 import { AreaDocument, MERGED_TITLE, OpenApiDocument, mergeOpenApi } from './openapi-merge';
 
@@ -96,7 +96,7 @@ function initializerJs(): string {
 }
 
 /**
- * `GET /docs-json` (the merged document) and `GET /docs` (Swagger UI from swagger-ui-dist, with a
+ * `GET /docs-json` (the merged document), `GET /docs/asyncapi.json` (the events) and `GET /docs` (Swagger UI from swagger-ui-dist, with a
  * dropdown of the merged document and each area's own). The notifications document is proxied
  * separately (see gateway.ts) because its own path, /docs-json, is the merged one here.
  */
@@ -109,6 +109,10 @@ export function registerDocs(app: FastifyInstance, docs: MergedDocs): void {
       return reply.code(500).send(errorBody(500, 'Internal server error', '/docs-json', request.id));
     }
   });
+
+  // The events' contract: generated from the event registry in libs/contracts (the same in every build).
+  const asyncapi = JSON.stringify(asyncApiDocument());
+  app.get('/docs/asyncapi.json', (_request, reply) => void reply.type('application/json; charset=utf-8').header('cache-control', 'no-cache').send(asyncapi));
 
   const html = indexHtml();
   const js = initializerJs();

@@ -4,6 +4,7 @@ export * from './http/envelope';
 export * from './http/errors';
 export * from './http/missing-ids';
 export * from './http/validation';
+export * from './http/request-input';
 export * from './auth/auth-options';
 export * from './auth/jwt.strategy';
 export * from './auth/caller';

@@ -5,19 +5,11 @@
 import { randomUUID } from 'node:crypto';
 import { JSONCodec, Msg, MsgHdrs, NatsConnection, Subscription, connect } from 'nats';
 import { CallerChangedEvent, CallerResolveReply, CallerResolveRequest, CallerResolver, CallerResolverOptions, Subjects } from '../src';
-import { NATS_URL, TestNamespace, createTestNamespace } from '@ddm/testing';
+import { NATS_URL, TestNamespace, createTestNamespace, until } from '@ddm/testing';
 
 const codec = JSONCodec();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Polls until `cond` holds; fails after `ms` naming what it waited for. */
-async function until(cond: () => boolean, what: string, ms = 3_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await sleep(5);
-  }
-}
 
 interface TestUser {
   sub: string;

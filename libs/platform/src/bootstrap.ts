@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { LogController } from 'fastify';
+import { FastifyError, FastifyReply, FastifyRequest, LogController } from 'fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { AreaName, BODY_LIMIT, RETRY_AFTER_SECONDS, docsPath, errorBody, routeOf } from '@ddm/contracts';
+import { AreaName, BODY_LIMIT, RETRY_AFTER_SECONDS, docsPath, errorBody, frameworkErrorBody, routeOf } from '@ddm/contracts';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { ConfigError, ServiceConfig, loadConfig } from './config';
@@ -14,10 +14,12 @@ import { PinoNestLogger, createLogger } from './logger';
 import { NatsClient } from './nats';
 import { registerObservability } from './observability';
 import { PlatformModule } from './platform.module';
+import { describeEnvelopes } from './openapi';
 import { requestContext } from './request-context';
 import { exitGracefullyOnSignals } from './shutdown';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
 
 export interface ServiceDefinition {
   area: AreaName;
@@ -53,6 +55,11 @@ export async function createServiceApp(appModule: Type<unknown>, def: ServiceDef
     // Requests arriving while draining get our own 503 body (hook below), not fastify's.
     return503OnClosing: false,
     forceCloseConnections: 'idle',
+    // The router's own refusals (a path parameter over 100 characters, a malformed URL) leave as the project's error body too.
+    frameworkErrors: (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      const body = frameworkErrorBody(err, request.url, request.id);
+      void reply.header('x-request-id', request.id).code(body.statusCode).send(body);
+    },
   });
   const app = await NestFactory.create<NestFastifyApplication>(ServiceRootModule, adapter, {
     bodyParser: false,
@@ -112,7 +119,7 @@ export async function createServiceApp(appModule: Type<unknown>, def: ServiceDef
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, 'accessToken')
     .addSecurityRequirements('accessToken')
     .build();
-  const document = SwaggerModule.createDocument(app, docs);
+  const document = describeEnvelopes(SwaggerModule.createDocument(app, docs));
   const path = docsPath(def.area);
   SwaggerModule.setup(path.slice(1), app, document, { jsonDocumentUrl: `${path}-json`, useGlobalPrefix: false, raw: ['json'] });
   await app.init();

@@ -16,3 +16,4 @@ export * from './sql';
 export * from './unique';
 export * from './list';
 export * from './projection';
+export * from './openapi';

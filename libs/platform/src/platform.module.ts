@@ -8,6 +8,7 @@ import {
   CallerResolver,
   EnvelopeInterceptor,
   JwtStrategy,
+  RequestInputInterceptor,
   createValidationPipe,
 } from '@ddm/contracts';
 import { Logger } from 'pino';
@@ -102,6 +103,8 @@ export class PlatformModule {
         PlatformLifecycle,
         { provide: APP_GUARD, useClass: CallerGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        // Input checks first (NUL characters, nesting, unknown query parameters), then the envelope.
+        { provide: APP_INTERCEPTOR, useClass: RequestInputInterceptor },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_PIPE, useValue: createValidationPipe() },
       ],

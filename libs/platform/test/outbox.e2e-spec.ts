@@ -11,12 +11,11 @@ import { createLogger } from '../src/logger';
 import { NatsClient } from '../src/nats';
 import { OutboxRelay } from '../src/outbox';
 import { requestContext } from '../src/request-context';
-import { NATS_URL, ROOT, TestDatabase, TestNamespace, createTestDatabase, createTestNamespace, until as untilTrue } from '@ddm/testing';
+import { NATS_URL, ROOT, TestDatabase, TestNamespace, createTestDatabase, createTestNamespace, until } from '@ddm/testing';
 import { TENANT, WIDGET_CREATED, widgetsDataSource } from './fixtures/widgets';
 
 const codec = JSONCodec();
 const log = createLogger('platform-test', 'silent');
-const until = (check: () => boolean | Promise<boolean>, timeoutMs = 10_000) => untilTrue(async () => check(), 'condition', timeoutMs);
 
 describe('transactional outbox, relay and consumers (real Postgres and NATS)', () => {
   let dbx: TestDatabase;
@@ -74,7 +73,7 @@ describe('transactional outbox, relay and consumers (real Postgres and NATS)', (
 
   it('commits a state change and its event together, and carries the request id to the consumer', async () => {
     const id = await requestContext.run({ requestId: 'req-outbox-1' }, () => createWidget('first'));
-    await until(() => received.some((m) => m.payload.name === id));
+    await until(() => received.some((m) => m.payload.name === id), 'the widget event to arrive', 10_000);
     const m = received.find((x) => x.payload.name === id)!;
     expect(m).toMatchObject({ subject: WIDGET_CREATED, payload: { tenantId: TENANT, name: id }, requestId: 'req-outbox-1' });
     expect(await count(`SELECT count(*) AS n FROM platform_test.widgets WHERE id = $1`, [id])).toBe(1);
@@ -87,7 +86,7 @@ describe('transactional outbox, relay and consumers (real Postgres and NATS)', (
     expect(await count(`SELECT count(*) AS n FROM platform_test.outbox WHERE payload->>'name' NOT IN (SELECT id::text FROM platform_test.widgets)`)).toBe(0);
     // A barrier: events leave in commit order, so anything of the rolled-back one would arrive before this.
     const barrier = await createWidget('barrier');
-    await until(() => received.some((m) => m.payload.name === barrier));
+    await until(() => received.some((m) => m.payload.name === barrier), 'the barrier event to arrive', 10_000);
     expect(received.map((m) => m.payload.name)).toEqual([barrier]);
   });
 
@@ -98,7 +97,7 @@ describe('transactional outbox, relay and consumers (real Postgres and NATS)', (
       await tx.publishMany(WIDGET_CREATED, made.map((name) => ({ tenantId: TENANT, name })));
       return made;
     });
-    await until(() => ids.every((id) => received.some((m) => m.payload.name === id)));
+    await until(() => ids.every((id) => received.some((m) => m.payload.name === id)), 'every bulk event to arrive', 10_000);
     expect(received.filter((m) => ids.includes(m.payload.name)).map((m) => m.payload.name)).toEqual(ids);
     // A bad payload anywhere in the batch refuses the whole transaction.
     await expect(
@@ -121,11 +120,11 @@ describe('transactional outbox, relay and consumers (real Postgres and NATS)', (
     // A relay that died after publishing but before marking the rows sent:
     for (const row of pending) await nats.js.publish(nats.subjects.wire(row.subject), codec.encode(row.payload), { msgID: row.id });
     relay.start();
-    await until(async () => (await count(`SELECT count(*) AS n FROM platform_test.outbox WHERE published_at IS NULL`)) === 0);
-    await until(() => received.length >= 3);
+    await until(async () => (await count(`SELECT count(*) AS n FROM platform_test.outbox WHERE published_at IS NULL`)) === 0, 'the restarted relay to mark every row sent', 10_000);
+    await until(() => received.length >= 3, 'the three events to arrive', 10_000);
     // A barrier after them: once it is applied, a second copy of any of them would have been too.
     const barrier = await createWidget('barrier');
-    await until(() => received.some((m) => m.payload.name === barrier));
+    await until(() => received.some((m) => m.payload.name === barrier), 'the barrier event to arrive', 10_000);
     expect(received.map((m) => m.payload.name).filter((x) => x !== barrier).sort()).toEqual([...ids].sort());
     expect(await count(`SELECT count(*) AS n FROM platform_test.applied WHERE message_id = ANY($1)`, [pending.map((p) => p.id)])).toBe(3);
   });
@@ -133,11 +132,11 @@ describe('transactional outbox, relay and consumers (real Postgres and NATS)', (
   it('terminates a poison message (unreadable payload) and goes on with the next', async () => {
     await nats.js.publish(nats.subjects.wire(WIDGET_CREATED), codec.encode({ not: 'a widget event' }));
     const id = await createWidget('after-poison');
-    await until(() => received.some((m) => m.payload.name === id));
+    await until(() => received.some((m) => m.payload.name === id), 'the event after the poison message', 10_000);
     expect(received).toHaveLength(1);
     // Terminated, not nak-looped: once nothing waits for an ack, nothing was redelivered.
     const durable = nats.subjects.durable('widget-watcher');
-    await until(async () => (await nats.jsm.consumers.info(nats.subjects.eventsStream, durable)).num_ack_pending === 0);
+    await until(async () => (await nats.jsm.consumers.info(nats.subjects.eventsStream, durable)).num_ack_pending === 0, 'nothing pending an ack', 10_000);
     expect((await nats.jsm.consumers.info(nats.subjects.eventsStream, durable)).num_redelivered).toBe(0);
   });
 
@@ -164,10 +163,10 @@ describe('transactional outbox, relay and consumers (real Postgres and NATS)', (
     });
     const bad = await createWidget('bad');
     const good = await createWidget('good');
-    await until(() => done.includes(good), 15_000);
+    await until(() => done.includes(good), 'the good message to be applied', 15_000);
     // Given up: both deliveries were tried and nothing waits for an ack any more, so no third comes.
-    await until(() => attempts.length >= 2, 15_000);
-    await until(async () => (await nats.jsm.consumers.info(nats.subjects.eventsStream, nats.subjects.durable('picky'))).num_ack_pending === 0, 15_000);
+    await until(() => attempts.length >= 2, 'both deliveries of the failing message', 15_000);
+    await until(async () => (await nats.jsm.consumers.info(nats.subjects.eventsStream, nats.subjects.durable('picky'))).num_ack_pending === 0, 'the failing message to be given up', 15_000);
     expect(attempts).toHaveLength(2);
     const [processed] = await ds.query(`SELECT count(*) AS n FROM platform_test.processed_messages WHERE consumer = 'picky' AND message_id = $1`, [attempts[0]]);
     expect(Number(processed.n)).toBe(0);
@@ -202,9 +201,9 @@ describe('transactional outbox, relay and consumers (real Postgres and NATS)', (
         },
       });
       try {
-        await until(async () => Number((await ds.query(`SELECT count(*) AS n FROM platform_test.processed_messages WHERE consumer = 'crashy' AND message_id = $1`, [msgId]))[0].n) === 1);
+        await until(async () => Number((await ds.query(`SELECT count(*) AS n FROM platform_test.processed_messages WHERE consumer = 'crashy' AND message_id = $1`, [msgId]))[0].n) === 1, 'the redelivered message to be applied once', 10_000);
         // Acknowledged: an acknowledged message is never delivered again.
-        await until(async () => (await nats.jsm.consumers.info(nats.subjects.eventsStream, nats.subjects.durable('crashy'))).num_ack_pending === 0);
+        await until(async () => (await nats.jsm.consumers.info(nats.subjects.eventsStream, nats.subjects.durable('crashy'))).num_ack_pending === 0, 'the redelivered message to be acknowledged', 10_000);
       } finally {
         await survivor.stopAll();
       }

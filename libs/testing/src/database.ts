@@ -24,6 +24,18 @@ async function admin<T>(work: (c: Client) => Promise<T>): Promise<T> {
 export async function createTestDatabase(): Promise<TestDatabase> {
   const template = process.env.DDM_TEMPLATE_DB;
   if (!template) throw new Error('DDM_TEMPLATE_DB is not set: run the tests through jest (global setup)');
+  return createDatabase(template);
+}
+
+/**
+ * A database with nothing in it, for specs that migrate from scratch: no schema and no extension
+ * (copied from template0, since template1 may have extensions added on some servers).
+ */
+export async function createEmptyDatabase(): Promise<TestDatabase> {
+  return createDatabase('template0');
+}
+
+async function createDatabase(template: string): Promise<TestDatabase> {
   // The creation time in the name lets a later run tell a leftover from a database in use.
   const name = randomName(`ddm_t_${Math.floor(Date.now() / 1000)}_`);
   await admin(async (c) => {

@@ -5,6 +5,13 @@ import { join, resolve } from 'node:path';
 export const ROOT = resolve(__dirname, __dirname.includes(`${'/'}dist${'/'}`) ? '../../../..' : '../../..');
 export const TEST_KEYS_DIR = join(ROOT, '.data', 'test-keys');
 
+/*
+ * The Postgres server the test databases go to, and NATS. Jest's global setup
+ * (tools/jest/global-setup.js) finds or starts both before any test file runs and sets
+ * TEST_DATABASE_URL and NATS_URL to what it chose (an embedded PostgreSQL or a spawned nats-server
+ * when there is no local one); jest's workers inherit that environment, so these constants, read
+ * when a test file loads the kit, name this run's servers. The defaults serve code run outside jest.
+ */
 export const ADMIN_DATABASE_URL = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 export const NATS_URL = process.env.NATS_URL || 'nats://127.0.0.1:4222';
 

@@ -16,8 +16,11 @@ export async function publishEvent(svc: TestService, subject: string, payload: o
   return { msgID, duplicate: ack.duplicate };
 }
 
-/** Polls until `probe` answers something truthy (a projection caught up), or fails after `timeoutMs`. */
-export async function until<T>(probe: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 5_000, everyMs = 50): Promise<T> {
+/**
+ * The one way a spec waits: polls until `probe` answers something truthy (a projection caught up,
+ * a message arrived), or fails after `timeoutMs` naming what it waited for. Never sleep instead.
+ */
+export async function until<T>(probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, what: string, timeoutMs = 5_000, everyMs = 50): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -6,3 +6,4 @@ export * from './http';
 export * from './service';
 export * from './processes';
 export * from './events';
+export * from './system';

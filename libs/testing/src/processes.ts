@@ -71,6 +71,37 @@ export async function spawnBuilt(entry: string, env: Record<string, string>, rea
   };
 }
 
+export interface FinishedProcess {
+  /** Exit code, null when a signal ended it. */
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** The last 20,000 characters of its stdout and stderr. */
+  output: string;
+}
+
+/**
+ * Runs a built entry point (dist/...) that does its work and exits, such as a service's migrate
+ * command, as its own process; killed after `timeoutMs`. Run
+ * `node tools/build.mjs` first (npm test does).
+ */
+export async function runBuilt(entry: string, env: Record<string, string>, timeoutMs = 90_000): Promise<FinishedProcess> {
+  const child = spawn(process.execPath, [join(ROOT, 'dist', entry)], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d) => (output = (output + d).slice(-20_000)));
+  child.stderr!.on('data', (d) => (output = (output + d).slice(-20_000)));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  try {
+    // 'close' rather than 'exit': all of its output has been read by then.
+    const [code, signal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];
+    return { code, signal, output };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export interface SeededTenants {
   tenants: { id: string; name: string; users: { id: string; email: string; role: string }[] }[];
 }

@@ -6,7 +6,7 @@
  */
 import { ListSpec, Sql, anyOf, containsPattern, dateRangeConditions, isoSql, join, listSql, pageRows, raw, sortBy, sql } from '@ddm/platform';
 import type { ListPositionsQuery } from './dto/list-positions.query';
-import { PositionListRow, PositionRow, PositionView, selectFields, toPositionView } from './dto/position.response';
+import { PositionListRow, PositionView, selectFields, toPositionView } from './dto/position.response';
 import { POSITION_FIELDS, PositionSort, chosenFields, scimFilter, statusFilter } from './position.rules';
 
 export type { ListPositionsQuery } from './dto/list-positions.query';

@@ -67,6 +67,7 @@ const REASON: Record<number, string> = {
   405: 'Method Not Allowed',
   409: 'Conflict',
   413: 'Payload Too Large',
+  414: 'URI Too Long',
   415: 'Unsupported Media Type',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
@@ -98,6 +99,19 @@ const FASTIFY_ERRORS: Record<string, { status: number; message: string }> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, message: 'Body is empty but Content-Type is application/json' },
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: 'Body is not valid JSON' },
 };
+
+/**
+ * The error body of a request the router refused before any handler, hook or filter ran (Fastify's
+ * `frameworkErrors`): a path parameter over the length limit (414) or a malformed URL (400).
+ * The path is cut short: it is the caller's own input, possibly very long.
+ */
+export function frameworkErrorBody(err: { code?: string; statusCode?: number }, url: string, requestId: string): ErrorBody {
+  const path = (url.split('?')[0] ?? '').slice(0, 200);
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return errorBody(414, 'A path parameter is longer than 100 characters', path, requestId);
+  if (err.code === 'FST_ERR_BAD_URL') return errorBody(400, 'The URL is not valid (a malformed percent-encoding)', path, requestId);
+  const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
+  return errorBody(status, reasonPhrase(status), path, requestId);
+}
 
 interface RequestLike {
   url: string;

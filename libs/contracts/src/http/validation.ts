@@ -1,7 +1,8 @@
 import { ArgumentMetadata, Injectable, Param, PipeTransform, ValidationError, ValidationPipe, applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsDefined, IsIn, IsISO8601, IsInt, IsOptional, IsUUID, Max, Min, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsDefined, IsIn, IsISO8601, IsInt, IsOptional, IsUUID, Max, Min, ValidateIf, getMetadataStorage } from 'class-validator';
+import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { FieldError, badRequest } from './errors';
 
 /** Flattens class-validator's tree into `[{ field: 'a.b.0.c', message }]`. */
@@ -22,9 +23,69 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
   return out;
 }
 
-/** The one global ValidationPipe (ARCHITECTURE §3): unknown fields are a 400 listing every bad field. */
+/** At most this many field problems are listed in a 400 (the rest are counted), so an error answer stays small. */
+export const MAX_LISTED_ERRORS = 50;
+
+/** The field problems a 400 lists (the first `MAX_LISTED_ERRORS`) and its one-line message, with a count of the rest. */
+export function capErrors(fields: readonly FieldError[]): { shown: FieldError[]; message: string } {
+  const shown = fields.slice(0, MAX_LISTED_ERRORS).map((f) => ({ field: f.field.slice(0, 200), message: f.message.slice(0, 300) }));
+  const rest = fields.length - shown.length;
+  const message = shown.map((f) => `${f.field} ${f.message}`).join('; ') + (rest > 0 ? `; and ${rest} more problem${rest === 1 ? '' : 's'}` : '');
+  return { shown, message };
+}
+
+type Ctor = new (...args: never[]) => unknown;
+
+/**
+ * Arrays of a raw body longer than their DTO allows (`@ArrayMaxSize`), found before class-transformer
+ * and class-validator look at any item: 10,000 items are refused for their count alone, instead of
+ * being turned into instances and validated one by one (which overflowed the stack and answered
+ * megabytes of errors). Follows nested DTOs (`@ValidateNested` + `@Type`) into arrays within bounds.
+ */
+export function oversizedArrays(metatype: Ctor, value: unknown, prefix = '', depth = 0): FieldError[] {
+  if (!value || typeof value !== 'object' || Array.isArray(value) || depth > 8) return [];
+  const metadatas = getMetadataStorage().getTargetValidationMetadatas(metatype, '', true, false);
+  const out: FieldError[] = [];
+  const tooLong = new Set<string>();
+  for (const m of metadatas) {
+    if (m.name !== 'arrayMaxSize') continue;
+    const v = (value as Record<string, unknown>)[m.propertyName];
+    const max = Number(m.constraints?.[0]);
+    if (Array.isArray(v) && v.length > max) {
+      tooLong.add(m.propertyName);
+      out.push({ field: prefix + m.propertyName, message: `must contain no more than ${max} elements` });
+    }
+  }
+  for (const m of metadatas) {
+    if (m.type !== 'nestedValidation' || tooLong.has(m.propertyName)) continue;
+    const nested = defaultMetadataStorage.findTypeMetadata(metatype, m.propertyName)?.typeFunction() as Ctor | undefined;
+    const v = (value as Record<string, unknown>)[m.propertyName];
+    if (!nested) continue;
+    const items = Array.isArray(v) ? v.slice(0, 1000) : [v];
+    items.forEach((item, i) => out.push(...oversizedArrays(nested, item, `${prefix}${m.propertyName}${Array.isArray(v) ? `.${i}` : ''}.`, depth + 1)));
+  }
+  return out;
+}
+
+/**
+ * The one global ValidationPipe (ARCHITECTURE §3): unknown fields are a 400 listing every bad field
+ * (the first 50); an array longer than allowed is refused before its items are read.
+ */
+class SizeCheckingValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.metatype && typeof metadata.metatype === 'function' && (metadata.type === 'body' || metadata.type === 'query')) {
+      const oversized = oversizedArrays(metadata.metatype as Ctor, value);
+      if (oversized.length) {
+        const { shown, message } = capErrors(oversized);
+        throw badRequest(`Invalid input: ${message}`, shown);
+      }
+    }
+    return super.transform(value, metadata);
+  }
+}
+
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new SizeCheckingValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
@@ -32,8 +93,8 @@ export function createValidationPipe(): ValidationPipe {
     validationError: { target: false, value: false },
     stopAtFirstError: false,
     exceptionFactory: (errors) => {
-      const fields = flattenValidationErrors(errors);
-      return badRequest(`Invalid input: ${fields.map((f) => `${f.field} ${f.message}`).join('; ')}`, fields);
+      const { shown, message } = capErrors(flattenValidationErrors(errors));
+      return badRequest(`Invalid input: ${message}`, shown);
     },
   });
 }

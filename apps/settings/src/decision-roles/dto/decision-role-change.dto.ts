@@ -1,11 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { IsBoolean, IsIn, IsNotEmpty, IsString, IsUUID, MaxLength } from 'class-validator';
 import { OptionalNotNull, RECORD_STATUSES, RecordStatus, ToBoolean, Trim } from '@ddm/contracts';
 import { DECISION_ROLE_NAME_MAX } from '../decision-role.rules';
 
 export class CreateDecisionRoleDto {
   @ApiPropertyOptional({ format: 'uuid', description: "The tenant; defaults to the caller's" })
-  @IsOptional()
+  @OptionalNotNull()
   @IsUUID()
   tenantId?: string;
 
@@ -25,7 +25,7 @@ export class CreateDecisionRoleDto {
 /** Rename, (de)activate or delete (softly, `isDeleted: true`) a decision role. At least one field. */
 export class UpdateDecisionRoleDto {
   @ApiPropertyOptional({ format: 'uuid', description: "The tenant; defaults to the caller's" })
-  @IsOptional()
+  @OptionalNotNull()
   @IsUUID()
   tenantId?: string;
 

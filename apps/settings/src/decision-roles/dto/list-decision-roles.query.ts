@@ -1,16 +1,16 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
-import { EnumListQuery, PageQuery, RECORD_STATUSES, RecordStatus } from '@ddm/contracts';
+import { IsIn, IsString, IsUUID, MaxLength } from 'class-validator';
+import { EnumListQuery, OptionalNotNull, PageQuery, RECORD_STATUSES, RecordStatus } from '@ddm/contracts';
 import { DECISION_ROLE_SORTS, DecisionRoleSort } from '../decision-role.rules';
 
 export class ListDecisionRolesQuery extends PageQuery {
   @ApiPropertyOptional({ format: 'uuid', description: "The tenant; defaults to the caller's" })
-  @IsOptional()
+  @OptionalNotNull()
   @IsUUID()
   tenantId?: string;
 
   @ApiPropertyOptional({ description: 'Role name contains (case-insensitive)', maxLength: 100 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(100)
   search?: string;
@@ -20,7 +20,7 @@ export class ListDecisionRolesQuery extends PageQuery {
   status?: RecordStatus[];
 
   @ApiPropertyOptional({ enum: DECISION_ROLE_SORTS, default: 'roleName' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsIn(DECISION_ROLE_SORTS)
   sortBy: DecisionRoleSort = 'roleName';
 }

@@ -1,11 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { IsBoolean, IsIn, IsNotEmpty, IsString, IsUUID, MaxLength } from 'class-validator';
 import { OptionalNotNull, RECORD_STATUSES, RecordStatus, ToBoolean, Trim } from '@ddm/contracts';
 import { DISABLE_OPTIONS, DisableOption } from '../group-type.rules';
 
 export class CreateGroupTypeDto {
   @ApiPropertyOptional({ description: 'Tenant ID (default: the caller’s active tenant)' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsUUID()
   tenantId?: string;
 
@@ -25,7 +25,7 @@ export class CreateGroupTypeDto {
 
 export class UpdateGroupTypeDto {
   @ApiPropertyOptional({ description: 'When given, the caller’s tenant' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsUUID()
   tenantId?: string;
 

@@ -1,16 +1,16 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsOptional, IsUUID } from 'class-validator';
-import { PageQuery, ToBoolean } from '@ddm/contracts';
+import { IsBoolean, IsUUID } from 'class-validator';
+import { OptionalNotNull, PageQuery, ToBoolean } from '@ddm/contracts';
 
 /** Sorted by creation (then id); `sortOrder` turns it round. */
 export class ListGroupTypesQuery extends PageQuery {
   @ApiPropertyOptional({ description: 'Tenant ID (default: the caller’s active tenant)' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsUUID()
   tenantId?: string;
 
   @ApiPropertyOptional({ description: 'true: ACTIVE types only; false: INACTIVE types only', example: false })
-  @IsOptional()
+  @OptionalNotNull()
   @ToBoolean()
   @IsBoolean()
   isActive?: boolean;

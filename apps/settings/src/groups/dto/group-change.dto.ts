@@ -8,45 +8,44 @@ import {
   IsIn,
   IsNotEmpty,
   IsObject,
-  IsOptional,
   IsString,
   IsUUID,
   Matches,
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-import { OptionalNotNull, RECORD_STATUSES, RecordStatus, ToBoolean, Trim } from '@ddm/contracts';
+import { Nullable, OptionalNotNull, RECORD_STATUSES, RecordStatus, ToBoolean, Trim } from '@ddm/contracts';
 import { DISABLE_OPTIONS, DisableOption } from '../../group-types/group-type.rules';
 
 export const MAX_PARENTS = 50;
 
 /** A group's address; accepted only when the group's type has addressEnabled. Null clears a field. */
 export class GroupAddressDto {
-  @ApiPropertyOptional({ maxLength: 200, nullable: true }) @IsOptional() @IsString() @MaxLength(200) street1?: string | null;
-  @ApiPropertyOptional({ maxLength: 200, nullable: true }) @IsOptional() @IsString() @MaxLength(200) street2?: string | null;
-  @ApiPropertyOptional({ maxLength: 100, nullable: true }) @IsOptional() @IsString() @MaxLength(100) city?: string | null;
-  @ApiPropertyOptional({ maxLength: 100, nullable: true }) @IsOptional() @IsString() @MaxLength(100) state?: string | null;
-  @ApiPropertyOptional({ maxLength: 10, nullable: true, example: 'NY' }) @IsOptional() @IsString() @MaxLength(10) stateCode?: string | null;
-  @ApiPropertyOptional({ maxLength: 20, nullable: true }) @IsOptional() @IsString() @MaxLength(20) zipCode?: string | null;
-  @ApiPropertyOptional({ maxLength: 100, nullable: true }) @IsOptional() @IsString() @MaxLength(100) country?: string | null;
-  @ApiPropertyOptional({ maxLength: 3, nullable: true, example: 'US' }) @IsOptional() @IsString() @MaxLength(3) countryCode?: string | null;
+  @ApiPropertyOptional({ type: String, maxLength: 200, nullable: true }) @Nullable() @IsString() @MaxLength(200) street1?: string | null;
+  @ApiPropertyOptional({ type: String, maxLength: 200, nullable: true }) @Nullable() @IsString() @MaxLength(200) street2?: string | null;
+  @ApiPropertyOptional({ type: String, maxLength: 100, nullable: true }) @Nullable() @IsString() @MaxLength(100) city?: string | null;
+  @ApiPropertyOptional({ type: String, maxLength: 100, nullable: true }) @Nullable() @IsString() @MaxLength(100) state?: string | null;
+  @ApiPropertyOptional({ type: String, maxLength: 10, nullable: true, example: 'NY' }) @Nullable() @IsString() @MaxLength(10) stateCode?: string | null;
+  @ApiPropertyOptional({ type: String, maxLength: 20, nullable: true }) @Nullable() @IsString() @MaxLength(20) zipCode?: string | null;
+  @ApiPropertyOptional({ type: String, maxLength: 100, nullable: true }) @Nullable() @IsString() @MaxLength(100) country?: string | null;
+  @ApiPropertyOptional({ type: String, maxLength: 3, nullable: true, example: 'US' }) @Nullable() @IsString() @MaxLength(3) countryCode?: string | null;
 }
 
 /** Fields a create and an update share (all optional here; the create makes some required). */
 class GroupFieldsDto {
   @ApiPropertyOptional({ description: 'Tenant ID (default: the caller’s active tenant); cannot be changed' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsUUID()
   tenantId?: string;
 
-  @ApiPropertyOptional({ description: 'ISO 4217 code (3 upper-case letters)', example: 'USD', nullable: true })
-  @IsOptional()
+  @ApiPropertyOptional({ type: String, description: 'ISO 4217 code (3 upper-case letters)', example: 'USD', nullable: true })
+  @Nullable()
   @IsString()
   @Matches(/^[A-Z]{3}$/, { message: 'baseCurrency must be 3 upper-case letters (ISO 4217)' })
   baseCurrency?: string | null;
 
-  @ApiPropertyOptional({ maxLength: 100, nullable: true })
-  @IsOptional()
+  @ApiPropertyOptional({ type: String, maxLength: 100, nullable: true })
+  @Nullable()
   @IsString()
   @MaxLength(100)
   displayName?: string | null;
@@ -62,20 +61,20 @@ class GroupFieldsDto {
   @IsBoolean()
   isSynced?: boolean;
 
-  @ApiPropertyOptional({ maxLength: 100, nullable: true })
-  @IsOptional()
+  @ApiPropertyOptional({ type: String, maxLength: 100, nullable: true })
+  @Nullable()
   @IsString()
   @MaxLength(100)
   legalName?: string | null;
 
-  @ApiPropertyOptional({ maxLength: 255, nullable: true, example: 'EXT-GROUP-12345' })
-  @IsOptional()
+  @ApiPropertyOptional({ type: String, maxLength: 255, nullable: true, example: 'EXT-GROUP-12345' })
+  @Nullable()
   @IsString()
   @MaxLength(255)
   externalId?: string | null;
 
-  @ApiPropertyOptional({ maxLength: 255, nullable: true })
-  @IsOptional()
+  @ApiPropertyOptional({ type: String, maxLength: 255, nullable: true })
+  @Nullable()
   @IsString()
   @MaxLength(255)
   instanceId?: string | null;
@@ -94,7 +93,7 @@ export class CreateGroupDto extends GroupFieldsDto {
   groupName: string;
 
   @ApiPropertyOptional({ type: [String], maxItems: MAX_PARENTS, description: 'Record ids of groups of the tenant' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsArray()
   @ArrayMaxSize(MAX_PARENTS)
   @ArrayUnique()
@@ -102,7 +101,7 @@ export class CreateGroupDto extends GroupFieldsDto {
   parentGroupIds?: string[];
 
   @ApiPropertyOptional({ type: GroupAddressDto, description: 'Only when the group type has addressEnabled' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsObject()
   @ValidateNested()
   @Type(() => GroupAddressDto)
@@ -124,14 +123,14 @@ export class UpdateGroupDto extends GroupFieldsDto {
   groupName?: string;
 
   @ApiPropertyOptional({ type: GroupAddressDto, nullable: true, description: 'Fields sent replace the stored ones; null removes the address' })
-  @IsOptional()
+  @Nullable()
   @IsObject()
   @ValidateNested()
   @Type(() => GroupAddressDto)
   address?: GroupAddressDto | null;
 
   @ApiPropertyOptional({ type: [String], maxItems: MAX_PARENTS, description: 'Parent group ids to add (400 if one would make a cycle)' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsArray()
   @ArrayMaxSize(MAX_PARENTS)
   @ArrayUnique()
@@ -139,7 +138,7 @@ export class UpdateGroupDto extends GroupFieldsDto {
   addParentGroupIds?: string[];
 
   @ApiPropertyOptional({ type: [String], maxItems: MAX_PARENTS, description: 'Parent group ids to remove (ids that are not parents are ignored)' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsArray()
   @ArrayMaxSize(MAX_PARENTS)
   @ArrayUnique()

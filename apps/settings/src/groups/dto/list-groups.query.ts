@@ -1,18 +1,18 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
-import { DatedPageQuery, EnumListQuery, RECORD_STATUSES, RecordStatus, UuidListQuery } from '@ddm/contracts';
+import { IsIn, IsString, IsUUID, MaxLength } from 'class-validator';
+import { DatedPageQuery, EnumListQuery, OptionalNotNull, RECORD_STATUSES, RecordStatus, UuidListQuery } from '@ddm/contracts';
 
 export const GROUP_SORTS = ['groupId', 'groupName', 'status', 'createdOn', 'updatedOn', 'isSynced', 'tenantGroupType'] as const;
 export type GroupSort = (typeof GROUP_SORTS)[number];
 
 export class ListGroupsQuery extends DatedPageQuery {
   @ApiPropertyOptional({ description: 'Tenant ID (default: the caller’s active tenant)' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsUUID()
   tenantId?: string;
 
   @ApiPropertyOptional({ description: 'Group name or display name contains (case-insensitive)', maxLength: 100, example: 'Engineering' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(100)
   search?: string;
@@ -26,7 +26,7 @@ export class ListGroupsQuery extends DatedPageQuery {
   tenantGroupTypeIds?: string[];
 
   @ApiPropertyOptional({ description: 'Only the direct children of this group' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsUUID()
   parentGroupId?: string;
 
@@ -35,7 +35,7 @@ export class ListGroupsQuery extends DatedPageQuery {
 
 
   @ApiPropertyOptional({ enum: GROUP_SORTS, default: 'groupName' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsIn(GROUP_SORTS)
   sortBy: GroupSort = 'groupName';
 }

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
-import { CommaList, DELEGATION_ISSUER_TYPES, DELEGATION_RECIPIENT_TYPES, DatedPageQuery, DelegationIssuerType, DelegationRecipientType, EnumListQuery, RECORD_STATUSES, RecordStatus, UuidListQuery } from '@ddm/contracts';
+import { ArrayMaxSize, IsArray, IsIn, IsString, IsUUID, MaxLength } from 'class-validator';
+import { CommaList, DatedPageQuery, DELEGATION_ISSUER_TYPES, DELEGATION_RECIPIENT_TYPES, DelegationIssuerType, DelegationRecipientType, EnumListQuery, OptionalNotNull, RECORD_STATUSES, RecordStatus, UuidListQuery } from '@ddm/contracts';
 import {
   MAX_LIST_ITEMS,
   POSITION_FIELDS,
@@ -19,7 +19,7 @@ const DELEGATION_FILTER_NOTE =
 /** GET /settings/v1/positions: every filter of spec §4.3 under the product's names (ARCHITECTURE §3). */
 export class ListPositionsQuery extends DatedPageQuery {
   @ApiPropertyOptional({ description: "Tenant to list (default: the caller's active tenant)" })
-  @IsOptional()
+  @OptionalNotNull()
   @IsUUID()
   tenantId?: string;
 
@@ -39,7 +39,7 @@ export class ListPositionsQuery extends DatedPageQuery {
   status?: RecordStatus[];
 
   @ApiPropertyOptional({ description: 'Position name contains (case-insensitive)', maxLength: 200, example: 'Developer' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(200)
   search?: string;
@@ -49,7 +49,7 @@ export class ListPositionsQuery extends DatedPageQuery {
     default: 'createdOn',
     description: 'positionId sorts by the numeric display id; status sorts by status, then name. Ties are broken by id.',
   })
-  @IsOptional()
+  @OptionalNotNull()
   @IsIn(POSITION_SORTS)
   sortBy: PositionSort = 'createdOn';
 
@@ -77,17 +77,17 @@ export class ListPositionsQuery extends DatedPageQuery {
 
 
   @ApiPropertyOptional({ enum: DELEGATION_ISSUER_TYPES, description: `Issuer type of a received delegation. ${DELEGATION_FILTER_NOTE}` })
-  @IsOptional()
+  @OptionalNotNull()
   @IsIn(DELEGATION_ISSUER_TYPES)
   delegationIssuerType?: DelegationIssuerType;
 
   @ApiPropertyOptional({ description: `Issuing user of a received delegation (user record id). ${DELEGATION_FILTER_NOTE}` })
-  @IsOptional()
+  @OptionalNotNull()
   @IsUUID()
   delegationIssuerUserId?: string;
 
   @ApiPropertyOptional({ description: `Issuing position of a received delegation (position record id). ${DELEGATION_FILTER_NOTE}` })
-  @IsOptional()
+  @OptionalNotNull()
   @IsUUID()
   delegationIssuerPositionId?: string;
 
@@ -95,7 +95,7 @@ export class ListPositionsQuery extends DatedPageQuery {
     description: `Comma-separated pathways; a received delegation matches when it has any of them. ${DELEGATION_FILTER_NOTE}`,
     example: 'Matrix,Functional',
   })
-  @IsOptional()
+  @OptionalNotNull()
   @CommaList()
   @IsArray()
   @ArrayMaxSize(MAX_LIST_ITEMS)
@@ -104,7 +104,7 @@ export class ListPositionsQuery extends DatedPageQuery {
   delegationPathway?: string[];
 
   @ApiPropertyOptional({ enum: DELEGATION_RECIPIENT_TYPES, description: `Recipient type of a received delegation. ${DELEGATION_FILTER_NOTE}` })
-  @IsOptional()
+  @OptionalNotNull()
   @IsIn(DELEGATION_RECIPIENT_TYPES)
   delegationRecipientType?: DelegationRecipientType;
 

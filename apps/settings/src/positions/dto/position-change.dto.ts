@@ -1,8 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
-import { OptionalNotNull, RECORD_STATUSES, RecordStatus, ToBoolean, Trim } from '@ddm/contracts';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsNotEmpty, IsString, IsUUID, MaxLength } from 'class-validator';
+import { Nullable, OptionalNotNull, RECORD_STATUSES, RecordStatus, ToBoolean, Trim } from '@ddm/contracts';
 import { MAX_BULK_IDS, MAX_POSITION_GROUPS } from '../position.rules';
 
 /**
@@ -17,7 +17,7 @@ const SplitJoinedIds = () =>
   );
 
 const TenantId = () =>
-  applyDecorators(ApiPropertyOptional({ description: "Tenant of the change (default: the caller's active tenant)" }), IsOptional(), IsUUID());
+  applyDecorators(ApiPropertyOptional({ description: "Tenant of the change (default: the caller's active tenant)" }), OptionalNotNull(), IsUUID());
 
 const GroupIds = (description: string) =>
   applyDecorators(
@@ -59,14 +59,14 @@ export class CreatePositionDto {
   @IsIn(RECORD_STATUSES)
   status?: RecordStatus;
 
-  @ApiPropertyOptional({ maxLength: 255, nullable: true, example: 'EXT-POS-12345' })
-  @IsOptional()
+  @ApiPropertyOptional({ type: String, maxLength: 255, nullable: true, example: 'EXT-POS-12345' })
+  @Nullable()
   @IsString()
   @MaxLength(255)
   externalId?: string | null;
 
-  @ApiPropertyOptional({ maxLength: 255, nullable: true })
-  @IsOptional()
+  @ApiPropertyOptional({ type: String, maxLength: 255, nullable: true })
+  @Nullable()
   @IsString()
   @MaxLength(255)
   instanceId?: string | null;

@@ -5,10 +5,10 @@ import type { PositionField } from '../position.rules';
 /** A group of a position (spec §2.6 `groups`), as of the position-group link. */
 export class PositionGroupView {
   @ApiProperty() groupName: string;
-  @ApiProperty({ nullable: true }) displayName: string | null;
-  @ApiProperty({ nullable: true, description: 'Name of the group type' }) groupTypeName: string | null;
+  @ApiProperty({ type: String, nullable: true }) displayName: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Name of the group type' }) groupTypeName: string | null;
   @ApiProperty({ description: "The group's record id (UUID)" }) groupId: string;
-  @ApiProperty({ nullable: true, description: "The group type's record id" }) groupTypeId: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "The group type's record id" }) groupTypeId: string | null;
   @ApiProperty({
     type: String,
     nullable: true,
@@ -17,7 +17,7 @@ export class PositionGroupView {
       'The spec types it as a number without saying what it counts; we answer the parent record id, which clients can resolve.',
   })
   parentId: string | null;
-  @ApiProperty({ nullable: true, description: "Name of that parent group" }) parentName: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "Name of that parent group" }) parentName: string | null;
   @ApiProperty({ description: 'When the position was linked to the group' }) createdAt: string;
   @ApiProperty({ description: 'When the link last changed' }) updatedAt: string;
 }
@@ -35,8 +35,8 @@ export class PositionView {
   @ApiProperty() updatedOn: string;
   @ApiProperty({ description: 'Active delegations this position received (decision area projection)' }) delegationsReceived: number;
   @ApiProperty({ description: 'Active delegations this position issued (decision area projection)' }) delegationsIssued: number;
-  @ApiProperty({ nullable: true }) externalId: string | null;
-  @ApiProperty({ nullable: true }) instanceId: string | null;
+  @ApiProperty({ type: String, nullable: true }) externalId: string | null;
+  @ApiProperty({ type: String, nullable: true }) instanceId: string | null;
   @ApiProperty({ type: [PositionGroupView], description: 'Groups the position belongs to (deleted groups left out)' }) groups: PositionGroupView[];
 }
 
