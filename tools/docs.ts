@@ -18,6 +18,12 @@ export const OPENAPI_FILE = join(ROOT, 'docs/openapi.json');
 export const ASYNCAPI_FILE = join(ROOT, 'docs/asyncapi.json');
 export const CLIENT_TYPES_FILE = join(ROOT, 'libs/testing/src/api/openapi.d.ts');
 
+/**
+ * openapi-typescript's options: a field with a default is still optional in a request
+ * (its `defaultNonNullable` would make it required).
+ */
+export const OPENAPI_TYPESCRIPT_OPTIONS = ['--default-non-nullable', 'false'];
+
 /** The committed form of a document: two-space JSON and a final newline. */
 export const documentText = (doc: unknown) => JSON.stringify(doc, null, 2) + '\n';
 
@@ -55,7 +61,7 @@ async function main() {
     await ns.cleanup();
   }
   mkdirSync(join(ROOT, 'libs/testing/src/api'), { recursive: true });
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/openapi-typescript/bin/cli.js'), OPENAPI_FILE, '--output', CLIENT_TYPES_FILE], { stdio: 'inherit' });
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/openapi-typescript/bin/cli.js'), OPENAPI_FILE, ...OPENAPI_TYPESCRIPT_OPTIONS, '--output', CLIENT_TYPES_FILE], { stdio: 'inherit' });
   process.stderr.write(`docs: wrote ${OPENAPI_FILE}, ${ASYNCAPI_FILE} and ${CLIENT_TYPES_FILE}\n`);
 }
 

@@ -8,6 +8,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { ALL_PERMISSION_KEYS, DEFAULT_ROLES, DefaultRoleKey } from '@ddm/contracts';
 import { connect } from 'nats';
 import { Client } from 'pg';
@@ -182,6 +183,30 @@ export async function seedTenantWithRoles(db: Client, name: string): Promise<{ t
   }
   await db.query(`INSERT INTO auth.display_id_counters (tenant_id, kind, last_value) VALUES ($1, 'role', $2)`, [tenantId, 9999 + DEFAULT_ROLES.length]);
   return { tenantId, roleIds };
+}
+
+/**
+ * An OTLP/HTTP endpoint that takes every export and discards it (an empty answer is a valid
+ * protobuf response, the exporter's default encoding), so services can be measured with tracing
+ * on (`OTEL_EXPORTER_OTLP_ENDPOINT` = its url) without a collector. It runs in a worker thread,
+ * so receiving the spans does not share an event loop with autocannon. Stop it after the services
+ * (they send their last spans as they stop).
+ */
+export async function startOtlpSink(): Promise<{ url: string; stop(): Promise<number> }> {
+  const code = `
+    const { createServer } = require('node:http');
+    const { parentPort } = require('node:worker_threads');
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
+    });
+    server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));`;
+  const worker = new Worker(code, { eval: true });
+  const port = await new Promise<number>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  return { url: `http://127.0.0.1:${port}`, stop: () => worker.terminate() };
 }
 
 /** Polls `${base}/health/ready` until it answers 2xx; throws if the child exits first or after `timeoutMs`. */

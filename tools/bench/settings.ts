@@ -1,5 +1,5 @@
 /**
- * npm run bench -- settings [--duration 10] [--connections 16] [--warmup 3] [--keep]
+ * npm run bench -- settings [--duration 10] [--connections 16] [--warmup 3] [--keep] [--tracing]
  *
  * What the settings service costs over the SQL it runs. In a scratch database
  * (ddm_bench_settings, dropped at the end unless --keep) two tenants get 1,000 and 100,000
@@ -19,6 +19,11 @@
  * Prints a table, the ratios service/bare of requests per second (targets: get >= 0.6,
  * list >= 0.8), the list's p95 at both sizes, the probe's figures and one JSON line. Exits 1 if a
  * response was not a 200. Children, worker, database and streams are removed in every case.
+ *
+ * --tracing runs both services with OpenTelemetry on (OTEL_EXPORTER_OTLP_ENDPOINT pointing at a
+ * sink in a worker thread of this process that accepts and discards OTLP/HTTP), every request
+ * sampled unless OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG say otherwise (the services inherit
+ * this process's environment): the ratios then include what tracing costs.
  */
 import 'reflect-metadata';
 import { isDeepStrictEqual } from 'node:util';
@@ -47,6 +52,7 @@ import {
   runBench,
   seedTenantWithRoles,
   start,
+  startOtlpSink,
   summary,
   waitReady,
 } from './lib';
@@ -55,7 +61,7 @@ const DATABASE = 'ddm_bench_settings';
 const NATS_NAMESPACE = 'benchsettings';
 const READY_TIMEOUT_MS = 120_000;
 const POOL_SIZE = 10;
-const USAGE = 'npm run bench -- settings [--duration <s>] [--connections <n>] [--warmup <s>] [--keep]';
+const USAGE = 'npm run bench -- settings [--duration <s>] [--connections <n>] [--warmup <s>] [--keep] [--tracing]';
 const SIZES = { small: 1_000, large: 100_000 } as const;
 type Size = keyof typeof SIZES;
 const LIST_QUERY = 'status=ACTIVE&sortBy=positionName&limit=20';
@@ -79,6 +85,7 @@ interface Run extends Stats {
 }
 interface Options extends BenchOptions {
   keep: boolean;
+  tracing: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -327,9 +334,9 @@ async function probeReads(db: Client, targets: Target[]): Promise<PerRequest[]> 
 // ---------------------------------------------------------------------------------------------
 
 function parseOptions(argv: string[]): Options {
-  return parseArgs<Options>(argv, { duration: 10, connections: 16, warmup: 3, keep: false }, USAGE, (flag, _value, opts) => {
-    if (flag !== '--keep') return false;
-    opts.keep = true;
+  return parseArgs<Options>(argv, { duration: 10, connections: 16, warmup: 3, keep: false, tracing: false }, USAGE, (flag, _value, opts) => {
+    if (flag !== '--keep' && flag !== '--tracing') return false;
+    opts[flag === '--keep' ? 'keep' : 'tracing'] = true;
     return true;
   });
 }
@@ -342,11 +349,16 @@ const LABEL: Record<Kind, string> = {
 };
 
 let bareWorker: Worker | undefined;
+let otlpSink: { url: string; stop(): Promise<number> } | undefined;
 
 async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string }): Promise<void> {
   const url = await createScratchDatabase(rt.databaseUrl, DATABASE);
   // The services trust the dev key (made on first use, as `npm run token` does); the callers' tokens are signed with it.
   ensureDevKeys(DEV_KEYS_DIR);
+  if (opts.tracing) {
+    otlpSink = await startOtlpSink();
+    log(`tracing on: the services export their spans to a sink that discards them (${otlpSink.url})`);
+  }
   const env = {
     DATABASE_URL: url,
     NATS_URL: rt.natsUrl,
@@ -356,6 +368,8 @@ async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string })
     LOG_LEVEL: 'warn',
     HOST: '127.0.0.1',
     DB_POOL_SIZE: String(POOL_SIZE),
+    // Empty (tracing off) unless --tracing, whatever this shell exports.
+    OTEL_EXPORTER_OTLP_ENDPOINT: otlpSink?.url ?? '',
   };
   // One after the other: each applies its own migrations, and both create the pg_trgm extension.
   const authPort = await freePort();
@@ -439,7 +453,7 @@ function report(opts: Options, runs: Run[], matches: Record<Kind, number>, perRe
   const ratio = (kind: Kind) => best(kind, 'service').rps / best(kind, 'bare').rps;
   const verdict = (r: number, target: number) => `target >= ${target}, ${r >= target ? 'met' : 'NOT met'}`;
   const lines = [
-    `settings positions: service (NestJS, token + caller caches warm, envelope) vs bare (Fastify + pg, same SQL) — ${opts.connections} connections, ${opts.duration} s per run, better of 2 runs each (*)`,
+    `settings positions: service (NestJS, token + caller caches warm, envelope${opts.tracing ? ', TRACING ON' : ''}) vs bare (Fastify + pg, same SQL) — ${opts.connections} connections, ${opts.duration} s per run, better of 2 runs each (*)`,
     ...KINDS.map((k) => `  ${k.padEnd(5)} ${LABEL[k]}`),
     '',
     `${'target'.padEnd(6)} ${'impl'.padEnd(7)} ${pad('round', 5)} ${pad('req/s', 7)} ${pad('p50 ms', 7)} ${pad('p95 ms', 7)} ${pad('p99 ms', 7)} ${pad('requests', 8)} ${pad('non-200', 7)}`,
@@ -466,6 +480,7 @@ function report(opts: Options, runs: Run[], matches: Record<Kind, number>, perRe
   process.stdout.write(
     JSON.stringify({
       bench: 'settings',
+      tracing: opts.tracing,
       connections: opts.connections,
       durationSec: opts.duration,
       positions: SIZES,
@@ -487,6 +502,8 @@ if (isMainThread) {
     async () => {
       await bareWorker?.terminate();
       await removeScratch(rt, DATABASE, NATS_NAMESPACE, options.keep);
+      // After the services: they send their last spans as they stop.
+      await otlpSink?.stop();
     },
   );
 } else {

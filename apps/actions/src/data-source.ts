@@ -1,8 +1,9 @@
 import { ServiceDataSource } from '@ddm/platform';
 import { ActionsPlatform1763800000000 } from './migrations/1763800000000-actions-platform';
+import { ActionsOutboxTrace1764900000000 } from './migrations/1764900000000-actions-outbox-trace';
 
 /** The actions schema: used by the service and by `migrate`. */
 export const actionsDataSource: ServiceDataSource = {
   schema: 'actions',
-  migrations: [ActionsPlatform1763800000000],
+  migrations: [ActionsPlatform1763800000000, ActionsOutboxTrace1764900000000],
 };

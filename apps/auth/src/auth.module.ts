@@ -7,12 +7,13 @@ import { InvitationsService } from './invitations/invitations.service';
 import { MAIL_OPTIONS, loadMailOptions } from './mail/mail.config';
 import { MailService } from './mail/mail.service';
 import { PermissionKeysController } from './permission-keys/permission-keys.controller';
-import { ProjectionConsumers } from './projections/projections.consumer';
-import { ProjectionsService } from './projections/projections.service';
+import { DelegationProjection } from './projections/delegation.projection';
+import { SettingsProjection } from './projections/settings.projection';
 import { RolesController } from './roles/roles.controller';
 import { RolesService } from './roles/roles.service';
 import { TenantsController } from './tenants/tenants.controller';
 import { TenantsService } from './tenants/tenants.service';
+import { UserRefs } from './users/user-refs';
 import { UsersController } from './users/users.controller';
 import { UsersService } from './users/users.service';
 
@@ -26,12 +27,13 @@ import { UsersService } from './users/users.service';
     CallerChanges,
     CallersService,
     CallerResponder,
+    UserRefs,
     TenantsService,
     RolesService,
     UsersService,
     InvitationsService,
-    ProjectionsService,
-    ProjectionConsumers,
+    SettingsProjection,
+    DelegationProjection,
   ],
   exports: [TenantsService],
 })

@@ -2,10 +2,22 @@ import { ServiceDataSource } from '@ddm/platform';
 import { AuthCore1763800000000 } from './migrations/1763800000000-auth-core';
 import { AuthUsers1763900000000 } from './migrations/1763900000000-auth-users';
 import { AuthDelegationVersion1764100000000 } from './migrations/1764100000000-auth-delegation-version';
+import { AuthAuditUserIds1764200000000 } from './migrations/1764200000000-auth-audit-user-ids';
+import { AuthProjectionVersions1764200000001 } from './migrations/1764200000001-auth-projection-versions';
+import { AuthUsersLoginSort1764200000002 } from './migrations/1764200000002-auth-users-login-sort';
+import { AuthOutboxTrace1764900000000 } from './migrations/1764900000000-auth-outbox-trace';
 
 /** The auth schema: used by the service and by `migrate`. */
 export const authDataSource: ServiceDataSource = {
   schema: 'auth',
   extensions: ['pg_trgm'],
-  migrations: [AuthCore1763800000000, AuthUsers1763900000000, AuthDelegationVersion1764100000000],
+  migrations: [
+    AuthCore1763800000000,
+    AuthUsers1763900000000,
+    AuthDelegationVersion1764100000000,
+    AuthAuditUserIds1764200000000,
+    AuthProjectionVersions1764200000001,
+    AuthUsersLoginSort1764200000002,
+    AuthOutboxTrace1764900000000,
+  ],
 };

@@ -3,14 +3,25 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Db, NatsClient } from '@ddm/platform';
 import { AckPolicy, DeliverPolicy, JSONCodec } from 'nats';
-import { TEST_KEYS_DIR, TestService, expectErrorBody, mintToken, startTestService, tokenFor } from '@ddm/testing';
+import { TEST_KEYS_DIR, TestService, expectErrorBody, mintToken, startTestService, tokenFor, until } from '@ddm/testing';
 import { sign } from 'jsonwebtoken';
 import { ROLE_FIELDS, USER_FIELDS } from './fixtures/fields';
+import { expectNullRefused } from './fixtures/nulls';
 import { AuthWithProbeModule } from './fixtures/probe.module';
 import { authDataSource } from '../src/data-source';
 import { SeedResult, seedAuth } from '../src/seed';
 import { TenantsService } from '../src/tenants/tenants.service';
 
+
+/** Where a JSON schema in `node` is typed `object` without saying what it holds (properties, additionalProperties or a reference). */
+function untypedObjects(node: unknown, path = '$'): string[] {
+  if (!node || typeof node !== 'object') return [];
+  if (Array.isArray(node)) return node.flatMap((item, i) => untypedObjects(item, `${path}[${i}]`));
+  const o = node as Record<string, unknown>;
+  const said = ['additionalProperties', '$ref', 'allOf', 'oneOf', 'anyOf'].some((k) => k in o) || (typeof o.properties === 'object' && Object.keys(o.properties as object).length > 0);
+  const here = o.type === 'object' && !said ? [path] : [];
+  return [...here, ...Object.entries(o).flatMap(([k, v]) => untypedObjects(v, `${path}.${k}`))];
+}
 
 describe('auth service (e2e, real Postgres and NATS)', () => {
   let svc: TestService;
@@ -148,19 +159,25 @@ describe('auth service (e2e, real Postgres and NATS)', () => {
       const db = svc.app.get(Db);
       const otherAdmin = tokenFor('admin@other.test');
       expect((await svc.http.get(rolesPath(other.id), { token: otherAdmin })).status).toBe(200);
+      const rolesAnswer = () => svc.http.get(rolesPath(other.id), { token: otherAdmin });
+      const callerChanged = async () => {
+        nats.nc.publish(svc.ns.subjects.callerChanged, JSONCodec().encode({ tenantId: other.id }));
+        await nats.nc.flush();
+      };
       await db.query(`UPDATE auth.tenants SET status = 'SUSPENDED' WHERE id = $1`, [other.id]);
       try {
-        nats.nc.publish(svc.ns.subjects.callerChanged, JSONCodec().encode({ tenantId: other.id }));
-        await nats.nc.flush();
-        await new Promise((r) => setTimeout(r, 200));
-        expectErrorBody(await svc.http.get(rolesPath(other.id), { token: otherAdmin }), 403);
+        await callerChanged();
+        const refused = await until(async () => {
+          const res = await rolesAnswer();
+          return res.status === 403 && res;
+        }, 'the cached caller to be dropped');
+        expectErrorBody(refused, 403);
       } finally {
         await db.query(`UPDATE auth.tenants SET status = 'ACTIVE' WHERE id = $1`, [other.id]);
-        nats.nc.publish(svc.ns.subjects.callerChanged, JSONCodec().encode({ tenantId: other.id }));
-        await nats.nc.flush();
-        await new Promise((r) => setTimeout(r, 200));
+        await callerChanged();
       }
-      expect((await svc.http.get(rolesPath(other.id), { token: otherAdmin })).status).toBe(200);
+      await until(async () => (await rolesAnswer()).status === 200, 'the tenant to be active again');
+      expect((await rolesAnswer()).status).toBe(200);
     });
 
     it("404 for another tenant's role id", async () => {
@@ -316,6 +333,38 @@ describe('auth service (e2e, real Postgres and NATS)', () => {
   });
 
   describe('PATCH /auth/v1/user/preferences', () => {
+    it('400 naming the field for null, which no preference takes', async () => {
+      for (const field of ['columnViewSettings', 'dashboardData', 'displayLanguage', 'dateFormat']) {
+        expectNullRefused(await svc.http.patch('/auth/v1/user/preferences', { token: admin, body: { [field]: null } }), field);
+      }
+    });
+
+    it('400 for columnViewSettings that is not an object with columns (an array included)', async () => {
+      for (const columnViewSettings of [[], ['name'], 'name']) {
+        const res = await svc.http.patch('/auth/v1/user/preferences', { token: admin, body: { columnViewSettings } });
+        expectErrorBody(res, 400);
+        expect(res.body.errors).toContainEqual({ field: 'columnViewSettings', message: 'must be an object' });
+      }
+      const empty = await svc.http.patch('/auth/v1/user/preferences', { token: admin, body: { columnViewSettings: {} } });
+      expectErrorBody(empty, 400);
+      expect([...new Set(empty.body.errors.map((e: { field: string }) => e.field))]).toEqual(['columnViewSettings.columns']);
+    });
+
+    it('takes back what it answers: the preferences a user reads, written back unchanged, are accepted and kept', async () => {
+      const token = tokenFor('staff05@demo.test');
+      const before = (await svc.http.get(detailsPath(), { token })).body.data;
+      expect(before.columnViewSettings).toEqual({ columns: [] });
+      expect(before.dashboardData).toEqual([]);
+      const { displayLanguage, dateFormat, columnViewSettings, dashboardData } = before;
+      const res = await svc.http.patch('/auth/v1/user/preferences', { token, body: { displayLanguage, dateFormat, columnViewSettings, dashboardData } });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ displayLanguage, dateFormat, columnViewSettings, dashboardData });
+      const set = await svc.http.patch('/auth/v1/user/preferences', { token, body: { columnViewSettings: { columns: ['email'] }, dashboardData: [{ x: 1, y: 2, w: 3.5, h: 4, i: 'c' }] } });
+      const again = await svc.http.patch('/auth/v1/user/preferences', { token, body: { columnViewSettings: set.body.data.columnViewSettings, dashboardData: set.body.data.dashboardData } });
+      expect(again.status).toBe(200);
+      expect(again.body.data).toMatchObject({ columnViewSettings: { columns: ['email'] }, dashboardData: [{ x: 1, y: 2, w: 3.5, h: 4, i: 'c' }] });
+    });
+
     it('publishes evt.auth.user.updated through the outbox, carrying the request id', async () => {
       const nats = svc.app.get(NatsClient);
       await nats.jsm.consumers.add(svc.ns.subjects.eventsStream, {
@@ -361,6 +410,19 @@ describe('auth service (e2e, real Postgres and NATS)', () => {
     expect(res.status).toBe(200);
     expect(res.body.components.securitySchemes.accessToken).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/auth/v1/user/tenant/{tenantId}/details', '/auth/v1/tenants/{id}/roles/list']));
+  });
+
+  it('types every schema of its OpenAPI document: no object without properties, except the free ones that say so', async () => {
+    const doc = (await svc.http.get('/auth/docs-json')).body;
+    expect(untypedObjects(doc)).toEqual([]);
+    const user = doc.components.schemas.UserView.properties;
+    expect(user.displayName).toMatchObject({ type: 'string', nullable: true });
+    expect(user.customAttributes).toMatchObject({ type: 'object', additionalProperties: true });
+    expect(doc.components.schemas.ManagerView.properties.managerName).toMatchObject({ type: 'string', nullable: true });
+    // Both lists answer pages of their views.
+    const page = (path: string) => doc.paths[path].get.responses['200'].content['application/json'].schema.properties.data.properties.data.items.$ref;
+    expect(page('/auth/v1/user')).toBe('#/components/schemas/UserView');
+    expect(page('/auth/v1/tenants/{id}/roles/list')).toBe('#/components/schemas/TenantRoleView');
   });
 
   it('answers health and metrics without a token', async () => {

@@ -9,6 +9,7 @@ import { SeedResult, seedAuth } from '../src/seed';
 import { TenantsService } from '../src/tenants/tenants.service';
 import { collect, position, projectSettings, until } from './fixtures/events';
 import { ISO, USER_FIELDS } from './fixtures/fields';
+import { expectNullRefused } from './fixtures/nulls';
 
 interface Received {
   from: string;
@@ -128,7 +129,11 @@ describe('invitations (e2e, real SMTP server, Postgres and NATS)', () => {
       expect(text).toMatch(/^Subject: You are invited to Demo Co$/m);
       expect(text).toContain(`http://app.test/signin?tenant=${demo.id}&email=nia.new%2B1%40example.test`);
       expect(text).toContain('Ada Admin invited you to Demo Co');
-      const [row] = await db.query<{ status: string; email: string; sent_by: string }>(`SELECT status, email, sent_by FROM auth.invitations WHERE user_id = $1`, [u.id]);
+      // sent_by holds the inviter's user id.
+      const [row] = await db.query<{ status: string; email: string; sent_by: string }>(
+        `SELECT i.status, i.email, s.name AS sent_by FROM auth.invitations i JOIN auth.users s ON s.id = i.sent_by WHERE i.user_id = $1`,
+        [u.id],
+      );
       expect(row).toEqual({ status: 'SENT', email: 'nia.new+1@example.test', sent_by: 'Ada Admin' });
 
       const event = await until(async () => events.messages.find((m) => m.data.user?.id === u.id), 'evt.auth.user.created');
@@ -145,7 +150,13 @@ describe('invitations (e2e, real SMTP server, Postgres and NATS)', () => {
         body: { tenantId: demo.id, email: 'quiet@example.test', firstName: 'Quiet', lastName: 'One', inviteViaEmail: 'false' },
       });
       expect(res.status).toBe(200);
-      await new Promise((r) => setTimeout(r, 200));
+      // A later invitation's mail has arrived: one for quiet@ would have arrived before it.
+      const barrier = await svc.http.post('/auth/v1/user/create', {
+        token: admin,
+        body: { tenantId: demo.id, email: 'quiet.barrier@example.test', firstName: 'Quiet', lastName: 'Barrier' },
+      });
+      expect(barrier.status).toBe(200);
+      await waitForMail('quiet.barrier@example.test');
       expect(mailsTo('quiet@example.test')).toEqual([]);
     });
 
@@ -186,6 +197,22 @@ describe('invitations (e2e, real SMTP server, Postgres and NATS)', () => {
       expect([...new Set(res.body.errors.map((e: { field: string }) => e.field))].sort()).toEqual(
         ['customAttributes', 'email', 'firstName', 'groups', 'inviteViaEmail', 'isAdmin', 'lastName', 'roleIds'].sort(),
       );
+    });
+
+    it('400 naming the field for a null list, flag or customAttributes; null texts and manager are left out', async () => {
+      for (const field of ['roleIds', 'positionIds', 'groups', 'customAttributes', 'inviteViaEmail']) {
+        const res = await svc.http.post('/auth/v1/user/create', { token: admin, body: { tenantId: demo.id, email: 'nullish@example.test', firstName: 'N', lastName: 'U', [field]: null } });
+        expectNullRefused(res, field);
+      }
+      const bulk = await svc.http.post('/auth/v1/user/bulk-invite', { token: admin, body: { tenantId: demo.id, users: [{ email: 'nullish@example.test', firstName: 'N', lastName: 'U', roleIds: null }] } });
+      expectNullRefused(bulk, 'users.0.roleIds');
+      expect((await db.query(`SELECT 1 FROM auth.users WHERE email = 'nullish@example.test'`)).length).toBe(0);
+      const res = await svc.http.post('/auth/v1/user/create', {
+        token: admin,
+        body: { tenantId: demo.id, email: 'nullish@example.test', firstName: 'N', lastName: 'U', mobilePhone: null, managerId: null, employeeId: null, employeeType: null, inviteViaEmail: false },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ mobilePhone: null, manager: null, employeeId: null, employeeType: null, status: 'INVITED' });
     });
 
     it('404 for a position or role the tenant does not know; 403 without manage:users or in another tenant', async () => {

@@ -11,6 +11,7 @@ import { SeedResult, seedAuth } from '../src/seed';
 import { TenantsService } from '../src/tenants/tenants.service';
 import { collect, until } from './fixtures/events';
 import { ISO, ROLE_FIELDS } from './fixtures/fields';
+import { expectNullRefused } from './fixtures/nulls';
 
 process.env.MAIL_DIR = mkdtempSync(join(tmpdir(), 'ddm-roles-mail-'));
 delete process.env.SMTP_URL;
@@ -112,6 +113,16 @@ describe('tenant roles and permission keys (e2e, real Postgres and NATS)', () =>
       expectErrorBody(await svc.http.post(`/auth/v1/tenants/demo/roles`, { token: admin, body: { roleName: 'X' } }), 400);
     });
 
+    it('400 naming the field for a null roleName or relationshipMappings; a null description is no description', async () => {
+      expectNullRefused(await svc.http.post(rolesPath(), { token: admin, body: { roleName: 'Nullish', relationshipMappings: null } }), 'relationshipMappings');
+      const unnamed = await svc.http.post(rolesPath(), { token: admin, body: { roleName: null } });
+      expectErrorBody(unnamed, 400);
+      expect([...new Set(unnamed.body.errors.map((e: { field: string }) => e.field))]).toEqual(['roleName']);
+      const res = await svc.http.post(rolesPath(), { token: admin, body: { roleName: 'Undescribed', description: null } });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ roleName: 'Undescribed', description: null });
+    });
+
     it('403 without manage:roles, and in a tenant the caller is not a member of', async () => {
       const res = await createRole('Nope', [], manager);
       expectErrorBody(res, 403);
@@ -138,6 +149,14 @@ describe('tenant roles and permission keys (e2e, real Postgres and NATS)', () =>
       expect((await svc.http.get(`${rolesPath()}/list?isDeactivated=true`, { token: admin })).body.data.data.map((r: { id: string }) => r.id)).toEqual([created.id]);
       const on = await svc.http.patch(`${rolesPath()}/${created.id}`, { token: admin, body: { isDeactivated: 'false' } });
       expect(on.body.data).toMatchObject({ isDeactivated: false, deactivatedOn: null, status: 'ACTIVE' });
+    });
+
+    it('400 naming the field for null isDeactivated, roleName, relationshipMappings or tenantId; nothing changes', async () => {
+      const role = (await createRole('Null Testers', ['view:decisions'])).body.data;
+      for (const field of ['isDeactivated', 'roleName', 'relationshipMappings', 'tenantId']) {
+        expectNullRefused(await svc.http.patch(`${rolesPath()}/${role.id}`, { token: admin, body: { [field]: null } }), field);
+      }
+      expect((await svc.http.get(`${rolesPath()}/${role.id}`, { token: admin })).body.data).toEqual(role);
     });
 
     it('System Admin can neither be deactivated nor lose a key (409); nothing changes', async () => {

@@ -9,6 +9,7 @@ import { SeedResult, seedAuth } from '../src/seed';
 import { TenantsService } from '../src/tenants/tenants.service';
 import { collect, delegation, group, position, projectSettings, publishEvent, until } from './fixtures/events';
 import { ISO, MANAGER_FIELDS, USER_FIELDS, USER_GROUP_FIELDS, USER_POSITION_FIELDS, USER_ROLE_FIELDS } from './fixtures/fields';
+import { expectNullRefused } from './fixtures/nulls';
 
 // No SMTP server in this file: anything mailed lands in a scratch folder, not in the repository's .data/.
 process.env.MAIL_DIR = mkdtempSync(join(tmpdir(), 'ddm-users-mail-'));
@@ -367,14 +368,35 @@ describe('users (e2e, real Postgres and NATS)', () => {
       expectErrorBody(self, 400);
       const bad = await svc.http.patch(`/auth/v1/user/update-entities/${id}`, {
         token: admin,
-        body: { firstName: null, lastName: 'x'.repeat(101), isAdmin: true, roleIds: ['nope'], customAttributes: { a: { b: 1 } }, positionIds: new Array(51).fill(positions.cro.id) },
+        body: { firstName: null, lastName: 'x'.repeat(101), isAdmin: true, roleIds: ['nope'], customAttributes: { a: { b: 1 } }, positionIds: [positions.cro.id, positions.cro.id] },
       });
       expectErrorBody(bad, 400);
       expect([...new Set(bad.body.errors.map((e: { field: string }) => e.field))].sort()).toEqual(['customAttributes', 'firstName', 'isAdmin', 'lastName', 'positionIds', 'roleIds']);
+      // An array past its maximum is refused for its size alone, before any other field is read.
+      const tooMany = await svc.http.patch(`/auth/v1/user/update-entities/${id}`, { token: admin, body: { firstName: null, positionIds: new Array(51).fill(positions.cro.id) } });
+      expectErrorBody(tooMany, 400);
+      expect(tooMany.body.errors).toEqual([{ field: 'positionIds', message: expect.stringMatching(/50/) }]);
       const empty = await svc.http.patch(`/auth/v1/user/update-entities/${id}`, { token: admin, body: {} });
       expectErrorBody(empty, 400);
       expect(empty.body.message).toMatch(/nothing to change/i);
       expectErrorBody(await svc.http.patch('/auth/v1/user/update-entities/abc', { token: admin, body: { firstName: 'X' } }), 400);
+    });
+
+    it('400 naming the field for null names, lists or customAttributes (the user keeps them); null clears the nullable texts', async () => {
+      const id = idOf('staff22@demo.test');
+      const before = (await svc.http.get(`/auth/v1/user/${id}`, { token: admin })).body.data;
+      expect(before.userRoles).toHaveLength(1);
+      for (const field of ['firstName', 'lastName', 'roleIds', 'positionIds', 'groups', 'customAttributes', 'tenantId']) {
+        expectNullRefused(await svc.http.patch(`/auth/v1/user/update-entities/${id}`, { token: admin, body: { [field]: null } }), field);
+      }
+      const primary = await svc.http.patch(`/auth/v1/user/update-entities/${id}`, { token: admin, body: { groups: [{ groupId: groups.ops.id, isPrimaryOrg: null }] } });
+      expectNullRefused(primary, 'groups.0.isPrimaryOrg');
+      expect((await svc.http.get(`/auth/v1/user/${id}`, { token: admin })).body.data).toMatchObject({ userRoles: before.userRoles, userGroups: [], customAttributes: before.customAttributes });
+
+      await svc.http.patch(`/auth/v1/user/update-entities/${id}`, { token: admin, body: { employeeId: 'E-22', employeeType: 'Intern', mobilePhone: '+1 555 0122' } });
+      const cleared = await svc.http.patch(`/auth/v1/user/update-entities/${id}`, { token: admin, body: { employeeId: null, employeeType: null, mobilePhone: null } });
+      expect(cleared.status).toBe(200);
+      expect(cleared.body.data).toMatchObject({ employeeId: null, employeeType: null, mobilePhone: null });
     });
 
     it('403 without manage:users', async () => {
@@ -416,8 +438,10 @@ describe('users (e2e, real Postgres and NATS)', () => {
       expectErrorBody(await svc.http.get(`/auth/v1/user/${id}`, { token: admin }), 404);
       expect((await svc.http.get('/auth/v1/user?search=staff33', { token: admin })).body.data.total).toBe(0);
       expectErrorBody(await svc.http.get('/auth/v1/user/details', { token: tokenFor('staff33@demo.test') }), 403);
+      // deleted_by holds the deleting user's id.
       const [row] = await db.query<{ is_deleted: boolean; deleted_on: Date; deleted_by: string }>(
-        `SELECT is_deleted, deleted_on, deleted_by FROM auth.tenant_users WHERE user_id = $1 AND tenant_id = $2`,
+        `SELECT tu.is_deleted, tu.deleted_on, d.name AS deleted_by FROM auth.tenant_users tu JOIN auth.users d ON d.id = tu.deleted_by
+          WHERE tu.user_id = $1 AND tu.tenant_id = $2`,
         [id, demo.id],
       );
       expect(row).toMatchObject({ is_deleted: true, deleted_on: expect.any(Date), deleted_by: 'Ada Admin' });

@@ -4,7 +4,7 @@ import Fastify, { FastifyInstance, LogController } from 'fastify';
 import proxy, { FastifyHttpProxyOptions } from '@fastify/http-proxy';
 import { LevelWithSilent, Logger } from 'pino';
 import { AREAS, AreaName, BODY_LIMIT, BODY_TOO_LARGE_MESSAGE, ROUTES, errorBody } from '@ddm/contracts';
-import { createLogger } from '@ddm/platform';
+import { createLogger, currentTraceContext } from '@ddm/platform';
 import { GatewayConfig, loadGatewayConfig } from './config';
 import { MergedDocs, registerDocs } from './docs';
 
@@ -140,6 +140,8 @@ export function buildGateway(options: GatewayOptions = {}): FastifyInstance {
       retriesCount: 1,
       rewriteRequestHeaders: (request, headers) => {
         headers['x-request-id'] = request.id;
+        // undici is not instrumented: the gateway's span is handed on here, so the service's span is its child (nothing when tracing is off).
+        Object.assign(headers, currentTraceContext());
         // Node already answered the client's `Expect: 100-continue`; undici refuses to send the header.
         if (headers.expect !== undefined) delete headers.expect;
         const forwarded = headers['x-forwarded-for'];

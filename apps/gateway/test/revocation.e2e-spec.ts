@@ -1,5 +1,6 @@
 import {
   RunningProcess,
+  apiClient,
   TestDatabase,
   TestNamespace,
   createTestDatabase,
@@ -51,16 +52,18 @@ describe('system: a revoked key stops working at once in another service', () =>
   });
 
   it('refuses the very next request after the role loses the key, and shows allowed: false', async () => {
-    const role = await gw.post(`/auth/v1/tenants/${tenantId}/roles`, {
-      token: admin,
+    // The auth calls through the typed client (answers checked against docs/openapi.json); the probe is not part of the API.
+    const api = apiClient(gateway.url, admin);
+    const role = await api.POST('/auth/v1/tenants/{id}/roles', {
+      params: { path: { id: tenantId } },
       body: { roleName: 'Decision Viewer', description: 'Sees decisions', relationshipMappings: [{ relationshipKeyName: 'view:decisions', isEnabled: true }] },
     });
-    expect(role.status).toBe(200);
-    const invited = await gw.post('/auth/v1/user/create', {
-      token: admin,
-      body: { tenantId, email: 'viewer@demo.test', firstName: 'Vera', lastName: 'Viewer', roleIds: [role.body.data.id], inviteViaEmail: false },
+    expect(role.response.status).toBe(200);
+    const roleId = role.data!.data.id;
+    const invited = await api.POST('/auth/v1/user/create', {
+      body: { tenantId, email: 'viewer@demo.test', firstName: 'Vera', lastName: 'Viewer', roleIds: [roleId], inviteViaEmail: false },
     });
-    expect(invited.status).toBe(200);
+    expect(invited.response.status).toBe(200);
 
     // First sign-in links the identity; the probe service caches the caller with the key.
     const before = await gw.get('/decision/v1/__probe', { token: viewer });
@@ -71,11 +74,11 @@ describe('system: a revoked key stops working at once in another service', () =>
     ]);
     expect((await gw.get('/decision/v1/__probe', { token: viewer })).status).toBe(200);
 
-    const revoked = await gw.patch(`/auth/v1/tenants/${tenantId}/roles/${role.body.data.id}`, {
-      token: admin,
+    const revoked = await api.PATCH('/auth/v1/tenants/{id}/roles/{roleId}', {
+      params: { path: { id: tenantId, roleId } },
       body: { relationshipMappings: [{ relationshipKeyName: 'view:decisions', isEnabled: false }] },
     });
-    expect(revoked.status).toBe(200);
+    expect(revoked.response.status).toBe(200);
 
     const after = await gw.get('/decision/v1/__probe', { token: viewer });
     expectErrorBody(after, 403, '/decision/v1/__probe');

@@ -1,16 +1,19 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { AREAS, ROUTES } from '@ddm/contracts';
 import {
+  ROOT,
   RunningProcess,
+  RunningSystem,
   TestDatabase,
   TestNamespace,
+  apiClient,
   createTestDatabase,
   createTestNamespace,
   expectErrorBody,
-  freePort,
   httpClient,
   runSeed,
-  spawnBuilt,
-  testEnv,
+  startSystem,
   tokenFor,
 } from '@ddm/testing';
 
@@ -21,8 +24,8 @@ import {
 describe('system: seven services behind the gateway', () => {
   let dbx: TestDatabase;
   let ns: TestNamespace;
-  const services = new Map<string, RunningProcess>();
-  let gateway: RunningProcess;
+  let system: RunningSystem;
+  let services: Map<string, RunningProcess>;
   let gw: ReturnType<typeof httpClient>;
   let tenantId: string;
   let otherTenantId: string;
@@ -30,39 +33,49 @@ describe('system: seven services behind the gateway', () => {
   beforeAll(async () => {
     dbx = await createTestDatabase();
     ns = createTestNamespace();
-    const env = testEnv(dbx, ns, { LOG_LEVEL: 'warn', DB_POOL_SIZE: '3' });
-    const started = await Promise.all(ROUTES.map(async (r) => [r.area, await spawnBuilt(`apps/${r.area}/src/main.js`, { ...env, PORT: String(await freePort()) })] as const));
-    for (const [area, p] of started) services.set(area, p);
-    const upstreams = Object.fromEntries(ROUTES.map((r) => [`${r.area.toUpperCase()}_URL`, services.get(r.area)!.url]));
-    gateway = await spawnBuilt('apps/gateway/src/main.js', { ...upstreams, LOG_LEVEL: 'warn', PORT: String(await freePort()) }, '/health/live');
-    gw = httpClient(gateway.url);
+    system = await startSystem(dbx, ns);
+    services = system.services;
+    gw = system.http;
 
-    const seeded = runSeed(env);
+    const seeded = runSeed(system.env);
     tenantId = seeded.tenantId('Demo Co');
     otherTenantId = seeded.tenantId('Other Co');
   }, 120_000);
 
   afterAll(async () => {
-    await gateway?.stop();
-    await Promise.all([...services.values()].map((p) => p.stop()));
+    await system?.stop();
     await dbx?.drop();
     await ns?.cleanup();
   });
 
   it('answers the details endpoint through the gateway, in the envelope, passing x-request-id', async () => {
-    const res = await gw.get(`/auth/v1/user/tenant/${tenantId}/details`, { token: tokenFor('admin@demo.test'), headers: { 'x-request-id': 'sys-req-1' } });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ statusCode: 200, data: { email: 'admin@demo.test', userRoles: [expect.objectContaining({ roleName: 'System Admin' })] } });
-    expect(res.headers.get('x-request-id')).toBe('sys-req-1');
+    const api = apiClient(system.gateway.url, tokenFor('admin@demo.test'));
+    const { data, response } = await api.GET('/auth/v1/user/tenant/{tenantId}/details', { params: { path: { tenantId } }, headers: { 'x-request-id': 'sys-req-1' } });
+    expect(response.status).toBe(200);
+    expect(data).toMatchObject({ statusCode: 200, data: { email: 'admin@demo.test', userRoles: [expect.objectContaining({ roleName: 'System Admin' })] } });
+    expect(response.headers.get('x-request-id')).toBe('sys-req-1');
     // The service itself saw the id: it is in the body the service built.
-    const unauthenticated = await gw.get(`/auth/v1/user/tenant/${tenantId}/details`, { headers: { 'x-request-id': 'sys-req-2' } });
-    expect(unauthenticated.body.requestId).toBe('sys-req-2');
+    const unauthenticated = await apiClient(system.gateway.url).GET('/auth/v1/user/tenant/{tenantId}/details', { params: { path: { tenantId } }, headers: { 'x-request-id': 'sys-req-2' } });
+    expect(unauthenticated.error?.requestId).toBe('sys-req-2');
   });
 
   it('keeps the error body through the gateway (401, 403, 400)', async () => {
-    expectErrorBody(await gw.get(`/auth/v1/user/tenant/${tenantId}/details`), 401);
-    expectErrorBody(await gw.get(`/auth/v1/user/tenant/${otherTenantId}/details`, { token: tokenFor('admin@demo.test') }), 403);
-    expectErrorBody(await gw.get(`/auth/v1/tenants/${tenantId}/roles/list?limit=101`, { token: tokenFor('admin@demo.test') }), 400);
+    const anonymous = apiClient(system.gateway.url);
+    const admin = apiClient(system.gateway.url, tokenFor('admin@demo.test'));
+    const none = await anonymous.GET('/auth/v1/user/tenant/{tenantId}/details', { params: { path: { tenantId } } });
+    expect([none.response.status, none.error?.statusCode]).toEqual([401, 401]);
+    const other = await admin.GET('/auth/v1/user/tenant/{tenantId}/details', { params: { path: { tenantId: otherTenantId } } });
+    expect([other.response.status, other.error?.statusCode]).toEqual([403, 403]);
+    const tooMany = await admin.GET('/auth/v1/tenants/{id}/roles/list', { params: { path: { id: tenantId }, query: { limit: 101 } } });
+    expect([tooMany.response.status, tooMany.error?.errors?.[0]?.field]).toEqual([400, 'limit']);
+  });
+
+  it(`serves the committed contract: /docs-json is docs/openapi.json and /docs/asyncapi.json is docs/asyncapi.json (run \`npm run docs\` after a contract change)`, async () => {
+    const served = await gw.get('/docs-json');
+    expect(served.body).toEqual(JSON.parse(readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8')));
+    const events = await gw.get('/docs/asyncapi.json');
+    expect(events.status).toBe(200);
+    expect(events.body).toEqual(JSON.parse(readFileSync(join(ROOT, 'docs/asyncapi.json'), 'utf8')));
   });
 
   it('routes every area prefix to its own service', async () => {

@@ -3,10 +3,17 @@ import { SettingsPositions1764000000001 } from './migrations/1764000000001-setti
 import { SettingsDelegationVersion1764000000002 } from './migrations/1764000000002-settings-delegation-version';
 import { SettingsPlatform1763800000000 } from './migrations/1763800000000-settings-platform';
 import { SettingsStructure1764000000000 } from './migrations/1764000000000-settings-structure';
+import { SettingsOutboxTrace1764900000000 } from './migrations/1764900000000-settings-outbox-trace';
 
 /** The settings schema: used by the service and by `migrate`. */
 export const settingsDataSource: ServiceDataSource = {
   schema: 'settings',
   extensions: ['pg_trgm'],
-  migrations: [SettingsPlatform1763800000000, SettingsStructure1764000000000, SettingsPositions1764000000001, SettingsDelegationVersion1764000000002],
+  migrations: [
+    SettingsPlatform1763800000000,
+    SettingsStructure1764000000000,
+    SettingsPositions1764000000001,
+    SettingsDelegationVersion1764000000002,
+    SettingsOutboxTrace1764900000000,
+  ],
 };

@@ -17,6 +17,7 @@ import { PlatformModule } from './platform.module';
 import { describeEnvelopes } from './openapi';
 import { requestContext } from './request-context';
 import { exitGracefullyOnSignals } from './shutdown';
+import { startTracing } from './tracing';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -127,10 +128,13 @@ export async function createServiceApp(appModule: Type<unknown>, def: ServiceDef
 }
 
 /**
- * Starts a service: listens on PORT, and on SIGTERM/SIGINT stops taking requests, lets the
- * in-flight ones finish, drains NATS, closes the pool and exits 0 (1 past SHUTDOWN_TIMEOUT_MS).
+ * Starts a service: tracing when OTEL_EXPORTER_OTLP_ENDPOINT is set, then listens on PORT, and on
+ * SIGTERM/SIGINT stops taking requests, lets the in-flight ones finish, drains NATS, closes the
+ * pool, sends the last spans and exits 0 (1 past SHUTDOWN_TIMEOUT_MS).
  */
 export async function bootstrapService(appModule: Type<unknown>, def: ServiceDefinition): Promise<ServiceApp> {
+  // First of all: the instrumentations must be in place before the HTTP server and pg exist.
+  const tracing = startTracing(def.area);
   let service: ServiceApp;
   try {
     service = await createServiceApp(appModule, def);
@@ -146,6 +150,11 @@ export async function bootstrapService(appModule: Type<unknown>, def: ServiceDef
   await app.listen({ port: config.port, host: config.host });
   logger.info({ port: config.port, docs: `${docsPath(def.area)}` }, `${def.area} service listening`);
 
-  exitGracefullyOnSignals(() => app.close(), logger, config.shutdownTimeoutMs, () => (state.shuttingDown = true));
+  const close = async () => {
+    await app.close();
+    // After HTTP, NATS and the pool: the spans of the drained work are sent too.
+    await tracing?.shutdown();
+  };
+  exitGracefullyOnSignals(close, logger, config.shutdownTimeoutMs, () => (state.shuttingDown = true));
   return service;
 }

@@ -1,9 +1,11 @@
 import { EventMessageOf, EventSubject, HEADERS, readEvent } from '@ddm/contracts';
+import { SpanKind } from '@opentelemetry/api';
 import { AckPolicy, ConsumerMessages, DeliverPolicy, JSONCodec, JsMsg, nanos } from 'nats';
 import { Logger } from 'pino';
 import { Db, Tx } from './db';
 import { NatsClient } from './nats';
 import { requestContext } from './request-context';
+import { inSpan, traceContextOf } from './tracing';
 
 const codec = JSONCodec();
 
@@ -122,16 +124,26 @@ export class Consumers {
       return;
     }
     const message = { subject, payload, messageId, requestId, deliveryCount: msg.info.deliveryCount } as ConsumedMessage<S>;
+    // The handler runs in a span of the publisher's trace (a child of the relay's publish span), so its statements join that trace.
+    const attributes = {
+      'messaging.system': 'nats',
+      'messaging.operation.type': 'process',
+      'messaging.destination.name': msg.subject,
+      'messaging.consumer.group.name': spec.name,
+      'messaging.message.id': messageId,
+    };
     try {
-      await requestContext.run({ requestId: requestId ?? messageId }, () =>
-        this.db.transaction(async (tx) => {
-          const fresh = await tx.query(
-            `INSERT INTO "${this.db.schema}".processed_messages (consumer, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1`,
-            [spec.name, messageId],
-          );
-          if (!fresh.length) return; // applied before (redelivery after a crash or a duplicate publish)
-          await spec.handle(message, tx);
-        }),
+      await inSpan(`process ${subject}`, SpanKind.CONSUMER, traceContextOf(msg.headers), attributes, () =>
+        requestContext.run({ requestId: requestId ?? messageId }, () =>
+          this.db.transaction(async (tx) => {
+            const fresh = await tx.query(
+              `INSERT INTO "${this.db.schema}".processed_messages (consumer, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1`,
+              [spec.name, messageId],
+            );
+            if (!fresh.length) return; // applied before (redelivery after a crash or a duplicate publish)
+            await spec.handle(message, tx);
+          }),
+        ),
       );
       msg.ack();
     } catch (err) {

@@ -78,7 +78,8 @@ export async function runMigrations(ds: DataSource, def: ServiceDataSource, log?
 
 /**
  * The platform's own tables in a service schema: the transactional outbox, the consumers'
- * processed-message record and the display-id counters. Call from the service's first migration.
+ * processed-message record and the display-id counters. Call from the service's first migration,
+ * then `addOutboxTraceContext` (the outbox as the platform code reads and writes it).
  */
 export async function createPlatformTables(q: QueryRunner, schema: string): Promise<void> {
   await q.query(`
@@ -112,6 +113,18 @@ export async function createPlatformTables(q: QueryRunner, schema: string): Prom
 
 export async function dropPlatformTables(q: QueryRunner, schema: string): Promise<void> {
   await q.query(`DROP TABLE IF EXISTS "${schema}".display_id_counters, "${schema}".processed_messages, "${schema}".outbox`);
+}
+
+/**
+ * The outbox's trace context columns (W3C `traceparent`, `tracestate`): the context of the work
+ * that wrote a row, which the relay's message carries on. Null when tracing is off.
+ */
+export async function addOutboxTraceContext(q: QueryRunner, schema: string): Promise<void> {
+  await q.query(`ALTER TABLE "${schema}".outbox ADD COLUMN traceparent text, ADD COLUMN tracestate text`);
+}
+
+export async function dropOutboxTraceContext(q: QueryRunner, schema: string): Promise<void> {
+  await q.query(`ALTER TABLE "${schema}".outbox DROP COLUMN IF EXISTS traceparent, DROP COLUMN IF EXISTS tracestate`);
 }
 
 /** First display id of every kind in every tenant (ARCHITECTURE §2). */

@@ -7,6 +7,7 @@ export * from './db';
 export * from './nats';
 export * from './outbox';
 export * from './consumer';
+export * from './tracing';
 export * from './observability';
 export * from './platform.module';
 export * from './bootstrap';

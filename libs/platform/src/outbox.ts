@@ -1,11 +1,13 @@
 import { HEADERS, MAX_EVENT_BYTES, validateEvent } from '@ddm/contracts';
-import { JSONCodec, headers as natsHeaders } from 'nats';
+import { SpanKind } from '@opentelemetry/api';
+import { JSONCodec, MsgHdrs, headers as natsHeaders } from 'nats';
 import { Logger } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource } from 'typeorm';
 import type { Queryable } from './db';
 import { NatsClient } from './nats';
 import { currentRequestId } from './request-context';
+import { currentTraceContext, inSpan, setTraceHeaders, untraced } from './tracing';
 
 const codec = JSONCodec();
 
@@ -18,6 +20,12 @@ function outboxJson(subject: string, payload: object): string {
   return json;
 }
 
+/** What an outbox row carries of the work that wrote it: its request id and trace context (null when tracing is off). */
+function origin(): [string | null, string | null, string | null] {
+  const { traceparent, tracestate } = currentTraceContext();
+  return [currentRequestId() ?? null, traceparent ?? null, tracestate ?? null];
+}
+
 /**
  * Writes an event into the outbox inside the caller's transaction: the state change and its
  * event commit together, or neither does. The subject is logical (`evt.auth.user.updated`).
@@ -26,7 +34,7 @@ function outboxJson(subject: string, payload: object): string {
 export async function addToOutbox(q: Queryable, schema: string, subject: string, payload: object): Promise<string> {
   const json = outboxJson(subject, payload);
   const id = uuidv7();
-  await q.query(`INSERT INTO "${schema}".outbox (id, subject, payload, request_id) VALUES ($1, $2, $3, $4)`, [id, subject, json, currentRequestId() ?? null]);
+  await q.query(`INSERT INTO "${schema}".outbox (id, subject, payload, request_id, traceparent, tracestate) VALUES ($1, $2, $3, $4, $5, $6)`, [id, subject, json, ...origin()]);
   return id;
 }
 
@@ -39,11 +47,22 @@ export async function addManyToOutbox(q: Queryable, schema: string, subject: str
   const jsons = payloads.map((p) => outboxJson(subject, p));
   const ids = payloads.map(() => uuidv7());
   // ids are time-ordered (v7) and the relay sends in (created_at, id) order, so the events keep the payloads' order.
+  const [requestId, traceparent, tracestate] = origin();
   await q.query(
-    `INSERT INTO "${schema}".outbox (id, subject, payload, request_id) SELECT x.id, $1, x.payload::jsonb, $2 FROM unnest($3::uuid[], $4::text[]) AS x(id, payload)`,
-    [subject, currentRequestId() ?? null, ids, jsons],
+    `INSERT INTO "${schema}".outbox (id, subject, payload, request_id, traceparent, tracestate)
+     SELECT x.id, $1, x.payload::jsonb, $2, $3, $4 FROM unnest($5::uuid[], $6::text[]) AS x(id, payload)`,
+    [subject, requestId, traceparent, tracestate, ids, jsons],
   );
   return ids;
+}
+
+interface OutboxRow {
+  id: string;
+  subject: string;
+  payload: unknown;
+  request_id: string | null;
+  traceparent: string | null;
+  tracestate: string | null;
 }
 
 /**
@@ -92,7 +111,8 @@ export class OutboxRelay {
   private schedule(ms: number): void {
     if (this.stopped) return;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.run(), ms);
+    // A batch is the relay's own work, not the request's that woke it: each row's publish span joins its own row's trace.
+    this.timer = untraced(() => setTimeout(() => void this.run(), ms));
   }
 
   private async run(): Promise<void> {
@@ -121,8 +141,8 @@ export class OutboxRelay {
     const sent = await this.ds.transaction(async (m) => {
       const [{ leader }] = await m.query(`SELECT pg_try_advisory_xact_lock(hashtext($1)) AS leader`, [`ddm:outbox:${this.schema}`]);
       if (!leader) return 0;
-      const rows: { id: string; subject: string; payload: unknown; request_id: string | null }[] = await m.query(
-        `SELECT id, subject, payload, request_id FROM "${this.schema}".outbox
+      const rows: OutboxRow[] = await m.query(
+        `SELECT id, subject, payload, request_id, traceparent, tracestate FROM "${this.schema}".outbox
          WHERE published_at IS NULL ORDER BY created_at, id LIMIT $1`,
         [max],
       );
@@ -131,7 +151,7 @@ export class OutboxRelay {
         const h = natsHeaders();
         if (row.request_id) h.set(HEADERS.requestId, row.request_id);
         try {
-          await this.nats.js.publish(this.nats.subjects.wire(row.subject), codec.encode(row.payload), { msgID: row.id, headers: h });
+          await this.publish(row, h);
         } catch (err) {
           failed = { id: row.id, error: (err as Error).message };
           break;
@@ -146,6 +166,25 @@ export class OutboxRelay {
       throw new Error(`outbox row ${failed.id} could not be published: ${failed.error}`);
     }
     return sent;
+  }
+
+  /**
+   * A row written with a trace context is published in a span of that trace, whose context the
+   * message carries on (the consumer's span is its child); one written with tracing off, plainly.
+   */
+  private async publish(row: OutboxRow, h: MsgHdrs): Promise<void> {
+    const subject = this.nats.subjects.wire(row.subject);
+    const send = () => this.nats.js.publish(subject, codec.encode(row.payload), { msgID: row.id, headers: h });
+    if (!row.traceparent) {
+      await send();
+      return;
+    }
+    const parent = { traceparent: row.traceparent, tracestate: row.tracestate ?? undefined };
+    const attributes = { 'messaging.system': 'nats', 'messaging.operation.type': 'send', 'messaging.destination.name': subject, 'messaging.message.id': row.id };
+    await inSpan(`publish ${row.subject}`, SpanKind.PRODUCER, parent, attributes, async () => {
+      setTraceHeaders(h, currentTraceContext());
+      await send();
+    });
   }
 
   /** Sent rows are kept a day for inspection, then removed; processed-message records once no redelivery can come. */

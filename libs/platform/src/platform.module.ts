@@ -19,6 +19,7 @@ import { ServiceDataSource, createDataSource, runMigrations } from './database';
 import { Db } from './db';
 import { NatsClient } from './nats';
 import { OutboxRelay } from './outbox';
+import { currentTraceContext, setTraceHeaders } from './tracing';
 
 export const SERVICE_CONFIG = Symbol('SERVICE_CONFIG');
 export const LOGGER = Symbol('LOGGER');
@@ -95,7 +96,10 @@ export class PlatformModule {
           provide: CALLER_RESOLVER,
           inject: [NatsClient],
           useFactory: async (nats: NatsClient) => {
-            const resolver = new CallerResolver(nats.nc, nats.subjects, { ttlMs: config.callerCacheTtlMs });
+            const resolver = new CallerResolver(nats.nc, nats.subjects, {
+              ttlMs: config.callerCacheTtlMs,
+              headers: (h) => setTraceHeaders(h, currentTraceContext()),
+            });
             await resolver.start();
             return resolver;
           },

@@ -80,6 +80,24 @@ describe('transactional outbox, relay and consumers (real Postgres and NATS)', (
     expect(await count(`SELECT count(*) AS n FROM platform_test.outbox WHERE published_at IS NULL`)).toBe(0);
   });
 
+  it('with tracing off, writes no trace context: the outbox columns stay null and the message has no trace header', async () => {
+    const sub = nats.nc.subscribe(nats.subjects.wire(WIDGET_CREATED));
+    try {
+      const id = await createWidget('untraced');
+      const [row] = await ds.query(`SELECT traceparent, tracestate FROM platform_test.outbox WHERE payload->>'name' = $1`, [id]);
+      expect(row).toEqual({ traceparent: null, tracestate: null });
+      for await (const msg of sub) {
+        if ((codec.decode(msg.data) as { name: string }).name !== id) continue;
+        expect(msg.headers?.keys().filter((k) => /^trace(parent|state)$/i.test(k))).toEqual([]);
+        break;
+      }
+      // Consumed here too, so it does not reach the next test's list.
+      await until(() => received.some((m) => m.payload.name === id), 'the watcher to apply the untraced event', 10_000);
+    } finally {
+      sub.unsubscribe();
+    }
+  });
+
   it('publishes nothing for a rolled-back transaction', async () => {
     await expect(createWidget('doomed', true)).rejects.toThrow('rolled back on purpose');
     expect(await count(`SELECT count(*) AS n FROM platform_test.widgets WHERE name = 'doomed'`)).toBe(0);

@@ -7,3 +7,5 @@ export * from './service';
 export * from './processes';
 export * from './events';
 export * from './system';
+export * from './otlp';
+export * from './api/client';

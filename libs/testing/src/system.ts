@@ -21,7 +21,11 @@ export interface RunningSystem {
  * The system as `npm start` runs it: built services (all seven, or `areas`) as their own
  * processes on one database and one NATS namespace, behind the built gateway.
  */
-export async function startSystem(db: TestDatabase, ns: TestNamespace, options: { areas?: readonly AreaName[]; env?: Record<string, string> } = {}): Promise<RunningSystem> {
+export async function startSystem(
+  db: TestDatabase,
+  ns: TestNamespace,
+  options: { areas?: readonly AreaName[]; env?: Record<string, string>; gatewayEnv?: Record<string, string> } = {},
+): Promise<RunningSystem> {
   const env = testEnv(db, ns, { LOG_LEVEL: 'warn', DB_POOL_SIZE: '3', ...options.env });
   const routes = ROUTES.filter((r) => !options.areas || options.areas.includes(r.area));
   const services = new Map<AreaName, RunningProcess>();
@@ -34,7 +38,7 @@ export async function startSystem(db: TestDatabase, ns: TestNamespace, options: 
     const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failed) throw failed.reason;
     const upstreams = Object.fromEntries([...services].map(([area, p]) => [`${area.toUpperCase()}_URL`, p.url]));
-    const gateway = await spawnBuilt('apps/gateway/src/main.js', { ...upstreams, LOG_LEVEL: 'warn', PORT: String(await freePort()) }, '/health/live');
+    const gateway = await spawnBuilt('apps/gateway/src/main.js', { ...upstreams, LOG_LEVEL: 'warn', ...options.gatewayEnv, PORT: String(await freePort()) }, '/health/live');
     return {
       gateway,
       http: httpClient(gateway.url),

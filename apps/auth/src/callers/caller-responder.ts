@@ -1,6 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { CallerResolveRequest, HEADERS } from '@ddm/contracts';
-import { LOGGER, NatsClient, requestContext } from '@ddm/platform';
+import { LOGGER, NatsClient, inSpan, requestContext, traceContextOf } from '@ddm/platform';
+import { SpanKind } from '@opentelemetry/api';
 import { JSONCodec, Subscription } from 'nats';
 import { Logger } from 'pino';
 import { CallersService } from './callers.service';
@@ -25,16 +26,19 @@ export class CallerResponder implements OnApplicationBootstrap, BeforeApplicatio
       callback: (err, msg) => {
         if (err) return this.log.error({ err }, 'caller.resolve subscription error');
         const requestId = msg.headers?.get(HEADERS.requestId) || undefined;
-        const work = requestContext.run({ requestId: requestId ?? '' }, async () => {
-          try {
-            const req = codec.decode(msg.data) as CallerResolveRequest;
-            if (typeof req?.sub !== 'string') throw new Error('sub missing');
-            msg.respond(codec.encode(await this.callers.resolve(req)));
-          } catch (e) {
-            this.log.error({ err: e, requestId }, 'caller.resolve failed');
-            msg.respond(codec.encode({ found: false, reason: 'Caller could not be resolved', unavailable: true }));
-          }
-        });
+        // In the trace of the request whose cache missed, so the lookup's statements join it.
+        const work = inSpan('process auth.caller.resolve', SpanKind.SERVER, traceContextOf(msg.headers), { 'messaging.system': 'nats' }, () =>
+          requestContext.run({ requestId: requestId ?? '' }, async () => {
+            try {
+              const req = codec.decode(msg.data) as CallerResolveRequest;
+              if (typeof req?.sub !== 'string') throw new Error('sub missing');
+              msg.respond(codec.encode(await this.callers.resolve(req)));
+            } catch (e) {
+              this.log.error({ err: e, requestId }, 'caller.resolve failed');
+              msg.respond(codec.encode({ found: false, reason: 'Caller could not be resolved', unavailable: true }));
+            }
+          }),
+        );
         this.inflight.add(work);
         void work.finally(() => this.inflight.delete(work));
       },

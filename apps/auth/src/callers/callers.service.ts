@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CallerResolveReply, CallerResolveRequest, EVENT_SUBJECTS } from '@ddm/contracts';
-import { Db } from '@ddm/platform';
-import { publishUserEvents } from '../users/user-events';
+import { Db, SetClause, sql, violatedUniqueConstraint } from '@ddm/platform';
+import { UserRefs } from '../users/user-refs';
 import { CallerChanges } from './caller-changes';
 
 interface Row {
@@ -31,6 +31,7 @@ export class CallersService {
   constructor(
     private readonly db: Db,
     private readonly changes: CallerChanges,
+    private readonly users: UserRefs,
   ) {}
 
   async resolve(req: CallerResolveRequest): Promise<CallerResolveReply> {
@@ -94,7 +95,7 @@ export class CallersService {
       return await this.activate(invited.id, invited.tenant_id, sub, true);
     } catch (err) {
       // The same identity was linked a moment ago by a concurrent first request.
-      if ((err as { code?: string; driverError?: { code?: string } }).driverError?.code === '23505') return true;
+      if (violatedUniqueConstraint(err) !== null) return true;
       throw err;
     }
   }
@@ -102,11 +103,10 @@ export class CallersService {
   /** INVITED -> ACTIVE in the tenant (and the identity linked on first sign-in); sets lastLoginDate. */
   private async activate(userId: string, tenantId: string, sub: string, link: boolean): Promise<boolean> {
     return this.changes.transaction(async (tx, callerChanged) => {
-      const linked = await tx.query(
-        `UPDATE auth.users SET last_login_date = now(), updated_on = now()${link ? ', idp_user_id = $2' : ''}
-          WHERE id = $1 ${link ? 'AND idp_user_id IS NULL' : 'AND idp_user_id = $2'} RETURNING id`,
-        [userId, sub],
-      );
+      const sets = new SetClause().raw(sql`last_login_date = now()`, sql`updated_on = now()`);
+      if (link) sets.set('idp_user_id', sub);
+      const identity = link ? sql`idp_user_id IS NULL` : sql`idp_user_id = ${sub}`;
+      const linked = await tx.query(sql`UPDATE auth.users SET ${sets.sql} WHERE id = ${userId} AND ${identity} RETURNING id`);
       if (!linked.length) return false;
       const accepted = await tx.query(
         `UPDATE auth.tenant_users SET status = 'ACTIVE', updated_on = now()
@@ -114,7 +114,7 @@ export class CallersService {
         [tenantId, userId],
       );
       if (!accepted.length) return link;
-      await publishUserEvents(tx, EVENT_SUBJECTS.userUpdated, tenantId, [userId]);
+      await this.users.publish(tx, EVENT_SUBJECTS.userUpdated, tenantId, [userId]);
       await callerChanged({ userIds: [userId], subs: [sub] });
       return true;
     });

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiAuth, Caller, CurrentCaller, RequirePermission, ResponseMessage } from '@ddm/contracts';
 import { UserView } from '../users/dto/user.response';
-import { BulkResult } from './dto/bulk-result.response';
+import { BulkResult } from './dto/invitation.response';
 import { BulkResendInviteDto } from './dto/bulk-resend.dto';
 import { BulkInviteDto, CreateUserDto } from './dto/invite-user.dto';
 import { InvitationsService } from './invitations.service';
@@ -17,7 +17,7 @@ export class InvitationsController {
   @HttpCode(200)
   @RequirePermission('manage:users')
   @ApiOperation({ summary: 'Invite a user into a tenant', description: 'The user starts INVITED and, unless inviteViaEmail is false, gets an invitation email.' })
-  @ApiOkResponse({ description: 'The invited user (spec §2.4)' })
+  @ApiOkResponse({ type: UserView, description: 'The invited user (spec §2.4)' })
   @ResponseMessage('User invited successfully')
   create(@Body() body: CreateUserDto, @CurrentCaller() caller: Caller): Promise<UserView> {
     return this.invitations.create(caller, body);

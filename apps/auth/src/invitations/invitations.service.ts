@@ -1,20 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, Caller, ErrorCode, EVENT_SUBJECTS, badRequest } from '@ddm/contracts';
-import { Db, FIRST_DISPLAY_ID } from '@ddm/platform';
-import { EntityManager } from 'typeorm';
+import { AppError, Caller, ErrorCode, EVENT_SUBJECTS } from '@ddm/contracts';
+import { Db, FIRST_DISPLAY_ID, Tx } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { CallerChanges } from '../callers/caller-changes';
 import { invitationMail } from '../mail/invitation.mail';
 import { MailOutcome, MailService } from '../mail/mail.service';
+import { TenantsService } from '../tenants/tenants.service';
 import { UserView } from '../users/dto/user.response';
-import { publishUserEvents } from '../users/user-events';
-import { LinkProblem, linkProblem, loadRefs, replaceLinks } from '../users/user-links';
-import { repeatedEmails } from '../users/user.rules';
-import { USER_FROM } from '../users/user.sql';
+import { UserRefs } from '../users/user-refs';
+import { LinkProblem, linkProblem, repeatedEmails } from '../users/user.rules';
 import { UsersService } from '../users/users.service';
-import { BulkItemResult, BulkResult, toBulkResult } from './dto/bulk-result.response';
 import { BulkResendInviteDto } from './dto/bulk-resend.dto';
+import { BulkItemResult, BulkResult, toBulkResult } from './dto/invitation.response';
 import { BulkInviteItemDto, CreateUserDto } from './dto/invite-user.dto';
+import { invitees, takenEmails } from './invitation.sql';
 
 type Failure = { kind: 'conflict' | 'invalid' } | LinkProblem;
 
@@ -53,6 +52,8 @@ export class InvitationsService {
     private readonly changes: CallerChanges,
     private readonly mail: MailService,
     private readonly users: UsersService,
+    private readonly userRefs: UserRefs,
+    private readonly tenants: TenantsService,
   ) {}
 
   /** One invitation; a problem is an HTTP error (409 duplicate email, 404 unknown id, 403 key not held). */
@@ -86,11 +87,7 @@ export class InvitationsService {
   /** Sends the invitation again to users of the tenant who have not accepted it yet. */
   async resend(caller: Caller, dto: BulkResendInviteDto): Promise<BulkResult> {
     const tenantId = caller.tenantId;
-    const rows = await this.db.query<{ user_id: string; email: string; first_name: string | null; status: string }>(
-      `SELECT tu.user_id, u.email, u.first_name, tu.status FROM ${USER_FROM}
-        WHERE tu.tenant_id = $1 AND tu.user_id = ANY($2::uuid[]) AND NOT tu.is_deleted`,
-      [tenantId, dto.userIds],
-    );
+    const rows = await invitees(this.db, tenantId, dto.userIds);
     const byId = new Map(rows.map((r) => [r.user_id, r]));
     const results: BulkItemResult[] = new Array(dto.userIds.length);
     const recipients: (Recipient & { index: number })[] = [];
@@ -122,20 +119,13 @@ export class InvitationsService {
     const emails = items.map((i) => i.email.trim().toLowerCase());
     const outcomes: Outcome[] = emails.map((email) => ({ email }));
     const repeated = repeatedEmails(emails);
-    const known = await loadRefs(this.db.dataSource.manager, tenantId, {
+    const known = await this.userRefs.known(this.db, tenantId, {
       roleIds: items.flatMap((i) => i.roleIds ?? []),
       positionIds: items.flatMap((i) => i.positionIds ?? []),
       groupIds: items.flatMap((i) => (i.groups ?? []).map((g) => g.groupId)),
       managerIds: items.flatMap((i) => (i.managerId ? [i.managerId] : [])),
     });
-    const taken = new Set(
-      (
-        await this.db.query<{ email: string }>(`SELECT lower(u.email) AS email FROM ${USER_FROM} WHERE tu.tenant_id = $1 AND lower(u.email) = ANY($2::text[]) AND NOT tu.is_deleted`, [
-          tenantId,
-          emails,
-        ])
-      ).map((r) => r.email),
-    );
+    const taken = await takenEmails(this.db, tenantId, emails);
     items.forEach((item, i) => {
       if (item.tenantId && item.tenantId.toLowerCase() !== tenantId) outcomes[i].failure = { kind: 'invalid', field: 'tenantId', message: MESSAGES.otherTenant };
       else if (repeated.has(i)) outcomes[i].failure = { kind: 'conflict', message: MESSAGES.repeated };
@@ -149,16 +139,16 @@ export class InvitationsService {
     const valid = items.map((item, i) => ({ item, i })).filter(({ i }) => !outcomes[i].failure);
     if (valid.length) {
       const joined = await this.changes.transaction(async (tx, callerChanged) => {
-        const ids = await this.writeMembers(tx.manager, caller, valid.map(({ item, i }) => ({ item, email: emails[i] })));
+        const ids = await this.writeMembers(tx, caller, valid.map(({ item, i }) => ({ item, email: emails[i] })));
         const userIds = [...ids.values()];
-        await replaceLinks(
-          tx.manager,
+        await this.userRefs.replaceLinks(
+          tx,
           tenantId,
           valid
             .filter(({ i }) => ids.has(emails[i]))
             .map(({ item, i }) => ({ userId: ids.get(emails[i]) as string, roleIds: item.roleIds ?? [], positionIds: item.positionIds ?? [], groups: item.groups ?? [] })),
         );
-        await publishUserEvents(tx, EVENT_SUBJECTS.userCreated, tenantId, userIds);
+        await this.userRefs.publish(tx, EVENT_SUBJECTS.userCreated, tenantId, userIds);
         if (userIds.length) await callerChanged({ tenantId, userIds });
         return ids;
       });
@@ -183,10 +173,10 @@ export class InvitationsService {
    * step, and adds (or revives a deleted) membership as INVITED. Answers email -> user id for the
    * memberships written; an email missing from the answer lost a race with another invitation.
    */
-  private async writeMembers(m: EntityManager, caller: Caller, rows: { item: CreateUserDto | BulkInviteItemDto; email: string }[]): Promise<Map<string, string>> {
+  private async writeMembers(tx: Tx, caller: Caller, rows: { item: CreateUserDto | BulkInviteItemDto; email: string }[]): Promise<Map<string, string>> {
     const tenantId = caller.tenantId;
     const names = rows.map(({ item }) => ({ first: item.firstName.trim(), last: item.lastName.trim() }));
-    await m.query(
+    await tx.query(
       `INSERT INTO auth.users (id, email, login_id, first_name, last_name, name, display_name, mobile_phone, active_tenant_id,
                                display_language, date_format, created_by, updated_by)
        SELECT x.id, x.email, x.email, x.first_name, x.last_name, x.name, x.name, x.mobile_phone, $1, 'en', 'MM/DD/YYYY', $2, $2
@@ -194,7 +184,7 @@ export class InvitationsService {
        ON CONFLICT ((lower(email))) DO NOTHING`,
       [
         tenantId,
-        caller.name,
+        caller.userId,
         rows.map(() => uuidv7()),
         rows.map((r) => r.email),
         names.map((n) => n.first),
@@ -203,19 +193,19 @@ export class InvitationsService {
         rows.map((r) => r.item.mobilePhone ?? null),
       ],
     );
-    const persons: { id: string; email: string }[] = await m.query(`SELECT id, lower(email) AS email FROM auth.users WHERE lower(email) = ANY($1::text[])`, [
+    const persons = await tx.query<{ id: string; email: string }>(`SELECT id, lower(email) AS email FROM auth.users WHERE lower(email) = ANY($1::text[])`, [
       rows.map((r) => r.email),
     ]);
     const personOf = new Map(persons.map((p) => [p.email, p.id]));
-    const [{ last }]: { last: string }[] = await m.query(
+    // A block of display ids in one statement (Tx.nextDisplayId issues one at a time).
+    const [{ last }] = await tx.query<{ last: string }>(
       `INSERT INTO auth.display_id_counters (tenant_id, kind, last_value) VALUES ($1, 'user', $2::bigint + $3::bigint - 1)
        ON CONFLICT (tenant_id, kind) DO UPDATE SET last_value = display_id_counters.last_value + $3::bigint
        RETURNING last_value AS last`,
       [tenantId, FIRST_DISPLAY_ID, rows.length],
     );
     const first = Number(last) - rows.length + 1;
-    // TypeORM answers an INSERT ... RETURNING with the rows.
-    const inserted: { user_id: string }[] = await m.query(
+    const inserted = await tx.query<{ user_id: string }>(
       `INSERT INTO auth.tenant_users (id, tenant_id, user_id, user_display_id, status, employee_id, employee_type, custom_attributes,
                                       manager_id, created_by, updated_by)
        SELECT x.id, $1, x.user_id, x.display_id, 'INVITED', x.employee_id, x.employee_type, x.attrs, x.manager_id, $2, $2
@@ -230,7 +220,7 @@ export class InvitationsService {
        RETURNING user_id`,
       [
         tenantId,
-        caller.name,
+        caller.userId,
         rows.map(() => uuidv7()),
         rows.map((r) => personOf.get(r.email)),
         rows.map((_, k) => String(first + k)),
@@ -247,8 +237,7 @@ export class InvitationsService {
   /** Emails the invitations (no transaction open) and records each outcome. */
   private async sendInvitations(caller: Caller, recipients: Recipient[]): Promise<MailOutcome[]> {
     if (!recipients.length) return [];
-    const [tenant] = await this.db.query<{ name: string }>(`SELECT name FROM auth.tenants WHERE id = $1`, [caller.tenantId]);
-    if (!tenant) throw badRequest(`Tenant ${caller.tenantId} not found`);
+    const tenant = await this.tenants.get(caller.tenantId);
     const outcomes = await this.mail.sendAll(
       recipients.map((r) =>
         invitationMail({ email: r.email, firstName: r.firstName, tenantId: caller.tenantId, tenantName: tenant.name, inviterName: caller.name, appUrl: this.mail.options.appUrl }),
@@ -260,7 +249,7 @@ export class InvitationsService {
          FROM unnest($3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[]) AS x(id, user_id, email, status, error, message_id)`,
       [
         caller.tenantId,
-        caller.name,
+        caller.userId,
         recipients.map(() => uuidv7()),
         recipients.map((r) => r.userId),
         recipients.map((r) => r.email),

@@ -2,6 +2,9 @@ import { ALL_PERMISSION_KEYS, DefaultRoleKey, PermissionKey } from '@ddm/contrac
 
 /** The rules of tenant roles that need no database; unit-tested in roles.spec.ts. */
 
+export const ROLE_SORTS = ['roleName', 'createdOn', 'updatedOn'] as const;
+export type RoleSort = (typeof ROLE_SORTS)[number];
+
 export interface MappingChange {
   relationshipKeyName: string;
   isEnabled: boolean;

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiAuth, Caller, CurrentCaller, Page, RequirePermission, ResponseMessage, TenantFromParam, UuidParam } from '@ddm/contracts';
+import { ApiAuth, ApiPageResponse, Caller, CurrentCaller, Page, RequirePermission, ResponseMessage, TenantFromParam, UuidParam } from '@ddm/contracts';
 import { ListRolesQuery } from './dto/list-roles.query';
 import { CreateRoleDto, UpdateRoleDto } from './dto/role-change.dto';
 import { TenantRoleView } from './dto/role.response';
@@ -15,7 +15,7 @@ export class RolesController {
 
   @Get(':id/roles/list')
   @ApiOperation({ summary: 'List tenant roles' })
-  @ApiOkResponse({ description: 'Paged tenant roles (spec §2.8)' })
+  @ApiPageResponse(TenantRoleView, 'Paged tenant roles (spec §2.8)')
   @ResponseMessage('Tenant roles fetched successfully')
   list(@UuidParam('id') tenantId: string, @Query() query: ListRolesQuery): Promise<Page<TenantRoleView>> {
     return this.roles.list(tenantId, query);

@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { ALL_PERMISSION_KEYS, DEFAULT_ROLES, DefaultRoleKey, EVENT_SUBJECTS, LOGICAL, conflict, notFound } from '@ddm/contracts';
 import { Db, Tx } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { publishUserEvents } from '../users/user-events';
-import { TenantRow, TenantView, UserTenantView, toTenantView, toUserTenantView } from './dto/tenant.response';
+import { UserRefs } from '../users/user-refs';
+import { TenantRow, TenantView, UserTenantRow, UserTenantView, toTenantView, toUserTenantView } from './dto/tenant.response';
+import { TENANT_BY_ID_SQL, USER_TENANTS_SQL } from './tenant.sql';
 
 export interface NewMember {
   email: string;
@@ -23,7 +24,10 @@ export interface TenantRef {
 
 @Injectable()
 export class TenantsService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly users: UserRefs,
+  ) {}
 
   /** Creates a tenant with its four default roles and their keys (ARCHITECTURE §4). */
   async create(name: string): Promise<TenantRef> {
@@ -62,23 +66,14 @@ export class TenantsService {
   }
 
   async get(tenantId: string): Promise<TenantView> {
-    const [row] = await this.db.query<TenantRow>(`SELECT id, name, status, created_on, updated_on FROM auth.tenants WHERE id = $1`, [tenantId]);
+    const [row] = await this.db.query<TenantRow>(TENANT_BY_ID_SQL, [tenantId]);
     if (!row) throw notFound(`Tenant ${tenantId} not found`);
     return toTenantView(row);
   }
 
   /** The active tenants where the user is a member (ACTIVE) or invited (INVITED: the first request there accepts). */
   async listForUser(userId: string): Promise<UserTenantView[]> {
-    const rows = await this.db.query<TenantRow & { user_display_id: string; user_status: string; is_active: boolean }>(
-      `SELECT t.id, t.name, t.status, t.created_on, t.updated_on, tu.user_display_id, tu.status AS user_status,
-              (u.active_tenant_id IS NOT DISTINCT FROM t.id) AS is_active
-         FROM auth.tenant_users tu
-         JOIN auth.tenants t ON t.id = tu.tenant_id
-         JOIN auth.users u ON u.id = tu.user_id
-        WHERE tu.user_id = $1 AND NOT tu.is_deleted AND tu.status IN ('ACTIVE', 'INVITED') AND t.status = 'ACTIVE'
-        ORDER BY lower(t.name), t.id`,
-      [userId],
-    );
+    const rows = await this.db.query<UserTenantRow>(USER_TENANTS_SQL, [userId]);
     return rows.map(toUserTenantView);
   }
 
@@ -111,7 +106,7 @@ export class TenantsService {
         [uuidv7(), tenantId, user.id, userDisplayId, m.status ?? 'ACTIVE', m.managerId ?? null],
       );
       await this.assignDefaultRoles(tx, tenantId, user.id, m.roles);
-      await publishUserEvents(tx, EVENT_SUBJECTS.userCreated, tenantId, [user.id]);
+      await this.users.publish(tx, EVENT_SUBJECTS.userCreated, tenantId, [user.id]);
       await tx.publish(LOGICAL.callerChanged, { tenantId, userIds: [user.id] });
       return { userId: user.id, userDisplayId };
     });

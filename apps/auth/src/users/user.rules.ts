@@ -9,6 +9,9 @@ export type UserStatus = (typeof USER_STATUSES)[number];
 export const STATUS_CHANGES = [...USER_STATUSES, 'DELETED'] as const;
 export type StatusChange = (typeof STATUS_CHANGES)[number];
 
+export const USER_SORTS = ['name', 'email', 'createdOn', 'lastLoginDate'] as const;
+export type UserSort = (typeof USER_SORTS)[number];
+
 export interface GroupAssignment {
   groupId: string;
   isPrimaryOrg?: boolean;
@@ -56,6 +59,50 @@ export function repeatedEmails(emails: readonly string[]): Set<number> {
 /** Keys the granted roles would give that the granting caller does not hold (no one grants more than they have). */
 export function keysBeyondCaller(granted: Iterable<string>, held: ReadonlySet<string>): string[] {
   return [...new Set(granted)].filter((k) => !held.has(k)).sort();
+}
+
+/** The ids a change names, checked against the tenant in one statement (UserRefs.known). */
+export interface Refs {
+  roleIds: string[];
+  positionIds: string[];
+  groupIds: string[];
+  managerIds: string[];
+}
+
+export interface KnownRefs {
+  /** Live roles of the tenant and the keys each grants. */
+  roles: Map<string, string[]>;
+  positions: Set<string>;
+  groups: Set<string>;
+  /** Users with a live membership of the tenant. */
+  members: Set<string>;
+}
+
+export interface LinkProblem {
+  kind: 'not_found' | 'forbidden';
+  field: string;
+  message: string;
+}
+
+/**
+ * The first problem of one user's links: an id the tenant does not know (another tenant's id is
+ * unknown too) or roles granting keys the caller does not hold.
+ */
+export function linkProblem(
+  item: { roleIds?: string[]; positionIds?: string[]; groups?: GroupAssignment[]; managerId?: string | null },
+  known: KnownRefs,
+  callerKeys: ReadonlySet<string>,
+): LinkProblem | null {
+  const missingRole = item.roleIds?.find((id) => !known.roles.has(id));
+  if (missingRole) return { kind: 'not_found', field: 'roleIds', message: `Role ${missingRole} not found in this tenant` };
+  const missingPosition = item.positionIds?.find((id) => !known.positions.has(id));
+  if (missingPosition) return { kind: 'not_found', field: 'positionIds', message: `Position ${missingPosition} not found in this tenant` };
+  const missingGroup = item.groups?.find((g) => !known.groups.has(g.groupId));
+  if (missingGroup) return { kind: 'not_found', field: 'groups', message: `Group ${missingGroup.groupId} not found in this tenant` };
+  if (item.managerId && !known.members.has(item.managerId)) return { kind: 'not_found', field: 'managerId', message: `Manager ${item.managerId} not found in this tenant` };
+  const beyond = keysBeyondCaller((item.roleIds ?? []).flatMap((id) => known.roles.get(id) ?? []), callerKeys);
+  if (beyond.length) return { kind: 'forbidden', field: 'roleIds', message: `You cannot grant permissions you do not hold: ${beyond.join(', ')}` };
+  return null;
 }
 
 /** A user cannot report to themselves, directly or through a chain of managers. */

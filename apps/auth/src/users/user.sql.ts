@@ -1,38 +1,46 @@
 /**
- * SQL of the user (§2.4) in one tenant, shared by the reads of the users area. Every subquery is
- * correlated to one membership row and served by an index, so a page costs what its rows need.
+ * The SQL of the users area: the user (§2.4) in one tenant, the users list, the §2.3 summary its
+ * events carry, and the reads its rules need. Every subquery is correlated to one membership row
+ * and served by an index, so a page costs what its rows need. Timestamps leave the database as
+ * ISO 8601 (isoSql); audit columns hold user ids, answered as those users' names.
  */
+import { ListSpec, Queryable, Sql, anyOf, containsPattern, isoSql as iso, raw, sortBy, sql } from '@ddm/platform';
+import type { ListUsersQuery } from './dto/list-users.query';
+import type { UserSort } from './user.rules';
 
 /** The user's live position links in the tenant, with the projected position names. */
 function positionsOf(tenant: string, user: string): string {
   return `(SELECT json_agg(json_build_object(
              'id', up.id, 'userId', up.user_id, 'tenantId', up.tenant_id, 'positionsId', up.position_id,
              'autoProvisioned', up.auto_provisioned, 'instanceId', up.instance_id, 'isEditable', up.is_editable,
-             'isDeleted', up.is_deleted, 'deletedOn', up.deleted_on, 'createdOn', up.created_on, 'updatedOn', up.updated_on,
+             'isDeleted', up.is_deleted, 'deletedOn', ${iso('up.deleted_on')}, 'createdOn', ${iso('up.created_on')}, 'updatedOn', ${iso('up.updated_on')},
              'positionName', p.position_name, 'isSCIMProvisioned', p.is_scim_provisioned, 'externalId', p.external_id)
              ORDER BY p.position_name, p.id)
        FROM auth.user_positions up JOIN auth.position_projection p ON p.id = up.position_id AND NOT p.is_deleted
       WHERE up.tenant_id = ${tenant} AND up.user_id = ${user} AND NOT up.is_deleted)`;
 }
 
+/** The name an audit column's user id is answered as: the name the caller signs with (else the email). */
+const nameOf = (userId: string) => `(SELECT coalesce(a.name, a.email) FROM auth.users a WHERE a.id = ${userId})`;
+
 /** Columns of the user: the person (u), the membership (tu), roles, positions, groups, manager, delegation counts. */
-export const USER_COLUMNS = `
+const USER_COLUMNS = `
   u.id, u.idp_user_id, u.login_id, u.email, u.first_name, u.last_name, u.name, u.display_name, u.mobile_phone,
   u.profile_image_url, u.currency_name, u.currency_code, u.is_saml, u.account_type, u.user_type, u.actor_type,
   u.ai_agent_type, u.display_language, u.date_format, u.column_view_settings, u.dashboard_data, u.search_data,
-  u.is_expire_password, u.active_tenant_id, u.last_login_date,
-  tu.created_on, tu.created_by,
-  greatest(u.updated_on, tu.updated_on) AS updated_on,
-  CASE WHEN tu.updated_on >= u.updated_on THEN coalesce(tu.updated_by, u.updated_by) ELSE coalesce(u.updated_by, tu.updated_by) END AS updated_by,
+  u.is_expire_password, u.active_tenant_id, ${iso('u.last_login_date')} AS last_login_date,
+  ${iso('tu.created_on')} AS created_on, ${nameOf('tu.created_by')} AS created_by,
+  ${iso('greatest(u.updated_on, tu.updated_on)')} AS updated_on,
+  ${nameOf('CASE WHEN tu.updated_on >= u.updated_on THEN coalesce(tu.updated_by, u.updated_by) ELSE coalesce(u.updated_by, tu.updated_by) END')} AS updated_by,
   tu.user_display_id AS m_display_id, tu.status AS m_status, tu.employee_id, tu.employee_number,
   tu.employee_type, tu.employment_type, tu.source_id, tu.external_id, tu.instance_id, tu.system_integration_id,
-  tu.start_date, tu.termination_date, tu.custom_attributes, tu.auto_provisioned, tu.manager_sync,
-  tu.is_deleted AS m_is_deleted, tu.deleted_on AS m_deleted_on,
+  ${iso('tu.start_date')} AS start_date, ${iso('tu.termination_date')} AS termination_date, tu.custom_attributes, tu.auto_provisioned, tu.manager_sync,
+  tu.is_deleted AS m_is_deleted, ${iso('tu.deleted_on')} AS m_deleted_on,
   (SELECT json_build_object(
             'id', mu.id, 'userId', mtu.user_display_id, 'idpUserId', mu.idp_user_id, 'name', mu.name, 'email', mu.email,
             'firstName', mu.first_name, 'lastName', mu.last_name, 'displayName', mu.display_name,
             'mobilePhone', mu.mobile_phone, 'profileImageUrl', mu.profile_image_url,
-            'createdOn', mtu.created_on, 'updatedOn', greatest(mu.updated_on, mtu.updated_on),
+            'createdOn', ${iso('mtu.created_on')}, 'updatedOn', ${iso('greatest(mu.updated_on, mtu.updated_on)')},
             'userPositions', ${positionsOf('mtu.tenant_id', 'mu.id')},
             'primaryOrganization', (SELECT json_build_object('groupName', g.group_name, 'displayName', g.display_name,
                                             'tenantGroupTypeId', g.tenant_group_type_id, 'tenantGroupTypeName', g.tenant_group_type_name)
@@ -46,7 +54,7 @@ export const USER_COLUMNS = `
     WHERE mtu.tenant_id = tu.tenant_id AND mtu.user_id = tu.manager_id AND NOT mtu.is_deleted) AS mgr,
   (SELECT json_agg(json_build_object('id', ur.id, 'tenantId', ur.tenant_id, 'tenantRoleId', ur.tenant_role_id,
             'roleName', r.role_name, 'autoProvisioned', ur.auto_provisioned, 'instanceId', ur.instance_id,
-            'createdOn', ur.created_on, 'deletedOn', ur.deleted_on, 'updatedOn', ur.updated_on) ORDER BY r.role_name, r.id)
+            'createdOn', ${iso('ur.created_on')}, 'deletedOn', ${iso('ur.deleted_on')}, 'updatedOn', ${iso('ur.updated_on')}) ORDER BY r.role_name, r.id)
      FROM auth.user_roles ur JOIN auth.tenant_roles r ON r.id = ur.tenant_role_id AND NOT r.is_deleted
     WHERE ur.tenant_id = tu.tenant_id AND ur.user_id = u.id AND ur.deleted_on IS NULL) AS roles,
   ${positionsOf('tu.tenant_id', 'u.id')} AS positions,
@@ -54,17 +62,70 @@ export const USER_COLUMNS = `
             'id', ug.id, 'tenantId', ug.tenant_id, 'userId', ug.user_id, 'groupId', ug.group_id,
             'groupTypeId', g.tenant_group_type_id, 'groupName', g.group_name, 'groupTypeName', g.tenant_group_type_name,
             'displayName', g.display_name, 'isPrimaryOrg', ug.is_primary_org, 'externalId', ug.external_id,
-            'instanceId', ug.instance_id, 'primaryOrgSetOn', ug.primary_org_set_on, 'autoProvisioned', ug.auto_provisioned,
-            'isDeleted', ug.is_deleted, 'deletedOn', ug.deleted_on, 'createdOn', ug.created_on, 'updatedOn', ug.updated_on)
+            'instanceId', ug.instance_id, 'primaryOrgSetOn', ${iso('ug.primary_org_set_on')}, 'autoProvisioned', ug.auto_provisioned,
+            'isDeleted', ug.is_deleted, 'deletedOn', ${iso('ug.deleted_on')}, 'createdOn', ${iso('ug.created_on')}, 'updatedOn', ${iso('ug.updated_on')})
             ORDER BY ug.is_primary_org DESC, g.group_name, g.id)
      FROM auth.user_groups ug JOIN auth.group_projection g ON g.id = ug.group_id AND NOT g.is_deleted
     WHERE ug.tenant_id = tu.tenant_id AND ug.user_id = u.id AND NOT ug.is_deleted) AS groups,
-  (SELECT count(*) FROM auth.delegation_projection d WHERE d.tenant_id = tu.tenant_id AND d.recipient_user_id = u.id AND d.is_active) AS delegations_received,
-  (SELECT count(*) FROM auth.delegation_projection d WHERE d.tenant_id = tu.tenant_id AND d.issuer_user_id = u.id AND d.is_active) AS delegations_issued`;
+  (SELECT count(*)::int FROM auth.delegation_projection d
+    WHERE d.tenant_id = tu.tenant_id AND d.recipient_user_id = u.id AND d.revoked_on IS NULL) AS delegations_received,
+  (SELECT count(*)::int FROM auth.delegation_projection d
+    WHERE d.tenant_id = tu.tenant_id AND d.issuer_user_id = u.id AND d.revoked_on IS NULL) AS delegations_issued`;
 
-export const USER_FROM = `auth.tenant_users tu JOIN auth.users u ON u.id = tu.user_id`;
+/** A user as a member of a tenant: $1 = user id, $2 = tenant id. No row: unknown, deleted or another tenant's. */
+export const USER_BY_ID_SQL = `SELECT ${USER_COLUMNS}
+  FROM auth.tenant_users tu JOIN auth.users u ON u.id = tu.user_id
+ WHERE tu.user_id = $1 AND tu.tenant_id = $2 AND NOT tu.is_deleted`;
 
-/** The §2.3 summary of users of a tenant, as `evt.auth.user.*` carry it (deleted memberships answer status DELETED). */
+/**
+ * ORDER BY keys of each sort, on the membership's own copies of the person's name, email and last
+ * sign-in (kept by triggers), each served by a (tenant_id, key, user_id) index.
+ */
+const SORT_KEYS: Record<UserSort, string[]> = {
+  name: ['tu.sort_name'],
+  email: ['tu.sort_email'],
+  createdOn: ['tu.created_on'],
+  lastLoginDate: ['tu.last_login_date'],
+};
+
+/** Users who never signed in come last going down too: NULL read as -infinity (index tenant_users_login_sort_desc). */
+const SORT_KEYS_DESC: Record<UserSort, string[]> = { ...SORT_KEYS, lastLoginDate: [`coalesce(tu.last_login_date, '-infinity'::timestamptz)`] };
+
+/** The membership holds a live link to one of `ids` in `table` (an indexed EXISTS). */
+function linkedTo(table: string, column: string, live: string, ids: readonly string[] | undefined): Sql[] {
+  if (!ids?.length) return [];
+  return [sql`EXISTS (SELECT 1 FROM ${raw(table)} l WHERE l.tenant_id = tu.tenant_id AND l.user_id = tu.user_id AND ${raw(live)} AND ${raw(`l.${column}`)} = ANY(${ids}::uuid[]))`];
+}
+
+/**
+ * The tenant's users matching the query. Filters, search and sort use the tenant's own membership
+ * rows only (sort indexes, the trigram index of search_text, EXISTS on the indexed link tables);
+ * the page's rows then get the §2.4 columns.
+ */
+export function userList(tenantId: string, q: ListUsersQuery): ListSpec {
+  return {
+    from: sql`auth.tenant_users tu`,
+    where: [
+      sql`tu.tenant_id = ${tenantId}`,
+      sql`NOT tu.is_deleted`,
+      ...(q.search ? [sql`tu.search_text ILIKE ${containsPattern(q.search)}`] : []),
+      ...anyOf('tu.status', q.status, 'text'),
+      ...linkedTo('auth.user_roles', 'tenant_role_id', 'l.deleted_on IS NULL', q.roleIds),
+      ...linkedTo('auth.user_positions', 'position_id', 'NOT l.is_deleted', q.positionIds),
+      ...linkedTo('auth.user_groups', 'group_id', 'NOT l.is_deleted', q.groupIds),
+    ],
+    id: 'tu.user_id',
+    sort: sortBy(q.sortOrder === 'desc' ? SORT_KEYS_DESC : SORT_KEYS, q.sortBy, q.sortOrder),
+    view: {
+      columns: raw(USER_COLUMNS),
+      from: sql`auth.tenant_users tu ON tu.tenant_id = ${tenantId} AND tu.user_id = page.id JOIN auth.users u ON u.id = tu.user_id`,
+    },
+    page: q.page,
+    limit: q.limit,
+  };
+}
+
+/** The §2.3 summary of users of a tenant, as `evt.auth.user.*` carry it (deleted memberships answer status DELETED): $1 = tenant, $2 = user ids. */
 export const USER_SUMMARY_SQL = `
   SELECT u.id, u.email, u.name, u.display_name AS "displayName", u.profile_image_url AS "profileImageUrl",
          u.mobile_phone AS "mobilePhone", CASE WHEN tu.is_deleted THEN 'DELETED' ELSE tu.status END AS status,
@@ -79,5 +140,33 @@ export const USER_SUMMARY_SQL = `
            WHERE ug.tenant_id = tu.tenant_id AND ug.user_id = u.id AND ug.is_primary_org AND NOT ug.is_deleted) AS "primaryOrganization",
          (SELECT json_build_object('id', mu.id, 'name', mu.name, 'displayName', mu.display_name, 'profileImageUrl', mu.profile_image_url)
             FROM auth.users mu WHERE mu.id = tu.manager_id) AS manager
-    FROM ${USER_FROM}
-   WHERE tu.tenant_id = $1 AND tu.user_id = ANY($2::uuid[])`;
+    FROM auth.tenant_users tu JOIN auth.users u ON u.id = tu.user_id
+   WHERE tu.tenant_id = $1 AND tu.user_id = ANY($2::uuid[])
+   ORDER BY u.id`;
+
+/** Active members of the tenant holding its System Admin role. */
+export async function activeSystemAdmins(q: Queryable, tenantId: string): Promise<number> {
+  const [{ n }] = await q.query<{ n: number }>(
+    `SELECT count(DISTINCT tu.user_id)::int AS n
+       FROM auth.tenant_users tu
+       JOIN auth.user_roles ur ON ur.tenant_id = tu.tenant_id AND ur.user_id = tu.user_id AND ur.deleted_on IS NULL
+       JOIN auth.tenant_roles r ON r.id = ur.tenant_role_id AND r.system_key = 'SYSTEM_ADMIN' AND NOT r.is_deleted
+      WHERE tu.tenant_id = $1 AND tu.status = 'ACTIVE' AND NOT tu.is_deleted`,
+    [tenantId],
+  );
+  return n;
+}
+
+/** The managers above `managerId` (its manager, theirs, ...), at most 100 levels. */
+export async function managerChain(q: Queryable, tenantId: string, managerId: string): Promise<string[]> {
+  const rows = await q.query<{ id: string }>(
+    `WITH RECURSIVE chain(id, depth) AS (
+       SELECT tu.manager_id, 1 FROM auth.tenant_users tu WHERE tu.tenant_id = $1 AND tu.user_id = $2
+       UNION ALL
+       SELECT tu.manager_id, c.depth + 1 FROM chain c JOIN auth.tenant_users tu ON tu.tenant_id = $1 AND tu.user_id = c.id
+        WHERE c.depth < 100)
+     SELECT id FROM chain WHERE id IS NOT NULL`,
+    [tenantId, managerId],
+  );
+  return rows.map((r) => r.id);
+}

@@ -1,11 +1,11 @@
 import { Body, Controller, Get, Patch, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiAuth, Caller, CurrentCaller, Page, RequirePermission, ResponseMessage, UuidParam } from '@ddm/contracts';
+import { ApiAuth, ApiPageResponse, Caller, CurrentCaller, Page, RequirePermission, ResponseMessage, UuidParam } from '@ddm/contracts';
 import { ListUsersQuery } from './dto/list-users.query';
 import { TenantQuery } from './dto/tenant.query';
 import { UpdatePreferencesDto } from './dto/update-preferences.dto';
-import { ActiveTenantDto, BulkStatusResult, BulkStatusUpdateDto, UpdateUserEntitiesDto } from './dto/update-user.dto';
-import { UserView } from './dto/user.response';
+import { ActiveTenantDto, BulkStatusUpdateDto, UpdateUserEntitiesDto } from './dto/update-user.dto';
+import { BulkStatusResult, UserView } from './dto/user.response';
 import { UsersService } from './users.service';
 
 @ApiTags('Users')
@@ -16,7 +16,7 @@ export class UsersController {
 
   @Get()
   @ApiOperation({ summary: 'List users', description: "Users of a tenant (query tenantId, default the caller's active tenant)" })
-  @ApiOkResponse({ description: 'Paged users (spec §2.4)' })
+  @ApiPageResponse(UserView, 'Paged users (spec §2.4)')
   @ResponseMessage('Users fetched successfully')
   list(@Query() query: ListUsersQuery, @CurrentCaller() caller: Caller): Promise<Page<UserView>> {
     return this.users.list(caller.tenantId, query);
@@ -24,7 +24,7 @@ export class UsersController {
 
   @Get('details')
   @ApiOperation({ summary: 'Get the current user in the active tenant' })
-  @ApiOkResponse({ description: 'The caller (spec §2.4)' })
+  @ApiOkResponse({ type: UserView, description: 'The caller (spec §2.4)' })
   @ResponseMessage('User details fetched successfully')
   me(@CurrentCaller() caller: Caller): Promise<UserView> {
     return this.users.getInTenant(caller.tenantId, caller.userId);
@@ -32,7 +32,7 @@ export class UsersController {
 
   @Get('tenant/:tenantId/details')
   @ApiOperation({ summary: 'Get current user details for a tenant' })
-  @ApiOkResponse({ description: 'The caller as a user of that tenant (spec §2.4)' })
+  @ApiOkResponse({ type: UserView, description: 'The caller as a user of that tenant (spec §2.4)' })
   @ResponseMessage('User details fetched successfully')
   details(@UuidParam('tenantId') tenantId: string, @CurrentCaller() caller: Caller): Promise<UserView> {
     return this.users.getInTenant(tenantId, caller.userId);
@@ -40,7 +40,7 @@ export class UsersController {
 
   @Patch('preferences')
   @ApiOperation({ summary: "Change the caller's own preferences" })
-  @ApiOkResponse({ description: 'The caller (spec §2.4)' })
+  @ApiOkResponse({ type: UserView, description: 'The caller (spec §2.4)' })
   @ResponseMessage('Preferences updated successfully')
   preferences(@Body() body: UpdatePreferencesDto, @CurrentCaller() caller: Caller): Promise<UserView> {
     return this.users.updatePreferences(caller.tenantId, caller.userId, body);
@@ -48,7 +48,7 @@ export class UsersController {
 
   @Patch('active-tenant')
   @ApiOperation({ summary: "Switch the caller's active tenant (must be one of their tenants)" })
-  @ApiOkResponse({ description: 'The caller in the new active tenant (spec §2.4)' })
+  @ApiOkResponse({ type: UserView, description: 'The caller in the new active tenant (spec §2.4)' })
   @ResponseMessage('Active tenant changed successfully')
   activeTenant(@Body() body: ActiveTenantDto, @CurrentCaller() caller: Caller): Promise<UserView> {
     // The guard resolved the caller in body.tenantId: a 403 already if it is not a membership.
@@ -67,7 +67,7 @@ export class UsersController {
   @Patch('update-entities/:id')
   @RequirePermission('manage:users')
   @ApiOperation({ summary: "Change a user's names, phone, roles, positions, groups, manager and employee fields" })
-  @ApiOkResponse({ description: 'The user (spec §2.4)' })
+  @ApiOkResponse({ type: UserView, description: 'The user (spec §2.4)' })
   @ResponseMessage('User updated successfully')
   update(@UuidParam('id') id: string, @Body() body: UpdateUserEntitiesDto, @CurrentCaller() caller: Caller): Promise<UserView> {
     return this.users.updateEntities(caller, id, body);
@@ -75,7 +75,7 @@ export class UsersController {
 
   @Get(':id')
   @ApiOperation({ summary: 'Get a user of the tenant' })
-  @ApiOkResponse({ description: 'The user (spec §2.4)' })
+  @ApiOkResponse({ type: UserView, description: 'The user (spec §2.4)' })
   @ResponseMessage('User fetched successfully')
   get(@UuidParam('id') id: string, @Query() _query: TenantQuery, @CurrentCaller() caller: Caller): Promise<UserView> {
     return this.users.getInTenant(caller.tenantId, id);

@@ -1,28 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { Caller, EVENT_SUBJECTS, Page, badRequest, conflict, forbidden, notFound, pageOffset } from '@ddm/contracts';
-import { Db, SetClause, containsPattern } from '@ddm/platform';
+import { Caller, EVENT_SUBJECTS, Page, badRequest, conflict, forbidden, notFound } from '@ddm/contracts';
+import { Db, SetClause, listPage, sql } from '@ddm/platform';
 import { CallerChanges } from '../callers/caller-changes';
-import { ListUsersQuery, UserSort } from './dto/list-users.query';
+import { ListUsersQuery } from './dto/list-users.query';
 import { UpdatePreferencesDto } from './dto/update-preferences.dto';
-import { BulkStatusResult, BulkStatusUpdateDto, UPDATABLE_FIELDS, UpdateUserEntitiesDto } from './dto/update-user.dto';
-import { UserRow, UserView, toUserView } from './dto/user.response';
-import { publishUserEvents } from './user-events';
-import { activeSystemAdmins, linkProblem, loadRefs, managerChain, replaceLinks } from './user-links';
-import { managerProblem } from './user.rules';
-import { USER_COLUMNS, USER_FROM } from './user.sql';
-
-/**
- * ORDER BY of each sort, on the membership's own copies of the person's name, email and last
- * sign-in (kept by triggers), each served by a (tenant_id, key, user_id) index; the tie-breaker
- * runs the same way, so one index serves both directions.
- */
-const SORT_SQL: Record<UserSort, (dir: 'ASC' | 'DESC') => string> = {
-  name: (d) => `tu.sort_name ${d}, tu.user_id ${d}`,
-  email: (d) => `tu.sort_email ${d}, tu.user_id ${d}`,
-  createdOn: (d) => `tu.created_on ${d}, tu.user_id ${d}`,
-  // Users who never signed in come last either way.
-  lastLoginDate: (d) => `tu.last_login_date ${d} NULLS LAST, tu.user_id ${d}`,
-};
+import { BulkStatusUpdateDto, UPDATABLE_FIELDS, UpdateUserEntitiesDto } from './dto/update-user.dto';
+import { BulkStatusResult, UserRow, UserView, toUserView } from './dto/user.response';
+import { UserRefs } from './user-refs';
+import { linkProblem, managerProblem } from './user.rules';
+import { USER_BY_ID_SQL, activeSystemAdmins, managerChain, userList } from './user.sql';
 
 const PREFERENCE_FIELDS = ['displayLanguage', 'dateFormat', 'columnViewSettings', 'dashboardData'] as const;
 
@@ -33,64 +19,19 @@ export class UsersService {
   constructor(
     private readonly db: Db,
     private readonly changes: CallerChanges,
+    private readonly users: UserRefs,
   ) {}
 
   /** A user as seen in a tenant; 404 when the user is not (or no longer) a member of it. */
   async getInTenant(tenantId: string, userId: string): Promise<UserView> {
-    const [row] = await this.db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM ${USER_FROM} WHERE tu.user_id = $1 AND tu.tenant_id = $2 AND NOT tu.is_deleted`, [
-      userId,
-      tenantId,
-    ]);
+    const [row] = await this.db.query<UserRow>(USER_BY_ID_SQL, [userId, tenantId]);
     if (!row) throw notFound(`User ${userId} not found`);
     return toUserView(row);
   }
 
-  /**
-   * One page of the tenant's users, in one statement: the page's membership ids first (filters,
-   * sort and search on the tenant's own membership rows: sort indexes, the trigram index for
-   * search, EXISTS on indexed link tables), then the §2.4 columns for those rows only; the total
-   * is a count over the same conditions.
-   */
-  async list(tenantId: string, q: ListUsersQuery): Promise<Page<UserView>> {
-    const params: unknown[] = [tenantId];
-    const where = ['tu.tenant_id = $1', 'NOT tu.is_deleted'];
-    const arg = (value: unknown) => {
-      params.push(value);
-      return `$${params.length}`;
-    };
-    if (q.search) where.push(`tu.search_text ILIKE ${arg(containsPattern(q.search))}`);
-    if (q.status?.length) where.push(`tu.status = ANY(${arg(q.status)}::text[])`);
-    if (q.roleIds?.length)
-      where.push(
-        `EXISTS (SELECT 1 FROM auth.user_roles ur WHERE ur.tenant_id = tu.tenant_id AND ur.user_id = tu.user_id AND ur.deleted_on IS NULL AND ur.tenant_role_id = ANY(${arg(q.roleIds)}::uuid[]))`,
-      );
-    if (q.positionIds?.length)
-      where.push(
-        `EXISTS (SELECT 1 FROM auth.user_positions up WHERE up.tenant_id = tu.tenant_id AND up.user_id = tu.user_id AND NOT up.is_deleted AND up.position_id = ANY(${arg(q.positionIds)}::uuid[]))`,
-      );
-    if (q.groupIds?.length)
-      where.push(
-        `EXISTS (SELECT 1 FROM auth.user_groups ug WHERE ug.tenant_id = tu.tenant_id AND ug.user_id = tu.user_id AND NOT ug.is_deleted AND ug.group_id = ANY(${arg(q.groupIds)}::uuid[]))`,
-      );
-    const conditions = where.join(' AND ');
-    const order = SORT_SQL[q.sortBy](q.sortOrder === 'desc' ? 'DESC' : 'ASC');
-    const filterParams = params.length;
-    const limit = arg(q.limit);
-    const offset = arg(pageOffset(q));
-    const rows = await this.db.query<UserRow & { total: string }>(
-      `WITH page AS (SELECT tu.id FROM auth.tenant_users tu WHERE ${conditions} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset})
-       SELECT ${USER_COLUMNS}, (SELECT count(*) FROM auth.tenant_users tu WHERE ${conditions}) AS total
-         FROM ${USER_FROM}
-        WHERE tu.id IN (SELECT id FROM page)
-        ORDER BY ${order}`,
-      params,
-    );
-    let total = rows.length ? Number(rows[0].total) : 0;
-    if (!rows.length && q.page > 1) {
-      const [c] = await this.db.query<{ n: string }>(`SELECT count(*) AS n FROM auth.tenant_users tu WHERE ${conditions}`, params.slice(0, filterParams));
-      total = Number(c.n);
-    }
-    return new Page(rows.map(toUserView), total, q.page, q.limit);
+  /** One page of the tenant's users and their total, in one statement (see userList). */
+  list(tenantId: string, q: ListUsersQuery): Promise<Page<UserView>> {
+    return listPage(this.db, userList(tenantId, q), toUserView);
   }
 
   /**
@@ -99,16 +40,15 @@ export class UsersService {
    */
   async updateEntities(caller: Caller, userId: string, dto: UpdateUserEntitiesDto): Promise<UserView> {
     const tenantId = caller.tenantId;
-    const given = UPDATABLE_FIELDS.filter((f) => dto[f] !== undefined);
-    if (!given.length) throw badRequest(`Nothing to change: send at least one of ${UPDATABLE_FIELDS.join(', ')}`);
+    if (!UPDATABLE_FIELDS.some((f) => dto[f] !== undefined)) throw badRequest(`Nothing to change: send at least one of ${UPDATABLE_FIELDS.join(', ')}`);
     await this.changes.transaction(async (tx, callerChanged) => {
-      const [member]: { user_id: string; first_name: string | null; last_name: string | null }[] = await tx.manager.query(
-        `SELECT tu.user_id, u.first_name, u.last_name FROM ${USER_FROM}
+      const [member] = await tx.query<{ first_name: string | null; last_name: string | null }>(
+        `SELECT u.first_name, u.last_name FROM auth.tenant_users tu JOIN auth.users u ON u.id = tu.user_id
           WHERE tu.tenant_id = $1 AND tu.user_id = $2 AND NOT tu.is_deleted FOR UPDATE OF tu`,
         [tenantId, userId],
       );
       if (!member) throw notFound(`User ${userId} not found`);
-      const known = await loadRefs(tx.manager, tenantId, {
+      const known = await this.users.known(tx, tenantId, {
         roleIds: dto.roleIds ?? [],
         positionIds: dto.positionIds ?? [],
         groupIds: (dto.groups ?? []).map((g) => g.groupId),
@@ -117,47 +57,32 @@ export class UsersService {
       const problem = linkProblem(dto, known, caller.keys);
       if (problem) throw problem.kind === 'forbidden' ? forbidden(problem.message) : notFound(problem.message);
       if (dto.managerId) {
-        const cycle = managerProblem(userId, dto.managerId, await managerChain(tx.manager, tenantId, dto.managerId));
+        const cycle = managerProblem(userId, dto.managerId, await managerChain(tx, tenantId, dto.managerId));
         if (cycle) throw badRequest(`managerId ${cycle}`, [{ field: 'managerId', message: cycle }]);
       }
 
-      const person: string[] = [];
-      const personParams: unknown[] = [userId, caller.name];
-      const setPerson = (column: string, value: unknown) => {
-        personParams.push(value);
-        person.push(`${column} = $${personParams.length}`);
-      };
+      const changedBy = [sql`updated_on = now()`, sql`updated_by = ${caller.userId}`];
+      const person = new SetClause();
       if (dto.firstName !== undefined || dto.lastName !== undefined) {
         const first = dto.firstName ?? member.first_name ?? '';
         const last = dto.lastName ?? member.last_name ?? '';
         const name = `${first} ${last}`.trim();
-        setPerson('first_name', first);
-        setPerson('last_name', last);
-        setPerson('name', name);
-        setPerson('display_name', name);
+        person.set('first_name', first).set('last_name', last).set('name', name).set('display_name', name);
       }
-      if (dto.mobilePhone !== undefined) setPerson('mobile_phone', dto.mobilePhone);
-      if (person.length) await tx.manager.query(`UPDATE auth.users SET ${person.join(', ')}, updated_on = now(), updated_by = $2 WHERE id = $1`, personParams);
+      if (dto.mobilePhone !== undefined) person.set('mobile_phone', dto.mobilePhone);
+      if (person.size) await tx.query(sql`UPDATE auth.users SET ${person.raw(...changedBy).sql} WHERE id = ${userId}`);
 
-      const membership: string[] = [];
-      const membershipParams: unknown[] = [tenantId, userId, caller.name];
-      const setMembership = (column: string, value: unknown) => {
-        membershipParams.push(value);
-        membership.push(`${column} = $${membershipParams.length}`);
-      };
-      if (dto.employeeId !== undefined) setMembership('employee_id', dto.employeeId);
-      if (dto.employeeType !== undefined) setMembership('employee_type', dto.employeeType);
-      if (dto.customAttributes !== undefined) setMembership('custom_attributes', JSON.stringify(dto.customAttributes));
-      if (dto.managerId !== undefined) setMembership('manager_id', dto.managerId);
-      await tx.manager.query(
-        `UPDATE auth.tenant_users SET ${[...membership, 'updated_on = now()', 'updated_by = $3'].join(', ')} WHERE tenant_id = $1 AND user_id = $2`,
-        membershipParams,
-      );
+      const membership = new SetClause().raw(...changedBy);
+      if (dto.employeeId !== undefined) membership.set('employee_id', dto.employeeId);
+      if (dto.employeeType !== undefined) membership.set('employee_type', dto.employeeType);
+      if (dto.customAttributes !== undefined) membership.set('custom_attributes', JSON.stringify(dto.customAttributes));
+      if (dto.managerId !== undefined) membership.set('manager_id', dto.managerId);
+      await tx.query(sql`UPDATE auth.tenant_users SET ${membership.sql} WHERE tenant_id = ${tenantId} AND user_id = ${userId}`);
 
-      const adminsBefore = dto.roleIds !== undefined ? await activeSystemAdmins(tx.manager, tenantId) : 0;
-      await replaceLinks(tx.manager, tenantId, [{ userId, roleIds: dto.roleIds, positionIds: dto.positionIds, groups: dto.groups }]);
-      if (adminsBefore > 0 && (await activeSystemAdmins(tx.manager, tenantId)) === 0) throw conflict(LAST_ADMIN);
-      await publishUserEvents(tx, EVENT_SUBJECTS.userUpdated, tenantId, [userId]);
+      const adminsBefore = dto.roleIds !== undefined ? await activeSystemAdmins(tx, tenantId) : 0;
+      await this.users.replaceLinks(tx, tenantId, [{ userId, roleIds: dto.roleIds, positionIds: dto.positionIds, groups: dto.groups }]);
+      if (adminsBefore > 0 && (await activeSystemAdmins(tx, tenantId)) === 0) throw conflict(LAST_ADMIN);
+      await this.users.publish(tx, EVENT_SUBJECTS.userUpdated, tenantId, [userId]);
       if (dto.roleIds !== undefined) await callerChanged({ tenantId, userIds: [userId] });
     });
     return this.getInTenant(tenantId, userId);
@@ -172,21 +97,18 @@ export class UsersService {
   async bulkStatus(caller: Caller, dto: BulkStatusUpdateDto): Promise<BulkStatusResult> {
     const tenantId = caller.tenantId;
     const ids = dto.userIds.map((id) => id.toLowerCase()).filter((id) => id !== caller.userId);
+    const deleting = dto.status === 'DELETED';
+    const sets = new SetClause().set('status', dto.status).raw(sql`updated_on = now()`, sql`updated_by = ${caller.userId}`);
+    if (deleting) sets.set('is_deleted', true).raw(sql`deleted_on = now()`, sql`deleted_by = ${caller.userId}`);
     const changed = await this.changes.transaction(async (tx, callerChanged) => {
-      const deleting = dto.status === 'DELETED';
-      const adminsBefore = dto.status === 'ACTIVE' ? 0 : await activeSystemAdmins(tx.manager, tenantId);
+      const adminsBefore = dto.status === 'ACTIVE' ? 0 : await activeSystemAdmins(tx, tenantId);
       const rows = await tx.query<{ user_id: string }>(
-        `UPDATE auth.tenant_users
-            SET status = $3, updated_on = now(), updated_by = $4
-                ${deleting ? ', is_deleted = true, deleted_on = now(), deleted_by = $4' : ''}
-          WHERE tenant_id = $1 AND user_id = ANY($2::uuid[]) AND NOT is_deleted
-          RETURNING user_id`,
-        [tenantId, ids, dto.status, caller.name],
+        sql`UPDATE auth.tenant_users SET ${sets.sql} WHERE tenant_id = ${tenantId} AND user_id = ANY(${ids}::uuid[]) AND NOT is_deleted RETURNING user_id`,
       );
       const userIds = rows.map((r) => r.user_id);
-      if (adminsBefore > 0 && (await activeSystemAdmins(tx.manager, tenantId)) === 0) throw conflict(LAST_ADMIN);
+      if (adminsBefore > 0 && (await activeSystemAdmins(tx, tenantId)) === 0) throw conflict(LAST_ADMIN);
       if (userIds.length) {
-        await publishUserEvents(tx, deleting ? EVENT_SUBJECTS.userDeleted : EVENT_SUBJECTS.userUpdated, tenantId, userIds);
+        await this.users.publish(tx, deleting ? EVENT_SUBJECTS.userDeleted : EVENT_SUBJECTS.userUpdated, tenantId, userIds);
         await callerChanged({ tenantId, userIds });
       }
       return userIds.length;
@@ -197,7 +119,7 @@ export class UsersService {
   /** Makes a tenant the caller's active one (the guard has checked the membership). */
   async setActiveTenant(caller: Caller, tenantId: string): Promise<UserView> {
     await this.changes.transaction(async (tx, callerChanged) => {
-      await tx.manager.query(`UPDATE auth.users SET active_tenant_id = $2, updated_on = now(), updated_by = $3 WHERE id = $1`, [caller.userId, tenantId, caller.name]);
+      await tx.query(`UPDATE auth.users SET active_tenant_id = $2, updated_on = now(), updated_by = $1 WHERE id = $1`, [caller.userId, tenantId]);
       // Requests naming no tenant were resolved in the previous active tenant.
       await callerChanged({ userIds: [caller.userId] });
     });
@@ -205,17 +127,16 @@ export class UsersService {
   }
 
   async updatePreferences(tenantId: string, userId: string, dto: UpdatePreferencesDto): Promise<UserView> {
-    const given = PREFERENCE_FIELDS.filter((f) => dto[f] !== undefined);
-    if (!given.length) throw badRequest(`Nothing to change: send at least one of ${PREFERENCE_FIELDS.join(', ')}`);
+    if (!PREFERENCE_FIELDS.some((f) => dto[f] !== undefined)) throw badRequest(`Nothing to change: send at least one of ${PREFERENCE_FIELDS.join(', ')}`);
+    const sets = new SetClause().raw(sql`updated_on = now()`, sql`updated_by = ${userId}`);
+    if (dto.displayLanguage !== undefined) sets.set('display_language', dto.displayLanguage);
+    if (dto.dateFormat !== undefined) sets.set('date_format', dto.dateFormat);
+    if (dto.columnViewSettings !== undefined) sets.set('column_view_settings', JSON.stringify({ columns: dto.columnViewSettings.columns }));
+    if (dto.dashboardData !== undefined) sets.set('dashboard_data', JSON.stringify(dto.dashboardData.map(({ x, y, w, h, i }) => ({ x, y, w, h, i }))));
     await this.db.transaction(async (tx) => {
-      const sets = new SetClause([userId], ['updated_on = now()']);
-      if (dto.displayLanguage !== undefined) sets.set('display_language', dto.displayLanguage);
-      if (dto.dateFormat !== undefined) sets.set('date_format', dto.dateFormat);
-      if (dto.columnViewSettings !== undefined) sets.set('column_view_settings', JSON.stringify({ columns: dto.columnViewSettings.columns }));
-      if (dto.dashboardData !== undefined) sets.set('dashboard_data', JSON.stringify(dto.dashboardData.map(({ x, y, w, h, i }) => ({ x, y, w, h, i }))));
-      const [row] = await tx.query<{ id: string }>(`UPDATE auth.users SET ${sets.sql} WHERE id = $1 RETURNING id`, sets.params);
+      const [row] = await tx.query(sql`UPDATE auth.users SET ${sets.sql} WHERE id = ${userId} RETURNING id`);
       if (!row) throw notFound(`User ${userId} not found`);
-      await publishUserEvents(tx, EVENT_SUBJECTS.userUpdated, tenantId, [userId]);
+      await this.users.publish(tx, EVENT_SUBJECTS.userUpdated, tenantId, [userId]);
     });
     return this.getInTenant(tenantId, userId);
   }

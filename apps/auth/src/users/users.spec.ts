@@ -2,7 +2,7 @@ import { validate } from 'class-validator';
 import { plainToInstance } from 'class-transformer';
 import { CreateUserDto } from '../invitations/dto/invite-user.dto';
 import { UpdateUserEntitiesDto } from './dto/update-user.dto';
-import { customAttributesProblem, groupsProblem, keysBeyondCaller, managerProblem, repeatedEmails } from './user.rules';
+import { KnownRefs, customAttributesProblem, groupsProblem, keysBeyondCaller, linkProblem, managerProblem, repeatedEmails } from './user.rules';
 
 const G1 = '0190a000-0000-7000-8000-000000000001';
 const G2 = '0190a000-0000-7000-8000-000000000002';
@@ -66,6 +66,16 @@ describe('users rules', () => {
   it('lists the keys a grant would give beyond what the caller holds', async () => {
     expect(keysBeyondCaller(['view:decisions', 'manage:users', 'view:decisions'], new Set(['view:decisions']))).toEqual(['manage:users']);
     expect(keysBeyondCaller(['view:decisions'], new Set(['view:decisions', 'manage:users']))).toEqual([]);
+  });
+
+  it("names the first link the tenant does not know, then roles granting keys the caller does not hold", async () => {
+    const known: KnownRefs = { roles: new Map([['r1', ['view:decisions']], ['r2', ['manage:users']]]), positions: new Set(['p1']), groups: new Set([G1]), members: new Set(['m1']) };
+    const held = new Set(['view:decisions']);
+    expect(linkProblem({ roleIds: ['r1'], positionIds: ['p1'], groups: [{ groupId: G1 }], managerId: 'm1' }, known, held)).toBeNull();
+    expect(linkProblem({ roleIds: ['r9'], positionIds: ['p9'] }, known, held)).toEqual({ kind: 'not_found', field: 'roleIds', message: 'Role r9 not found in this tenant' });
+    expect(linkProblem({ groups: [{ groupId: G2 }] }, known, held)).toMatchObject({ kind: 'not_found', field: 'groups' });
+    expect(linkProblem({ managerId: 'm9' }, known, held)).toMatchObject({ kind: 'not_found', field: 'managerId' });
+    expect(linkProblem({ roleIds: ['r2'] }, known, held)).toEqual({ kind: 'forbidden', field: 'roleIds', message: 'You cannot grant permissions you do not hold: manage:users' });
   });
 
   it('refuses a manager that is the user or reports to the user', async () => {

@@ -10,12 +10,16 @@ type PositionSubject = Extract<EventSubject, `evt.settings.position.${string}`>;
 @Injectable()
 export class PositionRefs {
   /**
-   * Queues `subject` for each of the tenant's positions named, as they are now in this transaction
-   * (the one mapper of a position's payload); `live` leaves deleted ones out. Answers their rows.
+   * Queues `subject` for each of the tenant's positions named, in the order named, as they are now
+   * in this transaction (the one mapper of a position's payload); `live` leaves deleted ones out.
+   * Answers their rows, in the same order.
    */
   async publish(tx: Tx, tenantId: string, subject: PositionSubject, ids: readonly string[], options: { live?: boolean } = {}): Promise<PositionRow[]> {
     if (!ids.length) return [];
-    const rows = (await tx.query<PositionRow>(POSITIONS_BY_IDS_SQL, [ids, tenantId])).filter((r) => !options.live || !r.is_deleted);
+    const order = new Map(ids.map((id, i) => [id.toLowerCase(), i]));
+    const rows = (await tx.query<PositionRow>(POSITIONS_BY_IDS_SQL, [ids, tenantId]))
+      .filter((r) => !options.live || !r.is_deleted)
+      .sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
     await tx.publishMany(subject, rows.map((r) => ({ tenantId, position: toPositionPayload(toPositionView(r)) })));
     return rows;
   }

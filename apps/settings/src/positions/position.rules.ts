@@ -61,13 +61,6 @@ export function chosenFields(select: readonly string[] | undefined, fields: read
   return POSITION_FIELDS.filter((f) => chosen.includes(f));
 }
 
-/** Names that are not fields of a position (a 400 when `select`/`fields` carry them). */
-export function unknownFields(names: readonly string[]): string[] {
-  return names.filter((n) => !(POSITION_FIELDS as readonly string[]).includes(n));
-}
-
-/** `ilike` pattern for "contains", with the wildcards of the term escaped. */
-
 /** Unique ids, lower case, in the order given. */
 export function uniqueIds(ids: readonly string[]): string[] {
   return [...new Set(ids.map((x) => x.toLowerCase()))];

@@ -127,8 +127,7 @@ export class PositionsService {
         [tenantId, ids, by],
       );
       const rows = await this.positions.publish(tx, tenantId, SETTINGS_EVENT_SUBJECTS.positionDeleted, ids);
-      const order = new Map(ids.map((x, i) => [x, i]));
-      return rows.map(toPositionView).sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+      return rows.map(toPositionView);
     });
   }
 }

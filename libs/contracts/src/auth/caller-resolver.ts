@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import { JSONCodec, NatsConnection, Subscription, headers as natsHeaders } from 'nats';
+import { JSONCodec, MsgHdrs, NatsConnection, Subscription, headers as natsHeaders } from 'nats';
 import { CallerChangedEvent } from '../events/auth.events';
 import { CallerResolveReply, CallerResolveRequest } from '../messaging/caller';
 import { HEADERS, Subjects } from '../messaging/subjects';
@@ -12,6 +12,8 @@ export interface CallerResolverOptions {
   ttlMs?: number;
   max?: number;
   timeoutMs?: number;
+  /** Adds headers to each request (the platform puts the caller's trace context there). */
+  headers?: (headers: MsgHdrs) => void;
 }
 
 interface Load {
@@ -34,6 +36,7 @@ export class CallerResolver {
   /** Keys being loaded, with how many loads (lru-cache does not list them): an invalidation drops them too. */
   private readonly loading = new Map<string, number>();
   private readonly timeoutMs: number;
+  private readonly addHeaders?: (headers: MsgHdrs) => void;
   private sub?: Subscription;
   private readonly logger = new Logger('CallerResolver');
 
@@ -43,6 +46,7 @@ export class CallerResolver {
     options: CallerResolverOptions = {},
   ) {
     this.timeoutMs = options.timeoutMs ?? 3_000;
+    this.addHeaders = options.headers;
     this.cache = new LRUCache<string, CallerResolveReply, Load>({
       max: options.max ?? 10_000,
       ttl: options.ttlMs ?? 30_000,
@@ -105,6 +109,7 @@ export class CallerResolver {
   private async ask(request: CallerResolveRequest, requestId?: string): Promise<CallerResolveReply> {
     const h = natsHeaders();
     if (requestId) h.set(HEADERS.requestId, requestId);
+    this.addHeaders?.(h);
     const msg = await this.nc.request(this.subjects.callerResolve, codec.encode(request), { timeout: this.timeoutMs, headers: h });
     const reply = codec.decode(msg.data) as CallerResolveReply;
     if (!reply.found && reply.unavailable) throw new Error(`auth could not resolve the caller: ${reply.reason}`);

@@ -95,7 +95,10 @@ export function asyncApiDocument(): Json {
         properties: {
           [HEADERS.msgId]: { type: 'string', format: 'uuid', description: 'The outbox row id; JetStream drops a second message with the same id (deduplication window)' },
           [HEADERS.requestId]: { type: 'string', description: 'The x-request-id of the HTTP request (or message) that caused the event' },
-          traceparent: { type: 'string', description: 'W3C trace context of the change that published the event (when tracing is on)' },
+          traceparent: {
+            type: 'string',
+            description: "W3C trace context: the outbox relay's publish span, in the trace of the change that published the event (only when tracing is on)",
+          },
           tracestate: { type: 'string', description: 'W3C trace state, when the trace carries one' },
         },
       },

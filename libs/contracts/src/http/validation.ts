@@ -10,7 +10,10 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
   const out: FieldError[] = [];
   for (const e of errors) {
     const field = parent ? `${parent}.${e.property}` : e.property;
-    for (const message of Object.values(e.constraints ?? {})) {
+    const messages = Object.values(e.constraints ?? {});
+    // A null where null is refused says only that (not also "must be a string", "must be an array", ...).
+    const notNull = messages.find((m) => m.endsWith('must not be null'));
+    for (const message of notNull ? [notNull] : messages) {
       const text = /^property \S+ should not exist$/.test(message)
         ? 'is not an accepted field'
         : message.startsWith(`${e.property} `)
@@ -167,7 +170,7 @@ export const MAX_PAGE = 100_000;
 export class PageQuery {
   /** Capped so a page's cost stays bounded (offset at most 10,000,000 rows). */
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE, default: 1 })
-  @IsOptional()
+  @OptionalNotNull()
   @Type(() => Number)
   @IsInt()
   @Min(1)
@@ -175,7 +178,7 @@ export class PageQuery {
   page: number = 1;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 10 })
-  @IsOptional()
+  @OptionalNotNull()
   @Type(() => Number)
   @IsInt()
   @Min(1)
@@ -183,7 +186,7 @@ export class PageQuery {
   limit: number = 10;
 
   @ApiPropertyOptional({ enum: SORT_ORDERS, default: 'asc' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsIn(SORT_ORDERS)
   sortOrder: SortOrder = 'asc';
 }
@@ -196,29 +199,29 @@ export function pageOffset(q: { page: number; limit: number }): number {
 /** A page of a list that also filters by creation and last-update time (ARCHITECTURE §3 names). Dates must exist (2021-02-30 is a 400). */
 export class DatedPageQuery extends PageQuery {
   @ApiPropertyOptional({ description: 'Created at or after (ISO 8601 date-time)', example: '2026-01-01T00:00:00.000Z' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsISO8601({ strict: true })
   createdAtStart?: string;
 
   @ApiPropertyOptional({ description: 'Created at or before (ISO 8601 date-time; inclusive to the millisecond)', example: '2026-12-31T23:59:59.999Z' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsISO8601({ strict: true })
   createdAtEnd?: string;
 
   @ApiPropertyOptional({ description: 'Last updated at or after (ISO 8601 date-time)', example: '2026-01-01T00:00:00.000Z' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsISO8601({ strict: true })
   updatedAtStart?: string;
 
   @ApiPropertyOptional({ description: 'Last updated at or before (ISO 8601 date-time; inclusive to the millisecond)', example: '2026-12-31T23:59:59.999Z' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsISO8601({ strict: true })
   updatedAtEnd?: string;
 }
 
 /** A query parameter holding an optional comma-separated list of record ids (at most `max`; each a UUID). */
-export const UuidListQuery = (max: number) => applyDecorators(IsOptional(), CommaList(), IsArray(), ArrayMaxSize(max), IsUUID('all', { each: true }));
+export const UuidListQuery = (max: number) => applyDecorators(OptionalNotNull(), CommaList(), IsArray(), ArrayMaxSize(max), IsUUID('all', { each: true }));
 
 /** A query parameter holding an optional comma-separated list of enumerated values (at most `max`; an unknown value is a 400). */
 export const EnumListQuery = (values: readonly string[], max: number = values.length) =>
-  applyDecorators(IsOptional(), CommaList(), IsArray(), ArrayMaxSize(max), IsIn(values as string[], { each: true }));
+  applyDecorators(OptionalNotNull(), CommaList(), IsArray(), ArrayMaxSize(max), IsIn(values as string[], { each: true }));

@@ -18,13 +18,18 @@ export type ApiClient = Client<paths>;
 
 type Json = Record<string, unknown>;
 
-/** OpenAPI 3.0's `nullable` next to `$ref`/`allOf` (no `type`) as JSON Schema: any of the schema or null. */
+/**
+ * OpenAPI 3.0's `nullable` as JSON Schema. Beside a plain `type`, ajv reads it itself; beside
+ * `$ref`/`allOf`/`oneOf`/`anyOf` (Nest writes a nullable object as `{ nullable, type: object,
+ * allOf: [$ref] }`) null must pass without the subschemas: any of the schema, or null.
+ */
 function normalize(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(normalize);
   if (!node || typeof node !== 'object') return node;
   const out: Json = {};
   for (const [k, v] of Object.entries(node as Json)) out[k] = normalize(v);
-  if (out.nullable === true && out.type === undefined) {
+  const composed = ['$ref', 'allOf', 'oneOf', 'anyOf'].some((k) => k in out);
+  if (out.nullable === true && (out.type === undefined || composed)) {
     const { nullable: _nullable, ...rest } = out;
     return { anyOf: [rest, { type: 'null' }] };
   }
@@ -33,7 +38,7 @@ function normalize(node: unknown): unknown {
 
 const escape = (segment: string) => encodeURIComponent(segment.replace(/~/g, '~0').replace(/\//g, '~1'));
 
-class ResponseChecker {
+export class ResponseChecker {
   private readonly ajv = new Ajv({ strict: false, allErrors: true });
   private readonly doc: Json;
   private readonly cache = new Map<string, ValidateFunction>();

@@ -1,11 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsEmail, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
-import { ToBoolean } from '@ddm/contracts';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsEmail, IsNotEmpty, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
+import { Nullable, OptionalNotNull, ToBoolean } from '@ddm/contracts';
 import { GroupAssignmentDto, Groups, PositionIds, RoleIds } from '../../users/dto/user-fields.dto';
 import { IsCustomAttributes } from '../../users/dto/validators';
 
-/** What an invitation says about the person (one user of create, one item of bulk-invite). */
+/** What an invitation says about the person (one user of create, one item of bulk-invite). `null` is "not given" for the nullable texts and the manager only. */
 export class InviteUserFields {
   @ApiProperty({ maxLength: 320 })
   @IsEmail()
@@ -24,11 +24,11 @@ export class InviteUserFields {
   @MaxLength(100)
   lastName: string;
 
-  @ApiPropertyOptional({ maxLength: 40 })
-  @IsOptional()
+  @ApiPropertyOptional({ type: String, maxLength: 40, nullable: true })
+  @Nullable()
   @IsString()
   @MaxLength(40)
-  mobilePhone?: string;
+  mobilePhone?: string | null;
 
   @RoleIds()
   roleIds?: string[];
@@ -39,31 +39,31 @@ export class InviteUserFields {
   @PositionIds()
   positionIds?: string[];
 
-  @ApiPropertyOptional({ description: 'User record id of the manager (a member of the tenant)' })
-  @IsOptional()
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'User record id of the manager (a member of the tenant)' })
+  @Nullable()
   @IsUUID()
-  managerId?: string;
+  managerId?: string | null;
 
   @ApiPropertyOptional({ default: true, description: 'Send the invitation email' })
-  @IsOptional()
+  @OptionalNotNull()
   @ToBoolean()
   @IsBoolean()
   inviteViaEmail?: boolean;
 
-  @ApiPropertyOptional({ maxLength: 100 })
-  @IsOptional()
+  @ApiPropertyOptional({ type: String, maxLength: 100, nullable: true })
+  @Nullable()
   @IsString()
   @MaxLength(100)
-  employeeId?: string;
+  employeeId?: string | null;
 
-  @ApiPropertyOptional({ maxLength: 50 })
-  @IsOptional()
+  @ApiPropertyOptional({ type: String, maxLength: 50, nullable: true })
+  @Nullable()
   @IsString()
   @MaxLength(50)
-  employeeType?: string;
+  employeeType?: string | null;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'At most 50 keys; string, number, boolean or null values' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsCustomAttributes()
   customAttributes?: Record<string, string | number | boolean | null>;
 }
@@ -76,7 +76,7 @@ export class CreateUserDto extends InviteUserFields {
 
 export class BulkInviteItemDto extends InviteUserFields {
   @ApiPropertyOptional({ description: 'When given, the tenant of the request' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsUUID()
   tenantId?: string;
 }

@@ -1,41 +1,39 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
-import { PageQuery, ToBoolean } from '@ddm/contracts';
-
-export const ROLE_SORTS = ['roleName', 'createdOn', 'updatedOn'] as const;
-export type RoleSort = (typeof ROLE_SORTS)[number];
+import { IsBoolean, IsIn, IsString, IsUUID, MaxLength } from 'class-validator';
+import { OptionalNotNull, PageQuery, RECORD_STATUSES, RecordStatus, ToBoolean } from '@ddm/contracts';
+import { ROLE_SORTS, RoleSort } from '../role.rules';
 
 export class ListRolesQuery extends PageQuery {
   @ApiPropertyOptional({ description: 'Accepted like on every list; must be the tenant of the path' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsUUID()
   tenantId?: string;
 
   @ApiPropertyOptional({ description: 'Role name or description contains', maxLength: 100 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(100)
   search?: string;
 
-  @ApiPropertyOptional({ enum: ['ACTIVE', 'INACTIVE'] })
-  @IsOptional()
-  @IsIn(['ACTIVE', 'INACTIVE'])
-  status?: 'ACTIVE' | 'INACTIVE';
+  @ApiPropertyOptional({ enum: RECORD_STATUSES })
+  @OptionalNotNull()
+  @IsIn(RECORD_STATUSES)
+  status?: RecordStatus;
 
   @ApiPropertyOptional({ description: 'true: custom roles only; false: default roles only' })
-  @IsOptional()
+  @OptionalNotNull()
   @ToBoolean()
   @IsBoolean()
   isCustom?: boolean;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalNotNull()
   @ToBoolean()
   @IsBoolean()
   isDeactivated?: boolean;
 
   @ApiPropertyOptional({ enum: ROLE_SORTS, default: 'roleName' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsIn(ROLE_SORTS)
   sortBy: RoleSort = 'roleName';
 }

@@ -1,8 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
-import { ALL_PERMISSION_KEYS, PermissionKey, ToBoolean } from '@ddm/contracts';
+import { ArrayMaxSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsNotEmpty, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
+import { ALL_PERMISSION_KEYS, Nullable, OptionalNotNull, PermissionKey, ToBoolean } from '@ddm/contracts';
 
 export class RelationshipMappingDto {
   @ApiProperty({ enum: ALL_PERMISSION_KEYS })
@@ -15,10 +15,12 @@ export class RelationshipMappingDto {
   isEnabled: boolean;
 }
 
+const TenantId = () => applyDecorators(ApiPropertyOptional({ description: 'When given, the tenant of the path' }), OptionalNotNull(), IsUUID());
+
 const Mappings = () =>
   applyDecorators(
     ApiPropertyOptional({ type: [RelationshipMappingDto], maxItems: ALL_PERMISSION_KEYS.length }),
-    IsOptional(),
+    OptionalNotNull(),
     IsArray(),
     ArrayMaxSize(ALL_PERMISSION_KEYS.length),
     ArrayUnique((m: RelationshipMappingDto) => m?.relationshipKeyName, { message: 'relationshipMappings must name each key once' }),
@@ -26,11 +28,12 @@ const Mappings = () =>
     Type(() => RelationshipMappingDto),
   );
 
+const Description = () =>
+  applyDecorators(ApiPropertyOptional({ type: String, maxLength: 500, nullable: true }), Nullable(), IsString(), MaxLength(500));
+
 /** A custom tenant role. Keys not listed are disabled. */
 export class CreateRoleDto {
-  @ApiPropertyOptional({ description: 'When given, the tenant of the path' })
-  @IsOptional()
-  @IsUUID()
+  @TenantId()
   tenantId?: string;
 
   @ApiProperty({ maxLength: 100 })
@@ -39,41 +42,33 @@ export class CreateRoleDto {
   @MaxLength(100)
   roleName: string;
 
-  @ApiPropertyOptional({ maxLength: 500 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(500)
-  description?: string;
+  @Description()
+  description?: string | null;
 
   @Mappings()
   relationshipMappings?: RelationshipMappingDto[];
 }
 
-/** Rename, change keys (the listed ones; others stay), or (re)activate a role. */
+/** Rename, change keys (the listed ones; others stay), or (re)activate a role. Only the description may be null (it clears it). */
 export class UpdateRoleDto {
-  @ApiPropertyOptional({ description: 'When given, the tenant of the path' })
-  @IsOptional()
-  @IsUUID()
+  @TenantId()
   tenantId?: string;
 
   @ApiPropertyOptional({ maxLength: 100 })
-  @ValidateIf((o: UpdateRoleDto) => o.roleName !== undefined)
+  @OptionalNotNull()
   @IsString()
   @IsNotEmpty()
   @MaxLength(100)
   roleName?: string;
 
-  @ApiPropertyOptional({ maxLength: 500, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(500)
+  @Description()
   description?: string | null;
 
   @Mappings()
   relationshipMappings?: RelationshipMappingDto[];
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalNotNull()
   @ToBoolean()
   @IsBoolean()
   isDeactivated?: boolean;

@@ -1,31 +1,33 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ALL_PERMISSION_KEYS, RECORD_STATUSES } from '@ddm/contracts';
 
 export class RelationshipMappingView {
-  @ApiProperty() relationshipKeyName: string;
+  @ApiProperty({ enum: ALL_PERMISSION_KEYS }) relationshipKeyName: string;
   @ApiProperty() isEnabled: boolean;
-  @ApiProperty() status: string;
+  @ApiProperty({ enum: RECORD_STATUSES }) status: string;
 }
 
 /** Tenant role (spec §2.8). */
 export class TenantRoleView {
-  @ApiProperty() id: string;
+  @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() roleName: string;
-  @ApiProperty() tenantId: string;
-  @ApiProperty({ nullable: true }) description: string | null;
+  @ApiProperty({ format: 'uuid' }) tenantId: string;
+  @ApiProperty({ type: String, nullable: true }) description: string | null;
   @ApiProperty() isCustom: boolean;
   @ApiProperty() canDeactivate: boolean;
-  @ApiProperty({ enum: ['ACTIVE', 'INACTIVE'] }) status: string;
+  @ApiProperty({ enum: RECORD_STATUSES }) status: string;
   @ApiProperty() isDeleted: boolean;
-  @ApiProperty({ nullable: true }) deletedOn: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) deletedOn: string | null;
   @ApiProperty() isDeactivated: boolean;
-  @ApiProperty({ nullable: true }) deactivatedOn: string | null;
-  @ApiProperty() createdOn: string;
-  @ApiProperty() updatedOn: string;
-  @ApiProperty({ description: 'Display id' }) roleId: string;
-  @ApiProperty() usersCount: number;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) deactivatedOn: string | null;
+  @ApiProperty({ format: 'date-time' }) createdOn: string;
+  @ApiProperty({ format: 'date-time' }) updatedOn: string;
+  @ApiProperty({ description: 'Display id ("10000", ...)' }) roleId: string;
+  @ApiProperty({ description: 'Members of the tenant (not deleted) holding the role' }) usersCount: number;
   @ApiProperty({ type: [RelationshipMappingView] }) relationshipMappings: RelationshipMappingView[];
 }
 
+/** A row of the role statements (role.sql.ts). */
 export interface RoleRow {
   id: string;
   tenant_id: string;
@@ -36,16 +38,14 @@ export interface RoleRow {
   can_deactivate: boolean;
   status: string;
   is_deleted: boolean;
-  deleted_on: Date | null;
+  deleted_on: string | null;
   is_deactivated: boolean;
-  deactivated_on: Date | null;
-  created_on: Date;
-  updated_on: Date;
-  users_count: string | number;
+  deactivated_on: string | null;
+  created_on: string;
+  updated_on: string;
+  users_count: number;
   mappings: RelationshipMappingView[] | null;
 }
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function toTenantRoleView(r: RoleRow): TenantRoleView {
   return {
@@ -57,13 +57,13 @@ export function toTenantRoleView(r: RoleRow): TenantRoleView {
     canDeactivate: r.can_deactivate,
     status: r.status,
     isDeleted: r.is_deleted,
-    deletedOn: iso(r.deleted_on),
+    deletedOn: r.deleted_on,
     isDeactivated: r.is_deactivated,
-    deactivatedOn: iso(r.deactivated_on),
-    createdOn: r.created_on.toISOString(),
-    updatedOn: r.updated_on.toISOString(),
+    deactivatedOn: r.deactivated_on,
+    createdOn: r.created_on,
+    updatedOn: r.updated_on,
     roleId: r.role_display_id,
-    usersCount: Number(r.users_count),
+    usersCount: r.users_count,
     relationshipMappings: r.mappings ?? [],
   };
 }

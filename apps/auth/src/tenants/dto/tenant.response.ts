@@ -1,11 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
 
 export class TenantView {
-  @ApiProperty() id: string;
+  @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() name: string;
   @ApiProperty({ enum: ['ACTIVE', 'INACTIVE', 'SUSPENDED'] }) status: string;
-  @ApiProperty() createdOn: string;
-  @ApiProperty() updatedOn: string;
+  @ApiProperty({ format: 'date-time' }) createdOn: string;
+  @ApiProperty({ format: 'date-time' }) updatedOn: string;
 }
 
 /** A tenant of the caller, with the caller's membership of it. */
@@ -15,18 +15,25 @@ export class UserTenantView extends TenantView {
   @ApiProperty({ description: "This is the caller's active tenant" }) isActiveTenant: boolean;
 }
 
+/** A row of the tenant statements (tenant.sql.ts). */
 export interface TenantRow {
   id: string;
   name: string;
   status: string;
-  created_on: Date;
-  updated_on: Date;
+  created_on: string;
+  updated_on: string;
+}
+
+export interface UserTenantRow extends TenantRow {
+  user_display_id: string;
+  user_status: string;
+  is_active: boolean;
 }
 
 export function toTenantView(r: TenantRow): TenantView {
-  return { id: r.id, name: r.name, status: r.status, createdOn: r.created_on.toISOString(), updatedOn: r.updated_on.toISOString() };
+  return { id: r.id, name: r.name, status: r.status, createdOn: r.created_on, updatedOn: r.updated_on };
 }
 
-export function toUserTenantView(r: TenantRow & { user_display_id: string; user_status: string; is_active: boolean }): UserTenantView {
+export function toUserTenantView(r: UserTenantRow): UserTenantView {
   return { ...toTenantView(r), userId: r.user_display_id, userStatus: r.user_status, isActiveTenant: r.is_active };
 }

@@ -1,19 +1,16 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
-import { EnumListQuery, PageQuery, UuidListQuery } from '@ddm/contracts';
-import { USER_STATUSES, UserStatus } from '../user.rules';
-
-export const USER_SORTS = ['name', 'email', 'createdOn', 'lastLoginDate'] as const;
-export type UserSort = (typeof USER_SORTS)[number];
+import { IsIn, IsString, IsUUID, MaxLength } from 'class-validator';
+import { EnumListQuery, OptionalNotNull, PageQuery, UuidListQuery } from '@ddm/contracts';
+import { USER_SORTS, USER_STATUSES, UserSort, UserStatus } from '../user.rules';
 
 export class ListUsersQuery extends PageQuery {
   @ApiPropertyOptional({ description: "Tenant to list (default: the caller's active tenant)" })
-  @IsOptional()
+  @OptionalNotNull()
   @IsUUID()
   tenantId?: string;
 
   @ApiPropertyOptional({ description: 'Name, display name or email contains (case-insensitive)', maxLength: 100 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(100)
   search?: string;
@@ -34,8 +31,8 @@ export class ListUsersQuery extends PageQuery {
   @UuidListQuery(50)
   groupIds?: string[];
 
-  @ApiPropertyOptional({ enum: USER_SORTS, default: 'createdOn' })
-  @IsOptional()
+  @ApiPropertyOptional({ enum: USER_SORTS, default: 'createdOn', description: 'Users who never signed in come last in both orders of lastLoginDate' })
+  @OptionalNotNull()
   @IsIn(USER_SORTS)
   sortBy: UserSort = 'createdOn';
 }

@@ -1,10 +1,11 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsUUID } from 'class-validator';
+import { IsUUID } from 'class-validator';
+import { OptionalNotNull } from '@ddm/contracts';
 
 /** `?tenantId=` of a read that acts in one tenant (default: the caller's active tenant). */
 export class TenantQuery {
   @ApiPropertyOptional({ description: "Default: the caller's active tenant" })
-  @IsOptional()
+  @OptionalNotNull()
   @IsUUID()
   tenantId?: string;
 }

@@ -1,34 +1,39 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsNotEmpty, IsString, IsUUID, MaxLength } from 'class-validator';
+import { Nullable, OptionalNotNull } from '@ddm/contracts';
+import { STATUS_CHANGES, StatusChange } from '../user.rules';
 import { GroupAssignmentDto, Groups, PositionIds, RoleIds } from './user-fields.dto';
 import { IsCustomAttributes } from './validators';
-import { STATUS_CHANGES, StatusChange } from '../user.rules';
 
 export const MAX_BULK_USERS = 500;
 
-/** What an administrator changes about a user in a tenant. Lists replace what the user had. */
+/**
+ * What an administrator changes about a user in a tenant: the fields given change. Lists replace
+ * what the user had. `null` clears the nullable texts and the manager; names, lists and
+ * customAttributes cannot be null.
+ */
 export class UpdateUserEntitiesDto {
   @ApiPropertyOptional({ description: "Tenant of the user (default: the caller's active tenant)" })
-  @IsOptional()
+  @OptionalNotNull()
   @IsUUID()
   tenantId?: string;
 
   @ApiPropertyOptional({ maxLength: 100 })
-  @ValidateIf((o: UpdateUserEntitiesDto) => o.firstName !== undefined)
+  @OptionalNotNull()
   @IsString()
   @IsNotEmpty()
   @MaxLength(100)
   firstName?: string;
 
   @ApiPropertyOptional({ maxLength: 100 })
-  @ValidateIf((o: UpdateUserEntitiesDto) => o.lastName !== undefined)
+  @OptionalNotNull()
   @IsString()
   @IsNotEmpty()
   @MaxLength(100)
   lastName?: string;
 
-  @ApiPropertyOptional({ maxLength: 40, nullable: true })
-  @IsOptional()
+  @ApiPropertyOptional({ type: String, maxLength: 40, nullable: true })
+  @Nullable()
   @IsString()
   @MaxLength(40)
   mobilePhone?: string | null;
@@ -42,25 +47,25 @@ export class UpdateUserEntitiesDto {
   @Groups()
   groups?: GroupAssignmentDto[];
 
-  @ApiPropertyOptional({ nullable: true, description: 'User record id of the manager; null removes the manager' })
-  @IsOptional()
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'User record id of the manager; null removes the manager' })
+  @Nullable()
   @IsUUID()
   managerId?: string | null;
 
-  @ApiPropertyOptional({ maxLength: 100, nullable: true })
-  @IsOptional()
+  @ApiPropertyOptional({ type: String, maxLength: 100, nullable: true })
+  @Nullable()
   @IsString()
   @MaxLength(100)
   employeeId?: string | null;
 
-  @ApiPropertyOptional({ maxLength: 50, nullable: true })
-  @IsOptional()
+  @ApiPropertyOptional({ type: String, maxLength: 50, nullable: true })
+  @Nullable()
   @IsString()
   @MaxLength(50)
   employeeType?: string | null;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  @IsOptional()
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Replaces them: at most 50 keys; string, number, boolean or null values' })
+  @OptionalNotNull()
   @IsCustomAttributes()
   customAttributes?: Record<string, string | number | boolean | null>;
 }
@@ -94,12 +99,6 @@ export class BulkStatusUpdateDto {
   @ApiProperty({ enum: STATUS_CHANGES })
   @IsIn(STATUS_CHANGES)
   status: StatusChange;
-}
-
-export class BulkStatusResult {
-  @ApiProperty() total: number;
-  @ApiProperty() successful: number;
-  @ApiProperty() failed: number;
 }
 
 export class ActiveTenantDto {

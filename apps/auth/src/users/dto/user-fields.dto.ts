@@ -1,8 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayUnique, IsArray, IsBoolean, IsOptional, IsUUID, ValidateNested } from 'class-validator';
-import { ToBoolean } from '@ddm/contracts';
+import { ArrayMaxSize, ArrayUnique, IsArray, IsBoolean, IsUUID, ValidateNested } from 'class-validator';
+import { OptionalNotNull, ToBoolean } from '@ddm/contracts';
 import { ValidGroups } from './validators';
 
 /** One group of a user; at most one of a user's groups is the primary organisation. */
@@ -12,7 +12,7 @@ export class GroupAssignmentDto {
   groupId: string;
 
   @ApiPropertyOptional({ default: false })
-  @IsOptional()
+  @OptionalNotNull()
   @ToBoolean()
   @IsBoolean()
   isPrimaryOrg?: boolean;
@@ -22,29 +22,23 @@ export const MAX_ROLES = 20;
 export const MAX_POSITIONS = 50;
 export const MAX_GROUPS = 50;
 
-/** Shared decorators of the id lists a user carries. */
-export const RoleIds = () =>
+/** An id list a user carries: may be left out, never null (a list replaces what the user has; [] removes all). */
+const IdList = (max: number, description: string) =>
   applyDecorators(
-    ApiPropertyOptional({ type: [String], maxItems: MAX_ROLES, description: 'Tenant role ids' }),
-    IsOptional(),
+    ApiPropertyOptional({ type: [String], maxItems: max, description }),
+    OptionalNotNull(),
     IsArray(),
-    ArrayMaxSize(MAX_ROLES),
+    ArrayMaxSize(max),
     ArrayUnique(),
     IsUUID('all', { each: true }),
   );
-export const PositionIds = () =>
-  applyDecorators(
-    ApiPropertyOptional({ type: [String], maxItems: MAX_POSITIONS, description: 'Position ids (settings area)' }),
-    IsOptional(),
-    IsArray(),
-    ArrayMaxSize(MAX_POSITIONS),
-    ArrayUnique(),
-    IsUUID('all', { each: true }),
-  );
+
+export const RoleIds = () => IdList(MAX_ROLES, 'Tenant role ids');
+export const PositionIds = () => IdList(MAX_POSITIONS, 'Position ids (settings area)');
 export const Groups = () =>
   applyDecorators(
     ApiPropertyOptional({ type: [GroupAssignmentDto], maxItems: MAX_GROUPS }),
-    IsOptional(),
+    OptionalNotNull(),
     IsArray(),
     ArrayMaxSize(MAX_GROUPS),
     ValidateNested({ each: true }),

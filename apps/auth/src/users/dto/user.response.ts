@@ -1,141 +1,154 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { USER_STATUSES } from '../user.rules';
+import { ColumnViewSettingsDto, DashboardCellDto } from './update-preferences.dto';
+
+/** A role of the user in the tenant (spec §2.4 `userRoles`). */
+export class UserRoleView {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid' }) tenantId: string;
+  @ApiProperty({ format: 'uuid' }) tenantRoleId: string;
+  @ApiProperty() roleName: string;
+  @ApiProperty() autoProvisioned: boolean;
+  @ApiProperty({ type: String, nullable: true }) instanceId: string | null;
+  @ApiProperty({ format: 'date-time' }) createdOn: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) deletedOn: string | null;
+  @ApiProperty({ format: 'date-time' }) updatedOn: string;
+}
+
+/** A position of the user (spec §2.4 `userPositions`), named by the settings area's projection. */
+export class UserPositionView {
+  @ApiProperty({ format: 'uuid', description: 'The link record id' }) id: string;
+  @ApiProperty({ format: 'uuid' }) userId: string;
+  @ApiProperty({ format: 'uuid' }) tenantId: string;
+  @ApiProperty({ format: 'uuid', description: 'The position record id' }) positionsId: string;
+  @ApiProperty() autoProvisioned: boolean;
+  @ApiProperty({ type: String, nullable: true }) instanceId: string | null;
+  @ApiProperty() isEditable: boolean;
+  @ApiProperty() isDeleted: boolean;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) deletedOn: string | null;
+  @ApiProperty({ format: 'date-time' }) createdOn: string;
+  @ApiProperty({ format: 'date-time' }) updatedOn: string;
+  @ApiProperty() positionName: string;
+  @ApiProperty() isSCIMProvisioned: boolean;
+  @ApiProperty({ type: String, nullable: true }) externalId: string | null;
+}
+
+/** A group of the user (spec §2.4 `userGroups`), named by the settings area's projection. */
+export class UserGroupView {
+  @ApiProperty({ format: 'uuid', description: 'The link record id' }) id: string;
+  @ApiProperty({ format: 'uuid' }) tenantId: string;
+  @ApiProperty({ format: 'uuid' }) userId: string;
+  @ApiProperty({ format: 'uuid', description: 'The group record id' }) groupId: string;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true }) groupTypeId: string | null;
+  @ApiProperty() groupName: string;
+  @ApiProperty({ type: String, nullable: true }) groupTypeName: string | null;
+  @ApiProperty({ type: String, nullable: true }) displayName: string | null;
+  @ApiProperty() isPrimaryOrg: boolean;
+  @ApiProperty({ type: String, nullable: true }) externalId: string | null;
+  @ApiProperty({ type: String, nullable: true }) instanceId: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) primaryOrgSetOn: string | null;
+  @ApiProperty() autoProvisioned: boolean;
+  @ApiProperty() isDeleted: boolean;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) deletedOn: string | null;
+  @ApiProperty({ format: 'date-time' }) createdOn: string;
+  @ApiProperty({ format: 'date-time' }) updatedOn: string;
+}
+
+/** The manager's primary organisation. */
+export class ManagerOrganizationView {
+  @ApiProperty() groupName: string;
+  @ApiProperty({ type: String, nullable: true }) displayName: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true }) tenantGroupTypeId: string | null;
+  @ApiProperty({ type: String, nullable: true }) tenantGroupTypeName: string | null;
+}
+
+/** The user's manager (spec §2.4 `manager`). */
+export class ManagerView {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ type: String, nullable: true, description: "The manager's display id in the tenant" }) userId: string | null;
+  @ApiProperty({ type: String, nullable: true }) idpUserId: string | null;
+  @ApiProperty({ type: String, nullable: true }) name: string | null;
+  @ApiProperty() email: string;
+  @ApiProperty({ type: String, nullable: true }) firstName: string | null;
+  @ApiProperty({ type: String, nullable: true }) lastName: string | null;
+  @ApiProperty({ type: String, nullable: true }) displayName: string | null;
+  @ApiProperty({ type: String, nullable: true }) mobilePhone: string | null;
+  @ApiProperty({ type: String, nullable: true }) profileImageUrl: string | null;
+  @ApiProperty({ format: 'date-time' }) createdOn: string;
+  @ApiProperty({ format: 'date-time' }) updatedOn: string;
+  @ApiProperty({ type: [UserPositionView] }) userPositions: UserPositionView[];
+  @ApiProperty({ type: ManagerOrganizationView, nullable: true }) primaryOrganization: ManagerOrganizationView | null;
+  @ApiProperty({ type: String, nullable: true, description: "The manager's own manager" }) managerName: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "The manager's own manager" }) managerProfileImageUrl: string | null;
+}
+
 /** The user of spec §2.4, in the context of one tenant. */
-export interface UserView {
-  id: string;
-  userId: string;
-  loginId: string | null;
-  idpUserId: string | null;
-  activeTenantId: string | null;
-  email: string;
-  name: string | null;
-  displayName: string | null;
-  isSAML: boolean;
-  mobilePhone: string | null;
-  firstName: string | null;
-  lastName: string | null;
-  profileImageUrl: string | null;
-  currencyName: string | null;
-  currencyCode: string | null;
-  accountType: string | null;
-  autoProvisioned: boolean;
-  employeeId: string | null;
-  employeeNumber: string | null;
-  employeeType: string | null;
-  employmentType: string | null;
-  userType: string | null;
-  sourceId: string | null;
-  actorType: string | null;
-  aiAgentType: string | null;
-  startDate: string | null;
-  terminationDate: string | null;
+export class UserView {
+  @ApiProperty({ format: 'uuid', description: 'The user record id' }) id: string;
+  @ApiProperty({ description: 'Display id in the tenant ("10000", ...)' }) userId: string;
+  @ApiProperty({ type: String, nullable: true }) loginId: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "The user's id at the identity provider" }) idpUserId: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true }) activeTenantId: string | null;
+  @ApiProperty() email: string;
+  @ApiProperty({ type: String, nullable: true }) name: string | null;
+  @ApiProperty({ type: String, nullable: true }) displayName: string | null;
+  @ApiProperty() isSAML: boolean;
+  @ApiProperty({ type: String, nullable: true }) mobilePhone: string | null;
+  @ApiProperty({ type: String, nullable: true }) firstName: string | null;
+  @ApiProperty({ type: String, nullable: true }) lastName: string | null;
+  @ApiProperty({ type: String, nullable: true }) profileImageUrl: string | null;
+  @ApiProperty({ type: String, nullable: true }) currencyName: string | null;
+  @ApiProperty({ type: String, nullable: true }) currencyCode: string | null;
+  @ApiProperty({ type: String, nullable: true }) accountType: string | null;
+  @ApiProperty() autoProvisioned: boolean;
+  @ApiProperty({ type: String, nullable: true }) employeeId: string | null;
+  @ApiProperty({ type: String, nullable: true }) employeeNumber: string | null;
+  @ApiProperty({ type: String, nullable: true }) employeeType: string | null;
+  @ApiProperty({ type: String, nullable: true }) employmentType: string | null;
+  @ApiProperty({ type: String, nullable: true }) userType: string | null;
+  @ApiProperty({ type: String, nullable: true }) sourceId: string | null;
+  @ApiProperty({ type: String, nullable: true }) actorType: string | null;
+  @ApiProperty({ type: String, nullable: true }) aiAgentType: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) startDate: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) terminationDate: string | null;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'Free key/values (strings, numbers, booleans or null)' })
   customAttributes: Record<string, unknown>;
-  externalId: string | null;
-  instanceId: string | null;
-  systemIntegrationId: string | null;
-  displayLanguage: string | null;
-  columnViewSettings: { columns: string[] } | null;
-  searchData: string[];
-  managerSync: boolean;
-  manager: ManagerView | null;
-  isDeleted: boolean;
-  isExpirePassword: boolean;
-  createdOn: string;
-  lastLoginDate: string | null;
-  createdBy: string | null;
-  updatedOn: string;
-  updatedBy: string | null;
-  deletedOn: string | null;
-  delegationsReceived: number;
-  delegationsIssued: number;
-  dashboardData: { x: number; y: number; w: number; h: number; i: string }[];
-  userRoles: UserRoleView[];
-  userPositions: UserPositionView[];
-  userGroups: UserGroupView[];
-  status: string;
-  dateFormat: string | null;
-  isImpersonated: boolean;
+  @ApiProperty({ type: String, nullable: true }) externalId: string | null;
+  @ApiProperty({ type: String, nullable: true }) instanceId: string | null;
+  @ApiProperty({ type: String, nullable: true }) systemIntegrationId: string | null;
+  @ApiProperty({ type: String, nullable: true }) displayLanguage: string | null;
+  @ApiProperty({ type: ColumnViewSettingsDto, description: 'What PATCH /auth/v1/user/preferences takes (columns: [] when never set)' })
+  columnViewSettings: ColumnViewSettingsDto;
+  @ApiProperty({ type: [String] }) searchData: string[];
+  @ApiProperty() managerSync: boolean;
+  @ApiProperty({ type: ManagerView, nullable: true }) manager: ManagerView | null;
+  @ApiProperty({ description: 'The membership of the tenant is deleted' }) isDeleted: boolean;
+  @ApiProperty() isExpirePassword: boolean;
+  @ApiProperty({ format: 'date-time', description: 'When the user joined the tenant' }) createdOn: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastLoginDate: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Name of the user who invited this user' }) createdBy: string | null;
+  @ApiProperty({ format: 'date-time' }) updatedOn: string;
+  @ApiProperty({ type: String, nullable: true, description: 'Name of the user who changed this user last' }) updatedBy: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) deletedOn: string | null;
+  @ApiProperty({ description: 'Active delegations the user received (decision area projection)' }) delegationsReceived: number;
+  @ApiProperty({ description: 'Active delegations the user issued (decision area projection)' }) delegationsIssued: number;
+  @ApiProperty({ type: [DashboardCellDto] }) dashboardData: DashboardCellDto[];
+  @ApiProperty({ type: [UserRoleView] }) userRoles: UserRoleView[];
+  @ApiProperty({ type: [UserPositionView] }) userPositions: UserPositionView[];
+  @ApiProperty({ type: [UserGroupView] }) userGroups: UserGroupView[];
+  @ApiProperty({ enum: USER_STATUSES }) status: string;
+  @ApiProperty({ type: String, nullable: true }) dateFormat: string | null;
+  @ApiProperty() isImpersonated: boolean;
 }
 
-export interface ManagerView {
-  id: string;
-  userId: string | null;
-  idpUserId: string | null;
-  name: string | null;
-  email: string;
-  firstName: string | null;
-  lastName: string | null;
-  displayName: string | null;
-  mobilePhone: string | null;
-  profileImageUrl: string | null;
-  createdOn: string;
-  updatedOn: string;
-  userPositions: UserPositionView[];
-  primaryOrganization: { groupName: string; displayName: string | null; tenantGroupTypeId: string | null; tenantGroupTypeName: string | null } | null;
-  /** The manager's own manager. */
-  managerName: string | null;
-  managerProfileImageUrl: string | null;
+/** PATCH /auth/v1/user/bulk-status-update */
+export class BulkStatusResult {
+  @ApiProperty({ description: 'Ids asked' }) total: number;
+  @ApiProperty({ description: 'Users of the tenant set to the status' }) successful: number;
+  @ApiProperty({ description: 'Ids unknown, of another tenant, deleted, or the caller' }) failed: number;
 }
 
-export interface UserRoleView {
-  id: string;
-  tenantId: string;
-  tenantRoleId: string;
-  roleName: string;
-  autoProvisioned: boolean;
-  instanceId: string | null;
-  createdOn: string;
-  deletedOn: string | null;
-  updatedOn: string;
-}
-
-export interface UserPositionView {
-  id: string;
-  userId: string;
-  tenantId: string;
-  positionsId: string;
-  autoProvisioned: boolean;
-  instanceId: string | null;
-  isEditable: boolean;
-  isDeleted: boolean;
-  deletedOn: string | null;
-  createdOn: string;
-  updatedOn: string;
-  positionName: string;
-  isSCIMProvisioned: boolean;
-  externalId: string | null;
-}
-
-export interface UserGroupView {
-  id: string;
-  tenantId: string;
-  userId: string;
-  groupId: string;
-  groupTypeId: string | null;
-  groupName: string;
-  groupTypeName: string | null;
-  displayName: string | null;
-  isPrimaryOrg: boolean;
-  externalId: string | null;
-  instanceId: string | null;
-  primaryOrgSetOn: string | null;
-  autoProvisioned: boolean;
-  isDeleted: boolean;
-  deletedOn: string | null;
-  createdOn: string;
-  updatedOn: string;
-}
-
-/** Postgres JSON answers timestamps as `2026-01-31T12:00:00.123456+00:00`; the API answers ISO UTC. */
-const iso = (d: Date | string | null | undefined): string | null => (d ? new Date(d).toISOString() : null);
-const isoReq = (d: Date | string): string => new Date(d).toISOString();
-
-type Json<T, Dates extends keyof T> = Omit<T, Dates> & { [K in Dates]: T[K] extends string ? string : string | null };
-
-type PositionJson = Json<UserPositionView, 'deletedOn' | 'createdOn' | 'updatedOn'>;
-type GroupJson = Json<UserGroupView, 'primaryOrgSetOn' | 'deletedOn' | 'createdOn' | 'updatedOn'>;
-type RoleJson = Json<UserRoleView, 'createdOn' | 'deletedOn' | 'updatedOn'>;
-type ManagerJson = Omit<ManagerView, 'userPositions'> & { userPositions: PositionJson[] | null };
-
-/** One row: the person joined with the membership of the tenant asked for, its links, manager and counts. */
+/** One row of the user statements (user.sql.ts): the person, the membership, its links as JSON, manager and counts. */
 export interface UserRow {
   id: string;
   idp_user_id: string | null;
@@ -156,15 +169,15 @@ export interface UserRow {
   ai_agent_type: string | null;
   display_language: string | null;
   date_format: string | null;
-  column_view_settings: { columns: string[] } | null;
-  dashboard_data: UserView['dashboardData'] | null;
+  column_view_settings: Partial<ColumnViewSettingsDto> | null;
+  dashboard_data: DashboardCellDto[] | null;
   search_data: string[] | null;
   is_expire_password: boolean;
   active_tenant_id: string | null;
-  last_login_date: Date | null;
-  created_on: Date;
+  last_login_date: string | null;
+  created_on: string;
   created_by: string | null;
-  updated_on: Date;
+  updated_on: string;
   updated_by: string | null;
   m_display_id: string;
   m_status: string;
@@ -176,27 +189,19 @@ export interface UserRow {
   external_id: string | null;
   instance_id: string | null;
   system_integration_id: string | null;
-  start_date: Date | null;
-  termination_date: Date | null;
+  start_date: string | null;
+  termination_date: string | null;
   custom_attributes: Record<string, unknown> | null;
   auto_provisioned: boolean;
   manager_sync: boolean;
   m_is_deleted: boolean;
-  m_deleted_on: Date | null;
-  mgr: ManagerJson | null;
-  roles: RoleJson[] | null;
-  positions: PositionJson[] | null;
-  groups: GroupJson[] | null;
-  delegations_received: string | number;
-  delegations_issued: string | number;
-}
-
-function toPositionView(p: PositionJson): UserPositionView {
-  return { ...p, deletedOn: iso(p.deletedOn), createdOn: isoReq(p.createdOn), updatedOn: isoReq(p.updatedOn) };
-}
-
-function toGroupView(g: GroupJson): UserGroupView {
-  return { ...g, primaryOrgSetOn: iso(g.primaryOrgSetOn), deletedOn: iso(g.deletedOn), createdOn: isoReq(g.createdOn), updatedOn: isoReq(g.updatedOn) };
+  m_deleted_on: string | null;
+  mgr: (Omit<ManagerView, 'userPositions'> & { userPositions: UserPositionView[] | null }) | null;
+  roles: UserRoleView[] | null;
+  positions: UserPositionView[] | null;
+  groups: UserGroupView[] | null;
+  delegations_received: number;
+  delegations_issued: number;
 }
 
 export function toUserView(r: UserRow): UserView {
@@ -226,38 +231,32 @@ export function toUserView(r: UserRow): UserView {
     sourceId: r.source_id,
     actorType: r.actor_type,
     aiAgentType: r.ai_agent_type,
-    startDate: iso(r.start_date),
-    terminationDate: iso(r.termination_date),
+    startDate: r.start_date,
+    terminationDate: r.termination_date,
     customAttributes: r.custom_attributes ?? {},
     externalId: r.external_id,
     instanceId: r.instance_id,
     systemIntegrationId: r.system_integration_id,
     displayLanguage: r.display_language,
-    columnViewSettings: r.column_view_settings,
+    // Never set (or stored without columns before PATCH checked its shape): no columns chosen.
+    columnViewSettings: { columns: r.column_view_settings?.columns ?? [] },
     searchData: r.search_data ?? [],
     managerSync: r.manager_sync,
-    manager: r.mgr
-      ? {
-          ...r.mgr,
-          createdOn: isoReq(r.mgr.createdOn),
-          updatedOn: isoReq(r.mgr.updatedOn),
-          userPositions: (r.mgr.userPositions ?? []).map(toPositionView),
-        }
-      : null,
+    manager: r.mgr ? { ...r.mgr, userPositions: r.mgr.userPositions ?? [] } : null,
     isDeleted: r.m_is_deleted,
     isExpirePassword: r.is_expire_password,
-    createdOn: isoReq(r.created_on),
-    lastLoginDate: iso(r.last_login_date),
+    createdOn: r.created_on,
+    lastLoginDate: r.last_login_date,
     createdBy: r.created_by,
-    updatedOn: isoReq(r.updated_on),
+    updatedOn: r.updated_on,
     updatedBy: r.updated_by,
-    deletedOn: iso(r.m_deleted_on),
-    delegationsReceived: Number(r.delegations_received),
-    delegationsIssued: Number(r.delegations_issued),
+    deletedOn: r.m_deleted_on,
+    delegationsReceived: r.delegations_received,
+    delegationsIssued: r.delegations_issued,
     dashboardData: r.dashboard_data ?? [],
-    userRoles: (r.roles ?? []).map((x) => ({ ...x, createdOn: isoReq(x.createdOn), deletedOn: iso(x.deletedOn), updatedOn: isoReq(x.updatedOn) })),
-    userPositions: (r.positions ?? []).map(toPositionView),
-    userGroups: (r.groups ?? []).map(toGroupView),
+    userRoles: r.roles ?? [],
+    userPositions: r.positions ?? [],
+    userGroups: r.groups ?? [],
     status: r.m_status,
     dateFormat: r.date_format,
     isImpersonated: false,

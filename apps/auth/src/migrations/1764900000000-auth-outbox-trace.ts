@@ -1,0 +1,15 @@
+import { addOutboxTraceContext, dropOutboxTraceContext } from '@ddm/platform';
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+/** The auth outbox keeps the trace context of the work that wrote each row, for the relay to carry on. */
+export class AuthOutboxTrace1764900000000 implements MigrationInterface {
+  name = 'AuthOutboxTrace1764900000000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await addOutboxTraceContext(q, 'auth');
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await dropOutboxTraceContext(q, 'auth');
+  }
+}
