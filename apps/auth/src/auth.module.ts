@@ -7,8 +7,9 @@ import { InvitationsService } from './invitations/invitations.service';
 import { MAIL_OPTIONS, loadMailOptions } from './mail/mail.config';
 import { MailService } from './mail/mail.service';
 import { PermissionKeysController } from './permission-keys/permission-keys.controller';
-import { DelegationProjection } from './projections/delegation.projection';
-import { SettingsProjection } from './projections/settings.projection';
+import { projectionConsumers } from '@ddm/platform';
+import { DELEGATIONS } from './projections/delegation.projection';
+import { GROUPS, POSITIONS } from './projections/settings.projection';
 import { RolesController } from './roles/roles.controller';
 import { RolesService } from './roles/roles.service';
 import { TenantsController } from './tenants/tenants.controller';
@@ -32,8 +33,7 @@ import { UsersService } from './users/users.service';
     RolesService,
     UsersService,
     InvitationsService,
-    SettingsProjection,
-    DelegationProjection,
+    projectionConsumers(POSITIONS, GROUPS, DELEGATIONS),
   ],
   exports: [TenantsService],
 })

@@ -10,12 +10,13 @@ import { GroupsService } from './groups/groups.service';
 import { PositionRefs } from './positions/position-refs';
 import { PositionsController } from './positions/positions.controller';
 import { PositionsService } from './positions/positions.service';
-import { DelegationProjection } from './projections/delegation.projection';
+import { projectionConsumers } from '@ddm/platform';
+import { DELEGATIONS } from './projections/delegation.projection';
 
 /** The settings area: group types, groups, positions, decision roles, and the delegation projection behind their counts. */
 @Module({
   controllers: [GroupTypesController, GroupsController, PositionsController, DecisionRolesController],
-  providers: [GroupTypesService, TenantDefaultsConsumer, GroupRefs, GroupsService, PositionRefs, PositionsService, DecisionRolesService, DelegationProjection],
+  providers: [GroupTypesService, TenantDefaultsConsumer, GroupRefs, GroupsService, PositionRefs, PositionsService, DecisionRolesService, projectionConsumers(DELEGATIONS)],
   exports: [GroupTypesService, GroupsService, PositionsService, DecisionRolesService],
 })
 export class SettingsModule {}

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DelegationEvent } from '@ddm/contracts';
-import { DelegationProjection } from '../src/projections/delegation.projection';
+import { applyProjection } from '@ddm/platform';
+import { DELEGATIONS } from '../src/projections/delegation.projection';
 import { delegation, publishEvent } from './fixtures/events';
 import { NATS_URL } from '@ddm/testing';
 import { connect } from 'nats';
@@ -128,10 +129,9 @@ describe('delegation projection: evt.decision.delegation.* feed counts and filte
     expect((await publishEvent(h.svc, 'evt.decision.delegation.issued', d1, first.msgID)).duplicate).toBe(true);
     // An already processed message id is recorded, so the consumer would skip it; and applying it again is harmless.
     expect(await sql(`SELECT 1 FROM settings.processed_messages WHERE consumer = $1 AND message_id = $2`, [CONSUMER, first.msgID])).toHaveLength(1);
-    const projection = h.svc.app.get(DelegationProjection);
     await h.db.transaction(async (tx) => {
-      await projection.apply(tx, 'evt.decision.delegation.issued', d1);
-      await projection.apply(tx, 'evt.decision.delegation.issued', d1);
+      await applyProjection(tx, DELEGATIONS, { subject: 'evt.decision.delegation.issued', payload: d1 });
+      await applyProjection(tx, DELEGATIONS, { subject: 'evt.decision.delegation.issued', payload: d1 });
     });
     // Applying directly sends no message: the processed count is as it was.
     expect(await processed()).toBe(before + 3);

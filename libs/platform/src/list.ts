@@ -67,7 +67,8 @@ export function listSql(spec: ListSpec): Sql {
   let pageIds: Sql;
   if (!spec.pinned?.length) {
     // ord: the row's place in the chosen order (a window over the same ORDER BY, streamed with the index scan).
-    pageIds = sql`SELECT ${id} AS id, row_number() OVER (ORDER BY ${order}) AS ord FROM ${spec.from} WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`;
+    // ROWS, not the default RANGE frame: RANGE looks one row past the page for peers, a long walk when few rows match.
+    pageIds = sql`SELECT ${id} AS id, row_number() OVER (ORDER BY ${order} ROWS UNBOUNDED PRECEDING) AS ord FROM ${spec.from} WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`;
   } else {
     // Pinned rows first, then the others; each branch is bounded by the rows the page needs (index order).
     const sortCols = raw(spec.sort.keys.map((k, i) => `${k} AS k${i}`).join(', '));
@@ -75,7 +76,7 @@ export function listSql(spec: ListSpec): Sql {
     const outer = raw(['u.pin', ...spec.sort.keys.map((_, i) => `u.k${i} ${spec.sort.dir}`), `u.id ${spec.sort.dir}`].join(', '));
     const upto = limit + offset;
     const pinned = spec.pinned;
-    pageIds = sql`SELECT u.id, row_number() OVER (ORDER BY ${outer}) AS ord FROM (
+    pageIds = sql`SELECT u.id, row_number() OVER (ORDER BY ${outer} ROWS UNBOUNDED PRECEDING) AS ord FROM (
         (SELECT 0 AS pin, ${id} AS id${sortColsList} FROM ${spec.from} WHERE ${where} AND ${id} = ANY(${pinned}::uuid[]) ORDER BY ${order} LIMIT ${upto})
         UNION ALL
         (SELECT 1 AS pin, ${id} AS id${sortColsList} FROM ${spec.from} WHERE ${where} AND NOT (${id} = ANY(${pinned}::uuid[])) ORDER BY ${order} LIMIT ${upto})

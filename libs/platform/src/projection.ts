@@ -3,7 +3,10 @@
  * service writes its `projections/` tables. Every projection table has its key column, `tenant_id`,
  * the projected columns, `version bigint` (null when events carry none) and `updated_on`.
  */
-import type { Queryable } from './db';
+import { Injectable, OnApplicationBootstrap, Type } from '@nestjs/common';
+import { EventMessageOf, EventSubject } from '@ddm/contracts';
+import { Consumers } from './consumer';
+import type { Queryable, Tx } from './db';
 import { Sql, join, raw, sql } from './sql';
 
 export interface VersionedProjectionChange {
@@ -71,4 +74,46 @@ export async function applyVersionedProjection(q: Queryable, change: VersionedPr
     WHERE t.tenant_id = EXCLUDED.tenant_id AND ${applies}
     RETURNING 1`);
   return rows.length > 0;
+}
+
+/** The row an event asks for: everything of a change but the table and key, which the projection names. */
+export type ProjectedRow = Omit<VersionedProjectionChange, 'table' | 'key'>;
+
+/**
+ * A projection, declared once per service and table: the durable consumer's name, the subjects it
+ * follows, the table and key, and the row each event asks for. `afterChange` runs in the same
+ * transaction when the row changed (a deleted position leaves its users, ...).
+ */
+export interface ProjectionSpec<S extends EventSubject> {
+  name: string;
+  subjects: readonly S[];
+  table: string;
+  key: string;
+  row(message: EventMessageOf<S>): ProjectedRow;
+  afterChange?(tx: Tx, message: EventMessageOf<S>): Promise<void>;
+}
+
+/** Applies one message to its projection (what the consumer does with each message, in its transaction). */
+export async function applyProjection<S extends EventSubject>(tx: Tx, spec: ProjectionSpec<S>, message: EventMessageOf<S>): Promise<boolean> {
+  const changed = await applyVersionedProjection(tx, { table: spec.table, key: spec.key, ...spec.row(message) });
+  if (changed && spec.afterChange) await spec.afterChange(tx, message);
+  return changed;
+}
+
+/**
+ * The provider that runs a service's projections: one durable consumer per spec, started when the
+ * app is up (`providers: [projectionConsumers(DELEGATIONS, POSITIONS)]`).
+ */
+export function projectionConsumers(...specs: ProjectionSpec<EventSubject>[]): Type<OnApplicationBootstrap> {
+  @Injectable()
+  class ProjectionConsumers implements OnApplicationBootstrap {
+    constructor(private readonly consumers: Consumers) {}
+
+    async onApplicationBootstrap(): Promise<void> {
+      for (const spec of specs) {
+        await this.consumers.start({ name: spec.name, subjects: spec.subjects, handle: (message, tx) => applyProjection(tx, spec, message) });
+      }
+    }
+  }
+  return ProjectionConsumers;
 }

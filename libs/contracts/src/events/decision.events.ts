@@ -33,3 +33,7 @@ export const DECISION_EVENTS = {
   'evt.decision.delegation.updated': eventEntry(DelegationEvent, 'A delegation changed (recipient, pathways, groups, status).'),
   'evt.decision.delegation.revoked': eventEntry(DelegationEvent, 'A delegation was revoked; it stays revoked.'),
 } as const;
+
+/** The delegation subjects, for the areas that project delegations. */
+export const DELEGATION_SUBJECTS = ['evt.decision.delegation.issued', 'evt.decision.delegation.updated', 'evt.decision.delegation.revoked'] as const satisfies readonly (keyof typeof DECISION_EVENTS)[];
+export type DelegationSubject = (typeof DELEGATION_SUBJECTS)[number];

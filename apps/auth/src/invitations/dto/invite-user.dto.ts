@@ -2,8 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsEmail, IsNotEmpty, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
 import { Nullable, OptionalNotNull, ToBoolean } from '@ddm/contracts';
-import { GroupAssignmentDto, Groups, PositionIds, RoleIds } from '../../users/dto/user-fields.dto';
-import { IsCustomAttributes } from '../../users/dto/validators';
+import { CustomAttributes, EmployeeId, EmployeeType, GroupAssignmentDto, Groups, PositionIds, RoleIds } from '../../users/dto/user-fields.dto';
+
 
 /** What an invitation says about the person (one user of create, one item of bulk-invite). `null` is "not given" for the nullable texts and the manager only. */
 export class InviteUserFields {
@@ -50,21 +50,13 @@ export class InviteUserFields {
   @IsBoolean()
   inviteViaEmail?: boolean;
 
-  @ApiPropertyOptional({ type: String, maxLength: 100, nullable: true })
-  @Nullable()
-  @IsString()
-  @MaxLength(100)
+  @EmployeeId()
   employeeId?: string | null;
 
-  @ApiPropertyOptional({ type: String, maxLength: 50, nullable: true })
-  @Nullable()
-  @IsString()
-  @MaxLength(50)
+  @EmployeeType()
   employeeType?: string | null;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'At most 50 keys; string, number, boolean or null values' })
-  @OptionalNotNull()
-  @IsCustomAttributes()
+  @CustomAttributes('At most 50 keys; string, number, boolean or null values')
   customAttributes?: Record<string, string | number | boolean | null>;
 }
 

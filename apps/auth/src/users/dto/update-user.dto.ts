@@ -2,8 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsNotEmpty, IsString, IsUUID, MaxLength } from 'class-validator';
 import { Nullable, OptionalNotNull } from '@ddm/contracts';
 import { STATUS_CHANGES, StatusChange } from '../user.rules';
-import { GroupAssignmentDto, Groups, PositionIds, RoleIds } from './user-fields.dto';
-import { IsCustomAttributes } from './validators';
+import { CustomAttributes, EmployeeId, EmployeeType, GroupAssignmentDto, Groups, PositionIds, RoleIds } from './user-fields.dto';
+
 
 export const MAX_BULK_USERS = 500;
 
@@ -52,21 +52,13 @@ export class UpdateUserEntitiesDto {
   @IsUUID()
   managerId?: string | null;
 
-  @ApiPropertyOptional({ type: String, maxLength: 100, nullable: true })
-  @Nullable()
-  @IsString()
-  @MaxLength(100)
+  @EmployeeId()
   employeeId?: string | null;
 
-  @ApiPropertyOptional({ type: String, maxLength: 50, nullable: true })
-  @Nullable()
-  @IsString()
-  @MaxLength(50)
+  @EmployeeType()
   employeeType?: string | null;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Replaces them: at most 50 keys; string, number, boolean or null values' })
-  @OptionalNotNull()
-  @IsCustomAttributes()
+  @CustomAttributes('Replaces them: at most 50 keys; string, number, boolean or null values')
   customAttributes?: Record<string, string | number | boolean | null>;
 }
 

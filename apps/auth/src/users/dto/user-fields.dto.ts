@@ -1,9 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayUnique, IsArray, IsBoolean, IsUUID, ValidateNested } from 'class-validator';
-import { OptionalNotNull, ToBoolean } from '@ddm/contracts';
-import { ValidGroups } from './validators';
+import { ArrayMaxSize, ArrayUnique, IsArray, IsBoolean, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
+import { Nullable, OptionalNotNull, ToBoolean } from '@ddm/contracts';
+import { IsCustomAttributes, ValidGroups } from './validators';
 
 /** One group of a user; at most one of a user's groups is the primary organisation. */
 export class GroupAssignmentDto {
@@ -45,3 +45,14 @@ export const Groups = () =>
     Type(() => GroupAssignmentDto),
     ValidGroups(),
   );
+
+/** A text of the membership that may be cleared (null). */
+const MembershipText = (max: number) =>
+  applyDecorators(ApiPropertyOptional({ type: String, maxLength: max, nullable: true }), Nullable(), IsString(), MaxLength(max));
+
+export const EmployeeId = () => MembershipText(100);
+export const EmployeeType = () => MembershipText(50);
+
+/** Free key/values of the membership (spec §2.4 customAttributes). */
+export const CustomAttributes = (description: string) =>
+  applyDecorators(ApiPropertyOptional({ type: 'object', additionalProperties: true, description }), OptionalNotNull(), IsCustomAttributes());
