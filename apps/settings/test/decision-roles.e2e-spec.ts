@@ -1,5 +1,5 @@
 import { expectErrorBody } from '@ddm/testing';
-import { ISO, SettingsHarness, startSettings } from './fixtures/harness';
+import { ISO, SettingsHarness, startSettings, until } from './fixtures/harness';
 
 /** Every field of a decision role (spec §2.7). */
 const DECISION_ROLE_FIELDS = ['id', 'isDeleted', 'roleName', 'status', 'tenantId'];
@@ -277,14 +277,11 @@ describe('decision roles (e2e, real Postgres and NATS, auth as a child process)'
 
     it('the outbox relay publishes the events (rows get published_at)', async () => {
       const role = await made('Relayed');
-      const deadline = Date.now() + 5_000;
-      let published = false;
-      while (!published && Date.now() < deadline) {
+      const published = await until(async () => {
         const [row] = await h.db.query<{ published_at: Date | null }>(`SELECT published_at FROM settings.outbox WHERE payload->'decisionRole'->>'id' = $1`, [role.id]);
-        published = !!row?.published_at;
-        if (!published) await new Promise((r) => setTimeout(r, 50));
-      }
-      expect(published).toBe(true);
+        return row?.published_at;
+      }, 'the relay to publish the event');
+      expect(published).toBeTruthy();
     });
   });
 });

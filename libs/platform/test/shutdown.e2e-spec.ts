@@ -1,4 +1,4 @@
-import { RunningProcess, TestDatabase, TestNamespace, createTestDatabase, createTestNamespace, spawnBuilt, testEnv } from '@ddm/testing';
+import { RunningProcess, TestDatabase, TestNamespace, createTestDatabase, createTestNamespace, spawnBuilt, testEnv, until } from '@ddm/testing';
 
 describe('graceful shutdown (built service process)', () => {
   let dbx: TestDatabase;
@@ -19,9 +19,13 @@ describe('graceful shutdown (built service process)', () => {
 
   it('lets every in-flight request finish on SIGTERM, refuses new ones, and exits 0', async () => {
     const inflight = Array.from({ length: 20 }, () => fetch(`${proc.url}/decision/v1/slow`).then(async (r) => ({ status: r.status, body: (await r.json()) as { data: { finished: boolean } } })));
-    await new Promise((r) => setTimeout(r, 300));
+    await until(async () => ((await (await fetch(`${proc.url}/decision/v1/slow/inflight`)).json()) as { data: { inflight: number } }).data.inflight === 20, 'the 20 requests to be in flight');
     const exit = proc.stop('SIGTERM');
-    await new Promise((r) => setTimeout(r, 100));
+    // The signal was taken: readiness says so (or the listener is already closed).
+    await until(
+      () => fetch(`${proc.url}/health/ready`).then(async (r) => r.status === 503 && ((await r.json()) as { status: string }).status === 'shutting-down', () => true),
+      'the service to take the SIGTERM',
+    );
     const late = await fetch(`${proc.url}/decision/v1/slow`).then(
       async (r) => ({ status: r.status, body: (await r.json().catch(() => null)) as { statusCode: number; message: string } | null }),
       () => 'refused' as const,
