@@ -1,7 +1,8 @@
 /**
- * npm run seed: demo tenants, users, and the settings area's structure (groups, positions,
- * decision roles). Safe to run twice. SEED_AREAS=auth seeds tenants and users only.
- * Prints { "tenants": [ { "id", "name", "users": [ { "id", "email", "role" } ], "settings"?: {...} } ] }.
+ * npm run seed: demo tenants, users, the settings area's structure (groups, positions, decision
+ * roles, sections, categories, authority types) and the decision area's decisions. Safe to run
+ * twice. SEED_AREAS=auth seeds tenants and users only, SEED_AREAS=settings stops before decisions.
+ * Prints { "tenants": [ { "id", "name", "users": [ { "id", "email", "role" } ], "settings"?: {...}, "decision"?: {...} } ] }.
  */
 import { createServiceApp, Db, ensureDevKeys } from '@ddm/platform';
 import { AuthModule } from '../apps/auth/src/auth.module';
@@ -11,16 +12,21 @@ import { TenantsService } from '../apps/auth/src/tenants/tenants.service';
 import { settingsDataSource } from '../apps/settings/src/data-source';
 import { seedSettings } from '../apps/settings/src/seed';
 import { SettingsModule } from '../apps/settings/src/settings.module';
+import { decisionDataSource } from '../apps/decision/src/data-source';
+import { DecisionModule } from '../apps/decision/src/decision.module';
+import { seedDecisions } from '../apps/decision/src/seed';
 import { DEV_KEYS_DIR, runtime } from './lib/runtime';
 
-const AREAS = ['auth', 'settings'] as const;
+const AREAS = ['auth', 'settings', 'decision'] as const;
 
 function seedAreas(raw: string | undefined): Set<string> {
   const areas = (raw ?? AREAS.join(',')).split(',').map((a) => a.trim()).filter(Boolean);
   const unknown = areas.filter((a) => !(AREAS as readonly string[]).includes(a));
   if (unknown.length) throw new Error(`SEED_AREAS: unknown area(s) ${unknown.join(', ')} (known: ${AREAS.join(', ')})`);
-  // Every area's data belongs to the tenants the auth seed makes.
-  return new Set(['auth', ...areas]);
+  // Every area's data belongs to the tenants the auth seed makes; decisions name the settings area's records.
+  const set = new Set(['auth', ...areas]);
+  if (set.has('decision')) set.add('settings');
+  return set;
 }
 
 async function main() {
@@ -44,7 +50,20 @@ async function main() {
     if (areas.has('settings')) {
       const settings = await createServiceApp(SettingsModule, { area: 'settings', dataSource: settingsDataSource, env });
       try {
-        for (const tenant of result.tenants) Object.assign(tenant, { settings: await seedSettings(settings.app, tenant) });
+        const counts = new Map<string, Awaited<ReturnType<typeof seedSettings>>>();
+        for (const tenant of result.tenants) {
+          counts.set(tenant.id, await seedSettings(settings.app, tenant));
+          Object.assign(tenant, { settings: counts.get(tenant.id) });
+        }
+        if (areas.has('decision')) {
+          // Auth and settings stay up meanwhile: their relays carry the events the decision area projects.
+          const decision = await createServiceApp(DecisionModule, { area: 'decision', dataSource: decisionDataSource, env });
+          try {
+            for (const tenant of result.tenants) Object.assign(tenant, { decision: await seedDecisions(decision.app, tenant, counts.get(tenant.id)!) });
+          } finally {
+            await decision.app.close();
+          }
+        }
       } finally {
         await settings.app.close();
       }

@@ -4,6 +4,7 @@ import { SettingsDelegationVersion1764000000002 } from './migrations/17640000000
 import { SettingsPlatform1763800000000 } from './migrations/1763800000000-settings-platform';
 import { SettingsStructure1764000000000 } from './migrations/1764000000000-settings-structure';
 import { SettingsOutboxTrace1764900000000 } from './migrations/1764900000000-settings-outbox-trace';
+import { SettingsDecisionBuildingBlocks1765100000000 } from './migrations/1765100000000-settings-decision-building-blocks';
 
 /** The settings schema: used by the service and by `migrate`. */
 export const settingsDataSource: ServiceDataSource = {
@@ -15,5 +16,6 @@ export const settingsDataSource: ServiceDataSource = {
     SettingsPositions1764000000001,
     SettingsDelegationVersion1764000000002,
     SettingsOutboxTrace1764900000000,
+    SettingsDecisionBuildingBlocks1765100000000,
   ],
 };

@@ -1,6 +1,9 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { Db } from '@ddm/platform';
+import { AuthorityTypesService } from './authority-types/authority-types.service';
+import { DecisionCategoriesService } from './decision-categories/decision-categories.service';
 import { DecisionRolesService } from './decision-roles/decision-roles.service';
+import { DecisionSectionsService } from './decision-sections/decision-sections.service';
 import { GroupTypesService } from './group-types/group-types.service';
 import { GroupsService } from './groups/groups.service';
 import { PositionsService } from './positions/positions.service';
@@ -70,22 +73,36 @@ const POSITIONS: { positionName: string; groups: string[] }[] = [
 
 const DECISION_ROLES = ['Approver', 'Recommender', 'Consulted', 'Informed', 'Performer'];
 
+/** Decision sections and the categories in each (5 sections, 13 categories). */
+const DECISION_SECTIONS: { sectionName: string; categories: string[] }[] = [
+  { sectionName: 'Finance', categories: ['Procurement', 'Capital Expenditure', 'Treasury', 'Travel & Expenses'] },
+  { sectionName: 'Commercial', categories: ['Sales Contracts', 'Pricing & Discounts', 'Partnerships'] },
+  { sectionName: 'People', categories: ['Hiring', 'Compensation'] },
+  { sectionName: 'Operations', categories: ['Facilities', 'IT & Security'] },
+  { sectionName: 'Legal & Compliance', categories: ['Litigation', 'Regulatory'] },
+];
+
 /** What the tenant holds after the seed (not deleted). */
 export interface SettingsSeedResult {
   groups: number;
   positions: number;
   decisionRoles: number;
+  decisionSections: number;
+  decisionCategories: number;
+  authorityTypes: number;
 }
 
 /**
- * The settings structure of Demo Co (other tenants get their default group types only). Safe to
- * run again: a group, position or role already there by name is kept. Everything goes through the
- * services, so the events other areas project are published as for any change.
+ * The settings structure of Demo Co (other tenants get their default group and authority types
+ * only). Safe to run again: a group, position, role, section or category already there by name is
+ * kept. Everything goes through the services, so the events other areas project are published as
+ * for any change.
  */
 export async function seedSettings(app: INestApplicationContext, tenant: { id: string; name: string }): Promise<SettingsSeedResult> {
   const db = app.get(Db);
   const groupTypes = app.get(GroupTypesService);
   await groupTypes.ensureDefaults(tenant.id);
+  await app.get(AuthorityTypesService).ensureDefaults(tenant.id);
   if (tenant.name !== 'Demo Co') return countsOf(db, tenant.id);
 
   const types = new Map(
@@ -130,6 +147,23 @@ export async function seedSettings(app: INestApplicationContext, tenant: { id: s
     const [existing] = await db.query(`SELECT 1 FROM settings.decision_roles WHERE tenant_id = $1 AND lower(role_name) = lower($2) AND NOT is_deleted`, [tenant.id, roleName]);
     if (!existing) await roles.create(tenant.id, { roleName, status: 'ACTIVE' }, null);
   }
+
+  const sections = app.get(DecisionSectionsService);
+  const categories = app.get(DecisionCategoriesService);
+  for (const section of DECISION_SECTIONS) {
+    const [existing] = await db.query<{ id: string }>(
+      `SELECT id FROM settings.decision_sections WHERE tenant_id = $1 AND lower(section_name) = lower($2) AND NOT is_deleted`,
+      [tenant.id, section.sectionName],
+    );
+    const sectionId = existing?.id ?? (await sections.create(tenant.id, { sectionName: section.sectionName }, null)).id;
+    for (const categoryName of section.categories) {
+      const [there] = await db.query(`SELECT 1 FROM settings.decision_categories WHERE tenant_id = $1 AND lower(category_name) = lower($2) AND NOT is_deleted`, [
+        tenant.id,
+        categoryName,
+      ]);
+      if (!there) await categories.create(tenant.id, { categoryName, sectionId }, null);
+    }
+  }
   return countsOf(db, tenant.id);
 }
 
@@ -137,7 +171,10 @@ async function countsOf(db: Db, tenantId: string): Promise<SettingsSeedResult> {
   const [counts] = await db.query<SettingsSeedResult>(
     `SELECT (SELECT count(*)::int FROM settings.groups WHERE tenant_id = $1 AND NOT is_deleted) AS groups,
             (SELECT count(*)::int FROM settings.positions WHERE tenant_id = $1 AND NOT is_deleted) AS positions,
-            (SELECT count(*)::int FROM settings.decision_roles WHERE tenant_id = $1 AND NOT is_deleted) AS "decisionRoles"`,
+            (SELECT count(*)::int FROM settings.decision_roles WHERE tenant_id = $1 AND NOT is_deleted) AS "decisionRoles",
+            (SELECT count(*)::int FROM settings.decision_sections WHERE tenant_id = $1 AND NOT is_deleted) AS "decisionSections",
+            (SELECT count(*)::int FROM settings.decision_categories WHERE tenant_id = $1 AND NOT is_deleted) AS "decisionCategories",
+            (SELECT count(*)::int FROM settings.authority_types WHERE tenant_id = $1 AND NOT is_deleted) AS "authorityTypes"`,
     [tenantId],
   );
   return counts;

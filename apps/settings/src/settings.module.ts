@@ -1,22 +1,56 @@
 import { Module } from '@nestjs/common';
+import { projectionConsumers } from '@ddm/platform';
+import { AuthorityTypesController } from './authority-types/authority-types.controller';
+import { AuthorityTypesService } from './authority-types/authority-types.service';
+import { DecisionCategoriesController } from './decision-categories/decision-categories.controller';
+import { DecisionCategoriesService } from './decision-categories/decision-categories.service';
+import { DecisionCategoryRefs } from './decision-categories/decision-category-refs';
 import { DecisionRolesController } from './decision-roles/decision-roles.controller';
 import { DecisionRolesService } from './decision-roles/decision-roles.service';
+import { DecisionSectionRefs } from './decision-sections/decision-section-refs';
+import { DecisionSectionsController } from './decision-sections/decision-sections.controller';
+import { DecisionSectionsService } from './decision-sections/decision-sections.service';
 import { GroupTypesController } from './group-types/group-types.controller';
 import { GroupTypesService } from './group-types/group-types.service';
-import { TenantDefaultsConsumer } from './group-types/tenant-defaults.consumer';
 import { GroupRefs } from './groups/group-refs';
 import { GroupsController } from './groups/groups.controller';
 import { GroupsService } from './groups/groups.service';
 import { PositionRefs } from './positions/position-refs';
 import { PositionsController } from './positions/positions.controller';
 import { PositionsService } from './positions/positions.service';
-import { projectionConsumers } from '@ddm/platform';
 import { DELEGATIONS } from './projections/delegation.projection';
+import { TenantDefaultsConsumer } from './tenant-defaults.consumer';
 
-/** The settings area: group types, groups, positions, decision roles, and the delegation projection behind their counts. */
+/**
+ * The settings area: group types, groups, positions, decision roles, the building blocks of a
+ * decision (sections, categories, authority types), the consumer giving each new tenant its
+ * defaults, and the delegation projection behind the counts.
+ */
 @Module({
-  controllers: [GroupTypesController, GroupsController, PositionsController, DecisionRolesController],
-  providers: [GroupTypesService, TenantDefaultsConsumer, GroupRefs, GroupsService, PositionRefs, PositionsService, DecisionRolesService, projectionConsumers(DELEGATIONS)],
-  exports: [GroupTypesService, GroupsService, PositionsService, DecisionRolesService],
+  controllers: [
+    GroupTypesController,
+    GroupsController,
+    PositionsController,
+    DecisionRolesController,
+    DecisionSectionsController,
+    DecisionCategoriesController,
+    AuthorityTypesController,
+  ],
+  providers: [
+    GroupTypesService,
+    TenantDefaultsConsumer,
+    GroupRefs,
+    GroupsService,
+    PositionRefs,
+    PositionsService,
+    DecisionRolesService,
+    DecisionSectionRefs,
+    DecisionSectionsService,
+    DecisionCategoryRefs,
+    DecisionCategoriesService,
+    AuthorityTypesService,
+    projectionConsumers(DELEGATIONS),
+  ],
+  exports: [GroupTypesService, GroupsService, PositionsService, DecisionRolesService, DecisionSectionsService, DecisionCategoriesService, AuthorityTypesService],
 })
 export class SettingsModule {}

@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { EVENT_SUBJECTS } from '@ddm/contracts';
-import { NatsClient } from '@ddm/platform';
 import { expectErrorBody } from '@ddm/testing';
-import { JSONCodec } from 'nats';
+import { publishTenantCreated } from './fixtures/events';
 import { ISO, SettingsHarness, startSettings, until } from './fixtures/harness';
 
 const PATH = '/settings/v1/group-types';
@@ -40,10 +38,6 @@ describe('group types (e2e, real Postgres and NATS)', () => {
     )).map((r) => r.payload);
   const list = async (query = '', token = h.tokens.admin) => h.svc.http.get(`${PATH}${query}`, { token });
   const create = async (body: object, token = h.tokens.admin) => h.svc.http.post(PATH, { token, body });
-  const publishTenantCreated = async (tenantId: string) =>
-    h.svc.app
-      .get(NatsClient)
-      .js.publish(h.svc.ns.subjects.wire(EVENT_SUBJECTS.tenantCreated), JSONCodec().encode({ tenantId, name: 'New Co' }), { msgID: randomUUID() });
 
   beforeAll(async () => {
     h = await startSettings();
@@ -64,9 +58,9 @@ describe('group types (e2e, real Postgres and NATS)', () => {
 
     it('a tenant created later gets them once, even when the event comes twice; created events only for rows inserted', async () => {
       const tenantId = randomUUID();
-      await publishTenantCreated(tenantId);
+      await publishTenantCreated(h.svc, tenantId);
       await until(async () => (await typesOf(tenantId)).length === 3, 'defaults of the new tenant');
-      await publishTenantCreated(tenantId);
+      await publishTenantCreated(h.svc, tenantId);
       await until(
         async () =>
           Number((await h.db.query<{ n: string }>(`SELECT count(*) AS n FROM settings.processed_messages WHERE consumer = 'settings-tenant-defaults'`))[0].n) >= 4,

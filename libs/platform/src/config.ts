@@ -18,6 +18,8 @@ export interface ServiceConfig {
   shutdownTimeoutMs: number;
   runMigrations: boolean;
   callerCacheTtlMs: number;
+  /** The app's public base URL (APP_URL), without a trailing slash: records' `link` point into it. */
+  appUrl: string;
 }
 
 export class ConfigError extends Error {}
@@ -63,6 +65,11 @@ export function envUrl(env: Env, name: string, protocols: string[]): string {
   }
   if (!protocols.includes(parsed.protocol.replace(/:$/, ''))) throw new ConfigError(`${name} must be a ${protocols.join(' or ')} URL`);
   return v;
+}
+
+/** APP_URL (http or https), the app's public base URL, without a trailing slash; default http://localhost:8080. */
+export function envAppUrl(env: Env): string {
+  return (env.APP_URL ? envUrl(env, 'APP_URL', ['http', 'https']) : 'http://localhost:8080').replace(/\/+$/, '');
 }
 
 /** Reads the auth settings: JWKS or PEM in production, the local dev key when AUTH_DEV_KEYS is on. */
@@ -113,5 +120,6 @@ export function loadConfig(area: AreaName, env: Env = process.env): ServiceConfi
     shutdownTimeoutMs: envInt(env, 'SHUTDOWN_TIMEOUT_MS', 15_000, 1_000, 300_000),
     runMigrations: envFlag(env, 'MIGRATIONS_RUN', true),
     callerCacheTtlMs: envInt(env, 'CALLER_CACHE_TTL_MS', 30_000, 0, 3_600_000),
+    appUrl: envAppUrl(env),
   };
 }

@@ -16,14 +16,25 @@ export type ConsumedMessage<S extends EventSubject> = EventMessageOf<S> & {
   deliveryCount: number;
 };
 
-export interface ConsumerSpec<S extends EventSubject> {
+/** What every consumer declares. */
+interface SubscriptionSpec<S extends EventSubject> {
   /** Durable name, unique per service and purpose (e.g. `settings-decision-delegations`). */
   name: string;
   /** Registered subjects (no wildcards): the handler gets exactly these, each with its payload type. */
   subjects: readonly S[];
   /** Deliveries before a failing message is given up as poison (default 5). */
   maxDeliver?: number;
+  /** How long a delivery may go without an ack or a `working()` before it is redelivered (default 30 s). */
   ackWaitMs?: number;
+}
+
+/** A consumer that runs its work in several transactions (`Consumers.startLongRunning`). */
+export interface LongRunningSpec<S extends EventSubject> extends SubscriptionSpec<S> {
+  /** The work; `working()` tells the stream the message is still being handled. Throwing retries the message. */
+  run(message: ConsumedMessage<S>, working: () => void): Promise<void>;
+}
+
+export interface ConsumerSpec<S extends EventSubject> extends SubscriptionSpec<S> {
   /**
    * Applies the message inside the transaction that records it as processed: what it writes and
    * what it publishes (`tx.publish`, through the outbox) commit together, once.
@@ -69,7 +80,35 @@ export class Consumers {
     private readonly log: Logger,
   ) {}
 
-  async start<S extends EventSubject>(spec: ConsumerSpec<S>): Promise<void> {
+  /** A consumer whose handler applies each message in one transaction, once (events, projections). */
+  start<S extends EventSubject>(spec: ConsumerSpec<S>): Promise<void> {
+    return this.subscribe(spec, (message, _working) =>
+      this.db.transaction(async (tx) => {
+        const fresh = await tx.query(
+          `INSERT INTO "${this.db.schema}".processed_messages (consumer, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1`,
+          [spec.name, message.messageId],
+        );
+        if (!fresh.length) return; // applied before (redelivery after a crash or a duplicate publish)
+        await spec.handle(message, tx);
+      }),
+    );
+  }
+
+  /**
+   * A consumer whose work spans several transactions (a bulk job, batch by batch). The work must be
+   * idempotent by itself (a redelivery resumes it); it calls `working()` between steps so the
+   * message is not redelivered while it is still being handled (the ack wait starts again).
+   */
+  startLongRunning<S extends EventSubject>(spec: LongRunningSpec<S>): Promise<void> {
+    // One message at a time: a message waiting in a prefetch buffer behind a long run would pass its ack wait.
+    return this.subscribe(spec, (message, working) => spec.run(message, working), 1);
+  }
+
+  private async subscribe<S extends EventSubject>(
+    spec: SubscriptionSpec<S>,
+    work: (message: ConsumedMessage<S>, working: () => void) => Promise<void>,
+    prefetch = 64,
+  ): Promise<void> {
     const s = this.nats.subjects;
     const stream = streamOf(spec.subjects) === 'EVENTS' ? s.eventsStream : s.jobsStream;
     const durable = s.durable(spec.name);
@@ -90,10 +129,10 @@ export class Consumers {
       await this.nats.jsm.consumers.add(stream, config);
     }
     const consumer = await this.nats.js.consumers.get(stream, durable);
-    const messages = await consumer.consume({ max_messages: 64 });
+    const messages = await consumer.consume({ max_messages: prefetch });
     const wanted = new Set<string>(spec.subjects);
     const loop = (async () => {
-      for await (const msg of messages) await this.process(spec, wanted, msg);
+      for await (const msg of messages) await this.process(spec, wanted, msg, work);
     })().catch((err) => this.log.error({ err, consumer: spec.name }, 'consumer loop ended'));
     this.running.push({ messages, loop });
   }
@@ -104,7 +143,12 @@ export class Consumers {
     this.running.length = 0;
   }
 
-  private async process<S extends EventSubject>(spec: ConsumerSpec<S>, wanted: ReadonlySet<string>, msg: JsMsg): Promise<void> {
+  private async process<S extends EventSubject>(
+    spec: SubscriptionSpec<S>,
+    wanted: ReadonlySet<string>,
+    msg: JsMsg,
+    work: (message: ConsumedMessage<S>, working: () => void) => Promise<void>,
+  ): Promise<void> {
     const subject = this.nats.subjects.logical(msg.subject);
     if (!wanted.has(subject)) {
       msg.ack(); // the filter's wildcard let through a subject this consumer does not take
@@ -134,16 +178,7 @@ export class Consumers {
     };
     try {
       await inSpan(`process ${subject}`, SpanKind.CONSUMER, traceContextOf(msg.headers), attributes, () =>
-        requestContext.run({ requestId: requestId ?? messageId }, () =>
-          this.db.transaction(async (tx) => {
-            const fresh = await tx.query(
-              `INSERT INTO "${this.db.schema}".processed_messages (consumer, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1`,
-              [spec.name, messageId],
-            );
-            if (!fresh.length) return; // applied before (redelivery after a crash or a duplicate publish)
-            await spec.handle(message, tx);
-          }),
-        ),
+        requestContext.run({ requestId: requestId ?? messageId }, () => work(message, () => msg.working())),
       );
       msg.ack();
     } catch (err) {

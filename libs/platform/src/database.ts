@@ -131,15 +131,18 @@ export async function dropOutboxTraceContext(q: QueryRunner, schema: string): Pr
 export const FIRST_DISPLAY_ID = 10000;
 
 /**
- * Issues the next display id of a kind in a tenant, atomically (one upsert; concurrent callers
- * queue on the row lock and never get the same number). Use inside the transaction that inserts the record.
+ * Issues the next `count` display ids of a kind in a tenant, atomically, in one statement (one
+ * upsert; concurrent callers queue on the row lock and never get the same number). Use inside the
+ * transaction that inserts the records: a rollback gives the numbers back.
  */
-export async function nextDisplayId(q: Queryable, schema: string, tenantId: string, kind: string): Promise<string> {
-  const rows = await q.query<{ last_value: string }>(
-    `INSERT INTO "${schema}".display_id_counters (tenant_id, kind, last_value) VALUES ($1, $2, $3)
-     ON CONFLICT (tenant_id, kind) DO UPDATE SET last_value = display_id_counters.last_value + 1
+export async function nextDisplayIds(q: Queryable, schema: string, tenantId: string, kind: string, count: number): Promise<string[]> {
+  if (!Number.isInteger(count) || count < 1) return [];
+  const [{ last_value }] = await q.query<{ last_value: string }>(
+    `INSERT INTO "${schema}".display_id_counters (tenant_id, kind, last_value) VALUES ($1, $2, $3::bigint + $4::bigint - 1)
+     ON CONFLICT (tenant_id, kind) DO UPDATE SET last_value = display_id_counters.last_value + $4::bigint
      RETURNING last_value`,
-    [tenantId, kind, FIRST_DISPLAY_ID],
+    [tenantId, kind, FIRST_DISPLAY_ID, count],
   );
-  return String(rows[0].last_value);
+  const first = Number(last_value) - count + 1;
+  return Array.from({ length: count }, (_, i) => String(first + i));
 }

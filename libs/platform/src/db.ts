@@ -1,6 +1,6 @@
 import { EventPayload, EventSubject } from '@ddm/contracts';
 import { DataSource, EntityManager } from 'typeorm';
-import { nextDisplayId } from './database';
+import { nextDisplayIds } from './database';
 import { addManyToOutbox, addToOutbox } from './outbox';
 import { Sql, rowsOf } from './sql';
 
@@ -27,6 +27,8 @@ export interface Tx extends Queryable {
   publishMany<S extends EventSubject>(subject: S, payloads: readonly EventPayload<S>[]): Promise<void>;
   /** Next display id of `kind` in `tenantId` ("10000", "10001", ...). */
   nextDisplayId(tenantId: string, kind: string): Promise<string>;
+  /** The next `count` display ids of `kind` in `tenantId`, in one statement (bulk creations). */
+  nextDisplayIds(tenantId: string, kind: string, count: number): Promise<string[]>;
 }
 
 /** Something that must hear of committed outbox rows (the relay). */
@@ -61,8 +63,13 @@ class TransactionHandle implements Tx {
     this.published = true;
   }
 
-  nextDisplayId(tenantId: string, kind: string): Promise<string> {
-    return nextDisplayId(this, this.schema, tenantId, kind);
+  async nextDisplayId(tenantId: string, kind: string): Promise<string> {
+    const [id] = await nextDisplayIds(this, this.schema, tenantId, kind, 1);
+    return id;
+  }
+
+  nextDisplayIds(tenantId: string, kind: string, count: number): Promise<string[]> {
+    return nextDisplayIds(this, this.schema, tenantId, kind, count);
   }
 }
 

@@ -18,3 +18,4 @@ export * from './unique';
 export * from './list';
 export * from './projection';
 export * from './openapi';
+export * from './jobs';

@@ -17,6 +17,7 @@ import { ServiceConfig } from './config';
 import { Consumers } from './consumer';
 import { ServiceDataSource, createDataSource, runMigrations } from './database';
 import { Db } from './db';
+import { Jobs } from './jobs';
 import { NatsClient } from './nats';
 import { OutboxRelay } from './outbox';
 import { currentTraceContext, setTraceHeaders } from './tracing';
@@ -90,6 +91,7 @@ export class PlatformModule {
         },
         { provide: Db, inject: [DataSource, OutboxRelay], useFactory: (ds: DataSource, relay: OutboxRelay) => new Db(ds, dataSource.schema, relay) },
         { provide: Consumers, inject: [Db, NatsClient], useFactory: (db: Db, nats: NatsClient) => new Consumers(db, nats, logger) },
+        { provide: Jobs, inject: [Db, Consumers], useFactory: (db: Db, consumers: Consumers) => new Jobs(db, consumers, logger) },
         { provide: AUTH_OPTIONS, useValue: config.auth },
         JwtStrategy,
         {
@@ -112,7 +114,7 @@ export class PlatformModule {
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_PIPE, useValue: createValidationPipe() },
       ],
-      exports: [SERVICE_CONFIG, LOGGER, DataSource, NatsClient, OutboxRelay, Consumers, Db, CALLER_RESOLVER],
+      exports: [SERVICE_CONFIG, LOGGER, DataSource, NatsClient, OutboxRelay, Consumers, Db, Jobs, CALLER_RESOLVER],
     };
   }
 }

@@ -18,6 +18,11 @@ export interface VersionedProjectionChange {
   /** The record's tenant: a record never moves between tenants (an event naming a known id under another tenant changes nothing). */
   tenantId: string;
   /**
+   * The table's key is (tenant_id, key): the same record has a row in each tenant (a user, who is
+   * a member of several). Otherwise the key alone is unique, and the row is pinned to its tenant.
+   */
+  perTenant?: boolean;
+  /**
    * Increases with every change of the record. An event older than (or as old as) what the row
    * holds changes nothing; without a version (null) events apply in the order they arrive.
    */
@@ -69,15 +74,16 @@ export async function applyVersionedProjection(q: Queryable, change: VersionedPr
     sql`updated_on = now()`,
   ]);
   const applies = terminal ? sql`(${newer} OR (EXCLUDED.${terminal} IS NOT NULL AND t.${terminal} IS NULL))` : newer;
+  const conflict = change.perTenant ? sql`tenant_id, ${key}` : key;
   const rows = await q.query(sql`INSERT INTO ${table} AS t (${insertColumns}) VALUES (${insertValues})
-    ON CONFLICT (${key}) DO UPDATE SET ${sets}
+    ON CONFLICT (${conflict}) DO UPDATE SET ${sets}
     WHERE t.tenant_id = EXCLUDED.tenant_id AND ${applies}
     RETURNING 1`);
   return rows.length > 0;
 }
 
 /** The row an event asks for: everything of a change but the table and key, which the projection names. */
-export type ProjectedRow = Omit<VersionedProjectionChange, 'table' | 'key'>;
+export type ProjectedRow = Omit<VersionedProjectionChange, 'table' | 'key' | 'perTenant'>;
 
 /**
  * A projection, declared once per service and table: the durable consumer's name, the subjects it
@@ -89,13 +95,15 @@ export interface ProjectionSpec<S extends EventSubject> {
   subjects: readonly S[];
   table: string;
   key: string;
+  /** See VersionedProjectionChange.perTenant. */
+  perTenant?: boolean;
   row(message: EventMessageOf<S>): ProjectedRow;
   afterChange?(tx: Tx, message: EventMessageOf<S>): Promise<void>;
 }
 
 /** Applies one message to its projection (what the consumer does with each message, in its transaction). */
 export async function applyProjection<S extends EventSubject>(tx: Tx, spec: ProjectionSpec<S>, message: EventMessageOf<S>): Promise<boolean> {
-  const changed = await applyVersionedProjection(tx, { table: spec.table, key: spec.key, ...spec.row(message) });
+  const changed = await applyVersionedProjection(tx, { table: spec.table, key: spec.key, perTenant: spec.perTenant, ...spec.row(message) });
   if (changed && spec.afterChange) await spec.afterChange(tx, message);
   return changed;
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppError, Caller, ErrorCode, EVENT_SUBJECTS } from '@ddm/contracts';
-import { Db, FIRST_DISPLAY_ID, Tx } from '@ddm/platform';
+import { Db, Tx } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { CallerChanges } from '../callers/caller-changes';
 import { invitationMail } from '../mail/invitation.mail';
@@ -197,14 +197,7 @@ export class InvitationsService {
       rows.map((r) => r.email),
     ]);
     const personOf = new Map(persons.map((p) => [p.email, p.id]));
-    // A block of display ids in one statement (Tx.nextDisplayId issues one at a time).
-    const [{ last }] = await tx.query<{ last: string }>(
-      `INSERT INTO auth.display_id_counters (tenant_id, kind, last_value) VALUES ($1, 'user', $2::bigint + $3::bigint - 1)
-       ON CONFLICT (tenant_id, kind) DO UPDATE SET last_value = display_id_counters.last_value + $3::bigint
-       RETURNING last_value AS last`,
-      [tenantId, FIRST_DISPLAY_ID, rows.length],
-    );
-    const first = Number(last) - rows.length + 1;
+    const displayIds = await tx.nextDisplayIds(tenantId, 'user', rows.length);
     const inserted = await tx.query<{ user_id: string }>(
       `INSERT INTO auth.tenant_users (id, tenant_id, user_id, user_display_id, status, employee_id, employee_type, custom_attributes,
                                       manager_id, created_by, updated_by)
@@ -223,7 +216,7 @@ export class InvitationsService {
         caller.userId,
         rows.map(() => uuidv7()),
         rows.map((r) => personOf.get(r.email)),
-        rows.map((_, k) => String(first + k)),
+        displayIds,
         rows.map((r) => r.item.employeeId ?? null),
         rows.map((r) => r.item.employeeType ?? null),
         rows.map((r) => JSON.stringify(r.item.customAttributes ?? {})),

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { ConfigError, Env, envInt, envUrl } from '@ddm/platform';
+import { ConfigError, Env, envAppUrl, envInt, envUrl } from '@ddm/platform';
 
 export interface MailOptions {
   /** SMTP server (smtp:// or smtps://, credentials in the URL); unset = write .eml files to `dir`. */
@@ -24,7 +24,7 @@ export function loadMailOptions(env: Env): MailOptions {
   const from = env.MAIL_FROM || 'no-reply@ddm.local';
   const bare = /<([^>]+)>\s*$/.exec(from)?.[1] ?? from;
   if (from.length > 320 || !ADDRESS.test(bare.trim())) throw new ConfigError(`MAIL_FROM must be an email address, optionally "Name <address>" (got "${from}")`);
-  const appUrl = (env.APP_URL ? envUrl(env, 'APP_URL', ['http', 'https']) : 'http://localhost:8080').replace(/\/+$/, '');
+  const appUrl = envAppUrl(env);
   return {
     smtpUrl,
     from,

@@ -1,4 +1,5 @@
 import type { RecordStatus } from '@ddm/contracts';
+import { eventKindOf as kindOf, namesAChange as namesAnyOf } from '../common/change.rules';
 
 /** The rules of decision roles that need no database; unit-tested in decision-roles.spec.ts. */
 
@@ -18,10 +19,10 @@ export interface DecisionRoleChange {
 
 /** True when the change names at least one field it may change (`isDeleted: false` alone changes nothing: it is not a change). */
 export function namesAChange(change: DecisionRoleChange): boolean {
-  return DECISION_ROLE_UPDATE_FIELDS.some((f) => (f === 'isDeleted' ? change.isDeleted === true : change[f] !== undefined));
+  return namesAnyOf(change, DECISION_ROLE_UPDATE_FIELDS);
 }
 
 /** Which event a change publishes: deleting wins over the other fields changed with it. */
 export function eventKindOf(change: DecisionRoleChange): 'updated' | 'deleted' {
-  return change.isDeleted === true ? 'deleted' : 'updated';
+  return kindOf(change);
 }

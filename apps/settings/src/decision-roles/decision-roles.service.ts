@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DecisionRoleEvent, Page, SETTINGS_EVENT_SUBJECTS, badRequest, notFound } from '@ddm/contracts';
-import { Db, SetClause, TenantUniqueName, listPage, raw, refuseTakenName, sql, writeUniqueName } from '@ddm/platform';
+import { Db, TenantUniqueName, listPage, raw, refuseTakenName, sql, writeUniqueName } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
+import { auditedChange } from '../common/change.sql';
 import { DECISION_ROLE_UPDATE_FIELDS, eventKindOf, namesAChange } from './decision-role.rules';
 import { CreateDecisionRoleDto, UpdateDecisionRoleDto } from './dto/decision-role-change.dto';
 import { DECISION_ROLE_COLUMNS, decisionRoleList } from './decision-role.sql';
@@ -55,10 +56,9 @@ export class DecisionRolesService {
       // A deleted role frees its name; a rename that stays live must not take another role's.
       if (dto.roleName !== undefined && dto.isDeleted !== true) await refuseTakenName(tx, ROLE_NAME, tenantId, dto.roleName, id);
 
-      const sets = new SetClause().raw(sql`updated_on = now()`, sql`updated_by = ${by}`);
+      const sets = auditedChange(by, dto.isDeleted === true);
       if (dto.roleName !== undefined) sets.set('role_name', dto.roleName);
       if (dto.status !== undefined) sets.set('status', dto.status);
-      if (dto.isDeleted === true) sets.raw(sql`is_deleted = true`, sql`deleted_on = now()`, sql`deleted_by = ${by}`);
       const [row] = await writeUniqueName(ROLE_NAME, dto.roleName ?? current.role_name, () =>
         tx.query<DecisionRoleRow>(
           sql`UPDATE settings.decision_roles d SET ${sets.sql} WHERE d.id = ${id} AND d.tenant_id = ${tenantId} RETURNING ${raw(DECISION_ROLE_COLUMNS)}`,

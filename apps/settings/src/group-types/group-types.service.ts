@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Page, SETTINGS_EVENT_SUBJECTS, badRequest, conflict, notFound } from '@ddm/contracts';
 import { Db, Queryable, SetClause, TenantUniqueName, Tx, listPage, raw, refuseTakenName, sql, writeUniqueName } from '@ddm/platform';
-import { LRUCache } from 'lru-cache';
 import { v7 as uuidv7 } from 'uuid';
+import { PerTenantOnce } from '../common/tenant-once';
 import { GroupRefs } from '../groups/group-refs';
 import { CreateGroupTypeDto, UpdateGroupTypeDto } from './dto/group-type-change.dto';
 import { GROUP_TYPE_COLUMNS, groupTypeList } from './group-type.sql';
@@ -13,7 +13,7 @@ import { DEFAULT_GROUP_TYPES, GROUP_TYPE_UPDATE_FIELDS, groupTypeChangeProblem, 
 @Injectable()
 export class GroupTypesService {
   /** Tenants whose default types this process has made sure of: after the first time, it costs nothing (bounded). */
-  private readonly defaultsEnsured = new LRUCache<string, true>({ max: 10_000 });
+  private readonly defaultsEnsured = new PerTenantOnce();
 
   constructor(
     private readonly db: Db,
@@ -25,9 +25,7 @@ export class GroupTypesService {
    * before group-type lists and creates and group creates, as a backstop of the tenant-created consumer.
    */
   async ensureDefaults(tenantId: string): Promise<void> {
-    if (this.defaultsEnsured.has(tenantId)) return;
-    await this.db.transaction((tx) => this.insertDefaults(tx, tenantId));
-    this.defaultsEnsured.set(tenantId, true);
+    await this.defaultsEnsured.run(tenantId, () => this.db.transaction((tx) => this.insertDefaults(tx, tenantId)));
   }
 
   /**

@@ -1,5 +1,4 @@
 import { ExecutionContext, createParamDecorator } from '@nestjs/common';
-import { PermissionKey } from '../permission-keys';
 import { TokenClaims } from './jwt.strategy';
 
 /** The authenticated caller, put on the request by the guard. */
@@ -13,15 +12,6 @@ export interface Caller {
   roleIds: readonly string[];
   keys: ReadonlySet<string>;
   claims: TokenClaims;
-}
-
-export function hasPermission(caller: Caller, key: PermissionKey): boolean {
-  return caller.keys.has(key);
-}
-
-/** The record's `permissions` array for the caller: each key that applies, with `allowed`. */
-export function permissionsFor(caller: Caller, keys: readonly PermissionKey[]): { relationship_key: string; allowed: boolean }[] {
-  return keys.map((k) => ({ relationship_key: k, allowed: caller.keys.has(k) }));
 }
 
 /** `@CurrentCaller() caller: Caller` in a controller. Fails loudly when the guard did not run. */

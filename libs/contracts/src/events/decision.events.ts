@@ -1,6 +1,7 @@
 /** Events of the decision area that other areas project. */
-import { EnumField, IntField, StringArrayField, UuidArrayField, UuidField } from './fields';
+import { BooleanField, EnumField, IntField, NestedArrayField, NestedField, StringArrayField, StringField, UuidArrayField, UuidField } from './fields';
 import { eventEntry } from './entry';
+import { JobCompletedEvent, JobMessage } from './jobs.events';
 
 export const DELEGATION_ISSUER_TYPES = ['ROOT_AUTHORITY', 'PERSONNEL_IN_POSITION', 'POSITION_ONLY', 'SPECIFIC_PERSONNEL'] as const;
 export const DELEGATION_RECIPIENT_TYPES = ['PERSONNEL_IN_POSITION', 'POSITION_ONLY', 'SPECIFIC_PERSONNEL'] as const;
@@ -28,7 +29,54 @@ export class DelegationEvent {
   @IntField({ optional: true, min: 0 }) version?: number;
 }
 
+export const DECISION_STATUSES = ['DRAFT', 'PUBLISHED', 'ARCHIVED'] as const;
+export type DecisionStatus = (typeof DECISION_STATUSES)[number];
+export const AUTHORITY_LIMIT_VALUE_TYPES = ['Currency', 'Number', 'Percentage', 'Time', 'Authorized'] as const;
+export type AuthorityLimitValueType = (typeof AUTHORITY_LIMIT_VALUE_TYPES)[number];
+export const AUTHORITY_LIMIT_OPERATORS = ['<', '<='] as const;
+
+/** One limit of a decision as its events carry it. */
+export class DecisionAuthorityPayload {
+  @UuidField() authorityTypeId: string;
+  @IntField({ min: 0 }) authorityTypeOrder: number;
+  @StringField({ max: 20 }) authorityLimit: string;
+  @EnumField(AUTHORITY_LIMIT_VALUE_TYPES) authorityLimitValueType: string;
+  @StringField({ nullable: true, max: 2 }) authorityLimitOperator: string | null;
+  @StringField({ nullable: true, max: 40, description: 'A decimal string, "Unlimited", or null for Authorized' }) authorityLimitValue: string | null;
+  @StringField({ nullable: true, max: 10 }) authorityLimitValueUnit: string | null;
+}
+
+/** A decision as the decision area publishes it (spec §2.9, what other areas project). */
+export class DecisionPayload {
+  @UuidField() id: string;
+  @StringField({ max: 20 }) decisionDisplayId: string;
+  @StringField({ max: 150 }) name: string;
+  @EnumField(DECISION_STATUSES) status: string;
+  @UuidField({ nullable: true }) sectionId: string | null;
+  @UuidField({ nullable: true }) categoryId: string | null;
+  @UuidField({ nullable: true }) ownerId: string | null;
+  @BooleanField() delegable: boolean;
+  @StringArrayField({ max: 10, maxLength: 50 }) delegationPathway: string[];
+  @UuidArrayField({ max: 500 }) groupIds: string[];
+  @NestedArrayField(() => DecisionAuthorityPayload, { max: 50 }) authorities: DecisionAuthorityPayload[];
+  @BooleanField() isDeleted: boolean;
+  /** Increases with every change of the decision: a consumer keeps the newest state. */
+  @IntField({ min: 0 }) version: number;
+}
+
+/** evt.decision.decision.created | updated | deleted | restored */
+export class DecisionEvent {
+  @UuidField() tenantId: string;
+  @NestedField(() => DecisionPayload) decision: DecisionPayload;
+}
+
 export const DECISION_EVENTS = {
+  'evt.decision.decision.created': eventEntry(DecisionEvent, 'A decision was created (also each copy of a bulk duplicate).'),
+  'evt.decision.decision.updated': eventEntry(DecisionEvent, 'A decision changed (fields, status, groups, authorities, documents).'),
+  'evt.decision.decision.deleted': eventEntry(DecisionEvent, 'A decision was deleted (softly).'),
+  'evt.decision.decision.restored': eventEntry(DecisionEvent, 'A deleted decision was brought back.'),
+  'evt.decision.job.completed': eventEntry(JobCompletedEvent, 'A bulk job of the decision area ended (COMPLETED, COMPLETED_WITH_ERRORS or FAILED).'),
+  'job.decision.bulk-duplicate': eventEntry(JobMessage, 'Run a bulk duplicate of decisions (the job row holds the ids).'),
   'evt.decision.delegation.issued': eventEntry(DelegationEvent, 'A delegation was issued.'),
   'evt.decision.delegation.updated': eventEntry(DelegationEvent, 'A delegation changed (recipient, pathways, groups, status).'),
   'evt.decision.delegation.revoked': eventEntry(DelegationEvent, 'A delegation was revoked; it stays revoked.'),
@@ -37,3 +85,7 @@ export const DECISION_EVENTS = {
 /** The delegation subjects, for the areas that project delegations. */
 export const DELEGATION_SUBJECTS = ['evt.decision.delegation.issued', 'evt.decision.delegation.updated', 'evt.decision.delegation.revoked'] as const satisfies readonly (keyof typeof DECISION_EVENTS)[];
 export type DelegationSubject = (typeof DELEGATION_SUBJECTS)[number];
+
+/** The decision subjects, for the areas that project decisions. */
+export const DECISION_SUBJECTS = ['evt.decision.decision.created', 'evt.decision.decision.updated', 'evt.decision.decision.deleted', 'evt.decision.decision.restored'] as const satisfies readonly (keyof typeof DECISION_EVENTS)[];
+export type DecisionSubject = (typeof DECISION_SUBJECTS)[number];

@@ -1,5 +1,8 @@
-/** Events of the settings area: positions, groups, group types and decision roles, as other areas project them. */
-import { BooleanField, EnumField, NestedField, StringField, UuidArrayField, UuidField } from './fields';
+/**
+ * Events of the settings area: positions, groups, group types, decision roles, and the building
+ * blocks of a decision (sections, categories, authority types), as other areas project them.
+ */
+import { BooleanField, EnumField, IntField, NestedField, StringField, UuidArrayField, UuidField } from './fields';
 import { eventEntry } from './entry';
 
 const STATUSES = ['ACTIVE', 'INACTIVE'] as const;
@@ -80,6 +83,52 @@ export class DecisionRoleEvent {
   @NestedField(() => DecisionRolePayload) decisionRole: DecisionRolePayload;
 }
 
+/** A decision section as the settings area publishes it. */
+export class DecisionSectionPayload {
+  @UuidField() id: string;
+  @StringField({ max: 50 }) sectionName: string;
+  @BooleanField() isDeleted: boolean;
+}
+
+/** evt.settings.decision-section.created | updated | deleted */
+export class DecisionSectionEvent {
+  @UuidField() tenantId: string;
+  @NestedField(() => DecisionSectionPayload) decisionSection: DecisionSectionPayload;
+}
+
+/** A decision category as the settings area publishes it; `sectionId` null when it is in no section. */
+export class DecisionCategoryPayload {
+  @UuidField() id: string;
+  @StringField({ max: 50 }) categoryName: string;
+  @UuidField({ nullable: true }) sectionId: string | null;
+  @BooleanField() isDeleted: boolean;
+}
+
+/** evt.settings.decision-category.created | updated | deleted */
+export class DecisionCategoryEvent {
+  @UuidField() tenantId: string;
+  @NestedField(() => DecisionCategoryPayload) decisionCategory: DecisionCategoryPayload;
+}
+
+/** An authority type (Approval, Signatory, ...) as the settings area publishes it. */
+export class AuthorityTypePayload {
+  @UuidField() id: string;
+  /** The type's name. */
+  @StringField({ max: 50 }) authorityType: string;
+  @StringField({ nullable: true, max: 100 }) authorityTypeIcon: string | null;
+  @IntField({ min: 0 }) authorityTypeOrder: number;
+  @EnumField(STATUSES) status: string;
+  /** One of the types every tenant starts with (Approval, Signatory). */
+  @BooleanField() isDefault: boolean;
+  @BooleanField() isDeleted: boolean;
+}
+
+/** evt.settings.authority-type.created | updated | deleted */
+export class AuthorityTypeEvent {
+  @UuidField() tenantId: string;
+  @NestedField(() => AuthorityTypePayload) authorityType: AuthorityTypePayload;
+}
+
 export const SETTINGS_EVENTS = {
   'evt.settings.position.created': eventEntry(PositionEvent, 'A position was created.'),
   'evt.settings.position.updated': eventEntry(PositionEvent, 'A position changed (name, status, groups, source).'),
@@ -93,6 +142,15 @@ export const SETTINGS_EVENTS = {
   'evt.settings.decision-role.created': eventEntry(DecisionRoleEvent, 'A decision role was created.'),
   'evt.settings.decision-role.updated': eventEntry(DecisionRoleEvent, 'A decision role changed.'),
   'evt.settings.decision-role.deleted': eventEntry(DecisionRoleEvent, 'A decision role was deleted (softly).'),
+  'evt.settings.decision-section.created': eventEntry(DecisionSectionEvent, 'A decision section was created.'),
+  'evt.settings.decision-section.updated': eventEntry(DecisionSectionEvent, 'A decision section changed.'),
+  'evt.settings.decision-section.deleted': eventEntry(DecisionSectionEvent, "A decision section was deleted (softly); its categories' updated events follow (they are in no section now)."),
+  'evt.settings.decision-category.created': eventEntry(DecisionCategoryEvent, 'A decision category was created.'),
+  'evt.settings.decision-category.updated': eventEntry(DecisionCategoryEvent, 'A decision category changed (name, section; also when its section was deleted).'),
+  'evt.settings.decision-category.deleted': eventEntry(DecisionCategoryEvent, 'A decision category was deleted (softly).'),
+  'evt.settings.authority-type.created': eventEntry(AuthorityTypeEvent, 'An authority type was created (also the defaults of a new tenant).'),
+  'evt.settings.authority-type.updated': eventEntry(AuthorityTypeEvent, 'An authority type changed (name, icon, order, status).'),
+  'evt.settings.authority-type.deleted': eventEntry(AuthorityTypeEvent, 'An authority type was deleted (softly).'),
 } as const;
 
 /** The settings area's subjects by name. */
@@ -109,4 +167,13 @@ export const SETTINGS_EVENT_SUBJECTS = {
   decisionRoleCreated: 'evt.settings.decision-role.created',
   decisionRoleUpdated: 'evt.settings.decision-role.updated',
   decisionRoleDeleted: 'evt.settings.decision-role.deleted',
+  decisionSectionCreated: 'evt.settings.decision-section.created',
+  decisionSectionUpdated: 'evt.settings.decision-section.updated',
+  decisionSectionDeleted: 'evt.settings.decision-section.deleted',
+  decisionCategoryCreated: 'evt.settings.decision-category.created',
+  decisionCategoryUpdated: 'evt.settings.decision-category.updated',
+  decisionCategoryDeleted: 'evt.settings.decision-category.deleted',
+  authorityTypeCreated: 'evt.settings.authority-type.created',
+  authorityTypeUpdated: 'evt.settings.authority-type.updated',
+  authorityTypeDeleted: 'evt.settings.authority-type.deleted',
 } as const satisfies Record<string, keyof typeof SETTINGS_EVENTS>;

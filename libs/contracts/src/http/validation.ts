@@ -1,7 +1,7 @@
 import { ArgumentMetadata, Injectable, Param, PipeTransform, ValidationError, ValidationPipe, applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsDefined, IsIn, IsISO8601, IsInt, IsOptional, IsUUID, Max, Min, ValidateIf, getMetadataStorage } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsDefined, IsIn, IsISO8601, IsInt, IsOptional, IsUUID, Max, Min, ValidateIf, getMetadataStorage, isISO8601 } from 'class-validator';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { FieldError, badRequest } from './errors';
 
@@ -122,6 +122,21 @@ export class ParseUuidPipe implements PipeTransform<string, string> {
 
 /** `@UuidParam('id')`: a path parameter that must be a record id. */
 export const UuidParam = (name: string) => Param(name, ParseUuidPipe);
+
+/** Path parameter pipe: an ISO 8601 date-time (a real date: 2021-02-30 is a 400 naming the parameter). */
+@Injectable()
+export class ParseIsoDateTimePipe implements PipeTransform<string, string> {
+  transform(value: string, metadata: ArgumentMetadata): string {
+    if (!isISO8601(value, { strict: true, strictSeparator: true }) || Number.isNaN(Date.parse(value))) {
+      const field = metadata.data ?? 'date';
+      throw badRequest(`${field} must be an ISO 8601 date-time`, [{ field, message: 'must be an ISO 8601 date-time (e.g. 2026-01-31T12:00:00.000Z)' }]);
+    }
+    return value;
+  }
+}
+
+/** `@IsoDateTimeParam('revisionDate')`: a path parameter that must be an ISO 8601 date-time. */
+export const IsoDateTimeParam = (name: string) => Param(name, ParseIsoDateTimePipe);
 
 /** Accepts true/false as booleans or as the strings 'true'/'false' (spec's string booleans). */
 export const ToBoolean = () =>

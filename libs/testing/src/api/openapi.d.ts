@@ -4,6 +4,212 @@
  */
 
 export interface paths {
+    "/decision/v1/decisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List decisions
+         * @description Paged decisions of the tenant, filtered and sorted; `select` keeps only the named fields of each item.
+         */
+        get: operations["DecisionsController_list"];
+        put?: never;
+        /**
+         * Create a decision
+         * @description Names are unique in the tenant among decisions not deleted (case-insensitive).
+         */
+        post: operations["DecisionsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decision/v1/decisions/global-search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search decisions
+         * @description The filters of the list, in a body (lists as arrays).
+         */
+        post: operations["DecisionsController_search"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decision/v1/decisions/bulk-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Delete decisions in bulk
+         * @description Soft; unknown, already deleted or other tenants' ids change nothing and are not counted.
+         */
+        patch: operations["DecisionsController_bulkDelete"];
+        trace?: never;
+    };
+    "/decision/v1/decisions/bulk-restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Restore decisions in bulk
+         * @description Brings back deleted decisions (not one whose name a live decision has taken meanwhile).
+         */
+        patch: operations["DecisionsController_bulkRestore"];
+        trace?: never;
+    };
+    "/decision/v1/decisions/bulk-duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Duplicate decisions in bulk
+         * @description Asynchronous: answers the job (follow it at GET /decision/v1/jobs/{jobId}). Each copy: a new id and display id, copiedFrom the source, name "Copy of <name>" (with " (2)", ... when taken), status DRAFT, the source's groups, authorities, pathways, documents and settings; delegations are not copied.
+         */
+        patch: operations["DecisionsController_bulkDuplicate"];
+        trace?: never;
+    };
+    "/decision/v1/decisions/unlink-records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Unlink a document from decisions */
+        post: operations["DecisionsController_unlinkRecords"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decision/v1/decisions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a decision */
+        get: operations["DecisionsController_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a decision
+         * @description Soft: the decision leaves every list and get. Answers it as it was, now deleted.
+         */
+        delete: operations["DecisionsController_remove"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a decision
+         * @description Needs edit:decisions, or being the owner. Lists replace what the decision has. Status moves: DRAFT to PUBLISHED, PUBLISHED to ARCHIVED, ARCHIVED to PUBLISHED.
+         */
+        patch: operations["DecisionsController_update"];
+        trace?: never;
+    };
+    "/decision/v1/decisions/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A decision's history
+         * @description Every change (created, updated, deleted, restored), newest first: when, by whom, which fields.
+         */
+        get: operations["RevisionsController_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decision/v1/decisions/{id}/{revisionDate}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A decision as it stood at an instant
+         * @description Any ISO 8601 date-time, not only one of a revision: the newest revision made at or before it.
+         */
+        get: operations["RevisionsController_at"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decision/v1/jobs/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A bulk job
+         * @description Progress and outcome of an accepted bulk request (e.g. a bulk duplicate): counts, the items that failed and why.
+         */
+        get: operations["JobsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/settings/v1/group-types": {
         parameters: {
             query?: never;
@@ -196,6 +402,138 @@ export interface paths {
          * @description Rename (409 onto a taken name), change the status, or delete softly with isDeleted: true. A deleted role is a 404 afterwards.
          */
         patch: operations["DecisionRolesController_update"];
+        trace?: never;
+    };
+    "/settings/v1/decision-sections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List decision sections
+         * @description Paged, with their categories; deleted sections are not listed. Sorted by section name unless sortBy says otherwise.
+         */
+        get: operations["DecisionSectionsController_list"];
+        put?: never;
+        /**
+         * Create a decision section
+         * @description Refused (409) when a section of the tenant already has the name, in any case.
+         */
+        post: operations["DecisionSectionsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/settings/v1/decision-sections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a decision section (soft)
+         * @description Its categories stay, in no section. Answers the deleted section; it is a 404 afterwards and its name is free again.
+         */
+        delete: operations["DecisionSectionsController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/settings/v1/decision-categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List decision categories
+         * @description Paged, with their sections; deleted categories are not listed. Sorted by category name unless sortBy says otherwise.
+         */
+        get: operations["DecisionCategoriesController_list"];
+        put?: never;
+        /**
+         * Create a decision category
+         * @description Optionally in a section of the tenant. Refused (409) when a category of the tenant already has the name, in any case.
+         */
+        post: operations["DecisionCategoriesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/settings/v1/decision-categories/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a decision category
+         * @description Rename (409 onto a taken name), move to another section (sectionId: null takes it out of its section), or delete softly with isDeleted: true. A deleted category is a 404 afterwards.
+         */
+        patch: operations["DecisionCategoriesController_update"];
+        trace?: never;
+    };
+    "/settings/v1/authority-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List authority types
+         * @description Paged; deleted types are not listed. Sorted by authorityTypeOrder unless sortBy says otherwise. Every tenant has Approval and Signatory.
+         */
+        get: operations["AuthorityTypesController_list"];
+        put?: never;
+        /**
+         * Create an authority type
+         * @description Placed after the last type unless authorityTypeOrder says otherwise. Refused (409) when a type of the tenant already has the name, in any case.
+         */
+        post: operations["AuthorityTypesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/settings/v1/authority-types/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update an authority type
+         * @description Rename (409 onto a taken name), set or clear the icon, reorder, (de)activate, or delete softly with isDeleted: true (409 for Approval and Signatory). A deleted type is a 404 afterwards.
+         */
+        patch: operations["AuthorityTypesController_update"];
         trace?: never;
     };
     "/auth/v1/user/create": {
@@ -501,6 +839,588 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        RecordPermission: {
+            /**
+             * @description A key that applies to the record
+             * @example edit:decisions
+             * @enum {string}
+             */
+            relationship_key: "view:decisions" | "create:decisions" | "edit:decisions" | "delete:decisions" | "create:root_delegations" | "create:delegations" | "approve:delegations" | "create:actions" | "edit:actions" | "create:documents" | "edit:documents" | "review:documents" | "approve:documents" | "create:matrices" | "edit:matrices" | "share:matrices" | "change_owner:matrices" | "manage:settings" | "manage:users" | "manage:roles" | "create:notifications";
+            /** @description Whether the caller holds it (through a role, or a relationship to the record) */
+            allowed: boolean;
+        };
+        DecisionUserDetails: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            name: string | null;
+            displayName: string | null;
+            profileImageUrl: string | null;
+        };
+        DecisionGroupView: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The decision
+             */
+            denormalizedDecisionId: string;
+            /** Format: uuid */
+            groupId: string;
+            /** Format: uuid */
+            tenantGroupTypeId: string | null;
+            displayName: string | null;
+            /** @description null while the settings area has not announced the group */
+            groupName: string | null;
+        };
+        DecisionAuthorityView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            denormalizedDecisionId: string;
+            /** Format: uuid */
+            authorityTypeId: string;
+            /** @description The authority type's name (Approval, Signatory, ...) */
+            authorityType: string | null;
+            authorityTypeOrder: number;
+            authorityTypeIcon: string | null;
+            /** @enum {string} */
+            authorityLimit: "Primary";
+            /** @enum {string} */
+            authorityLimitValueType: "Currency" | "Number" | "Percentage" | "Time" | "Authorized";
+            /** @enum {string|null} */
+            authorityLimitOperator: "<" | "<=" | null;
+            /**
+             * @description A decimal string or "Unlimited"; null for Authorized
+             * @example 500000
+             */
+            authorityLimitValue: string | null;
+            /** @description ISO 4217 code for Currency; Days, Months or Years for Time */
+            authorityLimitValueUnit: string | null;
+        };
+        DecisionDocumentView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            denormalizedDecisionId: string;
+            /** Format: uuid */
+            documentId: string;
+            documentName: string | null;
+            documentUrl: string | null;
+            documentTypeName: string | null;
+            documentIcon: string | null;
+            documentDescription: string | null;
+            documentFileType: string | null;
+            isPinned: boolean;
+            documentDisplayId: string | null;
+            documentStatus: string | null;
+            documentFileLink: string | null;
+        };
+        DecisionView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            name: string;
+            description: string | null;
+            guidance: string | null;
+            /** Format: uuid */
+            sectionId: string | null;
+            /** Format: uuid */
+            categoryId: string | null;
+            /** @enum {string} */
+            status: "DRAFT" | "PUBLISHED" | "ARCHIVED";
+            /**
+             * Format: uuid
+             * @description User id of the creator
+             */
+            createdBy: string | null;
+            /**
+             * Format: uuid
+             * @description User id of the owner
+             */
+            owner: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @description User id of the last editor
+             */
+            updatedBy: string | null;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * Format: uuid
+             * @description The decision this one was copied from
+             */
+            copiedFrom: string | null;
+            conditionEnabled: boolean;
+            roleEnabled: boolean;
+            delegable: boolean;
+            /** @description Display id ("10000", ...) */
+            decisionDisplayId: string;
+            /**
+             * @example [
+             *       "Matrix",
+             *       "Direct Line"
+             *     ]
+             */
+            delegationPathway: string[];
+            /** @description The decision's address in the app */
+            link: string;
+            /**
+             * Format: uuid
+             * @description The same as id
+             */
+            decisionId: string;
+            sectionName: string | null;
+            categoryName: string | null;
+            createdByUsername: string | null;
+            ownerUsername: string | null;
+            updatedByUsername: string | null;
+            /** @description Live delegations of the decision */
+            delegations: number;
+            ownerUserProfileUrl: string | null;
+            createdByUserProfileUrl: string | null;
+            updatedByUserProfileUrl: string | null;
+            /** @description For the caller: each key that applies to the decision */
+            permissions: components["schemas"]["RecordPermission"][];
+            createdByDetails: components["schemas"]["DecisionUserDetails"] | null;
+            updatedByDetails: components["schemas"]["DecisionUserDetails"] | null;
+            ownerDetails: components["schemas"]["DecisionUserDetails"] | null;
+            isRequestActionCompleted: boolean;
+            isDeleted: boolean;
+            /** Format: date-time */
+            deletedOn: string | null;
+            /** Format: uuid */
+            deletedBy: string | null;
+            decisionGroups: components["schemas"]["DecisionGroupView"][];
+            decisionAuthorities: components["schemas"]["DecisionAuthorityView"][];
+            decisionDocuments: components["schemas"]["DecisionDocumentView"][];
+        };
+        LimitValueFilterDto: {
+            /** @enum {string} */
+            authorityLimitValueType?: "Currency" | "Number" | "Percentage" | "Time" | "Authorized";
+            /**
+             * @description A decimal (or "Unlimited": only unlimited limits)
+             * @example 1000
+             */
+            minValue?: string | null;
+            /**
+             * @description A decimal, or "Unlimited" for no upper bound
+             * @example Unlimited
+             */
+            maxValue?: string | null;
+        };
+        SearchDecisionsDto: {
+            /** @default 1 */
+            page?: number;
+            /** @default 10 */
+            limit?: number;
+            /**
+             * @default asc
+             * @enum {string}
+             */
+            sortOrder?: "asc" | "desc";
+            /**
+             * @description Created at or after (ISO 8601 date-time)
+             * @example 2026-01-01T00:00:00.000Z
+             */
+            createdAtStart?: string;
+            /**
+             * @description Created at or before (ISO 8601 date-time; inclusive to the millisecond)
+             * @example 2026-12-31T23:59:59.999Z
+             */
+            createdAtEnd?: string;
+            /**
+             * @description Last updated at or after (ISO 8601 date-time)
+             * @example 2026-01-01T00:00:00.000Z
+             */
+            updatedAtStart?: string;
+            /**
+             * @description Last updated at or before (ISO 8601 date-time; inclusive to the millisecond)
+             * @example 2026-12-31T23:59:59.999Z
+             */
+            updatedAtEnd?: string;
+            /**
+             * Format: uuid
+             * @description Tenant to search (default: the caller's active tenant)
+             */
+            tenantId?: string;
+            /**
+             * @description Contained in the name, the description or the display id (case-insensitive)
+             * @example purchase
+             */
+            search?: string;
+            /**
+             * @description Comma-separated: DRAFT, PUBLISHED, ARCHIVED
+             * @example PUBLISHED
+             */
+            status?: string[];
+            /** @description Comma-separated section ids */
+            sectionIds?: string[];
+            /** @description Comma-separated category ids */
+            categoryIds?: string[];
+            /** @description Comma-separated group ids: decisions covering any of them */
+            groupIds?: string[];
+            /** @description Comma-separated owner user ids */
+            ownerIds?: string[];
+            /** @description Only delegable (true) or not delegable (false) decisions */
+            delegable?: boolean;
+            /** @description Comma-separated authority type ids: decisions with an authority of any of them */
+            authorityTypeIds?: string[];
+            /** @description Comma-separated value types: Currency, Number, Percentage, Time, Authorized */
+            authorityLimitValueTypes?: string[];
+            /** @description Each filter must hold (in a query string: the array JSON-encoded), e.g. [{"authorityLimitValueType":"Currency","minValue":"1000","maxValue":"Unlimited"}] */
+            authorityLimitValueFilters?: components["schemas"]["LimitValueFilterDto"][];
+            /** @description Comma-separated decision ids: only these */
+            selectedDecisionIds?: string[];
+            /**
+             * @description Comma-separated fields to return; only these keys come back per item. One of: id, tenantId, name, description, guidance, sectionId, categoryId, status, createdBy, owner, createdAt, updatedBy, updatedAt, copiedFrom, conditionEnabled, roleEnabled, delegable, decisionDisplayId, delegationPathway, link, decisionId, sectionName, categoryName, createdByUsername, ownerUsername, updatedByUsername, delegations, ownerUserProfileUrl, createdByUserProfileUrl, updatedByUserProfileUrl, permissions, createdByDetails, updatedByDetails, ownerDetails, isRequestActionCompleted, isDeleted, deletedOn, deletedBy, decisionGroups, decisionAuthorities, decisionDocuments
+             * @example id,name,status
+             */
+            select?: string[];
+            /**
+             * @description decisionDisplayId sorts numerically; ties are broken by id
+             * @default name
+             * @enum {string}
+             */
+            sortBy?: "name" | "decisionDisplayId" | "status" | "sectionName" | "categoryName" | "createdAt" | "updatedAt";
+        };
+        DecisionGroupDto: {
+            /**
+             * Format: uuid
+             * @description A group of the tenant (settings area)
+             */
+            groupId: string;
+        };
+        DecisionAuthorityDto: {
+            /**
+             * Format: uuid
+             * @description An authority type of the tenant (Approval, Signatory, ...)
+             */
+            authorityTypeId: string;
+            /** @description Order among the authorities (default: its place in the list) */
+            authorityTypeOrder?: number;
+            /**
+             * @example Primary
+             * @enum {string}
+             */
+            authorityLimit: "Primary";
+            /**
+             * @example Currency
+             * @enum {string}
+             */
+            authorityLimitValueType: "Currency" | "Number" | "Percentage" | "Time" | "Authorized";
+            /**
+             * @description Required except for Authorized
+             * @enum {string|null}
+             */
+            authorityLimitOperator?: "<" | "<=" | null;
+            /**
+             * @description A non-negative decimal string or "Unlimited"; none for Authorized
+             * @example 500000
+             */
+            authorityLimitValue?: string | null;
+            /**
+             * @description ISO 4217 code for Currency; Days, Months or Years for Time; none otherwise
+             * @example USD
+             */
+            authorityLimitValueUnit?: string | null;
+        };
+        DecisionDocumentDto: {
+            /** Format: uuid */
+            documentId: string;
+            /** @default false */
+            isPinned?: boolean;
+        };
+        CreateDecisionDto: {
+            /**
+             * Format: uuid
+             * @description Tenant of the decision (default: the caller's active tenant)
+             */
+            tenantId?: string;
+            description?: string | null;
+            guidance?: string | null;
+            /**
+             * Format: uuid
+             * @description A decision section of the tenant
+             */
+            sectionId?: string | null;
+            /**
+             * Format: uuid
+             * @description A decision category of the tenant
+             */
+            categoryId?: string | null;
+            /**
+             * Format: uuid
+             * @description A member of the tenant (default on create: the caller)
+             */
+            ownerId?: string;
+            /**
+             * @description Whether the authority may be delegated
+             * @default true
+             */
+            delegable?: boolean;
+            /**
+             * @description Whether delegations of the decision carry conditions
+             * @default false
+             */
+            conditionEnabled?: boolean;
+            /**
+             * @description Whether delegations of the decision name decision roles
+             * @default false
+             */
+            roleEnabled?: boolean;
+            /** @description Pathways along which the authority may be delegated */
+            delegationPathway?: ("Matrix" | "Direct Line" | "Functional" | "Down-Line")[];
+            /** @description Groups of the tenant the decision covers (replaces the set on PATCH) */
+            decisionGroups?: components["schemas"]["DecisionGroupDto"][];
+            /** @description The limits of the decision (replaces the list on PATCH) */
+            decisionAuthorities?: components["schemas"]["DecisionAuthorityDto"][];
+            /** @description Documents that ground the decision (replaces the set on PATCH) */
+            decisionDocuments?: components["schemas"]["DecisionDocumentDto"][];
+            /**
+             * @description Unique in the tenant among decisions not deleted (case-insensitive)
+             * @example Approve purchase orders
+             */
+            name: string;
+            /**
+             * @default DRAFT
+             * @enum {string}
+             */
+            status?: "DRAFT" | "PUBLISHED";
+        };
+        BulkDecisionIdsDto: {
+            /**
+             * Format: uuid
+             * @description Tenant of the decision (default: the caller's active tenant)
+             */
+            tenantId?: string;
+            /** @description Decision record ids (1 to 1000) */
+            decisionIds: string[];
+        };
+        BulkDeleteResult: {
+            /** @description Decisions that were live and are now deleted */
+            deleteCount: number;
+        };
+        BulkRestoreResult: {
+            /** @description Deleted decisions brought back */
+            updateCount: number;
+        };
+        JobAcceptedView: {
+            /** Format: uuid */
+            jobId: string;
+            /** @enum {string} */
+            status: "ACCEPTED";
+            /** @description Distinct ids the job will handle */
+            total: number;
+        };
+        UnlinkRecordsDto: {
+            /**
+             * Format: uuid
+             * @description Tenant of the decision (default: the caller's active tenant)
+             */
+            tenantId?: string;
+            /**
+             * Format: uuid
+             * @description The document to unlink
+             */
+            documentId: string;
+            /** @description Decisions to unlink it from */
+            decisionIds: string[];
+        };
+        UnlinkRecordsResult: {
+            /** @description Links of the document to the decisions removed */
+            deletedCount: number;
+        };
+        UpdateDecisionDto: {
+            /**
+             * Format: uuid
+             * @description Tenant of the decision (default: the caller's active tenant)
+             */
+            tenantId?: string;
+            description?: string | null;
+            guidance?: string | null;
+            /**
+             * Format: uuid
+             * @description A decision section of the tenant
+             */
+            sectionId?: string | null;
+            /**
+             * Format: uuid
+             * @description A decision category of the tenant
+             */
+            categoryId?: string | null;
+            /**
+             * Format: uuid
+             * @description A member of the tenant (default on create: the caller)
+             */
+            ownerId?: string;
+            /**
+             * @description Whether the authority may be delegated
+             * @default true
+             */
+            delegable?: boolean;
+            /**
+             * @description Whether delegations of the decision carry conditions
+             * @default false
+             */
+            conditionEnabled?: boolean;
+            /**
+             * @description Whether delegations of the decision name decision roles
+             * @default false
+             */
+            roleEnabled?: boolean;
+            /** @description Pathways along which the authority may be delegated */
+            delegationPathway?: ("Matrix" | "Direct Line" | "Functional" | "Down-Line")[];
+            /** @description Groups of the tenant the decision covers (replaces the set on PATCH) */
+            decisionGroups?: components["schemas"]["DecisionGroupDto"][];
+            /** @description The limits of the decision (replaces the list on PATCH) */
+            decisionAuthorities?: components["schemas"]["DecisionAuthorityDto"][];
+            /** @description Documents that ground the decision (replaces the set on PATCH) */
+            decisionDocuments?: components["schemas"]["DecisionDocumentDto"][];
+            name?: string;
+            /**
+             * @description DRAFT to PUBLISHED, PUBLISHED to ARCHIVED, ARCHIVED to PUBLISHED; other moves are a 409
+             * @enum {string}
+             */
+            status?: "DRAFT" | "PUBLISHED" | "ARCHIVED";
+        };
+        DecisionHistoryEntryView: {
+            /** Format: uuid */
+            historyId: string;
+            /** Format: date-time */
+            historyDate: string;
+            /** @enum {string} */
+            change: "created" | "updated" | "deleted" | "restored";
+            /** @description The fields this revision changed (empty for created, deleted, restored) */
+            changedFields: string[];
+            /** Format: uuid */
+            revisedBy: string | null;
+            revisedByUsername: string | null;
+        };
+        DecisionRevisionView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            name: string;
+            description: string | null;
+            guidance: string | null;
+            /** Format: uuid */
+            sectionId: string | null;
+            /** Format: uuid */
+            categoryId: string | null;
+            /** @enum {string} */
+            status: "DRAFT" | "PUBLISHED" | "ARCHIVED";
+            /**
+             * Format: uuid
+             * @description User id of the creator
+             */
+            createdBy: string | null;
+            /**
+             * Format: uuid
+             * @description User id of the owner
+             */
+            owner: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @description User id of the last editor
+             */
+            updatedBy: string | null;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * Format: uuid
+             * @description The decision this one was copied from
+             */
+            copiedFrom: string | null;
+            conditionEnabled: boolean;
+            roleEnabled: boolean;
+            delegable: boolean;
+            /** @description Display id ("10000", ...) */
+            decisionDisplayId: string;
+            /**
+             * @example [
+             *       "Matrix",
+             *       "Direct Line"
+             *     ]
+             */
+            delegationPathway: string[];
+            /** @description The decision's address in the app */
+            link: string;
+            /**
+             * Format: uuid
+             * @description The same as id
+             */
+            decisionId: string;
+            sectionName: string | null;
+            categoryName: string | null;
+            createdByUsername: string | null;
+            ownerUsername: string | null;
+            updatedByUsername: string | null;
+            /** @description Live delegations of the decision */
+            delegations: number;
+            ownerUserProfileUrl: string | null;
+            createdByUserProfileUrl: string | null;
+            updatedByUserProfileUrl: string | null;
+            /** @description For the caller: each key that applies to the decision */
+            permissions: components["schemas"]["RecordPermission"][];
+            createdByDetails: components["schemas"]["DecisionUserDetails"] | null;
+            updatedByDetails: components["schemas"]["DecisionUserDetails"] | null;
+            ownerDetails: components["schemas"]["DecisionUserDetails"] | null;
+            isRequestActionCompleted: boolean;
+            isDeleted: boolean;
+            /** Format: date-time */
+            deletedOn: string | null;
+            /** Format: uuid */
+            deletedBy: string | null;
+            decisionGroups: components["schemas"]["DecisionGroupView"][];
+            decisionAuthorities: components["schemas"]["DecisionAuthorityView"][];
+            decisionDocuments: components["schemas"]["DecisionDocumentView"][];
+            /** Format: uuid */
+            historyId: string;
+            /** Format: date-time */
+            historyDate: string;
+        };
+        JobErrorView: {
+            /**
+             * Format: uuid
+             * @description The item (e.g. the decision) the job could not handle
+             */
+            id: string;
+            message: string;
+        };
+        JobView: {
+            /** Format: uuid */
+            jobId: string;
+            /** @example bulk-duplicate */
+            kind: string;
+            /** @enum {string} */
+            status: "ACCEPTED" | "RUNNING" | "COMPLETED" | "COMPLETED_WITH_ERRORS" | "FAILED";
+            /** @description Items to handle */
+            total: number;
+            /** @description Items handled so far (succeeded + failed) */
+            processed: number;
+            succeeded: number;
+            failed: number;
+            /** @description The items that failed, with the reason */
+            errors: components["schemas"]["JobErrorView"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            startedAt: string | null;
+            /** Format: date-time */
+            finishedAt: string | null;
+            /**
+             * Format: uuid
+             * @description User id of who asked for the job
+             */
+            requestedBy: string | null;
+        };
         /** @description The one error body of every failure (ARCHITECTURE §3) */
         ErrorBody: {
             /** @example 400 */
@@ -876,6 +1796,215 @@ export interface components {
             isDeleted?: boolean;
             /** @enum {string} */
             status?: "ACTIVE" | "INACTIVE";
+        };
+        DecisionSectionCategoryView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            /** Format: uuid */
+            sectionId: string;
+            /** @example Procurement */
+            categoryName: string;
+            isDeleted: boolean;
+        };
+        DecisionSectionView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            /** @example Finance */
+            sectionName: string;
+            isDeleted: boolean;
+            /** @description The categories in the section that are not deleted, by name */
+            categories: components["schemas"]["DecisionSectionCategoryView"][];
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            updatedAt: string;
+        };
+        CreateDecisionSectionDto: {
+            /**
+             * Format: uuid
+             * @description The tenant; defaults to the caller's
+             */
+            tenantId?: string;
+            /**
+             * @description Unique in the tenant (case-insensitive)
+             * @example Finance
+             */
+            sectionName: string;
+        };
+        DecisionCategorySectionView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            /** @example Finance */
+            sectionName: string;
+            isDeleted: boolean;
+        };
+        DecisionCategoryView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            /** @example Procurement */
+            categoryName: string;
+            /**
+             * Format: uuid
+             * @description Its section; null when it is in no section
+             */
+            sectionId: string | null;
+            /**
+             * @description Its section's name; null when it is in no section
+             * @example Finance
+             */
+            sectionName: string | null;
+            /** @description Its section; null when it is in no section */
+            section: components["schemas"]["DecisionCategorySectionView"] | null;
+            isDeleted: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            updatedAt: string;
+        };
+        CreateDecisionCategoryDto: {
+            /**
+             * Format: uuid
+             * @description The tenant; defaults to the caller's
+             */
+            tenantId?: string;
+            /**
+             * @description Unique in the tenant (case-insensitive)
+             * @example Procurement
+             */
+            categoryName: string;
+            /**
+             * Format: uuid
+             * @description A section of the tenant (404 otherwise); absent or null: in no section
+             */
+            sectionId?: string | null;
+        };
+        UpdateDecisionCategoryDto: {
+            /**
+             * Format: uuid
+             * @description The tenant; defaults to the caller's
+             */
+            tenantId?: string;
+            /** @example Procurement */
+            categoryName?: string;
+            /**
+             * Format: uuid
+             * @description A section of the tenant (404 otherwise); null takes the category out of its section
+             */
+            sectionId?: string | null;
+            /**
+             * @description true deletes the record (softly); false changes nothing
+             * @example false
+             */
+            isDeleted?: boolean;
+        };
+        AuthorityTypeView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            /**
+             * @description The type's name, unique in the tenant (case-insensitive)
+             * @example Approval
+             */
+            authorityType: string;
+            /** @example check-circle */
+            authorityTypeIcon: string | null;
+            /**
+             * @description Place among the tenant’s types (lists sort by it unless sortBy says otherwise)
+             * @example 1
+             */
+            authorityTypeOrder: number;
+            /** @enum {string} */
+            status: "ACTIVE" | "INACTIVE";
+            /** @description One of the types every tenant starts with (Approval, Signatory): never deleted */
+            isDefault: boolean;
+            isDeleted: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            updatedAt: string;
+        };
+        CreateAuthorityTypeDto: {
+            /**
+             * Format: uuid
+             * @description The tenant; defaults to the caller's
+             */
+            tenantId?: string;
+            /**
+             * @description The type's name, unique in the tenant (case-insensitive)
+             * @example Endorsement
+             */
+            authorityType: string;
+            /**
+             * @description null: no icon
+             * @example check-circle
+             */
+            authorityTypeIcon?: string | null;
+            /**
+             * @description Default: after the tenant's last type
+             * @example 3
+             */
+            authorityTypeOrder?: number;
+            /**
+             * @default ACTIVE
+             * @enum {string}
+             */
+            status?: "ACTIVE" | "INACTIVE";
+        };
+        UpdateAuthorityTypeDto: {
+            /**
+             * Format: uuid
+             * @description The tenant; defaults to the caller's
+             */
+            tenantId?: string;
+            /** @example Endorsement */
+            authorityType?: string;
+            /**
+             * @description null: no icon
+             * @example check-circle
+             */
+            authorityTypeIcon?: string | null;
+            /**
+             * @description The new place among the tenant’s types
+             * @example 3
+             */
+            authorityTypeOrder?: number;
+            /**
+             * @default ACTIVE
+             * @enum {string}
+             */
+            status?: "ACTIVE" | "INACTIVE";
+            /**
+             * @description true deletes the record (softly); false changes nothing
+             * @example false
+             */
+            isDeleted?: boolean;
         };
         GroupAssignmentDto: {
             /** @description Group record id */
@@ -1316,6 +2445,780 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    DecisionsController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sortOrder?: "asc" | "desc";
+                /** @description Created at or after (ISO 8601 date-time) */
+                createdAtStart?: string;
+                /** @description Created at or before (ISO 8601 date-time; inclusive to the millisecond) */
+                createdAtEnd?: string;
+                /** @description Last updated at or after (ISO 8601 date-time) */
+                updatedAtStart?: string;
+                /** @description Last updated at or before (ISO 8601 date-time; inclusive to the millisecond) */
+                updatedAtEnd?: string;
+                /** @description Tenant to search (default: the caller's active tenant) */
+                tenantId?: string;
+                /** @description Contained in the name, the description or the display id (case-insensitive) */
+                search?: string;
+                /** @description Comma-separated: DRAFT, PUBLISHED, ARCHIVED */
+                status?: string[];
+                /** @description Comma-separated section ids */
+                sectionIds?: string[];
+                /** @description Comma-separated category ids */
+                categoryIds?: string[];
+                /** @description Comma-separated group ids: decisions covering any of them */
+                groupIds?: string[];
+                /** @description Comma-separated owner user ids */
+                ownerIds?: string[];
+                /** @description Only delegable (true) or not delegable (false) decisions */
+                delegable?: boolean;
+                /** @description Comma-separated authority type ids: decisions with an authority of any of them */
+                authorityTypeIds?: string[];
+                /** @description Comma-separated value types: Currency, Number, Percentage, Time, Authorized */
+                authorityLimitValueTypes?: string[];
+                /** @description Each filter must hold (in a query string: the array JSON-encoded), e.g. [{"authorityLimitValueType":"Currency","minValue":"1000","maxValue":"Unlimited"}] */
+                authorityLimitValueFilters?: components["schemas"]["LimitValueFilterDto"][];
+                /** @description Comma-separated decision ids: only these */
+                selectedDecisionIds?: string[];
+                /** @description Comma-separated fields to return; only these keys come back per item. One of: id, tenantId, name, description, guidance, sectionId, categoryId, status, createdBy, owner, createdAt, updatedBy, updatedAt, copiedFrom, conditionEnabled, roleEnabled, delegable, decisionDisplayId, delegationPathway, link, decisionId, sectionName, categoryName, createdByUsername, ownerUsername, updatedByUsername, delegations, ownerUserProfileUrl, createdByUserProfileUrl, updatedByUserProfileUrl, permissions, createdByDetails, updatedByDetails, ownerDetails, isRequestActionCompleted, isDeleted, deletedOn, deletedBy, decisionGroups, decisionAuthorities, decisionDocuments */
+                select?: string[];
+                /** @description decisionDisplayId sorts numerically; ties are broken by id */
+                sortBy?: "name" | "decisionDisplayId" | "status" | "sectionName" | "categoryName" | "createdAt" | "updatedAt";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged decisions (spec §2.9) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["DecisionView"][];
+                        };
+                    };
+                };
+            };
+            /** @description A bad parameter: limit outside 1..100, unknown value, field or sort, malformed id, date or limit filter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DecisionsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDecisionDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["DecisionView"];
+                    };
+                };
+            };
+            /** @description A bad field (e.g. a name over 150 characters, an unknown value type, Currency without a unit) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "create:decisions" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A section, category, group, authority type or owner the tenant does not have */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The tenant already has a decision of that name */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DecisionsController_search: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SearchDecisionsDto"];
+            };
+        };
+        responses: {
+            /** @description Paged decisions (spec §2.9) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["DecisionView"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DecisionsController_bulkDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkDecisionIdsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["BulkDeleteResult"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "delete:decisions" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DecisionsController_bulkRestore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkDecisionIdsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["BulkRestoreResult"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "delete:decisions" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DecisionsController_bulkDuplicate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkDecisionIdsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["JobAcceptedView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "create:decisions" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DecisionsController_unlinkRecords: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UnlinkRecordsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["UnlinkRecordsResult"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "edit:decisions" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DecisionsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["DecisionView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, deleted, or another tenant's decision */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DecisionsController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["DecisionView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "delete:decisions" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, deleted, or another tenant's decision */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DecisionsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateDecisionDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["DecisionView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, deleted, or another tenant's decision; or a record it names */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A forbidden status move, or a name the tenant already has */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    RevisionsController_history: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sortOrder?: "asc" | "desc";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged revisions, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["DecisionHistoryEntryView"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, deleted, or another tenant's decision */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    RevisionsController_at: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                revisionDate: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["DecisionRevisionView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, deleted or another tenant's decision, or an instant before its creation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    JobsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["JobView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown job, or another tenant's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     GroupTypesController_list: {
         parameters: {
             query?: {
@@ -2436,6 +4339,621 @@ export interface operations {
                 };
             };
             /** @description The new name is taken in the tenant */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DecisionSectionsController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sortOrder?: "asc" | "desc";
+                /** @description The tenant; defaults to the caller's */
+                tenantId?: string;
+                /** @description Name contains (case-insensitive; % and _ match themselves) */
+                search?: string;
+                /** @description Comma-separated section ids: only these sections */
+                sectionIds?: string[];
+                /** @description Comma-separated category ids: only the sections holding any of these categories (not deleted) */
+                categoryIds?: string[];
+                /** @description sectionName sorts case-insensitively */
+                sortBy?: "sectionName" | "createdAt";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged decision sections */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["DecisionSectionView"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DecisionSectionsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDecisionSectionDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["DecisionSectionView"];
+                    };
+                };
+            };
+            /** @description sectionName missing, blank or longer than 50; unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "manage:settings" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The name is taken in the tenant */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DecisionSectionsController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["DecisionSectionView"];
+                    };
+                };
+            };
+            /** @description Malformed id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "manage:settings" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, deleted or another tenant’s decision section */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DecisionCategoriesController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sortOrder?: "asc" | "desc";
+                /** @description The tenant; defaults to the caller's */
+                tenantId?: string;
+                /** @description Name contains (case-insensitive; % and _ match themselves) */
+                search?: string;
+                /** @description Comma-separated section ids: only the categories in any of these sections */
+                sectionIds?: string[];
+                /** @description Comma-separated category ids: only these categories */
+                categoryIds?: string[];
+                /** @description categoryName sorts case-insensitively */
+                sortBy?: "categoryName" | "createdAt";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged decision categories */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["DecisionCategoryView"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DecisionCategoriesController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDecisionCategoryDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["DecisionCategoryView"];
+                    };
+                };
+            };
+            /** @description categoryName missing, blank or longer than 50; malformed sectionId; unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "manage:settings" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description sectionId is not a section of the tenant (or it is deleted) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The name is taken in the tenant */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DecisionCategoriesController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateDecisionCategoryDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["DecisionCategoryView"];
+                    };
+                };
+            };
+            /** @description Nothing to change, categoryName longer than 50, malformed id or sectionId, unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "manage:settings" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, deleted or another tenant’s decision category; or sectionId is not a live section of the tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The new name is taken in the tenant */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    AuthorityTypesController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sortOrder?: "asc" | "desc";
+                /** @description The tenant; defaults to the caller's */
+                tenantId?: string;
+                /** @description Name contains (case-insensitive; % and _ match themselves) */
+                search?: string;
+                /** @description Comma-separated: ACTIVE, INACTIVE */
+                status?: string[];
+                /** @description authorityType sorts case-insensitively */
+                sortBy?: "authorityTypeOrder" | "authorityType" | "createdAt";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged authority types */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["AuthorityTypeView"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    AuthorityTypesController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAuthorityTypeDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["AuthorityTypeView"];
+                    };
+                };
+            };
+            /** @description authorityType missing, blank or longer than 50; icon longer than 100; order not an integer >= 0; unknown status or field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "manage:settings" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The name is taken in the tenant */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    AuthorityTypesController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAuthorityTypeDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["AuthorityTypeView"];
+                    };
+                };
+            };
+            /** @description Nothing to change, a field out of bounds, unknown status or field, malformed id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "manage:settings" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, deleted or another tenant’s authority type */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The new name is taken in the tenant, or deleting a default type */
             409: {
                 headers: {
                     [name: string]: unknown;

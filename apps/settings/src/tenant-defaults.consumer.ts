@@ -1,10 +1,12 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { EVENT_SUBJECTS } from '@ddm/contracts';
 import { Consumers } from '@ddm/platform';
-import { GroupTypesService } from './group-types.service';
+import { AuthorityTypesService } from './authority-types/authority-types.service';
+import { GroupTypesService } from './group-types/group-types.service';
 
 /**
- * Every new tenant starts with Organizations, Locations and Departments: a durable consumer of
+ * Every new tenant starts with its default settings: the group types Organizations, Locations and
+ * Departments, and the authority types Approval and Signatory. A durable consumer of
  * evt.auth.tenant.created inserts them (idempotently) in the transaction that records the message.
  */
 @Injectable()
@@ -12,13 +14,17 @@ export class TenantDefaultsConsumer implements OnApplicationBootstrap {
   constructor(
     private readonly consumers: Consumers,
     private readonly groupTypes: GroupTypesService,
+    private readonly authorityTypes: AuthorityTypesService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.consumers.start({
       name: 'settings-tenant-defaults',
       subjects: [EVENT_SUBJECTS.tenantCreated],
-      handle: (msg, tx) => this.groupTypes.insertDefaults(tx, msg.payload.tenantId),
+      handle: async (msg, tx) => {
+        await this.groupTypes.insertDefaults(tx, msg.payload.tenantId);
+        await this.authorityTypes.insertDefaults(tx, msg.payload.tenantId);
+      },
     });
   }
 }

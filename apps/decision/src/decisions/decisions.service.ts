@@ -1,0 +1,304 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Caller, DecisionStatus, EventSubject, JobAcceptedView, Page, badRequest, conflict, notFound, relationshipsOf, requireAllowed } from '@ddm/contracts';
+import { Db, Jobs, Queryable, SERVICE_CONFIG, ServiceConfig, SetClause, TenantUniqueName, Tx, listPage, refuseTakenName, sql, writeUniqueName } from '@ddm/platform';
+import { v7 as uuidv7 } from 'uuid';
+import { requireReferences } from './decision-references';
+import { AuthorityRow, EDIT_DECISION, authorityProblems, authorityRows, changedFields, statusMoveProblem, uniqueIds } from './decision.rules';
+import { DECISION_BY_ID_SQL, DecisionFilters, DecisionRow, decisionList, decisionsByIds, recordRevisions } from './decision.sql';
+import { CreateDecisionDto, DECISION_UPDATE_FIELDS, DecisionDocumentDto, UpdateDecisionDto } from './dto/decision-change.dto';
+import { BulkDeleteResult, BulkRestoreResult, DecisionView, StoredDecisionView, UnlinkRecordsResult, selectDecisionFields, toDecisionPayload, toDecisionView } from './dto/decision.response';
+
+type DecisionSubject = Extract<EventSubject, `evt.decision.decision.${string}`>;
+
+/** Fields of the view that move with every change and are not what a revision names as changed. */
+const BOOKKEEPING = ['updatedAt', 'updatedBy', 'updatedByUsername', 'updatedByUserProfileUrl', 'updatedByDetails'];
+
+/** Decision names are unique in the tenant among decisions not deleted (a check, backed by the index against races). */
+export const DECISION_NAME: TenantUniqueName = {
+  table: 'decision.decisions',
+  column: 'name',
+  index: 'decisions_name_unique',
+  taken: (name) => `A decision named "${name}" already exists in this tenant`,
+};
+
+/**
+ * Decisions of a tenant: read (one statement each), created, changed, deleted and restored (one
+ * by one or in bulk), duplicated in bulk (a job), unlinked from a document. Every change stores a
+ * revision of each decision it touched and publishes evt.decision.decision.* in its transaction.
+ */
+@Injectable()
+export class DecisionsService {
+  constructor(
+    private readonly db: Db,
+    private readonly jobs: Jobs,
+    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+  ) {}
+
+  async get(caller: Caller, id: string): Promise<DecisionView> {
+    const [row] = await this.db.query<DecisionRow>(DECISION_BY_ID_SQL, [id, caller.tenantId]);
+    if (!row) throw notFound(`Decision ${id} not found`);
+    return toDecisionView(row.view, caller, this.config.appUrl);
+  }
+
+  list(caller: Caller, filters: DecisionFilters, select?: readonly string[]): Promise<Page<Partial<DecisionView>>> {
+    return listPage(this.db, decisionList(caller.tenantId, filters), (row: DecisionRow) => selectDecisionFields(toDecisionView(row.view, caller, this.config.appUrl), select));
+  }
+
+  async create(caller: Caller, dto: CreateDecisionDto): Promise<DecisionView> {
+    const tenantId = caller.tenantId;
+    refuseBadAuthorities(dto);
+    const id = uuidv7();
+    await this.db.transaction(async (tx) => {
+      const known = await requireReferences(tx, tenantId, referencesOf(dto, dto.ownerId ?? caller.userId));
+      refuseCategoryOfAnotherSection(dto.sectionId ?? null, known.categorySection);
+      await refuseTakenName(tx, DECISION_NAME, tenantId, dto.name, null);
+      const displayId = await tx.nextDisplayId(tenantId, 'decision');
+      await writeUniqueName(DECISION_NAME, dto.name, () =>
+        tx.query(
+          `INSERT INTO decision.decisions (id, tenant_id, decision_display_id, name, description, guidance, section_id, category_id, owner_id, status,
+                                           delegable, condition_enabled, role_enabled, delegation_pathway, created_by, updated_by)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15)`,
+          [
+            id,
+            tenantId,
+            displayId,
+            dto.name,
+            dto.description ?? null,
+            dto.guidance ?? null,
+            dto.sectionId ?? null,
+            dto.categoryId ?? null,
+            dto.ownerId ?? caller.userId,
+            dto.status ?? 'DRAFT',
+            dto.delegable ?? true,
+            dto.conditionEnabled ?? false,
+            dto.roleEnabled ?? false,
+            dto.delegationPathway ?? [],
+            caller.userId,
+          ],
+        ),
+      );
+      await writeChildren(tx, tenantId, id, dto, known.groups);
+      await tx.query(recordRevisions(tenantId, [id], 'created', caller.userId));
+      await publishDecisions(tx, tenantId, 'evt.decision.decision.created', [id]);
+    });
+    return this.get(caller, id);
+  }
+
+  /** Changes the fields given; lists replace what the decision has. The owner may edit their own decision. */
+  async update(caller: Caller, id: string, dto: UpdateDecisionDto): Promise<DecisionView> {
+    const tenantId = caller.tenantId;
+    if (!DECISION_UPDATE_FIELDS.some((f) => dto[f] !== undefined)) throw badRequest(`Nothing to change: send at least one of ${DECISION_UPDATE_FIELDS.join(', ')}`);
+    refuseBadAuthorities(dto);
+    await this.db.transaction(async (tx) => {
+      const [current] = await tx.query<{ owner_id: string | null; status: DecisionStatus; section_id: string | null; name: string }>(
+        `SELECT owner_id, status, section_id, name FROM decision.decisions WHERE id = $1 AND tenant_id = $2 AND NOT is_deleted FOR UPDATE`,
+        [id, tenantId],
+      );
+      if (!current) throw notFound(`Decision ${id} not found`);
+      requireAllowed(caller, EDIT_DECISION, relationshipsOf(caller.userId, { owner: current.owner_id }));
+      if (dto.status !== undefined) {
+        const problem = statusMoveProblem(current.status, dto.status);
+        if (problem) throw conflict(problem);
+      }
+      const known = await requireReferences(tx, tenantId, referencesOf(dto, dto.ownerId));
+      if (dto.categoryId) refuseCategoryOfAnotherSection(dto.sectionId !== undefined ? dto.sectionId : current.section_id, known.categorySection);
+      if (dto.name !== undefined) await refuseTakenName(tx, DECISION_NAME, tenantId, dto.name, id);
+      const [before] = await tx.query<DecisionRow>(DECISION_BY_ID_SQL, [id, tenantId]);
+
+      const sets = new SetClause().raw(sql`updated_on = now()`, sql`updated_by = ${caller.userId}`, sql`version = version + 1`);
+      const columns: Record<string, keyof UpdateDecisionDto> = {
+        name: 'name',
+        description: 'description',
+        guidance: 'guidance',
+        section_id: 'sectionId',
+        category_id: 'categoryId',
+        owner_id: 'ownerId',
+        status: 'status',
+        delegable: 'delegable',
+        condition_enabled: 'conditionEnabled',
+        role_enabled: 'roleEnabled',
+        delegation_pathway: 'delegationPathway',
+      };
+      for (const [column, field] of Object.entries(columns)) if (dto[field] !== undefined) sets.set(column, dto[field]);
+      await writeUniqueName(DECISION_NAME, dto.name ?? current.name, () =>
+        tx.query(sql`UPDATE decision.decisions SET ${sets.sql} WHERE id = ${id} AND tenant_id = ${tenantId}`),
+      );
+      await writeChildren(tx, tenantId, id, dto, known.groups);
+      const [after] = await tx.query<DecisionRow>(DECISION_BY_ID_SQL, [id, tenantId]);
+      const changed = new Map([[id, changedFields(before.view as unknown as Record<string, unknown>, after.view as unknown as Record<string, unknown>, BOOKKEEPING)]]);
+      await tx.query(recordRevisions(tenantId, [id], 'updated', caller.userId, changed));
+      await publishDecisions(tx, tenantId, 'evt.decision.decision.updated', [id]);
+    });
+    return this.get(caller, id);
+  }
+
+  /** Deletes one decision (softly); answers it as it was, now deleted. */
+  async remove(caller: Caller, id: string): Promise<DecisionView> {
+    const tenantId = caller.tenantId;
+    const [view] = await this.db.transaction(async (tx) => {
+      const deleted = await softDelete(tx, tenantId, [id], caller.userId);
+      if (!deleted.length) throw notFound(`Decision ${id} not found`);
+      return publishDecisions(tx, tenantId, 'evt.decision.decision.deleted', deleted);
+    });
+    return toDecisionView(view, caller, this.config.appUrl);
+  }
+
+  /** Deletes (softly) the live decisions named; unknown, deleted and other tenants' ids change nothing and are not counted. */
+  async bulkDelete(caller: Caller, ids: readonly string[]): Promise<BulkDeleteResult> {
+    const tenantId = caller.tenantId;
+    const deleted = await this.db.transaction(async (tx) => {
+      const done = await softDelete(tx, tenantId, uniqueIds(ids), caller.userId);
+      await publishDecisions(tx, tenantId, 'evt.decision.decision.deleted', done);
+      return done;
+    });
+    return { deleteCount: deleted.length };
+  }
+
+  /**
+   * Brings back the deleted decisions named. One whose name a live decision has taken meanwhile
+   * stays deleted (and is not counted), as does the second of two deleted decisions of one name.
+   */
+  async bulkRestore(caller: Caller, ids: readonly string[]): Promise<BulkRestoreResult> {
+    const tenantId = caller.tenantId;
+    const restored = await this.db.transaction(async (tx) => {
+      const rows = await tx.query<{ id: string }>(sql`
+        WITH candidates AS (
+          SELECT DISTINCT ON (lower(d.name)) d.id FROM decision.decisions d
+           WHERE d.tenant_id = ${tenantId} AND d.id = ANY(${uniqueIds(ids)}::uuid[]) AND d.is_deleted
+             AND NOT EXISTS (SELECT 1 FROM decision.decisions l WHERE l.tenant_id = d.tenant_id AND lower(l.name) = lower(d.name) AND NOT l.is_deleted)
+           ORDER BY lower(d.name), d.deleted_on DESC, d.id)
+        UPDATE decision.decisions d SET is_deleted = false, deleted_on = NULL, deleted_by = NULL, updated_on = now(), updated_by = ${caller.userId}, version = version + 1
+          FROM candidates c WHERE d.id = c.id
+        RETURNING d.id`);
+      const done = rows.map((r) => r.id);
+      if (done.length) await tx.query(recordRevisions(tenantId, done, 'restored', caller.userId));
+      await publishDecisions(tx, tenantId, 'evt.decision.decision.restored', done);
+      return done;
+    });
+    return { updateCount: restored.length };
+  }
+
+  /** Accepts a bulk duplicate: the job row and its message commit together; the copies are made by the job (jobs/). */
+  bulkDuplicate(caller: Caller, ids: readonly string[]): Promise<JobAcceptedView> {
+    return this.db.transaction((tx) => this.jobs.start(tx, 'job.decision.bulk-duplicate', { tenantId: caller.tenantId, requestedBy: caller.userId, itemIds: ids }));
+  }
+
+  /** Removes the document from the decisions named; each decision that lost it gets a revision and an event. */
+  async unlinkRecords(caller: Caller, documentId: string, ids: readonly string[]): Promise<UnlinkRecordsResult> {
+    const tenantId = caller.tenantId;
+    return this.db.transaction(async (tx) => {
+      const rows = await tx.query<{ decision_id: string }>(
+        `DELETE FROM decision.decision_documents dd USING decision.decisions d
+          WHERE dd.tenant_id = $1 AND dd.document_id = $2 AND dd.decision_id = ANY($3::uuid[]) AND d.id = dd.decision_id AND NOT d.is_deleted
+          RETURNING dd.decision_id`,
+        [tenantId, documentId, uniqueIds(ids)],
+      );
+      const touched = [...new Set(rows.map((r) => r.decision_id))];
+      if (touched.length) {
+        await tx.query(`UPDATE decision.decisions SET updated_on = now(), updated_by = $3, version = version + 1 WHERE tenant_id = $1 AND id = ANY($2::uuid[])`, [
+          tenantId,
+          touched,
+          caller.userId,
+        ]);
+        await tx.query(recordRevisions(tenantId, touched, 'updated', caller.userId, new Map(touched.map((t) => [t, ['decisionDocuments']]))));
+        await publishDecisions(tx, tenantId, 'evt.decision.decision.updated', touched);
+      }
+      return { deletedCount: rows.length };
+    });
+  }
+}
+
+function refuseBadAuthorities(dto: { decisionAuthorities?: CreateDecisionDto['decisionAuthorities'] }): void {
+  const problems = authorityProblems(dto.decisionAuthorities ?? []);
+  if (problems.length) throw badRequest(`Invalid input: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`, problems);
+}
+
+function refuseCategoryOfAnotherSection(sectionId: string | null | undefined, categorySection: string | null | undefined): void {
+  if (sectionId && categorySection && categorySection !== sectionId.toLowerCase()) {
+    throw badRequest('categoryId belongs to another decision section', [{ field: 'categoryId', message: 'belongs to another decision section than sectionId' }]);
+  }
+}
+
+function referencesOf(dto: CreateDecisionDto | UpdateDecisionDto, ownerId: string | undefined) {
+  return {
+    sectionId: dto.sectionId,
+    categoryId: dto.categoryId,
+    ownerId,
+    groupIds: dto.decisionGroups?.map((g) => g.groupId),
+    authorityTypeIds: dto.decisionAuthorities?.map((a) => a.authorityTypeId),
+  };
+}
+
+/** Replaces the groups, authorities and documents the change names (set-based; a list left out stays as it is). */
+async function writeChildren(tx: Tx, tenantId: string, id: string, dto: CreateDecisionDto | UpdateDecisionDto, groupTypes: Map<string, string | null>): Promise<void> {
+  if (dto.decisionGroups) {
+    const groups = uniqueIds(dto.decisionGroups.map((g) => g.groupId));
+    await tx.query(`DELETE FROM decision.decision_groups WHERE decision_id = $1`, [id]);
+    await tx.query(
+      `INSERT INTO decision.decision_groups (id, tenant_id, decision_id, group_id, tenant_group_type_id, position)
+       SELECT gen_random_uuid(), $1, $2, x.group_id, x.type_id, x.n FROM unnest($3::uuid[], $4::uuid[]) WITH ORDINALITY AS x(group_id, type_id, n)`,
+      [tenantId, id, groups, groups.map((g) => groupTypes.get(g) ?? null)],
+    );
+  }
+  if (dto.decisionAuthorities) {
+    const rows: AuthorityRow[] = authorityRows(dto.decisionAuthorities);
+    await tx.query(`DELETE FROM decision.decision_authorities WHERE decision_id = $1`, [id]);
+    await tx.query(
+      `INSERT INTO decision.decision_authorities (id, tenant_id, decision_id, authority_type_id, authority_type_order, authority_limit, value_type, operator, value_text, value_number, unit, position)
+       SELECT gen_random_uuid(), $1, $2, x.type_id, x.type_order, x.lim, x.value_type, x.operator, x.value_text, x.value_number, x.unit, x.n
+         FROM unnest($3::uuid[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::numeric[], $10::text[])
+              WITH ORDINALITY AS x(type_id, type_order, lim, value_type, operator, value_text, value_number, unit, n)`,
+      [
+        tenantId,
+        id,
+        rows.map((r) => r.authorityTypeId),
+        rows.map((r) => r.authorityTypeOrder),
+        rows.map((r) => r.authorityLimit),
+        rows.map((r) => r.valueType),
+        rows.map((r) => r.operator),
+        rows.map((r) => r.valueText),
+        rows.map((r) => r.valueNumber),
+        rows.map((r) => r.unit),
+      ],
+    );
+  }
+  if (dto.decisionDocuments) {
+    const documents = uniqueDocuments(dto.decisionDocuments);
+    await tx.query(`DELETE FROM decision.decision_documents WHERE decision_id = $1`, [id]);
+    await tx.query(
+      `INSERT INTO decision.decision_documents (id, tenant_id, decision_id, document_id, is_pinned, position)
+       SELECT gen_random_uuid(), $1, $2, x.document_id, x.pinned, x.n FROM unnest($3::uuid[], $4::boolean[]) WITH ORDINALITY AS x(document_id, pinned, n)`,
+      [tenantId, id, documents.map((d) => d.documentId), documents.map((d) => d.isPinned)],
+    );
+  }
+}
+
+function uniqueDocuments(items: readonly DecisionDocumentDto[]): { documentId: string; isPinned: boolean }[] {
+  const byId = new Map<string, boolean>();
+  for (const d of items) byId.set(d.documentId.toLowerCase(), (byId.get(d.documentId.toLowerCase()) ?? false) || d.isPinned === true);
+  return [...byId].map(([documentId, isPinned]) => ({ documentId, isPinned }));
+}
+
+/** Deletes (softly) the live decisions of the tenant named, with their revisions; answers the ids deleted. */
+async function softDelete(tx: Tx, tenantId: string, ids: readonly string[], by: string): Promise<string[]> {
+  const rows = await tx.query<{ id: string }>(
+    `UPDATE decision.decisions SET is_deleted = true, deleted_on = now(), deleted_by = $3, updated_on = now(), updated_by = $3, version = version + 1
+      WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND NOT is_deleted
+      RETURNING id`,
+    [tenantId, ids, by],
+  );
+  const deleted = rows.map((r) => r.id);
+  if (deleted.length) await tx.query(recordRevisions(tenantId, deleted, 'deleted', by));
+  return deleted;
+}
+
+/**
+ * Publishes `subject` for each decision named, as it is now in the transaction (one statement to
+ * read them, one to queue the events); answers their stored views, in the order named.
+ */
+export async function publishDecisions(tx: Queryable & Pick<Tx, 'publishMany'>, tenantId: string, subject: DecisionSubject, ids: readonly string[]): Promise<StoredDecisionView[]> {
+  if (!ids.length) return [];
+  const rows = await tx.query<DecisionRow>(decisionsByIds(tenantId, ids));
+  await tx.publishMany(subject, rows.map((r) => ({ tenantId, decision: toDecisionPayload(r.view, r.version) })));
+  return rows.map((r) => r.view);
+}

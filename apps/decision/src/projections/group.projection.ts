@@ -1,0 +1,21 @@
+import { ProjectionSpec } from '@ddm/platform';
+
+const SUBJECTS = ['evt.settings.group.created', 'evt.settings.group.updated', 'evt.settings.group.deleted'] as const;
+
+/** decision.group_projection: the settings area's groups, for the names on decisionGroups and the references a decision takes. */
+export const GROUPS: ProjectionSpec<(typeof SUBJECTS)[number]> = {
+  name: 'decision-settings-groups',
+  subjects: SUBJECTS,
+  table: 'decision.group_projection',
+  key: 'id',
+  row: ({ payload: { tenantId, group } }) => ({
+    id: group.id,
+    tenantId,
+    values: {
+      group_name: group.groupName,
+      display_name: group.displayName,
+      tenant_group_type_id: group.tenantGroupTypeId,
+      is_deleted: group.isDeleted,
+    },
+  }),
+};

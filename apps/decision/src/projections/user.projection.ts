@@ -1,0 +1,26 @@
+import { ProjectionSpec } from '@ddm/platform';
+
+const SUBJECTS = ['evt.auth.user.created', 'evt.auth.user.updated', 'evt.auth.user.deleted'] as const;
+
+/**
+ * decision.user_projection: the members of each tenant as the auth area tells them (a user has a
+ * row per tenant), for the names of owners, creators and editors and the owner a decision takes.
+ */
+export const USERS: ProjectionSpec<(typeof SUBJECTS)[number]> = {
+  name: 'decision-auth-users',
+  subjects: SUBJECTS,
+  table: 'decision.user_projection',
+  key: 'id',
+  perTenant: true,
+  row: ({ payload: { tenantId, user } }) => ({
+    id: user.id,
+    tenantId,
+    values: {
+      email: user.email,
+      name: user.name,
+      display_name: user.displayName,
+      profile_image_url: user.profileImageUrl,
+      status: user.status,
+    },
+  }),
+};

@@ -1,0 +1,149 @@
+import { INestApplicationContext } from '@nestjs/common';
+import { ALL_PERMISSION_KEYS, Caller } from '@ddm/contracts';
+import { Db } from '@ddm/platform';
+import { DecisionsService } from './decisions/decisions.service';
+import { CreateDecisionDto } from './decisions/dto/decision-change.dto';
+
+interface SeedDecision {
+  name: string;
+  description: string;
+  section: string;
+  category: string;
+  /** Groups by name (settings seed). */
+  groups: string[];
+  /** Approval limit in USD ('Unlimited', a number, or null for none); a Signatory authority when `sign` is set. */
+  approve: string | null;
+  sign?: boolean;
+  status?: 'DRAFT' | 'PUBLISHED' | 'ARCHIVED';
+  /** Whose decision it is (manager@demo.test, user@demo.test); admin@demo.test otherwise. */
+  owner?: 'manager' | 'user';
+}
+
+/** Demo Co's decisions: 28, across every section and category, with drafts and one archived. */
+const DECISIONS: SeedDecision[] = [
+  { name: 'Approve purchase orders', description: 'Purchase orders against an approved budget line.', section: 'Finance', category: 'Procurement', groups: ['Finance'], approve: '50000', sign: true },
+  { name: 'Select new suppliers', description: 'Adding a supplier to the approved list.', section: 'Finance', category: 'Procurement', groups: ['Operations', 'Finance'], approve: '250000' },
+  { name: 'Sole-source purchases', description: 'Purchases without a competitive tender.', section: 'Finance', category: 'Procurement', groups: ['Finance'], approve: '25000', status: 'DRAFT' },
+  { name: 'Capital projects', description: 'New capital projects within the annual plan.', section: 'Finance', category: 'Capital Expenditure', groups: ['Demo Co Holdings'], approve: '1000000', sign: true },
+  { name: 'Unbudgeted capital expenditure', description: 'Capital spend outside the annual plan.', section: 'Finance', category: 'Capital Expenditure', groups: ['Demo Co Holdings'], approve: 'Unlimited' },
+  { name: 'Open bank accounts', description: 'Opening or closing bank accounts of any entity.', section: 'Finance', category: 'Treasury', groups: ['Finance'], approve: null, sign: true },
+  { name: 'Foreign exchange hedging', description: 'Hedging contracts within the treasury policy.', section: 'Finance', category: 'Treasury', groups: ['Finance'], approve: '5000000' },
+  { name: 'Intercompany loans', description: 'Loans between group entities.', section: 'Finance', category: 'Treasury', groups: ['Demo Co North America', 'Demo Co Europe'], approve: '2000000', status: 'DRAFT' },
+  { name: 'Business travel', description: 'Travel booked outside the travel policy.', section: 'Finance', category: 'Travel & Expenses', groups: ['People'], approve: '5000', owner: 'manager' },
+  { name: 'Expense claims', description: 'Expense claims of direct reports.', section: 'Finance', category: 'Travel & Expenses', groups: ['Finance', 'People'], approve: '2500', owner: 'manager' },
+  { name: 'Customer contracts', description: 'Sales contracts on standard terms.', section: 'Commercial', category: 'Sales Contracts', groups: ['Demo Co North America'], approve: '500000', sign: true },
+  { name: 'Non-standard contract terms', description: 'Deviations from the standard terms of sale.', section: 'Commercial', category: 'Sales Contracts', groups: ['Legal'], approve: '100000' },
+  { name: 'Price list changes', description: 'Changes to the published price list.', section: 'Commercial', category: 'Pricing & Discounts', groups: ['Demo Co Holdings'], approve: null, sign: false },
+  { name: 'Customer discounts', description: 'Discounts off the price list.', section: 'Commercial', category: 'Pricing & Discounts', groups: ['Demo Co North America', 'Demo Co Europe'], approve: '20000', owner: 'manager' },
+  { name: 'Strategic partnerships', description: 'Entering a partnership or joint venture.', section: 'Commercial', category: 'Partnerships', groups: ['Demo Co Holdings'], approve: 'Unlimited', sign: true },
+  { name: 'Reseller agreements', description: 'Appointing resellers and distributors.', section: 'Commercial', category: 'Partnerships', groups: ['Demo Co Europe'], approve: '150000', status: 'DRAFT' },
+  { name: 'Hire permanent staff', description: 'Hiring into an approved headcount plan.', section: 'People', category: 'Hiring', groups: ['People'], approve: '150000', owner: 'manager' },
+  { name: 'Hire contractors', description: 'Engaging contractors and temporary staff.', section: 'People', category: 'Hiring', groups: ['People', 'Engineering'], approve: '75000', owner: 'user' },
+  { name: 'Salary reviews', description: 'Annual salary increases within the budget.', section: 'People', category: 'Compensation', groups: ['People'], approve: '10000' },
+  { name: 'Bonus payments', description: 'One-off bonus payments.', section: 'People', category: 'Compensation', groups: ['People', 'Finance'], approve: '25000', status: 'DRAFT' },
+  { name: 'Office leases', description: 'Signing or renewing office leases.', section: 'Operations', category: 'Facilities', groups: ['New York HQ', 'London HQ'], approve: '750000', sign: true },
+  { name: 'Office refurbishment', description: 'Works on offices the group occupies.', section: 'Operations', category: 'Facilities', groups: ['Toronto Office', 'Berlin Office'], approve: '100000', owner: 'user' },
+  { name: 'Software purchases', description: 'New software subscriptions and licences.', section: 'Operations', category: 'IT & Security', groups: ['Engineering'], approve: '30000', owner: 'user' },
+  { name: 'Security exceptions', description: 'Exceptions to the information security policy.', section: 'Operations', category: 'IT & Security', groups: ['Engineering', 'Legal'], approve: null },
+  { name: 'Settle litigation', description: 'Settling claims against the group.', section: 'Legal & Compliance', category: 'Litigation', groups: ['Legal'], approve: '500000', sign: true },
+  { name: 'Start legal proceedings', description: 'Bringing claims on behalf of the group.', section: 'Legal & Compliance', category: 'Litigation', groups: ['Legal'], approve: null },
+  { name: 'Regulatory filings', description: 'Filings with regulators in any jurisdiction.', section: 'Legal & Compliance', category: 'Regulatory', groups: ['Legal', 'Finance'], approve: null, sign: true },
+  { name: 'Paper-based approvals', description: 'Replaced by the purchase order workflow.', section: 'Finance', category: 'Procurement', groups: ['Finance'], approve: '10000', status: 'ARCHIVED' },
+];
+
+export interface DecisionSeedResult {
+  decisions: number;
+}
+
+/** How long the seed waits for the records decisions name to arrive through the events. */
+const PROJECTIONS_TIMEOUT_MS = 60_000;
+
+/**
+ * Demo Co's decisions (other tenants get none). Safe to run again: a decision already there by
+ * name is kept. The sections, categories, groups, users and authority types they name come from
+ * the other areas' events, so the seed first waits for the projections to hold them; everything
+ * goes through the service (revisions and events as for any change).
+ */
+export async function seedDecisions(
+  app: INestApplicationContext,
+  tenant: { id: string; name: string; users: { id: string; email: string; role: string }[] },
+  expected: { groups: number; decisionSections: number; decisionCategories: number; authorityTypes: number },
+): Promise<DecisionSeedResult> {
+  const db = app.get(Db);
+  if (tenant.name !== 'Demo Co') return countOf(db, tenant.id);
+  await waitForProjections(db, tenant.id, { ...expected, users: tenant.users.length });
+
+  const idsOf = async (table: string, column: string) =>
+    new Map((await db.query<{ id: string; name: string }>(`SELECT id, ${column} AS name FROM decision.${table} WHERE tenant_id = $1 AND NOT is_deleted`, [tenant.id])).map((r) => [r.name, r.id]));
+  const sections = await idsOf('section_projection', 'section_name');
+  const categories = await idsOf('category_projection', 'category_name');
+  const groups = await idsOf('group_projection', 'group_name');
+  const types = await idsOf('authority_type_projection', 'authority_type');
+  const userOf = (name: string) => tenant.users.find((u) => u.email === `${name}@demo.test`)!;
+  const admin = userOf('admin');
+  const caller: Caller = {
+    userId: admin.id,
+    tenantId: tenant.id,
+    email: admin.email,
+    name: 'Seed',
+    roleIds: [],
+    keys: new Set(ALL_PERMISSION_KEYS),
+    claims: { sub: admin.id, iss: 'seed', aud: 'seed', exp: 0 },
+  };
+
+  const decisions = app.get(DecisionsService);
+  for (const d of DECISIONS) {
+    const [existing] = await db.query(`SELECT 1 FROM decision.decisions WHERE tenant_id = $1 AND lower(name) = lower($2) AND NOT is_deleted`, [tenant.id, d.name]);
+    if (existing) continue;
+    const authorities: CreateDecisionDto['decisionAuthorities'] = [];
+    if (d.approve !== null) {
+      authorities.push({
+        authorityTypeId: types.get('Approval')!,
+        authorityLimit: 'Primary',
+        authorityLimitValueType: 'Currency',
+        authorityLimitOperator: '<=',
+        authorityLimitValue: d.approve,
+        authorityLimitValueUnit: 'USD',
+      });
+    }
+    if (d.sign || d.approve === null) authorities.push({ authorityTypeId: types.get('Signatory')!, authorityLimit: 'Primary', authorityLimitValueType: 'Authorized' });
+    const created = await decisions.create(caller, {
+      name: d.name,
+      description: d.description,
+      sectionId: sections.get(d.section)!,
+      categoryId: categories.get(d.category)!,
+      ownerId: d.owner ? userOf(d.owner).id : admin.id,
+      status: d.status === 'DRAFT' ? 'DRAFT' : 'PUBLISHED',
+      delegationPathway: ['Direct Line', 'Functional'],
+      decisionGroups: d.groups.map((name) => ({ groupId: groups.get(name)! })),
+      decisionAuthorities: authorities,
+    });
+    if (d.status === 'ARCHIVED') await decisions.update(caller, created.id, { status: 'ARCHIVED' });
+  }
+  return countOf(db, tenant.id);
+}
+
+async function waitForProjections(db: Db, tenantId: string, expected: Record<string, number>): Promise<void> {
+  const deadline = Date.now() + PROJECTIONS_TIMEOUT_MS;
+  for (;;) {
+    const [have] = await db.query<Record<string, number>>(
+      `SELECT (SELECT count(*)::int FROM decision.group_projection WHERE tenant_id = $1 AND NOT is_deleted) AS groups,
+              (SELECT count(*)::int FROM decision.section_projection WHERE tenant_id = $1 AND NOT is_deleted) AS "decisionSections",
+              (SELECT count(*)::int FROM decision.category_projection WHERE tenant_id = $1 AND NOT is_deleted) AS "decisionCategories",
+              (SELECT count(*)::int FROM decision.authority_type_projection WHERE tenant_id = $1 AND NOT is_deleted) AS "authorityTypes",
+              (SELECT count(*)::int FROM decision.user_projection WHERE tenant_id = $1 AND status <> 'DELETED') AS users`,
+      [tenantId],
+    );
+    const missing = Object.keys(expected).filter((k) => have[k] < expected[k]);
+    if (!missing.length) return;
+    if (Date.now() > deadline) {
+      throw new Error(`decision seed: the projections still lack records after ${PROJECTIONS_TIMEOUT_MS} ms (${missing.map((k) => `${k} ${have[k]}/${expected[k]}`).join(', ')})`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function countOf(db: Db, tenantId: string): Promise<DecisionSeedResult> {
+  const [row] = await db.query<DecisionSeedResult>(`SELECT count(*)::int AS decisions FROM decision.decisions WHERE tenant_id = $1 AND NOT is_deleted`, [tenantId]);
+  return row;
+}

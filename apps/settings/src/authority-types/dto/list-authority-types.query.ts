@@ -1,0 +1,17 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn } from 'class-validator';
+import { EnumListQuery, OptionalNotNull, RECORD_STATUSES, RecordStatus } from '@ddm/contracts';
+import { TenantListQuery } from '../../common/request.dto';
+import { AUTHORITY_TYPE_SORTS, AuthorityTypeSort } from '../authority-type.rules';
+
+/** GET /settings/v1/authority-types: `search` is on the type's name. */
+export class ListAuthorityTypesQuery extends TenantListQuery {
+  @ApiPropertyOptional({ description: 'Comma-separated: ACTIVE, INACTIVE', example: 'ACTIVE' })
+  @EnumListQuery(RECORD_STATUSES)
+  status?: RecordStatus[];
+
+  @ApiPropertyOptional({ enum: AUTHORITY_TYPE_SORTS, default: 'authorityTypeOrder', description: 'authorityType sorts case-insensitively' })
+  @OptionalNotNull()
+  @IsIn(AUTHORITY_TYPE_SORTS)
+  sortBy: AuthorityTypeSort = 'authorityTypeOrder';
+}
