@@ -16,10 +16,15 @@ const ROOT = join(__dirname, '../..');
 
 module.exports = async function globalSetup(globalConfig) {
   const { startTestServices } = await import('./services.mjs');
-  const services = await startTestServices({ root: ROOT, needsKubectl: runsDeploymentSpecs(globalConfig) });
+  const services = await startTestServices({
+    root: ROOT,
+    needsKubectl: runsSpecsIn(globalConfig, join(ROOT, 'tools', 'deploy')),
+    needsNatsServer: runsSpecsIn(globalConfig, ROOT, /nats-restart/),
+  });
   try {
     process.env.TEST_DATABASE_URL = services.databaseUrl;
     process.env.NATS_URL = services.natsUrl;
+    if (services.natsServerBin) process.env.DDM_NATS_SERVER_BIN = services.natsServerBin;
     execFileSync(process.execPath, [join(__dirname, '../build.mjs'), '--quiet'], { stdio: 'inherit' });
     const setup = require('../../dist/tools/jest/global-setup.js').default;
     await setup(services.databaseUrl);
@@ -32,12 +37,24 @@ module.exports = async function globalSetup(globalConfig) {
 };
 
 /**
- * kubectl is needed by the deployment specs (tools/deploy) only: a run narrowed to other files
- * (`jest <pattern>`) goes on without it. Jest matches the pattern against absolute paths, ignoring case.
+ * Whether the run includes spec files under `dir` (whose names match `name`, when given): kubectl
+ * is needed by the deployment specs (tools/deploy) only, nats-server by the specs that restart
+ * their own NATS (*nats-restart*), so a run narrowed to other files (`jest <pattern>`) goes on
+ * without them. Jest matches the pattern against absolute paths, ignoring case.
  */
-function runsDeploymentSpecs(globalConfig) {
-  if (!globalConfig.testPathPattern) return true;
-  const pattern = new RegExp(globalConfig.testPathPattern, 'i');
-  const dir = join(ROOT, 'tools', 'deploy');
-  return readdirSync(dir).some((file) => /\.(e2e-)?spec\.ts$/.test(file) && pattern.test(join(dir, file)));
+function runsSpecsIn(globalConfig, dir, name = /./) {
+  const pattern = globalConfig.testPathPattern ? new RegExp(globalConfig.testPathPattern, 'i') : null;
+  return specFiles(dir).some((file) => name.test(file) && (!pattern || pattern.test(file)));
+}
+
+/** The spec files under `dir`, outside node_modules, dist and .data. */
+function specFiles(dir) {
+  const out = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (['node_modules', 'dist', '.data', '.git', '.nx', 'tmp'].includes(entry.name)) continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...specFiles(path));
+    else if (/\.(e2e-)?spec\.ts$/.test(entry.name)) out.push(path);
+  }
+  return out;
 }

@@ -7,6 +7,8 @@
 //   NATS      NATS_URL, else a server on 127.0.0.1:4222, else `nats-server -js` from PATH with its
 //             JetStream data in .data/test-nats, on a free port.
 //   kubectl   >= 1.27 on PATH, when the run includes the deployment specs (`kubectl kustomize`).
+//   nats-server on PATH, when the run includes a spec that starts its own NATS server to restart it
+//             (the shared one serves every test file at once); handed on as DDM_NATS_SERVER_BIN.
 //
 // Everything is looked for before anything is started: what is missing fails the run at once,
 // with one line naming all of it. To try the fallbacks on a machine that has local servers:
@@ -31,11 +33,12 @@ export class MissingServices extends Error {
 }
 
 /**
- * Finds or starts Postgres and NATS and checks kubectl (when `needsKubectl`). Returns
- * { databaseUrl, natsUrl, stop() }: databaseUrl names the `postgres` database (the tests create
- * their own databases beside it); stop() stops what was started here.
+ * Finds or starts Postgres and NATS and checks kubectl (when `needsKubectl`) and nats-server
+ * (when `needsNatsServer`). Returns { databaseUrl, natsUrl, natsServerBin, stop() }: databaseUrl
+ * names the `postgres` database (the tests create their own databases beside it); stop() stops
+ * what was started here.
  */
-export async function startTestServices({ root, needsKubectl }) {
+export async function startTestServices({ root, needsKubectl, needsNatsServer }) {
   const log = (msg) => process.stderr.write(`test setup: ${msg}\n`);
   const debug = ['debug', 'trace'].includes(process.env.LOG_LEVEL ?? '');
   const started = [];
@@ -49,7 +52,8 @@ export async function startTestServices({ root, needsKubectl }) {
   if (kubectl) missing.push(`kubectl >= ${KUBECTL_MIN.major}.${KUBECTL_MIN.minor} for the deployment specs (tools/deploy; ${kubectl})`);
 
   let nats = await findNats({ log, forceSpawn: truthy(process.env.DDM_SPAWN_NATS) });
-  const natsBin = nats ? null : findNatsServer();
+  const natsBin = findNatsServer();
+  if (needsNatsServer && !natsBin) missing.push('nats-server on PATH for the specs that restart NATS (apt-get install nats-server, brew install nats-server, or https://nats.io/download/)');
   if (nats?.kind === 'NATS_URL' && !(await answersAsNats(nats.url))) missing.push(`NATS with JetStream at NATS_URL (nothing answers at ${redactUrl(nats.url)})`);
   if (!nats && !natsBin) missing.push(`NATS with JetStream (nats-server on PATH, a server on 127.0.0.1:${localNatsPort()}, or NATS_URL)`);
 
@@ -91,7 +95,7 @@ export async function startTestServices({ root, needsKubectl }) {
   };
   nats ??= await start('NATS with JetStream', () => spawnNats({ bin: natsBin, root, debug, track, storeDir: join(root, '.data', 'test-nats'), port: 0, detached: false }));
   db ??= await start('PostgreSQL', () => startEmbeddedPostgres(pgOptions));
-  return { databaseUrl: db.url, natsUrl: nats.url, stop };
+  return { databaseUrl: db.url, natsUrl: nats.url, natsServerBin: natsBin, stop };
 }
 
 /** Why kubectl cannot render the manifests (missing, too old), or null. */

@@ -58,7 +58,7 @@ describe('hostile input, on every operation of the API (through the gateway)', (
   beforeAll(async () => {
     db = await createTestDatabase();
     ns = createTestNamespace();
-    system = await startSystem(db, ns, { areas: ['auth', 'settings'] });
+    system = await startSystem(db, ns, { areas: ['auth', 'settings', 'decision'] });
     tenantId = runSeed(system.env).tenantId('Demo Co');
     token = tokenFor('admin@demo.test');
     doc = (await system.http.get('/docs-json')).body;

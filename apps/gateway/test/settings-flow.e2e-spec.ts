@@ -36,7 +36,7 @@ describe('system: settings behind the gateway, with auth, on events', () => {
     ns = createTestNamespace();
     system = await startSystem(dbx, ns, { areas: ['auth', 'settings'] });
     api = apiClient(system.gateway.url, tokenFor('admin@demo.test'));
-    const seeded = runSeed(system.env);
+    const seeded = runSeed(system.env, ['settings']);
     tenantId = seeded.tenantId('Demo Co');
     userId = seeded.tenants.find((t) => t.name === 'Demo Co')!.users.find((u) => u.email === 'user@demo.test')!.id;
     nc = await connect({ servers: NATS_URL });

@@ -136,8 +136,9 @@ export class Jobs {
     const [row] = await this.db.query<JobRow>(
       `SELECT j.id, j.tenant_id, j.kind, j.status, j.requested_by, j.params, j.total, j.processed, j.succeeded, j.failed,
               ${isoSql('j.created_at')} AS created_at, ${isoSql('j.started_at')} AS started_at, ${isoSql('j.finished_at')} AS finished_at,
-              coalesce((SELECT json_agg(json_build_object('id', i.item_id, 'message', i.error) ORDER BY i.done_at, i.item_id)
-                          FROM "${this.db.schema}".job_items i WHERE i.job_id = j.id AND NOT i.ok), '[]') AS errors
+              coalesce((SELECT json_agg(json_build_object('id', i.item_id, 'message', i.error) ORDER BY x.n)
+                          FROM unnest(j.item_ids) WITH ORDINALITY AS x(id, n)
+                          JOIN "${this.db.schema}".job_items i ON i.job_id = j.id AND i.item_id = x.id AND NOT i.ok), '[]') AS errors
          FROM "${this.db.schema}".jobs j WHERE j.id = $1 AND j.tenant_id = $2`,
       [jobId, tenantId],
     );

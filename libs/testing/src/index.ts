@@ -1,6 +1,7 @@
 export * from './env';
 export * from './database';
 export * from './nats';
+export * from './nats-server';
 export * from './tokens';
 export * from './http';
 export * from './service';

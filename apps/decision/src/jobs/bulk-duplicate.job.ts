@@ -26,6 +26,9 @@ export class BulkDuplicateJob implements OnApplicationBootstrap {
       subject: 'job.decision.bulk-duplicate',
       completedSubject: 'evt.decision.job.completed',
       batchSize: BATCH,
+      // A batch takes well under a second and each one tells the stream the job is alive: after a
+      // crash the job is handed out again (to this replica restarted, or another) within this.
+      ackWaitMs: 10_000,
       process: (tx, job, ids) => duplicate(tx, job, ids),
     });
   }

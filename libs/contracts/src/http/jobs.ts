@@ -24,7 +24,7 @@ export class JobView {
   @ApiProperty({ description: 'Items handled so far (succeeded + failed)' }) processed: number;
   @ApiProperty() succeeded: number;
   @ApiProperty() failed: number;
-  @ApiProperty({ type: [JobErrorView], description: 'The items that failed, with the reason' }) errors: JobErrorView[];
+  @ApiProperty({ type: [JobErrorView], description: 'The items that failed, with the reason, in the order the request named them' }) errors: JobErrorView[];
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) startedAt: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) finishedAt: string | null;

@@ -888,7 +888,10 @@ export interface components {
             authorityLimit: "Primary";
             /** @enum {string} */
             authorityLimitValueType: "Currency" | "Number" | "Percentage" | "Time" | "Authorized";
-            /** @enum {string|null} */
+            /**
+             * @description null for Authorized
+             * @enum {string|null}
+             */
             authorityLimitOperator: "<" | "<=" | null;
             /**
              * @description A decimal string or "Unlimited"; null for Authorized
@@ -1407,7 +1410,7 @@ export interface components {
             processed: number;
             succeeded: number;
             failed: number;
-            /** @description The items that failed, with the reason */
+            /** @description The items that failed, with the reason, in the order the request named them */
             errors: components["schemas"]["JobErrorView"][];
             /** Format: date-time */
             createdAt: string;

@@ -42,7 +42,7 @@ export class DecisionAuthorityDto {
   @IsIn(AUTHORITY_LIMIT_VALUE_TYPES)
   authorityLimitValueType: string;
 
-  @ApiPropertyOptional({ type: String, enum: AUTHORITY_LIMIT_OPERATORS, nullable: true, description: 'Required except for Authorized' })
+  @ApiPropertyOptional({ type: String, enum: [...AUTHORITY_LIMIT_OPERATORS, null], nullable: true, description: 'Required except for Authorized' })
   @Nullable()
   @IsIn(AUTHORITY_LIMIT_OPERATORS)
   authorityLimitOperator?: string | null;

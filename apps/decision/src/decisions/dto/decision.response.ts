@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { AUTHORITY_LIMIT_VALUE_TYPES, Caller, DECISION_STATUSES, DecisionPayload, RecordPermission, recordPermissions, relationshipsOf } from '@ddm/contracts';
+import { AUTHORITY_LIMIT_OPERATORS, AUTHORITY_LIMIT_VALUE_TYPES, Caller, DECISION_STATUSES, DecisionPayload, RecordPermission, recordPermissions, relationshipsOf } from '@ddm/contracts';
 import { DECISION_PERMISSIONS } from '../decision.rules';
 
 /** A person a decision names (owner, creator, last editor), from the projection of the auth area's user events. */
@@ -31,7 +31,7 @@ export class DecisionAuthorityView {
   @ApiProperty({ type: String, nullable: true }) authorityTypeIcon: string | null;
   @ApiProperty({ enum: ['Primary'] }) authorityLimit: string;
   @ApiProperty({ enum: AUTHORITY_LIMIT_VALUE_TYPES }) authorityLimitValueType: string;
-  @ApiProperty({ type: String, nullable: true, enum: ['<', '<='] }) authorityLimitOperator: string | null;
+  @ApiProperty({ type: String, nullable: true, enum: [...AUTHORITY_LIMIT_OPERATORS, null], description: 'null for Authorized' }) authorityLimitOperator: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'A decimal string or "Unlimited"; null for Authorized', example: '500000' })
   authorityLimitValue: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'ISO 4217 code for Currency; Days, Months or Years for Time' }) authorityLimitValueUnit: string | null;

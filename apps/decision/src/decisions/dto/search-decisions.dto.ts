@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { Transform, Type, plainToInstance } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsString, IsUUID, Matches, MaxLength, ValidateNested } from 'class-validator';
 import {
   AUTHORITY_LIMIT_VALUE_TYPES,
@@ -17,6 +17,7 @@ import { DECISION_FIELDS } from './decision.response';
 
 const LIMIT_VALUE = /^((0|[1-9]\d{0,14})(\.\d{1,6})?|Unlimited)$/;
 const MAX_LIST_ITEMS = 100;
+const MAX_LIMIT_FILTERS = 10;
 
 /** One limit filter: decisions with an authority of the value type whose limit lies in [minValue, maxValue] (numbers compared as numbers). */
 export class LimitValueFilterDto {
@@ -37,16 +38,24 @@ export class LimitValueFilterDto {
   maxValue?: string | null;
 }
 
-/** A JSON-encoded array in a query string (`authorityLimitValueFilters=[{...}]`), or the array itself in a body. */
-const JsonArray = () =>
+/**
+ * A JSON-encoded array of `cls` in a query string (`authorityLimitValueFilters=[{...}]`), or the
+ * array itself in a body. class-transformer runs `@Type` before this, while the value is still a
+ * string, so the parsed items are made instances here (as plain objects, whitelisting would refuse
+ * every field of theirs and nothing inside would be validated).
+ */
+const JsonArrayOf = (cls: new () => object, max: number) =>
   Transform(
     ({ value }) => {
       if (typeof value !== 'string') return value;
+      let parsed: unknown;
       try {
-        return JSON.parse(value);
+        parsed = JSON.parse(value);
       } catch {
         return value; // not JSON: IsArray names the field
       }
+      if (!Array.isArray(parsed) || parsed.length > max) return parsed; // IsArray or ArrayMaxSize names the field
+      return parsed.map((item: unknown) => (item && typeof item === 'object' && !Array.isArray(item) ? plainToInstance(cls, item) : item));
     },
     { toClassOnly: true },
   );
@@ -106,9 +115,9 @@ export class SearchDecisionsDto extends DatedPageQuery {
     description: 'Each filter must hold (in a query string: the array JSON-encoded), e.g. [{"authorityLimitValueType":"Currency","minValue":"1000","maxValue":"Unlimited"}]',
   })
   @OptionalNotNull()
-  @JsonArray()
+  @JsonArrayOf(LimitValueFilterDto, MAX_LIMIT_FILTERS)
   @IsArray()
-  @ArrayMaxSize(10)
+  @ArrayMaxSize(MAX_LIMIT_FILTERS)
   @ValidateNested({ each: true })
   @Type(() => LimitValueFilterDto)
   authorityLimitValueFilters?: LimitValueFilterDto[];
