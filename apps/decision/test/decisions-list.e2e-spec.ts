@@ -1,5 +1,5 @@
 import { HttpResult, expectErrorBody } from '@ddm/testing';
-import { DecisionHarness, ISO, startDecision } from './fixtures/harness';
+import { DecisionHarness, ISO, startDecision, until } from './fixtures/harness';
 
 const PATH = '/decision/v1/decisions';
 const SEARCH_PATH = `${PATH}/global-search`;
@@ -91,8 +91,11 @@ describe('decisions list and global search (e2e, real Postgres and NATS)', () =>
   const made = async (body: Record<string, unknown>, token = h.tokens.admin): Promise<Item> => {
     const res = await h.svc.http.post(PATH, { token, body });
     expect({ name: body.name, status: res.status, body: res.status === 200 ? undefined : res.body }).toEqual({ name: body.name, status: 200, body: undefined });
+    await clockPast(res.body.data.updatedAt);
     return res.body.data;
   };
+  /** Waits until the clock is past `iso` by a few milliseconds, so each fixture has instants of its own (the date filters and sorts tell them apart). */
+  const clockPast = (iso: string) => until(() => Date.now() > Date.parse(iso) + 2, `the clock past ${iso}`);
   const section = (name: string) => h.refs.sections.get(name)!;
   const category = (name: string) => h.refs.categories.get(name)!;
   const group = (name: string) => ({ groupId: h.refs.groups.get(name)! });
@@ -156,6 +159,7 @@ describe('decisions list and global search (e2e, real Postgres and NATS)', () =>
       const res = await h.svc.http.patch(`${PATH}/${fx.charlie.id}`, { token: h.tokens.admin, body: { status } });
       expect(res.status).toBe(200);
       fx.charlie = res.body.data;
+      await clockPast(fx.charlie.updatedAt);
     }
     otherTenants = await made({ name: 'Qlx Other tenant', description: 'Zephyr', status: 'PUBLISHED' }, h.tokens.otherAdmin);
   });

@@ -37,3 +37,14 @@ export function mintToken(sub: string, o: MintOptions = {}): string {
 export function tokenFor(email: string, o: MintOptions = {}): string {
   return mintToken(`dev|${email}`, { email, ...o });
 }
+
+/** Tokens of the seeded users of each role: Demo Co's admin, manager, user and auditor, and Other Co's admin. */
+export function seededTokens(): { admin: string; manager: string; user: string; auditor: string; otherAdmin: string } {
+  return {
+    admin: tokenFor('admin@demo.test'),
+    manager: tokenFor('manager@demo.test'),
+    user: tokenFor('user@demo.test'),
+    auditor: tokenFor('auditor@demo.test'),
+    otherAdmin: tokenFor('admin@other.test'),
+  };
+}

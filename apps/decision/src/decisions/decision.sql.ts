@@ -83,7 +83,7 @@ export const DECISION_SORTS: readonly DecisionSort[] = ['name', 'decisionDisplay
 /** ORDER BY keys of each sort, matching the decisions' indexes (section and category names come from their projections). */
 const SORT_KEYS: Record<DecisionSort, string[]> = {
   name: ['lower(d.name)'],
-  decisionDisplayId: ['d.decision_display_id'],
+  decisionDisplayId: ['(d.decision_display_id::bigint)'],
   status: ['d.status', 'lower(d.name)'],
   sectionName: ['lower(s.section_name)', 'lower(d.name)'],
   categoryName: ['lower(c.category_name)', 'lower(d.name)'],
@@ -129,8 +129,8 @@ function limitCondition(f: LimitValueFilter): Sql {
   if (f.minValue === UNLIMITED) conditions.push(sql`da.value_text = ${UNLIMITED}`);
   else if (min !== null || max !== null) {
     const ranged = [sql`da.value_number IS NOT NULL`];
-    if (min !== null) ranged.push(sql`da.value_text >= ${min}`);
-    if (max !== null) ranged.push(sql`da.value_text <= ${max}`);
+    if (min !== null) ranged.push(sql`da.value_number >= ${min}::numeric`);
+    if (max !== null) ranged.push(sql`da.value_number <= ${max}::numeric`);
     const unlimitedMatches = max === null ? sql` OR da.value_text = ${UNLIMITED}` : sql``;
     conditions.push(sql`((${join(ranged, ' AND ')})${unlimitedMatches})`);
   }

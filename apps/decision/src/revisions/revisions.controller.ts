@@ -1,7 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiAuth, ApiPageResponse, Caller, CurrentCaller, IsoDateTimeParam, Page, PageQuery, ResponseMessage, UuidParam } from '@ddm/contracts';
+import { ApiAuth, ApiPageResponse, Caller, CurrentCaller, IsoDateTimeParam, Page, ResponseMessage, UuidParam } from '@ddm/contracts';
 import { DecisionHistoryEntryView, DecisionRevisionView } from '../decisions/dto/decision.response';
+import { HistoryQuery } from './dto/history.query';
 import { RevisionsService } from './revisions.service';
 
 @ApiTags('Decisions')
@@ -12,11 +13,11 @@ export class RevisionsController {
 
   // Before ':revisionDate'.
   @Get(':id/history')
-  @ApiOperation({ summary: "A decision's history", description: 'Every change (created, updated, deleted, restored), newest first: when, by whom, which fields.' })
+  @ApiOperation({ summary: "A decision's history", description: 'Every change (created, updated, deleted, restored), newest first (`sortOrder=asc`: oldest first): when, by whom, which fields.' })
   @ApiPageResponse(DecisionHistoryEntryView, 'Paged revisions, newest first')
   @ApiNotFoundResponse({ description: "Unknown, deleted, or another tenant's decision" })
   @ResponseMessage('Decision history retrieved successfully')
-  history(@UuidParam('id') id: string, @Query() query: PageQuery, @CurrentCaller() caller: Caller): Promise<Page<DecisionHistoryEntryView>> {
+  history(@UuidParam('id') id: string, @Query() query: HistoryQuery, @CurrentCaller() caller: Caller): Promise<Page<DecisionHistoryEntryView>> {
     return this.revisions.history(caller, id, query);
   }
 

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Caller, Page, PageQuery, notFound } from '@ddm/contracts';
+import { Caller, Page, notFound } from '@ddm/contracts';
 import { Db, SERVICE_CONFIG, ServiceConfig, listPage } from '@ddm/platform';
 import { DecisionHistoryEntryView, DecisionRevisionView, StoredDecisionView, toDecisionView } from '../decisions/dto/decision.response';
+import { HistoryQuery } from './dto/history.query';
 import { DECISION_EXISTS_SQL, HistoryRow, REVISION_AT_SQL, historyList } from './revision.sql';
 
 /** A decision's revisions (written by every change, in decisions.service.ts): its history, and the decision at any instant. */
@@ -12,10 +13,10 @@ export class RevisionsService {
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {}
 
-  /** Newest first. A deleted decision, like an unknown one, is a 404 (its revisions stay for the as-of read). */
-  async history(caller: Caller, id: string, q: PageQuery): Promise<Page<DecisionHistoryEntryView>> {
+  /** Newest first unless asked otherwise. A deleted decision, like an unknown one, is a 404 (its revisions stay for the as-of read). */
+  async history(caller: Caller, id: string, q: HistoryQuery): Promise<Page<DecisionHistoryEntryView>> {
     await this.requireLive(caller.tenantId, id);
-    return listPage(this.db, historyList(caller.tenantId, id, q.page, q.limit), (r: HistoryRow) => ({
+    return listPage(this.db, historyList(caller.tenantId, id, q), (r: HistoryRow) => ({
       historyId: r.history_id,
       historyDate: r.history_date,
       change: r.change,

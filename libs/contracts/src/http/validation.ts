@@ -1,7 +1,7 @@
 import { ArgumentMetadata, Injectable, Param, PipeTransform, ValidationError, ValidationPipe, applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsDefined, IsIn, IsISO8601, IsInt, IsOptional, IsUUID, Max, Min, ValidateIf, getMetadataStorage, isISO8601 } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsDefined, IsIn, IsInt, IsOptional, IsUUID, Max, Min, ValidateBy, ValidateIf, getMetadataStorage, isISO8601 } from 'class-validator';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { FieldError, badRequest } from './errors';
 
@@ -123,15 +123,38 @@ export class ParseUuidPipe implements PipeTransform<string, string> {
 /** `@UuidParam('id')`: a path parameter that must be a record id. */
 export const UuidParam = (name: string) => Param(name, ParseUuidPipe);
 
-/** Path parameter pipe: an ISO 8601 date-time (a real date: 2021-02-30 is a 400 naming the parameter). */
+/**
+ * The instant an ISO 8601 date-time names, canonical: UTC to the millisecond, as every view shows
+ * instants. One without an offset is UTC (spec: timestamps are in UTC), never the local time of
+ * the process or of the database session; digits past the millisecond are dropped. Null when the
+ * text is no ISO 8601 date-time or names no real instant (2021-02-30).
+ */
+export function toInstant(value: string): string | null {
+  if (!isISO8601(value, { strict: true, strictSeparator: true })) return null;
+  const zoned = !value.includes('T') || /(?:[zZ]|[+-]\d{2}(?::?\d{2})?)$/.test(value);
+  const ms = Date.parse(zoned ? value : `${value}Z`);
+  return Number.isNaN(ms) ? null : new Date(ms).toISOString();
+}
+
+const ISO_MESSAGE = 'must be an ISO 8601 date-time (e.g. 2026-01-31T12:00:00.000Z)';
+
+/** A query or body field holding an ISO 8601 date-time; the DTO receives it as `toInstant` makes it. */
+export const IsoDateTime = () =>
+  applyDecorators(
+    Transform(({ value }) => (typeof value === 'string' ? (toInstant(value) ?? value) : value), { toClassOnly: true }),
+    ValidateBy({ name: 'isIsoDateTime', validator: { validate: (v: unknown) => typeof v === 'string' && toInstant(v) !== null, defaultMessage: () => `$property ${ISO_MESSAGE}` } }),
+  );
+
+/** Path parameter pipe: an ISO 8601 date-time (a real date: 2021-02-30 is a 400 naming the parameter), answered as `toInstant` makes it. */
 @Injectable()
 export class ParseIsoDateTimePipe implements PipeTransform<string, string> {
   transform(value: string, metadata: ArgumentMetadata): string {
-    if (!isISO8601(value, { strict: true, strictSeparator: true }) || Number.isNaN(Date.parse(value))) {
+    const instant = toInstant(value);
+    if (instant === null) {
       const field = metadata.data ?? 'date';
-      throw badRequest(`${field} must be an ISO 8601 date-time`, [{ field, message: 'must be an ISO 8601 date-time (e.g. 2026-01-31T12:00:00.000Z)' }]);
+      throw badRequest(`${field} must be an ISO 8601 date-time`, [{ field, message: ISO_MESSAGE }]);
     }
-    return value;
+    return instant;
   }
 }
 
@@ -215,22 +238,22 @@ export function pageOffset(q: { page: number; limit: number }): number {
 export class DatedPageQuery extends PageQuery {
   @ApiPropertyOptional({ description: 'Created at or after (ISO 8601 date-time)', example: '2026-01-01T00:00:00.000Z' })
   @OptionalNotNull()
-  @IsISO8601({ strict: true })
+  @IsoDateTime()
   createdAtStart?: string;
 
   @ApiPropertyOptional({ description: 'Created at or before (ISO 8601 date-time; inclusive to the millisecond)', example: '2026-12-31T23:59:59.999Z' })
   @OptionalNotNull()
-  @IsISO8601({ strict: true })
+  @IsoDateTime()
   createdAtEnd?: string;
 
   @ApiPropertyOptional({ description: 'Last updated at or after (ISO 8601 date-time)', example: '2026-01-01T00:00:00.000Z' })
   @OptionalNotNull()
-  @IsISO8601({ strict: true })
+  @IsoDateTime()
   updatedAtStart?: string;
 
   @ApiPropertyOptional({ description: 'Last updated at or before (ISO 8601 date-time; inclusive to the millisecond)', example: '2026-12-31T23:59:59.999Z' })
   @OptionalNotNull()
-  @IsISO8601({ strict: true })
+  @IsoDateTime()
   updatedAtEnd?: string;
 }
 

@@ -159,7 +159,7 @@ export interface paths {
         };
         /**
          * A decision's history
-         * @description Every change (created, updated, deleted, restored), newest first: when, by whom, which fields.
+         * @description Every change (created, updated, deleted, restored), newest first (`sortOrder=asc`: oldest first): when, by whom, which fields.
          */
         get: operations["RevisionsController_history"];
         put?: never;
@@ -3051,6 +3051,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
+                /** @description By the date of each revision */
                 sortOrder?: "asc" | "desc";
             };
             header?: never;
