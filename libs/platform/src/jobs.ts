@@ -191,8 +191,10 @@ export class Jobs {
     const job: JobRecord = { id: row.id, tenantId: row.tenant_id, kind: row.kind, requestedBy: row.requested_by, params: row.params };
     for (;;) {
       const more = await this.db.transaction(async (tx) => {
-        // One runner at a time per job (a redelivery while the first is still at work waits here, then finds less to do).
-        await tx.query(`SELECT 1 FROM "${schema}".jobs WHERE id = $1 FOR UPDATE`, [jobId]);
+        // One runner at a time per job (a redelivery while the first is still at work waits here, then finds less to do);
+        // a job another runner ended meanwhile (given up as FAILED on its last delivery) takes no further batch.
+        const [locked] = await tx.query<{ status: string }>(`SELECT status FROM "${schema}".jobs WHERE id = $1 FOR UPDATE`, [jobId]);
+        if (!locked || (locked.status !== 'ACCEPTED' && locked.status !== 'RUNNING')) return false;
         const pending = await tx.query<{ id: string }>(
           `SELECT x.id FROM "${schema}".jobs j, unnest(j.item_ids) WITH ORDINALITY AS x(id, n)
             WHERE j.id = $1 AND NOT EXISTS (SELECT 1 FROM "${schema}".job_items i WHERE i.job_id = j.id AND i.item_id = x.id)
