@@ -13,31 +13,34 @@ interface SeedDecision {
   groups: string[];
   /** Approval limit in USD ('Unlimited', a number, or null for none); a Signatory authority when `sign` is set. */
   approve: string | null;
+  /** An approval limit of another value type instead (a percentage, a number, a time). */
+  limit?: { type: 'Percentage' | 'Number' | 'Time'; value: string; unit?: 'Days' | 'Months' | 'Years' };
   sign?: boolean;
   status?: 'DRAFT' | 'PUBLISHED' | 'ARCHIVED';
   /** Whose decision it is (manager@demo.test, user@demo.test); admin@demo.test otherwise. */
   owner?: 'manager' | 'user';
 }
 
-/** Demo Co's decisions: 28, across every section and category, with drafts and one archived. */
+/** Demo Co's decisions: 29, across every section and category, with drafts and one archived, and limits of each value type. */
 const DECISIONS: SeedDecision[] = [
-  { name: 'Approve purchase orders', description: 'Purchase orders against an approved budget line.', section: 'Finance', category: 'Procurement', groups: ['Finance'], approve: '50000', sign: true },
+  { name: 'Approve purchase orders', description: 'Purchase orders against an approved budget line.', section: 'Finance', category: 'Procurement', groups: ['Finance'], approve: '500000', sign: true },
   { name: 'Select new suppliers', description: 'Adding a supplier to the approved list.', section: 'Finance', category: 'Procurement', groups: ['Operations', 'Finance'], approve: '250000' },
   { name: 'Sole-source purchases', description: 'Purchases without a competitive tender.', section: 'Finance', category: 'Procurement', groups: ['Finance'], approve: '25000', status: 'DRAFT' },
-  { name: 'Capital projects', description: 'New capital projects within the annual plan.', section: 'Finance', category: 'Capital Expenditure', groups: ['Demo Co Holdings'], approve: '1000000', sign: true },
+  { name: 'Approve capital expenditure', description: 'New capital projects within the annual plan.', section: 'Finance', category: 'Capital Expenditure', groups: ['Demo Co Holdings'], approve: '1000000', sign: true },
   { name: 'Unbudgeted capital expenditure', description: 'Capital spend outside the annual plan.', section: 'Finance', category: 'Capital Expenditure', groups: ['Demo Co Holdings'], approve: 'Unlimited' },
   { name: 'Open bank accounts', description: 'Opening or closing bank accounts of any entity.', section: 'Finance', category: 'Treasury', groups: ['Finance'], approve: null, sign: true },
   { name: 'Foreign exchange hedging', description: 'Hedging contracts within the treasury policy.', section: 'Finance', category: 'Treasury', groups: ['Finance'], approve: '5000000' },
   { name: 'Intercompany loans', description: 'Loans between group entities.', section: 'Finance', category: 'Treasury', groups: ['Demo Co North America', 'Demo Co Europe'], approve: '2000000', status: 'DRAFT' },
-  { name: 'Business travel', description: 'Travel booked outside the travel policy.', section: 'Finance', category: 'Travel & Expenses', groups: ['People'], approve: '5000', owner: 'manager' },
+  { name: 'Approve travel', description: 'Travel booked outside the travel policy.', section: 'Finance', category: 'Travel & Expenses', groups: ['People'], approve: '10000', owner: 'manager' },
   { name: 'Expense claims', description: 'Expense claims of direct reports.', section: 'Finance', category: 'Travel & Expenses', groups: ['Finance', 'People'], approve: '2500', owner: 'manager' },
-  { name: 'Customer contracts', description: 'Sales contracts on standard terms.', section: 'Commercial', category: 'Sales Contracts', groups: ['Demo Co North America'], approve: '500000', sign: true },
+  { name: 'Sign customer contracts', description: 'Sales contracts on standard terms.', section: 'Commercial', category: 'Sales Contracts', groups: ['Demo Co North America'], approve: '500000', sign: true },
   { name: 'Non-standard contract terms', description: 'Deviations from the standard terms of sale.', section: 'Commercial', category: 'Sales Contracts', groups: ['Legal'], approve: '100000' },
   { name: 'Price list changes', description: 'Changes to the published price list.', section: 'Commercial', category: 'Pricing & Discounts', groups: ['Demo Co Holdings'], approve: null, sign: false },
-  { name: 'Customer discounts', description: 'Discounts off the price list.', section: 'Commercial', category: 'Pricing & Discounts', groups: ['Demo Co North America', 'Demo Co Europe'], approve: '20000', owner: 'manager' },
+  { name: 'Approve price discounts', description: 'Discounts off the price list.', section: 'Commercial', category: 'Pricing & Discounts', groups: ['Demo Co North America', 'Demo Co Europe'], approve: null, limit: { type: 'Percentage', value: '30' }, owner: 'manager' },
   { name: 'Strategic partnerships', description: 'Entering a partnership or joint venture.', section: 'Commercial', category: 'Partnerships', groups: ['Demo Co Holdings'], approve: 'Unlimited', sign: true },
   { name: 'Reseller agreements', description: 'Appointing resellers and distributors.', section: 'Commercial', category: 'Partnerships', groups: ['Demo Co Europe'], approve: '150000', status: 'DRAFT' },
-  { name: 'Hire permanent staff', description: 'Hiring into an approved headcount plan.', section: 'People', category: 'Hiring', groups: ['People'], approve: '150000', owner: 'manager' },
+  { name: 'Extend payment terms', description: 'Customer payment terms beyond the standard 30 days.', section: 'Commercial', category: 'Sales Contracts', groups: ['Finance'], approve: null, limit: { type: 'Time', value: '90', unit: 'Days' } },
+  { name: 'Hire headcount', description: 'Hiring into an approved headcount plan.', section: 'People', category: 'Hiring', groups: ['People'], approve: null, limit: { type: 'Number', value: '5' }, owner: 'manager' },
   { name: 'Hire contractors', description: 'Engaging contractors and temporary staff.', section: 'People', category: 'Hiring', groups: ['People', 'Engineering'], approve: '75000', owner: 'user' },
   { name: 'Salary reviews', description: 'Annual salary increases within the budget.', section: 'People', category: 'Compensation', groups: ['People'], approve: '10000' },
   { name: 'Bonus payments', description: 'One-off bonus payments.', section: 'People', category: 'Compensation', groups: ['People', 'Finance'], approve: '25000', status: 'DRAFT' },
@@ -106,7 +109,17 @@ export async function seedDecisions(
         authorityLimitValueUnit: 'USD',
       });
     }
-    if (d.sign || d.approve === null) authorities.push({ authorityTypeId: types.get('Signatory')!, authorityLimit: 'Primary', authorityLimitValueType: 'Authorized' });
+    if (d.limit) {
+      authorities.push({
+        authorityTypeId: types.get('Approval')!,
+        authorityLimit: 'Primary',
+        authorityLimitValueType: d.limit.type,
+        authorityLimitOperator: '<=',
+        authorityLimitValue: d.limit.value,
+        authorityLimitValueUnit: d.limit.unit ?? null,
+      });
+    }
+    if (d.sign || (d.approve === null && !d.limit)) authorities.push({ authorityTypeId: types.get('Signatory')!, authorityLimit: 'Primary', authorityLimitValueType: 'Authorized' });
     const created = await decisions.create(caller, {
       name: d.name,
       description: d.description,

@@ -51,8 +51,20 @@ describe('system: decisions behind the gateway, with settings and auth, on event
     expect(decisions.filter((d) => d.status === 'DRAFT').length).toBeGreaterThanOrEqual(3);
     expect(decisions.filter((d) => d.status === 'ARCHIVED')).toHaveLength(1);
     expect(decisions.every((d) => (d.decisionGroups ?? []).length > 0 && (d.decisionAuthorities ?? []).length > 0)).toBe(true);
-    const purchase = decisions.find((d) => d.name === 'Approve purchase orders')!;
-    expect(purchase.decisionAuthorities).toEqual(expect.arrayContaining([expect.objectContaining({ authorityType: 'Approval', authorityLimitValueType: 'Currency', authorityLimitValueUnit: 'USD' })]));
+    // The issue's examples, with their limits (one of each value type).
+    const limitOf = (name: string) => {
+      const d = decisions.find((x) => x.name === name);
+      expect(d).toBeDefined();
+      const a = d!.decisionAuthorities!.find((x) => x.authorityType === 'Approval');
+      return a && { type: a.authorityLimitValueType, operator: a.authorityLimitOperator, value: a.authorityLimitValue, unit: a.authorityLimitValueUnit };
+    };
+    expect(limitOf('Approve purchase orders')).toEqual({ type: 'Currency', operator: '<=', value: '500000', unit: 'USD' });
+    expect(limitOf('Approve travel')).toEqual({ type: 'Currency', operator: '<=', value: '10000', unit: 'USD' });
+    expect(limitOf('Approve price discounts')).toEqual({ type: 'Percentage', operator: '<=', value: '30', unit: null });
+    expect(limitOf('Hire headcount')).toEqual({ type: 'Number', operator: '<=', value: '5', unit: null });
+    expect(limitOf('Extend payment terms')).toEqual({ type: 'Time', operator: '<=', value: '90', unit: 'Days' });
+    expect(limitOf('Approve capital expenditure')?.type).toBe('Currency');
+    expect(decisions.find((d) => d.name === 'Sign customer contracts')!.decisionAuthorities!.map((a) => a.authorityType)).toContain('Signatory');
 
     // The seed runs again without making anything twice.
     runSeed(system.env);
