@@ -83,6 +83,8 @@ export async function freePort(): Promise<number> {
 
 const children: ChildProcess[] = [];
 let stopping = false;
+/** Children stopped on purpose by stopChild() before the end (their exit is not "early"). */
+const stoppedOnPurpose = new WeakSet<ChildProcess>();
 
 /** Runs `script` (relative to the repository root) with node, as a child that stopChildren() stops. Its stderr, and its stdout unless piped, go to this process's stderr. */
 export function spawnScript(script: string, env: Record<string, string>, stdout: 'pipe' | 2 = 2): ChildProcess {
@@ -95,24 +97,30 @@ export function spawnScript(script: string, env: Record<string, string>, stdout:
 export function start(name: string, script: string, env: Record<string, string>): ChildProcess {
   const child = spawnScript(script, env);
   child.once('exit', (code, signal) => {
-    if (!stopping) log(`${name} exited early (code ${code}, signal ${signal})`);
+    if (!stopping && !stoppedOnPurpose.has(child)) log(`${name} exited early (code ${code}, signal ${signal})`);
   });
   return child;
+}
+
+async function stop(child: ChildProcess, killAfterMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+  await exited;
+  clearTimeout(timer);
 }
 
 /** SIGTERM to every child still running, SIGKILL after `killAfterMs`. */
 export async function stopChildren(killAfterMs: number): Promise<void> {
   stopping = true;
-  await Promise.all(
-    children.map(async (child) => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
-      await exited;
-      clearTimeout(timer);
-    }),
-  );
+  await Promise.all(children.map((child) => stop(child, killAfterMs)));
+}
+
+/** Stops one child before the end (to start the service again with another environment): SIGTERM, SIGKILL after `killAfterMs`. */
+export async function stopChild(child: ChildProcess, killAfterMs: number): Promise<void> {
+  stoppedOnPurpose.add(child);
+  await stop(child, killAfterMs);
 }
 
 /** `url` naming another database. */
@@ -183,6 +191,26 @@ export async function seedTenantWithRoles(db: Client, name: string): Promise<{ t
   }
   await db.query(`INSERT INTO auth.display_id_counters (tenant_id, kind, last_value) VALUES ($1, 'role', $2)`, [tenantId, 9999 + DEFAULT_ROLES.length]);
   return { tenantId, roleIds };
+}
+
+/**
+ * One user of the tenant holding `roleId` (a System Admin, say): user, ACTIVE membership (display
+ * id 10000), role, the user counter at 10000. Answers the user id and the token subject (idp_user_id).
+ */
+export async function seedCaller(db: Client, tenantId: string, roleId: string, email: string): Promise<{ userId: string; sub: string }> {
+  const [u] = (
+    await db.query<{ id: string; sub: string }>(
+      `INSERT INTO auth.users (id, email, login_id, first_name, last_name, name, display_name, idp_user_id, active_tenant_id,
+                               display_language, date_format, last_login_date)
+       VALUES (gen_random_uuid(), $1::text, $1::text, 'Bench', 'Admin', 'Bench Admin', 'Bench Admin', 'bench|' || $1::text, $2, 'en', 'MM/DD/YYYY', now())
+       RETURNING id, idp_user_id AS sub`,
+      [email, tenantId],
+    )
+  ).rows;
+  await db.query(`INSERT INTO auth.tenant_users (id, tenant_id, user_id, user_display_id, status) VALUES (gen_random_uuid(), $1, $2, '10000', 'ACTIVE')`, [tenantId, u.id]);
+  await db.query(`INSERT INTO auth.user_roles (id, tenant_id, user_id, tenant_role_id) VALUES (gen_random_uuid(), $1, $2, $3)`, [tenantId, u.id, roleId]);
+  await db.query(`INSERT INTO auth.display_id_counters (tenant_id, kind, last_value) VALUES ($1, 'user', 10000)`, [tenantId]);
+  return { userId: u.id, sub: u.sub };
 }
 
 /**

@@ -58,23 +58,22 @@ export const DECISION_VIEW = `(jsonb_build_object(
 export const DECISION_BY_ID_SQL = `SELECT d.version, ${DECISION_VIEW} AS view FROM decision.decisions d ${VIEW_JOINS}
   WHERE d.id = $1 AND d.tenant_id = $2 AND NOT d.is_deleted`;
 
-/** Several decisions of a tenant, deleted ones too (what a change answers and publishes): in the order of the ids. */
-export function decisionsByIds(tenantId: string, ids: readonly string[]): Sql {
-  return sql`SELECT d.version, ${raw(DECISION_VIEW)} AS view
-    FROM unnest(${ids}::uuid[]) WITH ORDINALITY AS x(id, n) JOIN decision.decisions d ON d.id = x.id AND d.tenant_id = ${tenantId} ${raw(VIEW_JOINS)}
-    ORDER BY x.n`;
-}
-
 /**
- * Stores a revision of each decision named, as it is now in the transaction (one statement):
- * `changedFields` per decision id (for updates), the same `change` for all.
+ * Stores a revision of each decision named, as it is now in the transaction, and answers the
+ * decisions (version and view, in the order named: what the change publishes), in one statement
+ * that builds each view once. `changed` lists the changed fields per decision id (for updates);
+ * `change` is the same for all.
  */
-export function recordRevisions(tenantId: string, ids: readonly string[], change: string, by: string | null, changed: ReadonlyMap<string, string[]> = new Map()): Sql {
+export function reviseDecisions(tenantId: string, ids: readonly string[], change: string, by: string | null, changed: ReadonlyMap<string, string[]> = new Map()): Sql {
   const fields = ids.map((id) => `{${(changed.get(id) ?? []).map((f) => `"${f}"`).join(',')}}`);
-  return sql`INSERT INTO decision.decision_revisions (id, tenant_id, decision_id, revision_date, revised_by, change, changed_fields, snapshot)
-    SELECT gen_random_uuid(), d.tenant_id, d.id, d.updated_on, ${by}::uuid, ${change}, x.fields::text[], ${raw(DECISION_VIEW)}
-      FROM unnest(${ids}::uuid[], ${fields}::text[]) AS x(id, fields)
-      JOIN decision.decisions d ON d.id = x.id AND d.tenant_id = ${tenantId} ${raw(VIEW_JOINS)}`;
+  return sql`WITH v AS MATERIALIZED (
+      SELECT x.n, d.id, d.tenant_id, d.updated_on, d.version, x.fields, ${raw(DECISION_VIEW)} AS view
+        FROM unnest(${ids}::uuid[], ${fields}::text[]) WITH ORDINALITY AS x(id, fields, n)
+        JOIN decision.decisions d ON d.id = x.id AND d.tenant_id = ${tenantId} ${raw(VIEW_JOINS)}),
+    revised AS (
+      INSERT INTO decision.decision_revisions (id, tenant_id, decision_id, revision_date, revised_by, change, changed_fields, snapshot)
+      SELECT gen_random_uuid(), v.tenant_id, v.id, v.updated_on, ${by}::uuid, ${change}, v.fields::text[], v.view FROM v)
+    SELECT v.version, v.view FROM v ORDER BY v.n`;
 }
 
 export type DecisionSort = 'name' | 'decisionDisplayId' | 'status' | 'sectionName' | 'categoryName' | 'createdAt' | 'updatedAt';

@@ -4,7 +4,7 @@ import { Db, Jobs, Queryable, SERVICE_CONFIG, ServiceConfig, SetClause, TenantUn
 import { v7 as uuidv7 } from 'uuid';
 import { requireReferences } from './decision-references';
 import { AuthorityRow, EDIT_DECISION, authorityProblems, authorityRows, changedFields, statusMoveProblem, uniqueIds } from './decision.rules';
-import { DECISION_BY_ID_SQL, DecisionFilters, DecisionRow, decisionList, decisionsByIds, recordRevisions } from './decision.sql';
+import { DECISION_BY_ID_SQL, DecisionFilters, DecisionRow, decisionList, reviseDecisions } from './decision.sql';
 import { CreateDecisionDto, DECISION_UPDATE_FIELDS, DecisionDocumentDto, UpdateDecisionDto } from './dto/decision-change.dto';
 import { BulkDeleteResult, BulkRestoreResult, DecisionView, StoredDecisionView, UnlinkRecordsResult, selectDecisionFields, toDecisionPayload, toDecisionView } from './dto/decision.response';
 
@@ -78,8 +78,7 @@ export class DecisionsService {
         ),
       );
       await writeChildren(tx, tenantId, id, dto, known.groups);
-      await tx.query(recordRevisions(tenantId, [id], 'created', caller.userId));
-      await publishDecisions(tx, tenantId, 'evt.decision.decision.created', [id]);
+      await recordChanges(tx, tenantId, 'evt.decision.decision.created', [id], caller.userId);
     });
     return this.get(caller, id);
   }
@@ -126,8 +125,7 @@ export class DecisionsService {
       await writeChildren(tx, tenantId, id, dto, known.groups);
       const [after] = await tx.query<DecisionRow>(DECISION_BY_ID_SQL, [id, tenantId]);
       const changed = new Map([[id, changedFields(before.view as unknown as Record<string, unknown>, after.view as unknown as Record<string, unknown>, BOOKKEEPING)]]);
-      await tx.query(recordRevisions(tenantId, [id], 'updated', caller.userId, changed));
-      await publishDecisions(tx, tenantId, 'evt.decision.decision.updated', [id]);
+      await recordChanges(tx, tenantId, 'evt.decision.decision.updated', [id], caller.userId, changed);
     });
     return this.get(caller, id);
   }
@@ -138,7 +136,7 @@ export class DecisionsService {
     const [view] = await this.db.transaction(async (tx) => {
       const deleted = await softDelete(tx, tenantId, [id], caller.userId);
       if (!deleted.length) throw notFound(`Decision ${id} not found`);
-      return publishDecisions(tx, tenantId, 'evt.decision.decision.deleted', deleted);
+      return recordChanges(tx, tenantId, 'evt.decision.decision.deleted', deleted, caller.userId);
     });
     return toDecisionView(view, caller, this.config.appUrl);
   }
@@ -148,7 +146,7 @@ export class DecisionsService {
     const tenantId = caller.tenantId;
     const deleted = await this.db.transaction(async (tx) => {
       const done = await softDelete(tx, tenantId, uniqueIds(ids), caller.userId);
-      await publishDecisions(tx, tenantId, 'evt.decision.decision.deleted', done);
+      await recordChanges(tx, tenantId, 'evt.decision.decision.deleted', done, caller.userId);
       return done;
     });
     return { deleteCount: deleted.length };
@@ -171,8 +169,7 @@ export class DecisionsService {
           FROM candidates c WHERE d.id = c.id
         RETURNING d.id`);
       const done = rows.map((r) => r.id);
-      if (done.length) await tx.query(recordRevisions(tenantId, done, 'restored', caller.userId));
-      await publishDecisions(tx, tenantId, 'evt.decision.decision.restored', done);
+      await recordChanges(tx, tenantId, 'evt.decision.decision.restored', done, caller.userId);
       return done;
     });
     return { updateCount: restored.length };
@@ -200,8 +197,7 @@ export class DecisionsService {
           touched,
           caller.userId,
         ]);
-        await tx.query(recordRevisions(tenantId, touched, 'updated', caller.userId, new Map(touched.map((t) => [t, ['decisionDocuments']]))));
-        await publishDecisions(tx, tenantId, 'evt.decision.decision.updated', touched);
+        await recordChanges(tx, tenantId, 'evt.decision.decision.updated', touched, caller.userId, new Map(touched.map((t) => [t, ['decisionDocuments']])));
       }
       return { deletedCount: rows.length };
     });
@@ -279,7 +275,7 @@ function uniqueDocuments(items: readonly DecisionDocumentDto[]): { documentId: s
   return [...byId].map(([documentId, isPinned]) => ({ documentId, isPinned }));
 }
 
-/** Deletes (softly) the live decisions of the tenant named, with their revisions; answers the ids deleted. */
+/** Deletes (softly) the live decisions of the tenant named; answers the ids deleted (the caller records the change). */
 async function softDelete(tx: Tx, tenantId: string, ids: readonly string[], by: string): Promise<string[]> {
   const rows = await tx.query<{ id: string }>(
     `UPDATE decision.decisions SET is_deleted = true, deleted_on = now(), deleted_by = $3, updated_on = now(), updated_by = $3, version = version + 1
@@ -287,18 +283,24 @@ async function softDelete(tx: Tx, tenantId: string, ids: readonly string[], by: 
       RETURNING id`,
     [tenantId, ids, by],
   );
-  const deleted = rows.map((r) => r.id);
-  if (deleted.length) await tx.query(recordRevisions(tenantId, deleted, 'deleted', by));
-  return deleted;
+  return rows.map((r) => r.id);
 }
 
 /**
- * Publishes `subject` for each decision named, as it is now in the transaction (one statement to
- * read them, one to queue the events); answers their stored views, in the order named.
+ * A change of the decisions named, as they are now in the transaction: a revision of each (who,
+ * the change the subject names, the fields changed) and `subject` published for each, from one
+ * statement that reads them; answers their stored views, in the order named.
  */
-export async function publishDecisions(tx: Queryable & Pick<Tx, 'publishMany'>, tenantId: string, subject: DecisionSubject, ids: readonly string[]): Promise<StoredDecisionView[]> {
+export async function recordChanges(
+  tx: Queryable & Pick<Tx, 'publishMany'>,
+  tenantId: string,
+  subject: DecisionSubject,
+  ids: readonly string[],
+  by: string | null,
+  changed?: ReadonlyMap<string, string[]>,
+): Promise<StoredDecisionView[]> {
   if (!ids.length) return [];
-  const rows = await tx.query<DecisionRow>(decisionsByIds(tenantId, ids));
+  const rows = await tx.query<DecisionRow>(reviseDecisions(tenantId, ids, subject.slice(subject.lastIndexOf('.') + 1), by, changed));
   await tx.publishMany(subject, rows.map((r) => ({ tenantId, decision: toDecisionPayload(r.view, r.version) })));
   return rows.map((r) => r.view);
 }

@@ -2,8 +2,7 @@ import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { JobItemOutcome, JobRecord, Jobs, Tx } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { copyNameCandidate } from '../decisions/decision.rules';
-import { recordRevisions } from '../decisions/decision.sql';
-import { publishDecisions } from '../decisions/decisions.service';
+import { recordChanges } from '../decisions/decisions.service';
 
 /** Items per transaction: a batch of 100 copies is a handful of set-based statements. */
 const BATCH = 100;
@@ -75,8 +74,7 @@ export async function duplicate(tx: Tx, job: JobRecord, ids: string[]): Promise<
       [tenantId, ...pairs],
     );
     const newIds = copies.map((c) => c.id);
-    await tx.query(recordRevisions(tenantId, newIds, 'created', job.requestedBy));
-    await publishDecisions(tx, tenantId, 'evt.decision.decision.created', newIds);
+    await recordChanges(tx, tenantId, 'evt.decision.decision.created', newIds, job.requestedBy);
   }
 
   const made = new Map(copies.map((c) => [c.source, c.id]));
@@ -97,8 +95,10 @@ async function copyNames(tx: Tx, tenantId: string, names: readonly string[]): Pr
   let pending = names.map((name, i) => ({ name, i }));
   for (let round = 0; pending.length; round++) {
     const candidates = pending.flatMap(({ name }) => candidatesOf(name, round));
+    // A join, so each candidate is one probe of the unique name index (an `= ANY(array)` of thousands is misestimated into a scan of the tenant's decisions).
     const rows = await tx.query<{ name: string }>(
-      `SELECT lower(name) AS name FROM decision.decisions WHERE tenant_id = $1 AND NOT is_deleted AND lower(name) = ANY($2::text[])`,
+      `SELECT c.name FROM unnest($2::text[]) AS c(name)
+        WHERE EXISTS (SELECT 1 FROM decision.decisions d WHERE d.tenant_id = $1 AND NOT d.is_deleted AND lower(d.name) = c.name)`,
       [tenantId, candidates.map((c) => c.toLowerCase())],
     );
     for (const r of rows) taken.add(r.name);
