@@ -318,6 +318,8 @@ describe('users (e2e, real Postgres and NATS)', () => {
             baseCurrency: 'EUR',
           },
           manager: { id: idOf('manager@demo.test'), name: 'Max Manager', displayName: 'Max Manager', profileImageUrl: null },
+          // Every group the user is a member of (the delegation rules' Functional pathway reads them), in id order.
+          groupIds: [groups.ops.id, groups.finance.id].sort(),
         },
       });
 

@@ -3,10 +3,11 @@ import { DecisionPlatform1763800000000 } from './migrations/1763800000000-decisi
 import { DecisionOutboxTrace1764900000000 } from './migrations/1764900000000-decision-outbox-trace';
 import { DecisionCore1765000000000 } from './migrations/1765000000000-decision-core';
 import { DecisionStatusCount1765100000000 } from './migrations/1765100000000-decision-status-count';
+import { DecisionDelegations1765200000000 } from './migrations/1765200000000-decision-delegations';
 
 /** The decision schema: used by the service and by `migrate`. */
 export const decisionDataSource: ServiceDataSource = {
   schema: 'decision',
   extensions: ['pg_trgm'],
-  migrations: [DecisionPlatform1763800000000, DecisionOutboxTrace1764900000000, DecisionCore1765000000000, DecisionStatusCount1765100000000],
+  migrations: [DecisionPlatform1763800000000, DecisionOutboxTrace1764900000000, DecisionCore1765000000000, DecisionStatusCount1765100000000, DecisionDelegations1765200000000],
 };

@@ -2,23 +2,27 @@ import { Module } from '@nestjs/common';
 import { projectionConsumers } from '@ddm/platform';
 import { DecisionsController } from './decisions/decisions.controller';
 import { DecisionsService } from './decisions/decisions.service';
+import { DelegationsController } from './delegations/delegations.controller';
+import { DelegationsService } from './delegations/delegations.service';
 import { BulkDuplicateJob } from './jobs/bulk-duplicate.job';
 import { JobsController } from './jobs/jobs.controller';
 import { AUTHORITY_TYPES } from './projections/authority-type.projection';
 import { CATEGORIES } from './projections/category.projection';
 import { GROUPS } from './projections/group.projection';
+import { POSITIONS } from './projections/position.projection';
 import { SECTIONS } from './projections/section.projection';
 import { USERS } from './projections/user.projection';
 import { RevisionsController } from './revisions/revisions.controller';
 import { RevisionsService } from './revisions/revisions.service';
 
 /**
- * The decision area: decisions (with their groups, authorities, documents and revisions), the
+ * The decision area: decisions (with their groups, authorities, documents and revisions), their
+ * delegations (issued and redelegated within the rules, moved through their lifecycle), the
  * bulk jobs that follow an accepted request, and the projections of the records decisions name
  * (groups, users, sections, categories, authority types).
  */
 @Module({
-  controllers: [DecisionsController, RevisionsController, JobsController],
-  providers: [DecisionsService, RevisionsService, BulkDuplicateJob, projectionConsumers(GROUPS, USERS, SECTIONS, CATEGORIES, AUTHORITY_TYPES)],
+  controllers: [DecisionsController, DelegationsController, RevisionsController, JobsController],
+  providers: [DecisionsService, DelegationsService, RevisionsService, BulkDuplicateJob, projectionConsumers(GROUPS, USERS, POSITIONS, SECTIONS, CATEGORIES, AUTHORITY_TYPES)],
 })
 export class DecisionModule {}

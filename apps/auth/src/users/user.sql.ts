@@ -138,6 +138,8 @@ export const USER_SUMMARY_SQL = `
                    'legalName', g.legal_name, 'baseCurrency', g.base_currency)
             FROM auth.user_groups ug JOIN auth.group_projection g ON g.id = ug.group_id AND NOT g.is_deleted
            WHERE ug.tenant_id = tu.tenant_id AND ug.user_id = u.id AND ug.is_primary_org AND NOT ug.is_deleted) AS "primaryOrganization",
+         coalesce((SELECT array_agg(ug.group_id ORDER BY ug.group_id) FROM auth.user_groups ug
+                    WHERE ug.tenant_id = tu.tenant_id AND ug.user_id = u.id AND NOT ug.is_deleted), '{}') AS "groupIds",
          (SELECT json_build_object('id', mu.id, 'name', mu.name, 'displayName', mu.display_name, 'profileImageUrl', mu.profile_image_url)
             FROM auth.users mu WHERE mu.id = tu.manager_id) AS manager
     FROM auth.tenant_users tu JOIN auth.users u ON u.id = tu.user_id

@@ -26,7 +26,9 @@ export const DECISION_VIEW = `(jsonb_build_object(
     'conditionEnabled', d.condition_enabled, 'roleEnabled', d.role_enabled, 'delegable', d.delegable,
     'decisionDisplayId', d.decision_display_id, 'delegationPathway', to_jsonb(d.delegation_pathway), 'decisionId', d.id,
     'sectionName', s.section_name, 'categoryName', c.category_name,
-    'createdByUsername', cu.name, 'ownerUsername', ou.name, 'updatedByUsername', uu.name, 'delegations', 0,
+    'createdByUsername', cu.name, 'ownerUsername', ou.name, 'updatedByUsername', uu.name,
+    'delegations', (SELECT count(*)::int FROM decision.delegations lg WHERE lg.tenant_id = d.tenant_id AND lg.decision_id = d.id
+                      AND lg.status IN ('DRAFT', 'PENDING', 'ISSUED', 'ACCEPTED', 'SUSPENDED')),
     'ownerUserProfileUrl', ou.profile_image_url, 'createdByUserProfileUrl', cu.profile_image_url, 'updatedByUserProfileUrl', uu.profile_image_url)
   || jsonb_build_object(
     'createdByDetails', ${user('cu')}, 'updatedByDetails', ${user('uu')}, 'ownerDetails', ${user('ou')},

@@ -113,6 +113,7 @@ export class DecisionsController {
   @ApiOperation({ summary: 'Delete a decision', description: 'Soft: the decision leaves every list and get. Answers it as it was, now deleted.' })
   @ApiOkResponse({ type: DecisionView })
   @ApiNotFoundResponse({ description: "Unknown, deleted, or another tenant's decision" })
+  @ApiConflictResponse({ description: 'The decision has live delegations: revoke them first' })
   @ResponseMessage('Decision deleted successfully')
   remove(@UuidParam('id') id: string, @CurrentCaller() caller: Caller): Promise<DecisionView> {
     return this.decisions.remove(caller, id);

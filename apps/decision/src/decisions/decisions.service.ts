@@ -277,6 +277,16 @@ function uniqueDocuments(items: readonly DecisionDocumentDto[]): { documentId: s
 
 /** Deletes (softly) the live decisions of the tenant named; answers the ids deleted (the caller records the change). */
 async function softDelete(tx: Tx, tenantId: string, ids: readonly string[], by: string): Promise<string[]> {
+  const held = await tx.query<{ id: string; name: string; n: number }>(
+    `SELECT d.id, d.name, count(*)::int AS n FROM decision.decisions d JOIN decision.delegations g ON g.tenant_id = d.tenant_id AND g.decision_id = d.id
+      WHERE d.tenant_id = $1 AND d.id = ANY($2::uuid[]) AND NOT d.is_deleted AND g.status IN ('DRAFT', 'PENDING', 'ISSUED', 'ACCEPTED', 'SUSPENDED')
+      GROUP BY d.id, d.name ORDER BY d.name LIMIT 10`,
+    [tenantId, ids],
+  );
+  if (held.length)
+    throw conflict(
+      `Revoke the live delegations of a decision before deleting it: ${held.map((h) => `"${h.name}" (${h.id}) has ${h.n}`).join(', ')}`,
+    );
   const rows = await tx.query<{ id: string }>(
     `UPDATE decision.decisions SET is_deleted = true, deleted_on = now(), deleted_by = $3, updated_on = now(), updated_by = $3, version = version + 1
       WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND NOT is_deleted

@@ -2,7 +2,7 @@ import { ProjectionSpec } from '@ddm/platform';
 
 const SUBJECTS = ['evt.settings.group.created', 'evt.settings.group.updated', 'evt.settings.group.deleted'] as const;
 
-/** decision.group_projection: the settings area's groups, for the names on decisionGroups and the references a decision takes. */
+/** decision.group_projection: the settings area's groups, for the names on decisionGroups, the references a decision takes and the hierarchy delegations' groups are checked against. */
 export const GROUPS: ProjectionSpec<(typeof SUBJECTS)[number]> = {
   name: 'decision-settings-groups',
   subjects: SUBJECTS,
@@ -16,6 +16,8 @@ export const GROUPS: ProjectionSpec<(typeof SUBJECTS)[number]> = {
       display_name: group.displayName,
       tenant_group_type_id: group.tenantGroupTypeId,
       is_deleted: group.isDeleted,
+      status: group.status,
+      parent_group_ids: group.parentGroupIds ?? [],
     },
   }),
 };

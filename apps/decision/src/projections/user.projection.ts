@@ -4,7 +4,8 @@ const SUBJECTS = ['evt.auth.user.created', 'evt.auth.user.updated', 'evt.auth.us
 
 /**
  * decision.user_projection: the members of each tenant as the auth area tells them (a user has a
- * row per tenant), for the names of owners, creators and editors and the owner a decision takes.
+ * row per tenant), for the names of owners, creators and editors and the owner a decision takes,
+ * and for the delegation rules: each person's manager, positions and own groups.
  */
 export const USERS: ProjectionSpec<(typeof SUBJECTS)[number]> = {
   name: 'decision-auth-users',
@@ -21,6 +22,10 @@ export const USERS: ProjectionSpec<(typeof SUBJECTS)[number]> = {
       display_name: user.displayName,
       profile_image_url: user.profileImageUrl,
       status: user.status,
+      // What the delegation rules read: the reporting line, the positions held, the person's own groups.
+      manager_id: user.manager?.id ?? null,
+      position_ids: (user.positions ?? []).map((p) => p.id),
+      group_ids: user.groupIds ?? [],
     },
   }),
 };

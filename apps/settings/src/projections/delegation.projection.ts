@@ -1,10 +1,10 @@
-import { DELEGATION_SUBJECTS, DelegationSubject, EVENT_SUBJECTS } from '@ddm/contracts';
+import { DELEGATION_ENDED_STATUSES, DELEGATION_SUBJECTS, DelegationSubject, EVENT_SUBJECTS } from '@ddm/contracts';
 import { ProjectionSpec } from '@ddm/platform';
 
 /**
  * settings.delegation_projection: the decision area's delegations as evt.decision.delegation.*
  * tell them. Feeds positions' delegationsReceived/delegationsIssued, groups' counts and the
- * positions list's delegation filters. A revoked delegation stays revoked and stops counting.
+ * positions list's delegation filters. A revoked (or otherwise ended) delegation stays so and stops counting.
  */
 export const DELEGATIONS: ProjectionSpec<DelegationSubject> = {
   name: 'settings-decision-delegations',
@@ -26,6 +26,9 @@ export const DELEGATIONS: ProjectionSpec<DelegationSubject> = {
       pathways: e.pathways,
       group_ids: e.groupIds,
     },
-    terminal: { column: 'revoked_on', reached: subject === EVENT_SUBJECTS.delegationRevoked },
+    terminal: { column: 'revoked_on', reached: subject === EVENT_SUBJECTS.delegationRevoked || ended(e.status) },
   }),
 };
+
+/** A delegation that can no longer come back (rejected, expired, archived, deleted) stops counting as a revoked one does. */
+const ended = (status: string | undefined) => (DELEGATION_ENDED_STATUSES as readonly (string | undefined)[]).includes(status);

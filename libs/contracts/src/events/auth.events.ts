@@ -51,6 +51,8 @@ export class UserSummary {
   @UuidField({ nullable: true }) primaryOrganizationId?: string | null;
   @NestedField(() => UserSummaryOrganization, { nullable: true }) primaryOrganization?: UserSummaryOrganization | null;
   @NestedField(() => UserSummaryManager, { nullable: true }) manager?: UserSummaryManager | null;
+  /** The groups the user is a member of in auth (not those of their positions). */
+  @UuidArrayField({ optional: true, max: 1000 }) groupIds?: string[];
 }
 
 /** evt.auth.user.created | updated | deleted with the §2.3 summary of the user in the tenant. */

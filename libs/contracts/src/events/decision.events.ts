@@ -27,7 +27,14 @@ export class DelegationEvent {
    * after a newer one changes nothing. Events without it apply in the order they arrive.
    */
   @IntField({ optional: true, min: 0 }) version?: number;
+  /** The delegation's status after the change (DRAFT ... DELETED); a consumer stops counting one that can no longer come back (DELEGATION_ENDED_STATUSES). */
+  @StringField({ optional: true, max: 20 }) status?: string;
+  /** The people the change concerns (issuer, recipient, approvers): whom the notifications and actions areas tell. */
+  @UuidArrayField({ optional: true, max: 1000 }) notifyUserIds?: string[];
 }
+
+/** Statuses a delegation never leaves: a projection treats them as it treats a revoked one. */
+export const DELEGATION_ENDED_STATUSES = ['REVOKED', 'REJECTED', 'EXPIRED', 'ARCHIVED', 'DELETED'] as const;
 
 export const DECISION_STATUSES = ['DRAFT', 'PUBLISHED', 'ARCHIVED'] as const;
 export type DecisionStatus = (typeof DECISION_STATUSES)[number];
@@ -80,10 +87,29 @@ export const DECISION_EVENTS = {
   'evt.decision.delegation.issued': eventEntry(DelegationEvent, 'A delegation was issued.'),
   'evt.decision.delegation.updated': eventEntry(DelegationEvent, 'A delegation changed (recipient, pathways, groups, status).'),
   'evt.decision.delegation.revoked': eventEntry(DelegationEvent, 'A delegation was revoked; it stays revoked.'),
+  'evt.decision.delegation.pending': eventEntry(DelegationEvent, 'A delegation awaits approval or acceptance (notifyUserIds: who must act).'),
+  'evt.decision.delegation.accepted': eventEntry(DelegationEvent, 'A recipient accepted a delegation.'),
+  'evt.decision.delegation.rejected': eventEntry(DelegationEvent, 'A delegation was rejected by its recipient or denied by an approver.'),
+  'evt.decision.delegation.suspended': eventEntry(DelegationEvent, 'A delegation was suspended.'),
+  'evt.decision.delegation.expired': eventEntry(DelegationEvent, 'A delegation reached its expiration date.'),
+  'evt.decision.delegation.invalidated': eventEntry(DelegationEvent, 'A change of the organisation or of a parent made a live delegation invalid.'),
 } as const;
 
-/** The delegation subjects, for the areas that project delegations. */
+/**
+ * The delegation subjects that carry its state, for the areas that project delegations: every change
+ * of a delegation that has left DRAFT publishes one of them (issued, updated with its status, revoked).
+ */
 export const DELEGATION_SUBJECTS = ['evt.decision.delegation.issued', 'evt.decision.delegation.updated', 'evt.decision.delegation.revoked'] as const satisfies readonly (keyof typeof DECISION_EVENTS)[];
+/** The subjects that tell people what happened to a delegation (notifications, actions), published beside the state subject. */
+export const DELEGATION_NOTICE_SUBJECTS = [
+  'evt.decision.delegation.pending',
+  'evt.decision.delegation.accepted',
+  'evt.decision.delegation.rejected',
+  'evt.decision.delegation.suspended',
+  'evt.decision.delegation.expired',
+  'evt.decision.delegation.invalidated',
+] as const satisfies readonly (keyof typeof DECISION_EVENTS)[];
+export type DelegationNoticeSubject = (typeof DELEGATION_NOTICE_SUBJECTS)[number];
 export type DelegationSubject = (typeof DELEGATION_SUBJECTS)[number];
 
 /** The decision subjects, for the areas that project decisions. */

@@ -150,6 +150,90 @@ export interface paths {
         patch: operations["DecisionsController_update"];
         trace?: never;
     };
+    "/decision/v1/delegations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List delegations
+         * @description Paged delegations of the tenant (all but DELETED unless `status` says), filtered and sorted.
+         */
+        get: operations["DelegationsController_list"];
+        put?: never;
+        /**
+         * Issue delegations
+         * @description A root delegation (no parentDelegationId: needs create:root_delegations and a PUBLISHED, delegable decision; limits within the decision's) or a redelegation (the caller holds the parent; each limit within what the parent hands on; pathways, groups and expiration within the parent's; each recipient reachable along a pathway). One delegation per recipient, all or none; status DRAFT or ISSUED.
+         */
+        post: operations["DelegationsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decision/v1/delegations/global-search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search delegations
+         * @description The filters of the list, in a body (lists as arrays).
+         */
+        post: operations["DelegationsController_search"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decision/v1/delegations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a delegation
+         * @description With isInvalid and invalidFields, and whether the caller must approve or accept it.
+         */
+        get: operations["DelegationsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decision/v1/delegations/{id}/{action}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a delegation
+         * @description issue, suspend, resume, revoke (with its whole subtree) and archive: the issuer, anyone above the issuer in the chain, or a holder of approve:delegations (for a root delegation also create:root_delegations); approve and deny: approve:delegations; accept and reject: the recipient.
+         */
+        post: operations["DelegationsController_move"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/decision/v1/decisions/{id}/history": {
         parameters: {
             query?: never;
@@ -1289,6 +1373,308 @@ export interface components {
              * @enum {string}
              */
             status?: "DRAFT" | "PUBLISHED" | "ARCHIVED";
+        };
+        DelegationRecipientView: {
+            /** Format: uuid */
+            recipientUserId: string | null;
+            /** Format: uuid */
+            recipientPositionId: string | null;
+        };
+        DelegationGroupView: {
+            /** Format: uuid */
+            groupId: string;
+            /** Format: uuid */
+            tenantGroupTypeId: string | null;
+        };
+        DelegationAuthorityView: {
+            /** Format: uuid */
+            authorityTypeId: string;
+            authorityTypeOrder: number;
+            /** @example Primary */
+            authorityLimit: string;
+            /** @example Currency */
+            authorityLimitValueType: string;
+            /** @enum {string|null} */
+            authorityLimitOperator: "<" | "<=" | null;
+            /** @example 500000 */
+            authorityLimitValue: string | null;
+            /** @example USD */
+            authorityLimitValueUnit: string | null;
+            redelegable: boolean;
+            redelegationLimitValue: string | null;
+            redelegationLimitValueUnit: string | null;
+            isLimitOverridden: boolean;
+        };
+        DelegationDocumentView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            documentId: string;
+            isPinned: boolean;
+        };
+        DelegationPersonView: {
+            /** Format: uuid */
+            id: string;
+            name: string | null;
+            email: string;
+        };
+        SourceDecisionView: {
+            /** Format: uuid */
+            id: string;
+            decisionDisplayId: string;
+            name: string;
+            description: string | null;
+            guidance: string | null;
+            /** Format: uuid */
+            sectionId: string | null;
+            /** Format: uuid */
+            categoryId: string | null;
+        };
+        DelegationView: {
+            /** Format: uuid */
+            id: string;
+            /** @example 10000 */
+            delegationDisplayId: string;
+            /** Format: uuid */
+            tenantId: string;
+            /** Format: uuid */
+            decisionId: string;
+            /** Format: uuid */
+            parentDelegationId: string | null;
+            isRootDelegation: boolean;
+            /** @description 0 for a root delegation */
+            depth: number;
+            /** @enum {string} */
+            issuerType: "ROOT_AUTHORITY" | "PERSONNEL_IN_POSITION" | "POSITION_ONLY" | "SPECIFIC_PERSONNEL";
+            /** Format: uuid */
+            issuerUserId: string | null;
+            /** Format: uuid */
+            issuerPositionId: string | null;
+            /** @enum {string} */
+            recipientType: "PERSONNEL_IN_POSITION" | "POSITION_ONLY" | "SPECIFIC_PERSONNEL";
+            /** Format: uuid */
+            recipientUserId: string | null;
+            /** Format: uuid */
+            recipientPositionId: string | null;
+            delegationRecipients: components["schemas"]["DelegationRecipientView"][];
+            recipientAutoIssue: boolean;
+            /** @enum {string} */
+            status: "DRAFT" | "PENDING" | "ISSUED" | "ACCEPTED" | "REJECTED" | "SUSPENDED" | "REVOKED" | "EXPIRED" | "ARCHIVED" | "DELETED";
+            /**
+             * @description What a PENDING delegation waits for
+             * @enum {string|null}
+             */
+            pendingStage: "APPROVAL" | "ACCEPTANCE" | null;
+            /** Format: date-time */
+            effectiveDate: string;
+            /** Format: date-time */
+            expirationDate: string | null;
+            isNoExpiration: boolean;
+            /** Format: date-time */
+            issuedDate: string | null;
+            /** Format: date-time */
+            acceptedDate: string | null;
+            delegationPathway: string[];
+            delegationGroups: components["schemas"]["DelegationGroupView"][];
+            delegationAuthorities: components["schemas"]["DelegationAuthorityView"][];
+            delegationDocuments: components["schemas"]["DelegationDocumentView"][];
+            isInvalid: boolean;
+            invalidFields: ("Recipient" | "Issuer" | "Pathway" | "Authority" | "Groups" | "Parent")[];
+            /** Format: uuid */
+            copiedFrom: string | null;
+            issuerUser: components["schemas"]["DelegationPersonView"] | null;
+            recipientUser: components["schemas"]["DelegationPersonView"] | null;
+            issuerPositionName: string | null;
+            recipientPositionName: string | null;
+            sourceDecision: components["schemas"]["SourceDecisionView"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            createdBy: string | null;
+            /** Format: date-time */
+            updatedAt: string;
+            /** Format: uuid */
+            updatedBy: string | null;
+            /** @description The delegation's URL in the app */
+            link: string;
+            permissions: components["schemas"]["RecordPermission"][];
+            /** @description Get by id: whether the caller must approve it now */
+            approvalActionExistForUser?: boolean;
+            /** @description Get by id: whether the caller must accept it now */
+            acceptanceActionExistForUser?: boolean;
+            /** @description Get by id: it waits for an approver */
+            actionIssuerApproval?: boolean;
+            /** @description Get by id: it waits for its recipient */
+            actionDelegationAcceptance?: boolean;
+        };
+        SearchDelegationsDto: {
+            /** @default 1 */
+            page?: number;
+            /** @default 10 */
+            limit?: number;
+            /**
+             * @default asc
+             * @enum {string}
+             */
+            sortOrder?: "asc" | "desc";
+            /**
+             * Format: uuid
+             * @description Tenant to search (default: the caller's active tenant)
+             */
+            tenantId?: string;
+            /** @description Contained in the decision's name or the delegation's display id (case-insensitive) */
+            search?: string;
+            /**
+             * @description Comma-separated: DRAFT, PENDING, ISSUED, ACCEPTED, REJECTED, SUSPENDED, REVOKED, EXPIRED, ARCHIVED, DELETED (default: all but DELETED)
+             * @example ISSUED,ACCEPTED
+             */
+            status?: string[];
+            /** @description Comma-separated decision ids */
+            decisionIds?: string[];
+            /** @description Comma-separated recipient user ids */
+            recipientUserIds?: string[];
+            /** @description Comma-separated position ids: delegations issued from or given to any of them */
+            positionIds?: string[];
+            /** @description Comma-separated group ids: delegations covering any of them */
+            groupIds?: string[];
+            /** Format: uuid */
+            issuerUserId?: string;
+            /** @description Only delegations with alerts (true) or without (false) */
+            isInvalid?: boolean;
+            /** @description Only root delegations */
+            rootOnly?: boolean;
+            /** @description Only the caller's: issued by or given to them */
+            onlyMine?: boolean;
+            /**
+             * @default delegationDisplayId
+             * @enum {string}
+             */
+            sortBy?: "delegationDisplayId" | "decisionName" | "status" | "updatedAt" | "expirationDate";
+        };
+        DelegationRecipientDto: {
+            /**
+             * Format: uuid
+             * @description The person (PERSONNEL_IN_POSITION, SPECIFIC_PERSONNEL)
+             */
+            recipientUserId?: string | null;
+            /**
+             * Format: uuid
+             * @description The position (PERSONNEL_IN_POSITION, POSITION_ONLY)
+             */
+            recipientPositionId?: string | null;
+        };
+        DelegationGroupDto: {
+            /**
+             * Format: uuid
+             * @description A group of the tenant the delegation covers
+             */
+            groupId: string;
+            /** Format: uuid */
+            tenantGroupTypeId?: string | null;
+        };
+        DelegationAuthorityDto: {
+            /**
+             * Format: uuid
+             * @description An authority type of the tenant (Approval, Signatory, ...)
+             */
+            authorityTypeId: string;
+            /** @description Order among the authorities (default: its place in the list) */
+            authorityTypeOrder?: number;
+            /**
+             * @example Primary
+             * @enum {string}
+             */
+            authorityLimit: "Primary";
+            /**
+             * @example Currency
+             * @enum {string}
+             */
+            authorityLimitValueType: "Currency" | "Number" | "Percentage" | "Time" | "Authorized";
+            /**
+             * @description Required except for Authorized
+             * @enum {string|null}
+             */
+            authorityLimitOperator?: "<" | "<=" | null;
+            /**
+             * @description A non-negative decimal string or "Unlimited"; none for Authorized
+             * @example 500000
+             */
+            authorityLimitValue?: string | null;
+            /**
+             * @description ISO 4217 code for Currency; Days, Months or Years for Time; none otherwise
+             * @example USD
+             */
+            authorityLimitValueUnit?: string | null;
+            /**
+             * @description Whether the recipient may hand this authority on
+             * @default false
+             */
+            redelegable?: boolean;
+            /** @description The most a redelegation may hold (default: this limit); a decimal string or "Unlimited" */
+            redelegationLimitValue?: string | null;
+            redelegationLimitValueUnit?: string | null;
+            /**
+             * @description The limit was set by hand rather than taken from the decision or the parent
+             * @default false
+             */
+            isLimitOverridden?: boolean;
+        };
+        DelegationDocumentDto: {
+            /** Format: uuid */
+            documentId: string;
+            /** @default false */
+            isPinned?: boolean;
+        };
+        CreateDelegationDto: {
+            /**
+             * Format: uuid
+             * @description Tenant (default: the caller's active tenant)
+             */
+            tenantId?: string;
+            /**
+             * Format: uuid
+             * @description The decision whose authority is handed on
+             */
+            decisionId: string;
+            /**
+             * Format: uuid
+             * @description The delegation handed on (a redelegation); none for a root delegation
+             */
+            parentDelegationId?: string | null;
+            /**
+             * Format: uuid
+             * @description The position the issuer issues from (PERSONNEL_IN_POSITION or POSITION_ONLY issuers)
+             */
+            issuerPositionId?: string | null;
+            /** @enum {string} */
+            recipientType: "PERSONNEL_IN_POSITION" | "POSITION_ONLY" | "SPECIFIC_PERSONNEL";
+            /** @description Each recipient gets its own delegation */
+            delegationRecipients: components["schemas"]["DelegationRecipientDto"][];
+            /** @default false */
+            recipientAutoIssue?: boolean;
+            /**
+             * @description ISSUED issues at once (through PENDING when the tenant requires approval or acceptance)
+             * @default DRAFT
+             * @enum {string}
+             */
+            status?: "DRAFT" | "ISSUED";
+            /**
+             * Format: date-time
+             * @description When the authority starts (default: now)
+             */
+            effectiveDate?: string;
+            /**
+             * Format: date-time
+             * @description When it ends; none with isNoExpiration
+             */
+            expirationDate?: string | null;
+            /** @default false */
+            isNoExpiration?: boolean;
+            /** @description Pathways along which it may be handed on (within the parent's and the decision's) */
+            delegationPathway?: ("Matrix" | "Direct Line" | "Functional" | "Down-Line")[];
+            delegationGroups?: components["schemas"]["DelegationGroupDto"][];
+            delegationAuthorities: components["schemas"]["DelegationAuthorityDto"][];
+            delegationDocuments?: components["schemas"]["DelegationDocumentDto"][];
         };
         DecisionHistoryEntryView: {
             /** Format: uuid */
@@ -2976,6 +3362,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The decision has live delegations: revoke them first */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     DecisionsController_update: {
@@ -3036,6 +3431,322 @@ export interface operations {
                 };
             };
             /** @description A forbidden status move, or a name the tenant already has */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DelegationsController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sortOrder?: "asc" | "desc";
+                /** @description Tenant to search (default: the caller's active tenant) */
+                tenantId?: string;
+                /** @description Contained in the decision's name or the delegation's display id (case-insensitive) */
+                search?: string;
+                /** @description Comma-separated: DRAFT, PENDING, ISSUED, ACCEPTED, REJECTED, SUSPENDED, REVOKED, EXPIRED, ARCHIVED, DELETED (default: all but DELETED) */
+                status?: string[];
+                /** @description Comma-separated decision ids */
+                decisionIds?: string[];
+                /** @description Comma-separated recipient user ids */
+                recipientUserIds?: string[];
+                /** @description Comma-separated position ids: delegations issued from or given to any of them */
+                positionIds?: string[];
+                /** @description Comma-separated group ids: delegations covering any of them */
+                groupIds?: string[];
+                issuerUserId?: string;
+                /** @description Only delegations with alerts (true) or without (false) */
+                isInvalid?: boolean;
+                /** @description Only root delegations */
+                rootOnly?: boolean;
+                /** @description Only the caller's: issued by or given to them */
+                onlyMine?: boolean;
+                sortBy?: "delegationDisplayId" | "decisionName" | "status" | "updatedAt" | "expirationDate";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged delegations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["DelegationView"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DelegationsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDelegationDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["DelegationView"][];
+                    };
+                };
+            };
+            /** @description A bad field or a broken rule (the message and errors name the rule and the field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller may not issue it (no create:root_delegations, does not hold the parent) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A decision, parent, user or position the tenant does not have */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DelegationsController_search: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SearchDelegationsDto"];
+            };
+        };
+        responses: {
+            /** @description Paged delegations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["DelegationView"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DelegationsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["DelegationView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, or another tenant's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DelegationsController_move: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                action: "issue" | "approve" | "deny" | "accept" | "reject" | "suspend" | "resume" | "revoke" | "archive";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["DelegationView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller may not make this move */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, or another tenant's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The move is not allowed from the current status (the message names both) */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -1,0 +1,564 @@
+/**
+ * The rules of delegations, with no I/O: what a root delegation and a redelegation may hold, who
+ * holds a delegation, who a pathway reaches, which fields of a live delegation a change makes
+ * invalid, and the status moves. Issuing, editing, the invalidation sweep and
+ * check-cascading-updates all use this module (the service loads what a check needs and calls it);
+ * unit-tested in delegations.spec.ts, a case just inside and just outside each bound.
+ */
+import { AuthorityLimitValueType, DelegationRecipientType } from '@ddm/contracts';
+import { UNLIMITED } from '../decisions/decision.rules';
+
+export const DELEGATION_STATUSES = ['DRAFT', 'PENDING', 'ISSUED', 'ACCEPTED', 'REJECTED', 'SUSPENDED', 'REVOKED', 'EXPIRED', 'ARCHIVED', 'DELETED'] as const;
+export type DelegationStatus = (typeof DELEGATION_STATUSES)[number];
+/** Statuses in which a delegation gives authority (and may be redelegated from, when effective and valid). */
+export const HOLDING_STATUSES: readonly DelegationStatus[] = ['ISSUED', 'ACCEPTED'];
+/** Statuses that still count as a delegation of the decision (its `delegations` count, the 409 on deleting it). */
+export const LIVE_STATUSES: readonly DelegationStatus[] = ['DRAFT', 'PENDING', 'ISSUED', 'ACCEPTED', 'SUSPENDED'];
+/** What a PENDING delegation waits for. */
+export type PendingStage = 'APPROVAL' | 'ACCEPTANCE';
+
+export const INVALID_FIELDS = ['Recipient', 'Issuer', 'Pathway', 'Authority', 'Groups', 'Parent'] as const;
+export type InvalidField = (typeof INVALID_FIELDS)[number];
+
+export const DELEGATION_ACTIONS = ['issue', 'approve', 'deny', 'accept', 'reject', 'suspend', 'resume', 'revoke', 'archive'] as const;
+export type DelegationAction = (typeof DELEGATION_ACTIONS)[number];
+
+export { UNLIMITED };
+
+/** A limit (of a decision, or the cap a parent hands on): values are decimal strings, "Unlimited", or null for Authorized. */
+export interface Limit {
+  authorityTypeId: string;
+  authorityLimitValueType: AuthorityLimitValueType;
+  authorityLimitOperator: '<' | '<=' | null;
+  authorityLimitValue: string | null;
+  authorityLimitValueUnit: string | null;
+}
+
+/** A delegation's limit: what it holds, and whether and up to what its recipient may hand it on. */
+export interface DelegationLimit extends Limit {
+  redelegable: boolean;
+  /** The most a redelegation may hold (decimal or "Unlimited"); null: the limit's own value. */
+  redelegationLimitValue: string | null;
+  redelegationLimitValueUnit: string | null;
+  /** The issuer set this limit by hand (informational: it is still bounded by the parent or the decision). */
+  isLimitOverridden?: boolean;
+}
+
+/**
+ * A rule broken. `rule` names it, `field` the request field (`delegationAuthorities.0.authorityLimitValue`,
+ * `delegationPathway`, `delegationGroups.1.groupId`, `expirationDate`, `delegationRecipients.0.recipientUserId`,
+ * `parentDelegationId`, `decisionId`), `status` the answer a request gets (403 when the caller may not,
+ * 400 when what they ask for is out of bounds), `invalidField` what a live delegation breaking it is
+ * marked with, and `message` says both rule and field in words.
+ */
+export interface Violation {
+  rule: 'parent-held' | 'parent-live' | 'authority' | 'pathway' | 'groups' | 'expiration' | 'reach' | 'root' | 'issuer' | 'recipient';
+  field: string;
+  status: 400 | 403;
+  invalidField: InvalidField;
+  message: string;
+}
+
+/** The organisation as far as a check needs it (the service loads the part it needs from its projections). */
+export interface OrgView {
+  /** Whether the user is an ACTIVE member of the tenant. */
+  isActiveUser(userId: string): boolean;
+  /** A user's manager (auth's `manager`), null if none. */
+  managerOf(userId: string): string | null;
+  /** The positions a user holds today. */
+  positionsOf(userId: string): readonly string[];
+  /** The users holding a position today. */
+  holdersOf(positionId: string): readonly string[];
+  /** Whether the position exists and is ACTIVE. */
+  isActivePosition(positionId: string): boolean;
+  /** A user's groups: their own group memberships plus the groups of the positions they hold. */
+  groupsOfUser(userId: string): readonly string[];
+  /** A position's groups. */
+  groupsOfPosition(positionId: string): readonly string[];
+  /** The parents of a group in the settings hierarchy (a group may have several; none at the top or unknown). */
+  parentGroupsOf(groupId: string): readonly string[];
+  /** Whether the group exists and is not deleted. */
+  isLiveGroup(groupId: string): boolean;
+}
+
+/** Who a delegation is given to. */
+export interface Recipient {
+  recipientType: DelegationRecipientType;
+  recipientUserId: string | null;
+  recipientPositionId: string | null;
+}
+
+/** A delegation as the rules see it (a parent, or a live delegation checked for invalidation). */
+export interface DelegationState extends Recipient {
+  status: DelegationStatus;
+  effectiveDate: Date;
+  /** null: no expiration. */
+  expirationDate: Date | null;
+  isInvalid: boolean;
+  issuerType: 'ROOT_AUTHORITY' | 'PERSONNEL_IN_POSITION' | 'POSITION_ONLY' | 'SPECIFIC_PERSONNEL';
+  issuerUserId: string | null;
+  issuerPositionId: string | null;
+  pathways: readonly string[];
+  groupIds: readonly string[];
+  authorities: readonly DelegationLimit[];
+}
+
+/** The decision a delegation hands on. */
+export interface DecisionScope {
+  status: 'DRAFT' | 'PUBLISHED' | 'ARCHIVED';
+  delegable: boolean;
+  pathways: readonly string[];
+  groupIds: readonly string[];
+  authorities: readonly Limit[];
+}
+
+/** What an issuer asks for (one request; each recipient gets its own delegation). */
+export interface ProposedDelegation {
+  recipientType: DelegationRecipientType;
+  recipients: readonly { recipientUserId: string | null; recipientPositionId: string | null }[];
+  pathways: readonly string[];
+  groupIds: readonly string[];
+  authorities: readonly DelegationLimit[];
+  effectiveDate: Date;
+  expirationDate: Date | null;
+}
+
+/** Whether `userId` holds what `recipient` names today (per its recipient type); an inactive user holds nothing. */
+export function holds(recipient: Recipient, userId: string, org: OrgView): boolean {
+  if (!org.isActiveUser(userId)) return false;
+  const { recipientUserId: user, recipientPositionId: position } = recipient;
+  const isUser = user !== null && sameId(user, userId);
+  const inPosition = position !== null && includesId(org.positionsOf(userId), position);
+  switch (recipient.recipientType) {
+    case 'SPECIFIC_PERSONNEL':
+      return isUser;
+    case 'POSITION_ONLY':
+      return inPosition;
+    case 'PERSONNEL_IN_POSITION':
+      return isUser && inPosition;
+    default:
+      return false;
+  }
+}
+
+/**
+ * The cap a parent's limit hands on: its redelegationLimitValue (and unit; no unit given means the
+ * limit's own) when set, else its own value, with the limit's own operator. A redelegation value
+ * above the limit's own value (same unit) is read as the limit's own value: a parent never hands on
+ * more than it holds. Authorized hands on Authorized.
+ */
+export function capOf(parent: DelegationLimit): Limit {
+  const own: Limit = {
+    authorityTypeId: parent.authorityTypeId,
+    authorityLimitValueType: parent.authorityLimitValueType,
+    authorityLimitOperator: parent.authorityLimitOperator,
+    authorityLimitValue: parent.authorityLimitValue,
+    authorityLimitValueUnit: parent.authorityLimitValueUnit,
+  };
+  const value = parent.redelegationLimitValue;
+  if (parent.authorityLimitValueType === 'Authorized' || value === null) return own;
+  const unit = parent.redelegationLimitValueUnit ?? parent.authorityLimitValueUnit;
+  const ownValue = own.authorityLimitValue === null || own.authorityLimitValue === UNLIMITED ? null : millionths(own.authorityLimitValue);
+  if (ownValue !== null && unit === own.authorityLimitValueUnit) {
+    const asked = value === UNLIMITED ? null : millionths(value);
+    if (value === UNLIMITED || (asked !== null && asked > ownValue)) return own;
+  }
+  return { ...own, authorityLimitValue: value, authorityLimitValueUnit: unit };
+}
+
+/**
+ * Why `child` is not within `cap` (same value type and unit, value no higher, operator no wider:
+ * `<` under `<=` of the same value is fine, not the reverse; Unlimited only under Unlimited;
+ * Authorized only under Authorized), or null when it is. Values compare as exact decimals, not text
+ * ("1000" < "200000", "99.5" < "100"); a value that is not a decimal of the accepted shape, a missing
+ * value or operator, or a Percentage over 100 is never within.
+ */
+export function limitProblem(child: Limit, cap: Limit): string | null {
+  return limitIssue(child, cap, 'the cap allows')?.text ?? null;
+}
+
+/**
+ * Whether `recipientUserId` is reachable from `issuerUserId` along `pathway`: Matrix = any active
+ * member; Functional = shares at least one group (a user's groups per OrgView.groupsOfUser);
+ * Direct Line = a direct report of the issuer; Down-Line = anywhere below the issuer in the reporting
+ * line (cycle-safe). Only active users are reached. A position recipient is reachable when one of
+ * its holders is, or (Functional, when it has an active holder) when the position's own groups meet
+ * the issuer's; a vacant position (no active holder) only along Matrix, and only when it is active. An unknown
+ * pathway reaches no one.
+ */
+export function reachable(pathway: string, issuerUserId: string, recipient: Recipient, org: OrgView): boolean {
+  const positionId = recipient.recipientType === 'SPECIFIC_PERSONNEL' ? null : recipient.recipientPositionId;
+  const named = recipient.recipientType === 'POSITION_ONLY' ? (positionId === null ? [] : org.holdersOf(positionId)) : recipient.recipientUserId === null ? [] : [recipient.recipientUserId];
+  const users = named.filter((u) => org.isActiveUser(u));
+  switch (pathway) {
+    case 'Matrix':
+      return users.length > 0 || (recipient.recipientType === 'POSITION_ONLY' && positionId !== null && org.isActivePosition(positionId));
+    case 'Functional': {
+      const mine = new Set(org.groupsOfUser(issuerUserId).map(lower));
+      const meets = (groups: readonly string[]) => groups.some((g) => mine.has(lower(g)));
+      if (users.length === 0) return false; // vacant: only Matrix
+      return users.some((u) => meets(org.groupsOfUser(u))) || (positionId !== null && meets(org.groupsOfPosition(positionId)));
+    }
+    case 'Direct Line':
+      return users.some((u) => {
+        const manager = org.managerOf(u);
+        return manager !== null && sameId(manager, issuerUserId);
+      });
+    case 'Down-Line':
+      return users.some((u) => isBelow(u, issuerUserId, org));
+    default:
+      return false;
+  }
+}
+
+/** Whether `groupId` is one of `scope` or a descendant of one of them (settings hierarchy, cycle-safe). */
+export function withinGroups(groupId: string, scope: readonly string[], org: OrgView): boolean {
+  const inScope = new Set(scope.map(lower));
+  const seen = new Set<string>();
+  // Up every parent (a group may have several), each group once.
+  const queue: string[] = [groupId];
+  for (let g = queue.shift(); g !== undefined; g = queue.shift()) {
+    if (seen.has(lower(g))) continue;
+    if (inScope.has(lower(g))) return true;
+    seen.add(lower(g));
+    queue.push(...org.parentGroupsOf(g));
+  }
+  return false;
+}
+
+/**
+ * Rule 5: a root delegation needs `create:root_delegations` (403, and nothing else is checked), a
+ * PUBLISHED and delegable decision (400), pathways within the decision's, live groups within the
+ * decision's (descendants count), limits no more than the decision's for the same authority type (a
+ * type the decision lacks is refused), an expiration (if any) after the effective date, and
+ * recipients that exist and are active (a PERSONNEL_IN_POSITION user holding the position).
+ */
+export function checkRoot(decision: DecisionScope, proposed: ProposedDelegation, canCreateRoot: boolean, org: OrgView): Violation[] {
+  if (!canCreateRoot) {
+    return [violation('root', 'decisionId', 'Issuer', 'issuing a root delegation of this decision needs the create:root_delegations permission', 403)];
+  }
+  const out: Violation[] = [];
+  if (decision.status !== 'PUBLISHED') out.push(violation('root', 'decisionId', 'Parent', `the decision is ${decision.status}; only a PUBLISHED decision can be delegated`));
+  if (!decision.delegable) out.push(violation('root', 'decisionId', 'Parent', 'the decision is not delegable'));
+  out.push(...authorityViolations(proposed.authorities, null, decision));
+  out.push(...pathwayViolations(proposed.pathways, null, decision));
+  out.push(...groupViolations(proposed.groupIds, null, decision, org));
+  out.push(...windowViolations(proposed, null));
+  out.push(...recipientViolations(proposed, org).violations);
+  return out;
+}
+
+/**
+ * Rules 1-4 for a redelegation by `issuerUserId` from `parent`: the issuer holds the parent (403, and
+ * nothing else is checked); the parent is ISSUED or ACCEPTED, effective at `now`, not expired
+ * (expired from its expirationDate on), not invalid, and its decision PUBLISHED and delegable (400);
+ * each authority is one the parent holds, redelegable on the parent, within its cap and within the
+ * decision's limit; pathways within the parent's and the decision's; live groups within the parent's
+ * and the decision's (descendants count); expiration no later than the parent's (a parent without
+ * expiration allows any; a child without one under a parent with one is refused), after the child's
+ * own effective date, which is not before the parent's; recipients exist and are active, and each is
+ * reachable from the issuer along at least one of the proposed pathways.
+ */
+export function checkRedelegation(
+  parent: DelegationState,
+  decision: DecisionScope,
+  proposed: ProposedDelegation,
+  issuerUserId: string,
+  org: OrgView,
+  now: Date,
+): Violation[] {
+  if (!holds(parent, issuerUserId, org)) {
+    return [violation('parent-held', 'parentDelegationId', 'Issuer', 'the issuer does not hold the parent delegation today, so cannot hand it on', 403)];
+  }
+  const out: Violation[] = [];
+  const live = (field: string, text: string) => out.push(violation('parent-live', field, 'Parent', text));
+  if (!HOLDING_STATUSES.includes(parent.status)) live('parentDelegationId', `the parent delegation is ${parent.status}; only an ISSUED or ACCEPTED delegation can be handed on`);
+  if (parent.effectiveDate.getTime() > now.getTime()) live('parentDelegationId', `the parent delegation is not effective until ${iso(parent.effectiveDate)}`);
+  if (parent.expirationDate !== null && parent.expirationDate.getTime() <= now.getTime()) live('parentDelegationId', `the parent delegation expired at ${iso(parent.expirationDate)}`);
+  if (parent.isInvalid) live('parentDelegationId', 'the parent delegation is marked invalid');
+  if (decision.status !== 'PUBLISHED') live('decisionId', `the decision is ${decision.status}; only a PUBLISHED decision can be delegated`);
+  if (!decision.delegable) live('decisionId', 'the decision is not delegable');
+  out.push(...authorityViolations(proposed.authorities, parent, decision));
+  out.push(...pathwayViolations(proposed.pathways, parent, decision));
+  out.push(...groupViolations(proposed.groupIds, parent, decision, org));
+  out.push(...windowViolations(proposed, parent));
+  const recipients = recipientViolations(proposed, org);
+  out.push(...recipients.violations);
+  proposed.recipients.forEach((r, i) => {
+    if (!recipients.sound[i]) return; // its own problem is reported already
+    const recipient: Recipient = { recipientType: proposed.recipientType, ...r };
+    if (proposed.pathways.some((p) => reachable(p, issuerUserId, recipient, org))) return;
+    const byPosition = proposed.recipientType === 'POSITION_ONLY';
+    const field = `delegationRecipients.${i}.${byPosition ? 'recipientPositionId' : 'recipientUserId'}`;
+    const who = byPosition ? `position ${r.recipientPositionId}` : `user ${r.recipientUserId}`;
+    const along = proposed.pathways.length === 0 ? 'as no pathway is given' : `along any of the proposed pathways (${proposed.pathways.join(', ')})`;
+    out.push(violation('reach', field, 'Recipient', `${who} cannot be reached from the issuer ${along}`));
+  });
+  return out;
+}
+
+/**
+ * The invalid fields of a live delegation today, never a rewrite: `Recipient` (a PERSONNEL_IN_POSITION
+ * recipient no longer holds the position, a user deactivated, a position inactive), `Issuer` (a
+ * PERSONNEL_IN_POSITION or POSITION_ONLY issuer no longer holds the position it issued from, or is
+ * deactivated), `Pathway` (pathways no longer within the parent's or the decision's), `Authority` (a
+ * limit no longer within its parent's cap or the decision's limit, a type either lacks, or the
+ * parent's no longer redelegable), `Groups` (a group deleted, or no longer within the parent's or the
+ * decision's), `Parent` (the parent is not ISSUED/ACCEPTED, is invalid itself, or now expires before
+ * this delegation does). `parent` is null for a root delegation, checked against the decision only.
+ * In the order of INVALID_FIELDS, each once.
+ */
+export function invalidFieldsOf(delegation: DelegationState, parent: DelegationState | null, decision: DecisionScope, org: OrgView): InvalidField[] {
+  const found = new Set<InvalidField>();
+  if (recipientIsUnsound(delegation, org)) found.add('Recipient');
+  if (issuerIsUnsound(delegation, org)) found.add('Issuer');
+  if (pathwayViolations(delegation.pathways, parent, decision).length > 0) found.add('Pathway');
+  if (authorityViolations(delegation.authorities, parent, decision).length > 0) found.add('Authority');
+  if (groupViolations(delegation.groupIds, parent, decision, org).length > 0) found.add('Groups');
+  if (parent !== null) {
+    const outlives = parent.expirationDate !== null && (delegation.expirationDate === null || delegation.expirationDate.getTime() > parent.expirationDate.getTime());
+    if (!HOLDING_STATUSES.includes(parent.status) || parent.isInvalid || outlives) found.add('Parent');
+  }
+  return INVALID_FIELDS.filter((f) => found.has(f));
+}
+
+/** A step of the status machine: a status and, for PENDING, its stage. */
+interface Step {
+  to: DelegationStatus;
+  stage: PendingStage | null;
+}
+
+interface Move {
+  /** The states the action applies to: a status (any stage), or "PENDING (STAGE)" for one stage. */
+  from: readonly string[];
+  to(settings: { approvalRequired: boolean; acceptanceRequired: boolean }, wasAccepted: boolean): Step;
+}
+
+const step = (to: DelegationStatus, stage: PendingStage | null = null): Step => ({ to, stage });
+const afterApproval = (s: { acceptanceRequired: boolean }): Step => (s.acceptanceRequired ? step('PENDING', 'ACCEPTANCE') : step('ISSUED'));
+
+const MOVES: Readonly<Record<DelegationAction, Move>> = {
+  issue: { from: ['DRAFT'], to: (s) => (s.approvalRequired ? step('PENDING', 'APPROVAL') : afterApproval(s)) },
+  approve: { from: ['PENDING (APPROVAL)'], to: (s) => afterApproval(s) },
+  deny: { from: ['PENDING (APPROVAL)'], to: () => step('REJECTED') },
+  accept: { from: ['PENDING (ACCEPTANCE)', 'ISSUED'], to: () => step('ACCEPTED') },
+  reject: { from: ['PENDING (ACCEPTANCE)', 'ISSUED'], to: () => step('REJECTED') },
+  suspend: { from: ['ISSUED', 'ACCEPTED'], to: () => step('SUSPENDED') },
+  resume: { from: ['SUSPENDED'], to: (_s, wasAccepted) => step(wasAccepted ? 'ACCEPTED' : 'ISSUED') },
+  revoke: { from: ['PENDING', 'ISSUED', 'ACCEPTED', 'SUSPENDED'], to: () => step('REVOKED') },
+  archive: { from: ['DRAFT', 'REJECTED', 'REVOKED', 'EXPIRED'], to: () => step('ARCHIVED') },
+};
+
+/**
+ * A status move: where `action` takes a delegation in `from` (and, for PENDING, at which stage),
+ * given the tenant's settings; or the 409 problem naming both states (where it is, where the action
+ * would take it) and what the action applies to.
+ * issue: DRAFT -> PENDING (APPROVAL when approval is required, else ACCEPTANCE when acceptance is) or ISSUED;
+ * approve: PENDING/APPROVAL -> PENDING/ACCEPTANCE when acceptance is required, else ISSUED; deny: PENDING/APPROVAL -> REJECTED;
+ * accept: PENDING/ACCEPTANCE or ISSUED -> ACCEPTED; reject: PENDING/ACCEPTANCE or ISSUED -> REJECTED;
+ * suspend: ISSUED or ACCEPTED -> SUSPENDED; resume: SUSPENDED -> ACCEPTED if it had been accepted, else ISSUED;
+ * revoke: PENDING (either stage), ISSUED, ACCEPTED or SUSPENDED -> REVOKED; archive: DRAFT, REJECTED, REVOKED or EXPIRED -> ARCHIVED.
+ */
+export function statusMove(
+  from: DelegationStatus,
+  stage: PendingStage | null,
+  action: DelegationAction,
+  settings: { approvalRequired: boolean; acceptanceRequired: boolean },
+  wasAccepted: boolean,
+): { to: DelegationStatus; stage: PendingStage | null } | { problem: string } {
+  const move = MOVES[action];
+  const target = move.to(settings, wasAccepted);
+  const here = stateLabel(from, from === 'PENDING' ? stage : null);
+  if (move.from.includes(from) || move.from.includes(here)) return target;
+  const list = move.from.length === 1 ? move.from[0] : `${move.from.slice(0, -1).join(', ')} or ${move.from[move.from.length - 1]}`;
+  return { problem: `A delegation cannot ${action} from ${here} to ${stateLabel(target.to, target.stage)} (${action} applies only to a delegation in ${list})` };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Private helpers
+
+const lower = (id: string) => id.toLowerCase();
+const sameId = (a: string, b: string) => lower(a) === lower(b);
+const includesId = (ids: readonly string[], id: string) => ids.some((x) => sameId(x, id));
+const iso = (d: Date) => d.toISOString();
+const stateLabel = (status: DelegationStatus, stage: PendingStage | null) => (stage === null ? status : `${status} (${stage})`);
+
+function violation(rule: Violation['rule'], field: string, invalidField: InvalidField, text: string, status: 400 | 403 = 400): Violation {
+  return { rule, field, status, invalidField, message: `${field}: ${text}` };
+}
+
+/** A limit value in millionths, exactly (no floating point); null when it is not a decimal of the accepted shape. */
+const DECIMAL = /^(0|[1-9]\d{0,14})(?:\.(\d{1,6}))?$/;
+function millionths(value: string): bigint | null {
+  const m = DECIMAL.exec(value);
+  if (!m) return null;
+  return BigInt(m[1]) * 1_000_000n + BigInt((m[2] ?? '').padEnd(6, '0'));
+}
+
+/** A limit in words: "<= 500000 USD", "Unlimited", "Authorized". */
+function shown(l: Limit, withOperator = true): string {
+  if (l.authorityLimitValueType === 'Authorized') return 'Authorized';
+  const value = [l.authorityLimitValue ?? '(no value)', l.authorityLimitValueUnit].filter((x) => x !== null).join(' ');
+  return withOperator && l.authorityLimitOperator !== null ? `${l.authorityLimitOperator} ${value}` : value;
+}
+
+interface LimitIssue {
+  field: 'authorityLimitValueType' | 'authorityLimitValueUnit' | 'authorityLimitOperator' | 'authorityLimitValue';
+  text: string;
+}
+
+/** Why `child` is not within `cap`, with the field of the child at fault; `whose` names the cap ("the parent hands on"). */
+function limitIssue(child: Limit, cap: Limit, whose: string): LimitIssue | null {
+  const bound = `${whose} (${shown(cap)})`;
+  const type = child.authorityLimitValueType;
+  if (type !== cap.authorityLimitValueType) {
+    return { field: 'authorityLimitValueType', text: `value type ${type} is not the value type ${whose} (${cap.authorityLimitValueType}: ${shown(cap)})` };
+  }
+  if (type === 'Authorized') return null;
+  if ((child.authorityLimitValueUnit ?? null) !== (cap.authorityLimitValueUnit ?? null)) {
+    return { field: 'authorityLimitValueUnit', text: `unit ${child.authorityLimitValueUnit ?? '(none)'} is not the unit ${bound}` };
+  }
+  const value = child.authorityLimitValue;
+  if (value === null) return { field: 'authorityLimitValue', text: `a ${type} limit needs a value; ${bound}` };
+  if (child.authorityLimitOperator === null) return { field: 'authorityLimitOperator', text: `a ${type} limit needs an operator (< or <=); ${bound}` };
+  const childValue = value === UNLIMITED ? null : millionths(value);
+  if (value !== UNLIMITED && childValue === null) {
+    return { field: 'authorityLimitValue', text: `"${value}" is not a decimal (at most 15 digits before the point and 6 after), so it is not within ${bound}` };
+  }
+  if (type === 'Percentage' && childValue !== null && childValue > 100_000_000n) {
+    return { field: 'authorityLimitValue', text: `${value} is more than 100 percent` };
+  }
+  if (cap.authorityLimitValue === UNLIMITED) return null;
+  const capValue = cap.authorityLimitValue === null ? null : millionths(cap.authorityLimitValue);
+  if (capValue === null || cap.authorityLimitOperator === null) {
+    return { field: 'authorityLimitValue', text: `${shown(child, false)} cannot be within ${bound}: that limit has no valid value and operator` };
+  }
+  if (childValue === null || childValue > capValue) return { field: 'authorityLimitValue', text: `${shown(child, false)} is more than ${bound}` };
+  if (childValue === capValue && child.authorityLimitOperator === '<=' && cap.authorityLimitOperator === '<') {
+    return { field: 'authorityLimitOperator', text: `${shown(child)} is wider than ${bound}` };
+  }
+  return null;
+}
+
+/** The authorities' problems against the parent's caps (when there is a parent) and the decision's limits. */
+function authorityViolations(authorities: readonly DelegationLimit[], parent: DelegationState | null, decision: DecisionScope): Violation[] {
+  const out: Violation[] = [];
+  authorities.forEach((a, i) => {
+    const at = (field: string, text: string) => out.push(violation('authority', `delegationAuthorities.${i}.${field}`, 'Authority', text));
+    const typeId = a.authorityTypeId;
+    if (parent !== null) {
+      const held = parent.authorities.find((p) => sameId(p.authorityTypeId, typeId));
+      if (!held) return at('authorityTypeId', `the parent delegation holds no authority of type ${typeId}`);
+      if (!held.redelegable) return at('redelegable', `the parent's authority of type ${typeId} is not redelegable`);
+      const issue = limitIssue(a, capOf(held), 'the parent hands on');
+      if (issue) return at(issue.field, issue.text);
+    }
+    const limit = decision.authorities.find((d) => sameId(d.authorityTypeId, typeId));
+    if (!limit) return at('authorityTypeId', `the decision has no authority of type ${typeId}`);
+    const issue = limitIssue(a, limit, 'the decision allows');
+    if (issue) at(issue.field, issue.text);
+  });
+  return out;
+}
+
+/** Each pathway not among the parent's (when there is a parent) or the decision's. */
+function pathwayViolations(pathways: readonly string[], parent: DelegationState | null, decision: DecisionScope): Violation[] {
+  return [...new Set(pathways)].flatMap((p) => {
+    const outside = [
+      ...(parent !== null && !parent.pathways.includes(p) ? [`the parent's (${parent.pathways.join(', ') || 'none'})`] : []),
+      ...(!decision.pathways.includes(p) ? [`the decision's (${decision.pathways.join(', ') || 'none'})`] : []),
+    ];
+    return outside.length === 0 ? [] : [violation('pathway', 'delegationPathway', 'Pathway', `${p} is not among ${outside.join(' nor ')} pathways`)];
+  });
+}
+
+/** Each group deleted, or not within the parent's groups (when there is a parent) or the decision's. */
+function groupViolations(groupIds: readonly string[], parent: DelegationState | null, decision: DecisionScope, org: OrgView): Violation[] {
+  const out: Violation[] = [];
+  groupIds.forEach((g, i) => {
+    const at = (text: string) => out.push(violation('groups', `delegationGroups.${i}.groupId`, 'Groups', text));
+    if (!org.isLiveGroup(g)) return at(`group ${g} does not exist or is deleted`);
+    const outside = [...(parent !== null && !withinGroups(g, parent.groupIds, org) ? ["the parent's"] : []), ...(!withinGroups(g, decision.groupIds, org) ? ["the decision's"] : [])];
+    if (outside.length > 0) at(`group ${g} is not within ${outside.join(' nor ')} groups (neither one of them nor below one)`);
+  });
+  return out;
+}
+
+/** The proposed time window: expiration after the effective date; under a parent, not before its start nor after its expiration. */
+function windowViolations(proposed: ProposedDelegation, parent: DelegationState | null): Violation[] {
+  const out: Violation[] = [];
+  const at = (field: string, text: string) => out.push(violation('expiration', field, 'Parent', text));
+  const { effectiveDate, expirationDate } = proposed;
+  if (parent !== null && effectiveDate.getTime() < parent.effectiveDate.getTime()) {
+    at('effectiveDate', `${iso(effectiveDate)} is before the parent delegation is effective (${iso(parent.effectiveDate)})`);
+  }
+  if (parent !== null && parent.expirationDate !== null) {
+    if (expirationDate === null) at('expirationDate', `is required: the parent delegation expires at ${iso(parent.expirationDate)}, and a redelegation may not outlive it`);
+    else if (expirationDate.getTime() > parent.expirationDate.getTime()) {
+      at('expirationDate', `${iso(expirationDate)} is later than the parent delegation's expiration (${iso(parent.expirationDate)})`);
+    }
+  }
+  if (expirationDate !== null && expirationDate.getTime() <= effectiveDate.getTime()) {
+    at('expirationDate', `${iso(expirationDate)} is not after the effective date (${iso(effectiveDate)})`);
+  }
+  return out;
+}
+
+/** The recipients' own problems (missing, inactive, a user not holding the position), and which recipients have none. */
+function recipientViolations(proposed: ProposedDelegation, org: OrgView): { violations: Violation[]; sound: boolean[] } {
+  const violations: Violation[] = [];
+  const type = proposed.recipientType;
+  const sound = proposed.recipients.map((r, i) => {
+    const before = violations.length;
+    const at = (field: string, text: string) => violations.push(violation('recipient', `delegationRecipients.${i}.${field}`, 'Recipient', text));
+    const user = r.recipientUserId;
+    const position = r.recipientPositionId;
+    if (type !== 'POSITION_ONLY') {
+      if (user === null) at('recipientUserId', `is required for a ${type} recipient`);
+      else if (!org.isActiveUser(user)) at('recipientUserId', `user ${user} is not an active member of the tenant`);
+    }
+    if (type !== 'SPECIFIC_PERSONNEL') {
+      if (position === null) at('recipientPositionId', `is required for a ${type} recipient`);
+      else if (!org.isActivePosition(position)) at('recipientPositionId', `position ${position} does not exist or is not active`);
+      else if (type === 'PERSONNEL_IN_POSITION' && user !== null && org.isActiveUser(user) && !includesId(org.positionsOf(user), position)) {
+        at('recipientPositionId', `user ${user} does not hold position ${position}`);
+      }
+    }
+    return violations.length === before;
+  });
+  return { violations, sound };
+}
+
+/** Whether a live delegation's recipient is no longer sound: a user deactivated, a position inactive, the user no longer in the position. */
+function recipientIsUnsound(d: DelegationState, org: OrgView): boolean {
+  const user = d.recipientUserId;
+  const position = d.recipientPositionId;
+  if (d.recipientType !== 'POSITION_ONLY' && (user === null || !org.isActiveUser(user))) return true;
+  if (d.recipientType !== 'SPECIFIC_PERSONNEL' && (position === null || !org.isActivePosition(position))) return true;
+  return d.recipientType === 'PERSONNEL_IN_POSITION' && user !== null && position !== null && !includesId(org.positionsOf(user), position);
+}
+
+/**
+ * Whether a live delegation's issuer no longer holds the position it issued from (PERSONNEL_IN_POSITION
+ * and POSITION_ONLY issuers only): the position missing, the user deactivated or no longer in it. A
+ * POSITION_ONLY issue without an issuing user has no one to check; a PERSONNEL_IN_POSITION one is unsound.
+ */
+function issuerIsUnsound(d: DelegationState, org: OrgView): boolean {
+  if (d.issuerType !== 'PERSONNEL_IN_POSITION' && d.issuerType !== 'POSITION_ONLY') return false;
+  const position = d.issuerPositionId;
+  const user = d.issuerUserId;
+  if (position === null) return true;
+  if (user === null) return d.issuerType === 'PERSONNEL_IN_POSITION';
+  return !org.isActiveUser(user) || !includesId(org.positionsOf(user), position);
+}
+
+/** Whether `userId` is anywhere below `issuerUserId` in the reporting line (each manager visited once, so a cycle ends). */
+function isBelow(userId: string, issuerUserId: string, org: OrgView): boolean {
+  const seen = new Set<string>([lower(userId)]);
+  for (let m = org.managerOf(userId); m !== null; m = org.managerOf(m)) {
+    if (sameId(m, issuerUserId)) return true;
+    if (seen.has(lower(m))) return false;
+    seen.add(lower(m));
+  }
+  return false;
+}

@@ -1,0 +1,217 @@
+/** The statements of delegations: their view, the list, the subtree, and the organisation the rules read. */
+import { ListSpec, Queryable, Sql, isoSql, raw, sortBy, sql } from '@ddm/platform';
+import { DecisionScope, DelegationLimit, DelegationState, Limit, OrgView } from './delegation.rules';
+
+const USER = (a: string) => `CASE WHEN ${a}.id IS NULL THEN NULL ELSE jsonb_build_object('id', ${a}.id, 'name', ${a}.name, 'email', ${a}.email) END`;
+
+const VIEW_JOINS = `
+  JOIN decision.decisions dc ON dc.id = g.decision_id
+  LEFT JOIN decision.user_projection iu ON iu.tenant_id = g.tenant_id AND iu.id = g.issuer_user_id
+  LEFT JOIN decision.user_projection ru ON ru.tenant_id = g.tenant_id AND ru.id = g.recipient_user_id
+  LEFT JOIN decision.position_projection ip ON ip.id = g.issuer_position_id AND ip.tenant_id = g.tenant_id
+  LEFT JOIN decision.position_projection rp ON rp.id = g.recipient_position_id AND rp.tenant_id = g.tenant_id`;
+
+/** A delegation's view as one JSON value (what a read answers, a revision stores and an event is made from). */
+export const DELEGATION_VIEW = `(jsonb_build_object(
+    'id', g.id, 'delegationDisplayId', g.delegation_display_id, 'tenantId', g.tenant_id, 'decisionId', g.decision_id,
+    'parentDelegationId', g.parent_delegation_id, 'isRootDelegation', g.parent_delegation_id IS NULL, 'depth', g.depth,
+    'issuerType', g.issuer_type, 'issuerUserId', g.issuer_user_id, 'issuerPositionId', g.issuer_position_id,
+    'recipientType', g.recipient_type, 'recipientUserId', g.recipient_user_id, 'recipientPositionId', g.recipient_position_id,
+    'delegationRecipients', jsonb_build_array(jsonb_build_object('recipientUserId', g.recipient_user_id, 'recipientPositionId', g.recipient_position_id)),
+    'recipientAutoIssue', g.recipient_auto_issue, 'status', g.status, 'pendingStage', g.pending_stage,
+    'effectiveDate', ${isoSql('g.effective_date')}, 'expirationDate', ${isoSql('g.expiration_date')}, 'isNoExpiration', g.is_no_expiration,
+    'issuedDate', ${isoSql('g.issued_date')}, 'acceptedDate', ${isoSql('g.accepted_date')},
+    'delegationPathway', to_jsonb(g.delegation_pathway), 'delegationGroups', g.delegation_groups, 'delegationAuthorities', g.delegation_authorities,
+    'isInvalid', g.is_invalid, 'invalidFields', to_jsonb(g.invalid_fields), 'copiedFrom', g.copied_from)
+  || jsonb_build_object(
+    'issuerUser', ${USER('iu')}, 'recipientUser', ${USER('ru')},
+    'issuerPositionName', ip.position_name, 'recipientPositionName', rp.position_name,
+    'delegationDocuments', (SELECT coalesce(jsonb_agg(jsonb_build_object('id', dd.id, 'documentId', dd.document_id, 'isPinned', dd.is_pinned)
+        ORDER BY dd.is_pinned DESC, dd.position), '[]'::jsonb) FROM decision.delegation_documents dd WHERE dd.delegation_id = g.id),
+    'sourceDecision', jsonb_build_object('id', dc.id, 'decisionDisplayId', dc.decision_display_id, 'name', dc.name, 'description', dc.description,
+        'guidance', dc.guidance, 'sectionId', dc.section_id, 'categoryId', dc.category_id),
+    'createdAt', ${isoSql('g.created_on')}, 'createdBy', g.created_by, 'updatedAt', ${isoSql('g.updated_on')}, 'updatedBy', g.updated_by))`;
+
+/** Get by id: $1 = id, $2 = tenant (a DELETED one too: its status says so). */
+export const DELEGATION_BY_ID_SQL = `SELECT g.version, ${DELEGATION_VIEW} AS view FROM decision.delegations g ${VIEW_JOINS} WHERE g.id = $1 AND g.tenant_id = $2`;
+
+/**
+ * Stores a revision of each delegation named (as it is now in the transaction) and answers them
+ * (version and view, in the order named), in one statement that builds each view once.
+ */
+export function reviseDelegations(tenantId: string, ids: readonly string[], change: string, by: string | null): Sql {
+  return sql`WITH v AS MATERIALIZED (
+      SELECT x.n, g.id, g.tenant_id, g.version, ${raw(DELEGATION_VIEW)} AS view
+        FROM unnest(${ids}::uuid[]) WITH ORDINALITY AS x(id, n)
+        JOIN decision.delegations g ON g.id = x.id AND g.tenant_id = ${tenantId} ${raw(VIEW_JOINS)}),
+    revised AS (
+      INSERT INTO decision.delegation_revisions (id, tenant_id, delegation_id, revision_id, revised_by, change, snapshot)
+      SELECT gen_random_uuid(), v.tenant_id, v.id,
+             coalesce((SELECT max(r.revision_id) FROM decision.delegation_revisions r WHERE r.delegation_id = v.id), 0) + 1,
+             ${by}::uuid, ${change}, v.view FROM v)
+    SELECT v.version, v.view FROM v ORDER BY v.n`;
+}
+
+export type DelegationSort = 'delegationDisplayId' | 'decisionName' | 'status' | 'updatedAt' | 'expirationDate';
+export const DELEGATION_SORTS: readonly DelegationSort[] = ['delegationDisplayId', 'decisionName', 'status', 'updatedAt', 'expirationDate'];
+const SORT_KEYS: Record<DelegationSort, string[]> = {
+  delegationDisplayId: ['(g.delegation_display_id::bigint)'],
+  decisionName: ['lower(d.name)'],
+  status: ['g.status'],
+  updatedAt: ['g.updated_on'],
+  expirationDate: ['g.expiration_date'],
+};
+
+export interface DelegationFilters {
+  page: number;
+  limit: number;
+  search?: string;
+  status?: string[];
+  decisionIds?: string[];
+  recipientUserIds?: string[];
+  positionIds?: string[];
+  groupIds?: string[];
+  issuerUserId?: string;
+  isInvalid?: boolean;
+  rootOnly?: boolean;
+  onlyMine?: boolean;
+  sortBy?: DelegationSort;
+  sortOrder?: 'asc' | 'desc';
+}
+
+/** The list and the global search: one statement (page, total and views). */
+export function delegationList(tenantId: string, callerId: string, f: DelegationFilters): ListSpec {
+  const where: Sql[] = [sql`g.tenant_id = ${tenantId}`];
+  where.push(f.status?.length ? sql`g.status = ANY(${f.status}::text[])` : sql`g.status <> 'DELETED'`);
+  if (f.decisionIds?.length) where.push(sql`g.decision_id = ANY(${f.decisionIds}::uuid[])`);
+  if (f.recipientUserIds?.length) where.push(sql`g.recipient_user_id = ANY(${f.recipientUserIds}::uuid[])`);
+  if (f.positionIds?.length) where.push(sql`(g.recipient_position_id = ANY(${f.positionIds}::uuid[]) OR g.issuer_position_id = ANY(${f.positionIds}::uuid[]))`);
+  if (f.groupIds?.length) where.push(sql`g.group_ids && ${f.groupIds}::uuid[]`);
+  if (f.issuerUserId) where.push(sql`g.issuer_user_id = ${f.issuerUserId}`);
+  if (f.isInvalid !== undefined) where.push(sql`g.is_invalid = ${f.isInvalid}`);
+  if (f.rootOnly) where.push(sql`g.parent_delegation_id IS NULL`);
+  if (f.onlyMine) where.push(sql`(g.issuer_user_id = ${callerId} OR g.recipient_user_id = ${callerId})`);
+  if (f.search) {
+    const like = `%${f.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    where.push(sql`(lower(d.name) LIKE ${like} OR g.delegation_display_id LIKE ${like})`);
+  }
+  return {
+    from: raw('decision.delegations g JOIN decision.decisions d ON d.id = g.decision_id'),
+    where,
+    id: 'g.id',
+    sort: sortBy(SORT_KEYS, f.sortBy ?? 'delegationDisplayId', f.sortOrder),
+    view: { columns: raw(`g.version, ${DELEGATION_VIEW} AS view`), from: raw(`decision.delegations g ON g.id = page.id ${VIEW_JOINS}`) },
+    page: f.page,
+    limit: f.limit,
+  };
+}
+
+/** A delegation row as the rules read it. */
+export interface DelegationRuleRow {
+  id: string;
+  decision_id: string;
+  parent_delegation_id: string | null;
+  depth: number;
+  status: DelegationState['status'];
+  effective_date: Date;
+  expiration_date: Date | null;
+  is_invalid: boolean;
+  issuer_type: DelegationState['issuerType'];
+  issuer_user_id: string | null;
+  issuer_position_id: string | null;
+  recipient_type: DelegationState['recipientType'];
+  recipient_user_id: string | null;
+  recipient_position_id: string | null;
+  delegation_pathway: string[];
+  group_ids: string[];
+  delegation_authorities: DelegationLimit[];
+  accepted_date: Date | null;
+  pending_stage: 'APPROVAL' | 'ACCEPTANCE' | null;
+}
+
+export const RULE_COLUMNS = `g.id, g.decision_id, g.parent_delegation_id, g.depth, g.status, g.effective_date, g.expiration_date, g.is_invalid,
+  g.issuer_type, g.issuer_user_id, g.issuer_position_id, g.recipient_type, g.recipient_user_id, g.recipient_position_id,
+  g.delegation_pathway, g.group_ids, g.delegation_authorities, g.accepted_date, g.pending_stage`;
+
+export function toState(r: DelegationRuleRow): DelegationState {
+  return {
+    status: r.status,
+    effectiveDate: new Date(r.effective_date),
+    expirationDate: r.expiration_date ? new Date(r.expiration_date) : null,
+    isInvalid: r.is_invalid,
+    issuerType: r.issuer_type,
+    issuerUserId: r.issuer_user_id,
+    issuerPositionId: r.issuer_position_id,
+    recipientType: r.recipient_type,
+    recipientUserId: r.recipient_user_id,
+    recipientPositionId: r.recipient_position_id,
+    pathways: r.delegation_pathway,
+    groupIds: r.group_ids,
+    authorities: r.delegation_authorities,
+  };
+}
+
+/** The decision as the rules read it (FOR SHARE inside a change: it cannot narrow meanwhile). */
+export async function decisionScope(q: Queryable, tenantId: string, decisionId: string, lock: boolean): Promise<(DecisionScope & { id: string; name: string }) | null> {
+  const [row] = await q.query<{ id: string; name: string; status: DecisionScope['status']; delegable: boolean; pathways: string[]; group_ids: string[]; authorities: Limit[] }>(
+    `SELECT d.id, d.name, d.status, d.delegable, d.delegation_pathway AS pathways,
+            coalesce((SELECT array_agg(dg.group_id ORDER BY dg.position) FROM decision.decision_groups dg WHERE dg.decision_id = d.id), '{}') AS group_ids,
+            coalesce((SELECT jsonb_agg(jsonb_build_object('authorityTypeId', da.authority_type_id, 'authorityLimitValueType', da.value_type,
+                        'authorityLimitOperator', da.operator, 'authorityLimitValue', da.value_text, 'authorityLimitValueUnit', da.unit) ORDER BY da.position)
+                        FROM decision.decision_authorities da WHERE da.decision_id = d.id), '[]') AS authorities
+       FROM decision.decisions d WHERE d.id = $1 AND d.tenant_id = $2 AND NOT d.is_deleted ${lock ? 'FOR SHARE OF d' : ''}`,
+    [decisionId, tenantId],
+  );
+  return row ? { id: row.id, name: row.name, status: row.status, delegable: row.delegable, pathways: row.pathways, groupIds: row.group_ids, authorities: row.authorities } : null;
+}
+
+/**
+ * The part of the organisation a check needs, from the projections, in one statement: the people
+ * named and everyone above them in the reporting line (Down-Line), the positions named or held by
+ * them with their holders, and the tenant's groups with their parents.
+ */
+export async function loadOrg(q: Queryable, tenantId: string, userIds: readonly string[], positionIds: readonly string[]): Promise<OrgView> {
+  const rows = await q.query<{ kind: string; id: string; a: string | null; b: string[] | null; c: string[] | null; ok: boolean }>(sql`
+    WITH RECURSIVE line AS (
+      SELECT u.id, u.manager_id, 0 AS level FROM decision.user_projection u WHERE u.tenant_id = ${tenantId} AND u.id = ANY(${[...userIds]}::uuid[])
+      UNION
+      SELECT m.id, m.manager_id, l.level + 1 FROM line l JOIN decision.user_projection m ON m.tenant_id = ${tenantId} AND m.id = l.manager_id WHERE l.level < 50
+    ),
+    people AS (SELECT DISTINCT id FROM line),
+    positions AS (
+      SELECT unnest(${[...positionIds]}::uuid[]) AS id
+      UNION SELECT unnest(u.position_ids) FROM decision.user_projection u JOIN people p ON p.id = u.id WHERE u.tenant_id = ${tenantId}
+    )
+    SELECT 'user' AS kind, u.id, u.manager_id::text AS a, u.position_ids::text[] AS b, u.group_ids::text[] AS c, u.status = 'ACTIVE' AS ok
+      FROM decision.user_projection u JOIN people p ON p.id = u.id WHERE u.tenant_id = ${tenantId}
+    UNION ALL
+    SELECT 'position', pp.id, NULL, pp.group_ids::text[],
+           (SELECT array_agg(h.id::text) FROM decision.user_projection h WHERE h.tenant_id = ${tenantId} AND h.position_ids @> ARRAY[pp.id] AND h.status = 'ACTIVE'),
+           pp.status = 'ACTIVE' AND NOT pp.is_deleted
+      FROM decision.position_projection pp JOIN positions x ON x.id = pp.id WHERE pp.tenant_id = ${tenantId}
+    UNION ALL
+    SELECT 'group', gp.id, NULL, gp.parent_group_ids::text[], NULL, NOT gp.is_deleted FROM decision.group_projection gp WHERE gp.tenant_id = ${tenantId}`);
+  const users = new Map<string, { manager: string | null; positions: string[]; groups: string[]; active: boolean }>();
+  const positions = new Map<string, { groups: string[]; holders: string[]; active: boolean }>();
+  const groups = new Map<string, { parents: string[]; live: boolean }>();
+  for (const r of rows) {
+    if (r.kind === 'user') users.set(r.id, { manager: r.a, positions: r.b ?? [], groups: r.c ?? [], active: r.ok });
+    else if (r.kind === 'position') positions.set(r.id, { groups: r.b ?? [], holders: r.c ?? [], active: r.ok });
+    else groups.set(r.id, { parents: r.b ?? [], live: r.ok });
+  }
+  return {
+    isActiveUser: (id) => users.get(id)?.active ?? false,
+    managerOf: (id) => users.get(id)?.manager ?? null,
+    positionsOf: (id) => (users.get(id)?.active ? users.get(id)!.positions.filter((p) => positions.get(p)?.active ?? true) : []),
+    holdersOf: (id) => positions.get(id)?.holders ?? [],
+    isActivePosition: (id) => positions.get(id)?.active ?? false,
+    groupsOfUser: (id) => {
+      const u = users.get(id);
+      if (!u) return [];
+      return [...new Set([...u.groups, ...u.positions.flatMap((p) => positions.get(p)?.groups ?? [])])];
+    },
+    groupsOfPosition: (id) => positions.get(id)?.groups ?? [],
+    parentGroupsOf: (id) => groups.get(id)?.parents ?? [],
+    isLiveGroup: (id) => groups.get(id)?.live ?? false,
+  };
+}

@@ -1,0 +1,77 @@
+import { Body, Controller, Get, HttpCode, Param, ParseEnumPipe, Post, Query } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiAuth, ApiPageResponse, Caller, CurrentCaller, Page, ResponseMessage, UuidParam } from '@ddm/contracts';
+import { DELEGATION_ACTIONS, DelegationAction } from './delegation.rules';
+import { DelegationsService } from './delegations.service';
+import { CreateDelegationDto } from './dto/delegation-change.dto';
+import { DelegationView } from './dto/delegation.response';
+import { SearchDelegationsDto } from './dto/search-delegations.dto';
+
+@ApiTags('Delegations')
+@ApiAuth()
+@Controller('v1/delegations')
+export class DelegationsController {
+  constructor(private readonly delegations: DelegationsService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'List delegations', description: 'Paged delegations of the tenant (all but DELETED unless `status` says), filtered and sorted.' })
+  @ApiPageResponse(DelegationView, 'Paged delegations')
+  @ResponseMessage('Delegations list retrieved successfully')
+  list(@Query() query: SearchDelegationsDto, @CurrentCaller() caller: Caller): Promise<Page<DelegationView>> {
+    return this.delegations.list(caller, query);
+  }
+
+  @Post('global-search')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Search delegations', description: 'The filters of the list, in a body (lists as arrays).' })
+  @ApiPageResponse(DelegationView, 'Paged delegations')
+  @ResponseMessage('Delegations list retrieved successfully')
+  search(@Body() body: SearchDelegationsDto, @CurrentCaller() caller: Caller): Promise<Page<DelegationView>> {
+    return this.delegations.list(caller, body);
+  }
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Issue delegations',
+    description:
+      "A root delegation (no parentDelegationId: needs create:root_delegations and a PUBLISHED, delegable decision; limits within the decision's) or a " +
+      "redelegation (the caller holds the parent; each limit within what the parent hands on; pathways, groups and expiration within the parent's; " +
+      'each recipient reachable along a pathway). One delegation per recipient, all or none; status DRAFT or ISSUED.',
+  })
+  @ApiOkResponse({ type: [DelegationView] })
+  @ApiBadRequestResponse({ description: 'A bad field or a broken rule (the message and errors name the rule and the field)' })
+  @ApiForbiddenResponse({ description: 'The caller may not issue it (no create:root_delegations, does not hold the parent)' })
+  @ApiNotFoundResponse({ description: 'A decision, parent, user or position the tenant does not have' })
+  @ResponseMessage('Delegations created successfully')
+  create(@Body() body: CreateDelegationDto, @CurrentCaller() caller: Caller): Promise<DelegationView[]> {
+    return this.delegations.create(caller, body);
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'Get a delegation', description: 'With isInvalid and invalidFields, and whether the caller must approve or accept it.' })
+  @ApiOkResponse({ type: DelegationView })
+  @ApiNotFoundResponse({ description: "Unknown, or another tenant's" })
+  @ResponseMessage('Delegation retrieved successfully')
+  get(@UuidParam('id') id: string, @CurrentCaller() caller: Caller): Promise<DelegationView> {
+    return this.delegations.get(caller, id);
+  }
+
+  @Post(':id/:action')
+  @HttpCode(200)
+  @ApiParam({ name: 'action', enum: DELEGATION_ACTIONS })
+  @ApiOperation({
+    summary: 'Move a delegation',
+    description:
+      'issue, suspend, resume, revoke (with its whole subtree) and archive: the issuer, anyone above the issuer in the chain, or a holder of approve:delegations ' +
+      '(for a root delegation also create:root_delegations); approve and deny: approve:delegations; accept and reject: the recipient.',
+  })
+  @ApiOkResponse({ type: DelegationView })
+  @ApiForbiddenResponse({ description: 'The caller may not make this move' })
+  @ApiNotFoundResponse({ description: "Unknown, or another tenant's" })
+  @ApiConflictResponse({ description: 'The move is not allowed from the current status (the message names both)' })
+  @ResponseMessage('Delegation updated successfully')
+  move(@UuidParam('id') id: string, @Param('action', new ParseEnumPipe(Object.fromEntries(DELEGATION_ACTIONS.map((a) => [a, a])))) action: DelegationAction, @CurrentCaller() caller: Caller): Promise<DelegationView> {
+    return this.delegations.move(caller, id, action);
+  }
+}

@@ -1,0 +1,163 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
+import { DELEGATION_RECIPIENT_TYPES, IsoDateTime, Nullable, OptionalNotNull, ToBoolean } from '@ddm/contracts';
+import { DecisionAuthorityDto } from '../../decisions/dto/decision-change.dto';
+import { DECISION_PATHWAYS, MAX_DECISION_AUTHORITIES, MAX_DECISION_DOCUMENTS, MAX_DECISION_GROUPS } from '../../decisions/decision.rules';
+
+/** Most recipients one request issues to (each gets its own delegation). */
+export const MAX_RECIPIENTS = 100;
+
+export class DelegationRecipientDto {
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'The person (PERSONNEL_IN_POSITION, SPECIFIC_PERSONNEL)' })
+  @Nullable()
+  @IsUUID()
+  recipientUserId?: string | null;
+
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'The position (PERSONNEL_IN_POSITION, POSITION_ONLY)' })
+  @Nullable()
+  @IsUUID()
+  recipientPositionId?: string | null;
+}
+
+export class DelegationGroupDto {
+  @ApiProperty({ format: 'uuid', description: 'A group of the tenant the delegation covers' })
+  @IsUUID()
+  groupId: string;
+
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true })
+  @Nullable()
+  @IsUUID()
+  tenantGroupTypeId?: string | null;
+}
+
+export class DelegationAuthorityDto extends DecisionAuthorityDto {
+  @ApiPropertyOptional({ default: false, description: 'Whether the recipient may hand this authority on' })
+  @OptionalNotNull()
+  @ToBoolean()
+  @IsBoolean()
+  redelegable?: boolean;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 40, description: 'The most a redelegation may hold (default: this limit); a decimal string or "Unlimited"' })
+  @Nullable()
+  @IsString()
+  @MaxLength(40)
+  redelegationLimitValue?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 10 })
+  @Nullable()
+  @IsString()
+  @MaxLength(10)
+  redelegationLimitValueUnit?: string | null;
+
+  @ApiPropertyOptional({ default: false, description: 'The limit was set by hand rather than taken from the decision or the parent' })
+  @OptionalNotNull()
+  @ToBoolean()
+  @IsBoolean()
+  isLimitOverridden?: boolean;
+}
+
+export class DelegationDocumentDto {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID()
+  documentId: string;
+
+  @ApiPropertyOptional({ default: false })
+  @OptionalNotNull()
+  @ToBoolean()
+  @IsBoolean()
+  isPinned?: boolean;
+}
+
+/** POST /decision/v1/delegations: a root delegation (no parent) or a redelegation, to one or more recipients. */
+export class CreateDelegationDto {
+  @ApiPropertyOptional({ format: 'uuid', description: "Tenant (default: the caller's active tenant)" })
+  @OptionalNotNull()
+  @IsUUID()
+  tenantId?: string;
+
+  @ApiProperty({ format: 'uuid', description: 'The decision whose authority is handed on' })
+  @IsUUID()
+  decisionId: string;
+
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'The delegation handed on (a redelegation); none for a root delegation' })
+  @Nullable()
+  @IsUUID()
+  parentDelegationId?: string | null;
+
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'The position the issuer issues from (PERSONNEL_IN_POSITION or POSITION_ONLY issuers)' })
+  @Nullable()
+  @IsUUID()
+  issuerPositionId?: string | null;
+
+  @ApiProperty({ enum: DELEGATION_RECIPIENT_TYPES })
+  @IsIn(DELEGATION_RECIPIENT_TYPES)
+  recipientType: string;
+
+  @ApiProperty({ type: [DelegationRecipientDto], minItems: 1, maxItems: MAX_RECIPIENTS, description: 'Each recipient gets its own delegation' })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_RECIPIENTS)
+  @ValidateNested({ each: true })
+  @Type(() => DelegationRecipientDto)
+  delegationRecipients: DelegationRecipientDto[];
+
+  @ApiPropertyOptional({ default: false })
+  @OptionalNotNull()
+  @ToBoolean()
+  @IsBoolean()
+  recipientAutoIssue?: boolean;
+
+  @ApiPropertyOptional({ enum: ['DRAFT', 'ISSUED'], default: 'DRAFT', description: 'ISSUED issues at once (through PENDING when the tenant requires approval or acceptance)' })
+  @OptionalNotNull()
+  @IsIn(['DRAFT', 'ISSUED'])
+  status?: 'DRAFT' | 'ISSUED';
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'When the authority starts (default: now)' })
+  @OptionalNotNull()
+  @IsoDateTime()
+  effectiveDate?: string;
+
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'When it ends; none with isNoExpiration' })
+  @Nullable()
+  @IsoDateTime()
+  expirationDate?: string | null;
+
+  @ApiPropertyOptional({ default: false })
+  @OptionalNotNull()
+  @ToBoolean()
+  @IsBoolean()
+  isNoExpiration?: boolean;
+
+  @ApiPropertyOptional({ type: [String], enum: DECISION_PATHWAYS, description: "Pathways along which it may be handed on (within the parent's and the decision's)" })
+  @OptionalNotNull()
+  @IsArray()
+  @ArrayMaxSize(DECISION_PATHWAYS.length)
+  @ArrayUnique()
+  @IsIn(DECISION_PATHWAYS, { each: true })
+  delegationPathway?: string[];
+
+  @ApiPropertyOptional({ type: [DelegationGroupDto], maxItems: MAX_DECISION_GROUPS })
+  @OptionalNotNull()
+  @IsArray()
+  @ArrayMaxSize(MAX_DECISION_GROUPS)
+  @ValidateNested({ each: true })
+  @Type(() => DelegationGroupDto)
+  delegationGroups?: DelegationGroupDto[];
+
+  @ApiProperty({ type: [DelegationAuthorityDto], minItems: 1, maxItems: MAX_DECISION_AUTHORITIES })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_DECISION_AUTHORITIES)
+  @ValidateNested({ each: true })
+  @Type(() => DelegationAuthorityDto)
+  delegationAuthorities: DelegationAuthorityDto[];
+
+  @ApiPropertyOptional({ type: [DelegationDocumentDto], maxItems: MAX_DECISION_DOCUMENTS })
+  @OptionalNotNull()
+  @IsArray()
+  @ArrayMaxSize(MAX_DECISION_DOCUMENTS)
+  @ValidateNested({ each: true })
+  @Type(() => DelegationDocumentDto)
+  delegationDocuments?: DelegationDocumentDto[];
+}

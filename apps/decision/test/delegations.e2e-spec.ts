@@ -1,0 +1,251 @@
+import { expectErrorBody } from '@ddm/testing';
+import { DecisionHarness, startDecision } from './fixtures/harness';
+
+const DELEGATIONS = '/decision/v1/delegations';
+
+interface Outboxed {
+  subject: string;
+  payload: Record<string, unknown>;
+}
+
+/**
+ * Delegations through the HTTP API against real Postgres and NATS (auth and settings as child
+ * processes): root delegations and redelegations within the rules, the refusals naming rule and
+ * field, status moves by who may make them, revoking a subtree, the decision's count and its delete.
+ * Demo Co's reporting line (auth seed): admin → manager → user, admin → auditor.
+ */
+describe('delegations (e2e, real Postgres and NATS)', () => {
+  let h: DecisionHarness;
+  let decisionId: string;
+  let admin: string, manager: string, user: string, auditor: string;
+
+  const post = (body: object, token = h.tokens.admin) => h.svc.http.post(DELEGATIONS, { token, body });
+  const move = (id: string, action: string, token = h.tokens.admin) => h.svc.http.post(`${DELEGATIONS}/${id}/${action}`, { token, body: {} });
+  const approval = (value: string, extra: object = {}) => ({
+    authorityTypeId: h.refs.authorityTypes.get('Approval')!,
+    authorityLimit: 'Primary',
+    authorityLimitValueType: 'Currency',
+    authorityLimitOperator: '<=',
+    authorityLimitValue: value,
+    authorityLimitValueUnit: 'USD',
+    ...extra,
+  });
+  const to = (recipientUserId: string) => ({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId }] });
+  const issue = async (body: object, token = h.tokens.admin) => {
+    const res = await post({ decisionId, status: 'ISSUED', ...body }, token);
+    expect(res.status).toBe(200);
+    return res.body.data[0];
+  };
+  const eventsOf = (id: string) =>
+    h.db.query<Outboxed>(`SELECT subject, payload FROM decision.outbox WHERE payload->>'delegationId' = $1 ORDER BY created_at, id`, [id]);
+
+  beforeAll(async () => {
+    h = await startDecision();
+    [admin, manager, user, auditor] = ['admin', 'manager', 'user', 'auditor'].map((n) => h.refs.users.get(`${n}@demo.test`)!);
+    const res = await h.svc.http.post('/decision/v1/decisions', {
+      token: h.tokens.admin,
+      body: {
+        name: 'Approve purchase orders (delegations spec)',
+        status: 'PUBLISHED',
+        delegationPathway: ['Matrix', 'Direct Line', 'Down-Line', 'Functional'],
+        decisionGroups: [{ groupId: h.refs.groups.get('Finance') }],
+        decisionAuthorities: [approval('500000')],
+      },
+    });
+    expect(res.status).toBe(200);
+    decisionId = res.body.data.id;
+  });
+  afterAll(() => h?.close());
+
+  describe('a root delegation', () => {
+    it('is issued by a holder of create:root_delegations within the decision, with every field, and published with its version and status', async () => {
+      const res = await post({
+        decisionId,
+        ...to(manager),
+        status: 'ISSUED',
+        delegationPathway: ['Direct Line', 'Down-Line', 'Matrix'],
+        delegationGroups: [{ groupId: h.refs.groups.get('Finance') }],
+        delegationAuthorities: [approval('400000', { redelegable: true, redelegationLimitValue: '300000' })],
+        isNoExpiration: true,
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.message).toBe('Delegations created successfully');
+      const [d] = res.body.data;
+      expect(d).toMatchObject({
+        decisionId,
+        parentDelegationId: null,
+        isRootDelegation: true,
+        depth: 0,
+        issuerType: 'ROOT_AUTHORITY',
+        issuerUserId: admin,
+        recipientType: 'SPECIFIC_PERSONNEL',
+        recipientUserId: manager,
+        delegationRecipients: [{ recipientUserId: manager, recipientPositionId: null }],
+        status: 'ISSUED',
+        isNoExpiration: true,
+        expirationDate: null,
+        delegationPathway: ['Direct Line', 'Down-Line', 'Matrix'],
+        delegationGroups: [{ groupId: h.refs.groups.get('Finance'), tenantGroupTypeId: null }],
+        isInvalid: false,
+        invalidFields: [],
+        sourceDecision: { id: decisionId, name: 'Approve purchase orders (delegations spec)' },
+      });
+      expect(d.delegationAuthorities[0]).toMatchObject({ authorityLimitValue: '400000', redelegable: true, redelegationLimitValue: '300000', authorityLimitValueUnit: 'USD' });
+      expect(d.issuedDate).toEqual(expect.any(String));
+      expect(d.link).toMatch(new RegExp(`/delegations/${d.id}$`));
+      const events = await eventsOf(d.id);
+      expect(events.map((e) => e.subject)).toEqual(['evt.decision.delegation.issued']);
+      expect(events[0].payload).toMatchObject({ delegationId: d.id, decisionId, recipientUserId: manager, status: 'ISSUED', version: 1, issuerType: 'ROOT_AUTHORITY' });
+
+      const got = await h.svc.http.get(`${DELEGATIONS}/${d.id}`, { token: h.tokens.admin });
+      expect(got.status).toBe(200);
+      expect(got.body.data).toMatchObject({ id: d.id, status: 'ISSUED', actionIssuerApproval: false, actionDelegationAcceptance: false });
+    });
+
+    it('refuses limits above the decision (400 naming the field) and a caller without create:root_delegations (403)', async () => {
+      const over = await post({ decisionId, ...to(manager), delegationAuthorities: [approval('500000.01')] });
+      expectErrorBody(over, 400);
+      expect(JSON.stringify(over.body)).toContain('delegationAuthorities.0.authorityLimitValue');
+      const denied = await post({ decisionId, ...to(manager), delegationAuthorities: [approval('1000')] }, h.tokens.user);
+      expectErrorBody(denied, 403);
+      const pathway = await post({ decisionId, ...to(manager), delegationPathway: ['Matrix'], delegationAuthorities: [approval('1000')] });
+      expect(pathway.status).toBe(200);
+    });
+
+    it('gives one delegation per recipient in one request, and 404 names an unknown recipient', async () => {
+      const res = await post({ decisionId, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }, { recipientUserId: auditor }], delegationAuthorities: [approval('10')] });
+      expect(res.status).toBe(200);
+      expect(res.body.data.map((d: { recipientUserId: string; status: string }) => [d.recipientUserId, d.status])).toEqual([
+        [user, 'DRAFT'],
+        [auditor, 'DRAFT'],
+      ]);
+      expect(await eventsOf(res.body.data[0].id)).toEqual([]); // a draft is not published
+      const unknown = await post({ decisionId, ...to('0190a000-0000-7000-8000-00000000dead'), delegationAuthorities: [approval('10')] });
+      expectErrorBody(unknown, 404);
+    });
+  });
+
+  describe('a redelegation', () => {
+    let root: { id: string };
+    beforeAll(async () => {
+      root = await issue({
+        ...to(manager),
+        delegationPathway: ['Direct Line', 'Matrix'],
+        delegationAuthorities: [approval('400000', { redelegable: true, redelegationLimitValue: '300000' })],
+        isNoExpiration: true,
+      });
+    });
+
+    it("is issued by the parent's holder up to what the parent hands on, to a direct report along Direct Line", async () => {
+      const child = await issue({ parentDelegationId: root.id, ...to(user), delegationPathway: ['Direct Line'], delegationAuthorities: [approval('300000')] }, h.tokens.manager);
+      expect(child).toMatchObject({ parentDelegationId: root.id, isRootDelegation: false, depth: 1, issuerType: 'SPECIFIC_PERSONNEL', issuerUserId: manager, recipientUserId: user, status: 'ISSUED' });
+    });
+
+    it('refuses a limit just above the cap, numerically (400 naming the field)', async () => {
+      const res = await post({ decisionId, parentDelegationId: root.id, status: 'ISSUED', ...to(user), delegationPathway: ['Direct Line'], delegationAuthorities: [approval('300000.000001')] }, h.tokens.manager);
+      expectErrorBody(res, 400);
+      expect(JSON.stringify(res.body)).toContain('delegationAuthorities.0.authorityLimitValue');
+    });
+
+    it('refuses a recipient out of reach of the pathways, and takes them along Matrix', async () => {
+      const direct = await post({ decisionId, parentDelegationId: root.id, ...to(auditor), delegationPathway: ['Direct Line'], delegationAuthorities: [approval('1000')] }, h.tokens.manager);
+      expectErrorBody(direct, 400);
+      expect(JSON.stringify(direct.body)).toContain('delegationRecipients.0');
+      const matrix = await post({ decisionId, parentDelegationId: root.id, ...to(auditor), delegationPathway: ['Matrix'], delegationAuthorities: [approval('1000')] }, h.tokens.manager);
+      expect(matrix.status).toBe(200);
+    });
+
+    it("refuses a pathway the parent does not have, and anyone who does not hold the parent (403)", async () => {
+      const pathway = await post({ decisionId, parentDelegationId: root.id, ...to(user), delegationPathway: ['Down-Line'], delegationAuthorities: [approval('1000')] }, h.tokens.manager);
+      expectErrorBody(pathway, 400);
+      expect(JSON.stringify(pathway.body)).toContain('delegationPathway');
+      const stranger = await post({ decisionId, parentDelegationId: root.id, ...to(user), delegationPathway: ['Matrix'], delegationAuthorities: [approval('1000')] }, h.tokens.auditor);
+      expectErrorBody(stranger, 403);
+    });
+
+    it('refuses handing on what is not redelegable', async () => {
+      const fixed = await issue({ ...to(manager), delegationPathway: ['Matrix'], delegationAuthorities: [approval('1000')] });
+      const res = await post({ decisionId, parentDelegationId: fixed.id, ...to(user), delegationPathway: ['Matrix'], delegationAuthorities: [approval('1')] }, h.tokens.manager);
+      expectErrorBody(res, 400);
+      expect(JSON.stringify(res.body)).toContain('redelegable');
+    });
+  });
+
+  describe('status moves', () => {
+    it('suspend and resume by the issuer, accept by the recipient only, and a forbidden move is a 409 naming both states', async () => {
+      const d = await issue({ ...to(manager), delegationAuthorities: [approval('100')] });
+      expect((await move(d.id, 'suspend')).body.data.status).toBe('SUSPENDED');
+      const again = await move(d.id, 'suspend');
+      expectErrorBody(again, 409);
+      expect(again.body.message).toMatch(/SUSPENDED/);
+      expect((await move(d.id, 'resume')).body.data.status).toBe('ISSUED');
+      expectErrorBody(await move(d.id, 'accept', h.tokens.user), 403);
+      const accepted = await move(d.id, 'accept', h.tokens.manager);
+      expect(accepted.status).toBe(200);
+      expect(accepted.body.data).toMatchObject({ status: 'ACCEPTED', acceptedDate: expect.any(String) });
+      const subjects = (await eventsOf(d.id)).map((e) => e.subject);
+      expect(subjects).toEqual([
+        'evt.decision.delegation.issued',
+        'evt.decision.delegation.updated',
+        'evt.decision.delegation.suspended',
+        'evt.decision.delegation.updated',
+        'evt.decision.delegation.updated',
+        'evt.decision.delegation.accepted',
+      ]);
+      const versions = (await eventsOf(d.id)).filter((e) => e.subject !== 'evt.decision.delegation.suspended' && e.subject !== 'evt.decision.delegation.accepted').map((e) => e.payload.version);
+      expect(versions).toEqual([1, 2, 3, 4]);
+      expectErrorBody(await move(d.id, 'fly'), 400);
+      expectErrorBody(await move('0190a000-0000-7000-8000-00000000dead', 'suspend'), 404);
+    });
+
+    it('a draft is issued by its issuer; an unrelated Global User may not move it', async () => {
+      const [d] = (await post({ decisionId, ...to(manager), delegationAuthorities: [approval('100')] })).body.data;
+      expectErrorBody(await move(d.id, 'issue', h.tokens.user), 403);
+      expect((await move(d.id, 'issue')).body.data.status).toBe('ISSUED');
+    });
+
+    it('revoking a delegation revokes its whole subtree in one move, one event each', async () => {
+      const root = await issue({ ...to(manager), delegationPathway: ['Direct Line', 'Matrix'], delegationAuthorities: [approval('5000', { redelegable: true })] });
+      const child = await issue({ parentDelegationId: root.id, ...to(user), delegationPathway: ['Matrix'], delegationAuthorities: [approval('4000', { redelegable: true })] }, h.tokens.manager);
+      const grandchild = await issue({ parentDelegationId: child.id, ...to(auditor), delegationPathway: ['Matrix'], delegationAuthorities: [approval('3000')] }, h.tokens.user);
+      expect(grandchild.depth).toBe(2);
+      const res = await move(root.id, 'revoke');
+      expect(res.body.data.status).toBe('REVOKED');
+      for (const id of [root.id, child.id, grandchild.id]) {
+        expect((await h.svc.http.get(`${DELEGATIONS}/${id}`, { token: h.tokens.admin })).body.data.status).toBe('REVOKED');
+        const revoked = (await eventsOf(id)).filter((e) => e.subject === 'evt.decision.delegation.revoked');
+        expect(revoked).toHaveLength(1);
+        expect(revoked[0].payload.status).toBe('REVOKED');
+      }
+      expectErrorBody(await move(root.id, 'resume'), 409);
+    });
+  });
+
+  it("lists the tenant's delegations with filters; another tenant's id is a 404", async () => {
+    const all = await h.svc.http.get(`${DELEGATIONS}?decisionIds=${decisionId}&limit=100`, { token: h.tokens.admin });
+    expect(all.status).toBe(200);
+    const items = all.body.data.data as { id: string; parentDelegationId: string | null; recipientUserId: string; status: string }[];
+    expect(all.body.data.total).toBe(items.length);
+    const roots = await h.svc.http.get(`${DELEGATIONS}?decisionIds=${decisionId}&rootOnly=true&limit=100`, { token: h.tokens.admin });
+    expect(roots.body.data.data.map((d: { id: string }) => d.id).sort()).toEqual(items.filter((d) => d.parentDelegationId === null).map((d) => d.id).sort());
+    const mine = await h.svc.http.post(`${DELEGATIONS}/global-search`, { token: h.tokens.admin, body: { decisionIds: [decisionId], recipientUserIds: [user], status: ['REVOKED'], limit: 100 } });
+    expect(mine.status).toBe(200);
+    expect(mine.body.data.data.every((d: { recipientUserId: string; status: string }) => d.recipientUserId === user && d.status === 'REVOKED')).toBe(true);
+    expect(mine.body.data.total).toBeGreaterThan(0);
+    expectErrorBody(await h.svc.http.get(`${DELEGATIONS}/${items[0].id}`, { token: h.tokens.otherAdmin }), 404);
+    expectErrorBody(await h.svc.http.get(`${DELEGATIONS}?sortBy=nope`, { token: h.tokens.admin }), 400);
+  });
+
+  it("counts the decision's live delegations, and deleting a decision that has some is a 409 saying to revoke them first", async () => {
+    const decision = await h.svc.http.get(`/decision/v1/decisions/${decisionId}`, { token: h.tokens.admin });
+    const live = await h.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM decision.delegations WHERE decision_id = $1 AND status IN ('DRAFT', 'PENDING', 'ISSUED', 'ACCEPTED', 'SUSPENDED')`,
+      [decisionId],
+    );
+    expect(live[0].n).toBeGreaterThan(0);
+    expect(decision.body.data.delegations).toBe(live[0].n);
+    const res = await h.svc.http.delete(`/decision/v1/decisions/${decisionId}`, { token: h.tokens.admin });
+    expectErrorBody(res, 409);
+    expect(res.body.message).toMatch(/Revoke the live delegations/);
+  });
+});
