@@ -50,6 +50,7 @@ import {
   removeScratch,
   round2,
   runBench,
+  seedCaller,
   seedTenantWithRoles,
   start,
   startOtlpSink,
@@ -147,23 +148,6 @@ const uuidV7 = (ts: string) =>
 interface SeededTenant {
   tenantId: string;
   callerSub: string;
-}
-
-/** One System Admin of the tenant (its caller): user, ACTIVE membership, role. */
-async function seedCaller(db: Client, tenantId: string, systemAdminRoleId: string, email: string): Promise<{ userId: string; sub: string }> {
-  const [u] = (
-    await db.query<{ id: string; sub: string }>(
-      `INSERT INTO auth.users (id, email, login_id, first_name, last_name, name, display_name, idp_user_id, active_tenant_id,
-                               display_language, date_format, last_login_date)
-       VALUES (gen_random_uuid(), $1::text, $1::text, 'Bench', 'Admin', 'Bench Admin', 'Bench Admin', 'bench|' || $1::text, $2, 'en', 'MM/DD/YYYY', now())
-       RETURNING id, idp_user_id AS sub`,
-      [email, tenantId],
-    )
-  ).rows;
-  await db.query(`INSERT INTO auth.tenant_users (id, tenant_id, user_id, user_display_id, status) VALUES (gen_random_uuid(), $1, $2, '10000', 'ACTIVE')`, [tenantId, u.id]);
-  await db.query(`INSERT INTO auth.user_roles (id, tenant_id, user_id, tenant_role_id) VALUES (gen_random_uuid(), $1, $2, $3)`, [tenantId, u.id, systemAdminRoleId]);
-  await db.query(`INSERT INTO auth.display_id_counters (tenant_id, kind, last_value) VALUES ($1, 'user', 10000)`, [tenantId]);
-  return { userId: u.id, sub: u.sub };
 }
 
 /**

@@ -1619,12 +1619,6 @@ export interface components {
              */
             isLimitOverridden?: boolean;
         };
-        DelegationDocumentDto: {
-            /** Format: uuid */
-            documentId: string;
-            /** @default false */
-            isPinned?: boolean;
-        };
         CreateDelegationDto: {
             /**
              * Format: uuid
@@ -1674,7 +1668,7 @@ export interface components {
             delegationPathway?: ("Matrix" | "Direct Line" | "Functional" | "Down-Line")[];
             delegationGroups?: components["schemas"]["DelegationGroupDto"][];
             delegationAuthorities: components["schemas"]["DelegationAuthorityDto"][];
-            delegationDocuments?: components["schemas"]["DelegationDocumentDto"][];
+            delegationDocuments?: components["schemas"]["DecisionDocumentDto"][];
         };
         DecisionHistoryEntryView: {
             /** Format: uuid */

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
 import { DELEGATION_RECIPIENT_TYPES, IsoDateTime, Nullable, OptionalNotNull, ToBoolean } from '@ddm/contracts';
-import { DecisionAuthorityDto } from '../../decisions/dto/decision-change.dto';
+import { DecisionAuthorityDto, DecisionDocumentDto } from '../../decisions/dto/decision-change.dto';
 import { DECISION_PATHWAYS, MAX_DECISION_AUTHORITIES, MAX_DECISION_DOCUMENTS, MAX_DECISION_GROUPS } from '../../decisions/decision.rules';
 
 /** Most recipients one request issues to (each gets its own delegation). */
@@ -55,18 +55,6 @@ export class DelegationAuthorityDto extends DecisionAuthorityDto {
   @ToBoolean()
   @IsBoolean()
   isLimitOverridden?: boolean;
-}
-
-export class DelegationDocumentDto {
-  @ApiProperty({ format: 'uuid' })
-  @IsUUID()
-  documentId: string;
-
-  @ApiPropertyOptional({ default: false })
-  @OptionalNotNull()
-  @ToBoolean()
-  @IsBoolean()
-  isPinned?: boolean;
 }
 
 /** POST /decision/v1/delegations: a root delegation (no parent) or a redelegation, to one or more recipients. */
@@ -153,11 +141,11 @@ export class CreateDelegationDto {
   @Type(() => DelegationAuthorityDto)
   delegationAuthorities: DelegationAuthorityDto[];
 
-  @ApiPropertyOptional({ type: [DelegationDocumentDto], maxItems: MAX_DECISION_DOCUMENTS })
+  @ApiPropertyOptional({ type: [DecisionDocumentDto], maxItems: MAX_DECISION_DOCUMENTS })
   @OptionalNotNull()
   @IsArray()
   @ArrayMaxSize(MAX_DECISION_DOCUMENTS)
   @ValidateNested({ each: true })
-  @Type(() => DelegationDocumentDto)
-  delegationDocuments?: DelegationDocumentDto[];
+  @Type(() => DecisionDocumentDto)
+  delegationDocuments?: DecisionDocumentDto[];
 }
