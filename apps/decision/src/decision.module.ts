@@ -1,10 +1,13 @@
 import { Module } from '@nestjs/common';
 import { projectionConsumers } from '@ddm/platform';
+import { ConditionsController } from './conditions/conditions.controller';
+import { ConditionsService } from './conditions/conditions.service';
 import { DecisionsController } from './decisions/decisions.controller';
 import { DecisionsService } from './decisions/decisions.service';
 import { DelegationsController } from './delegations/delegations.controller';
 import { DelegationsService } from './delegations/delegations.service';
 import { BulkDuplicateJob } from './jobs/bulk-duplicate.job';
+import { BulkLinkDocumentsJob } from './jobs/bulk-link-documents.job';
 import { JobsController } from './jobs/jobs.controller';
 import { AUTHORITY_TYPES } from './projections/authority-type.projection';
 import { CATEGORIES } from './projections/category.projection';
@@ -22,7 +25,7 @@ import { RevisionsService } from './revisions/revisions.service';
  * (groups, users, sections, categories, authority types).
  */
 @Module({
-  controllers: [DecisionsController, DelegationsController, RevisionsController, JobsController],
-  providers: [DecisionsService, DelegationsService, RevisionsService, BulkDuplicateJob, projectionConsumers(GROUPS, USERS, POSITIONS, SECTIONS, CATEGORIES, AUTHORITY_TYPES)],
+  controllers: [DecisionsController, DelegationsController, ConditionsController, RevisionsController, JobsController],
+  providers: [DecisionsService, DelegationsService, ConditionsService, RevisionsService, BulkDuplicateJob, BulkLinkDocumentsJob, projectionConsumers(GROUPS, USERS, POSITIONS, SECTIONS, CATEGORIES, AUTHORITY_TYPES)],
 })
 export class DecisionModule {}

@@ -32,6 +32,18 @@ export const DELEGATION_VIEW = `(jsonb_build_object(
         'guidance', dc.guidance, 'sectionId', dc.section_id, 'categoryId', dc.category_id),
     'createdAt', ${isoSql('g.created_on')}, 'createdBy', g.created_by, 'updatedAt', ${isoSql('g.updated_on')}, 'updatedBy', g.updated_by))`;
 
+/** A condition mapping (spec §2.1) as JSON, from a row `c` of delegation_conditions or of its history. */
+export const CONDITION_MAPPING = (c: string) => `jsonb_build_object(
+    'id', ${c}.mapping_id, 'delegationId', ${c}.delegation_id, 'conditionId', ${c}.condition_id, 'isActive', ${c}.is_active,
+    'createdAt', ${isoSql(`${c}.created_on`)}, 'updatedAt', ${isoSql(`${c}.updated_on`)},
+    'conditionDetails', jsonb_build_object('id', ${c}.condition_id, 'conditionName', ${c}.condition_name, 'conditionDescription', ${c}.condition_description,
+      'createdAt', ${isoSql(`${c}.condition_created_on`)}, 'updatedAt', ${isoSql(`${c}.updated_on`)}))`;
+
+/** A delegation's conditions now (what a revision stores beside the view). */
+const CONDITIONS_OF = (id: string) =>
+  `(SELECT coalesce(jsonb_agg(${CONDITION_MAPPING('c')} ORDER BY c.created_on, c.id), '[]'::jsonb)
+      FROM (SELECT dc.id AS mapping_id, dc.* FROM decision.delegation_conditions dc WHERE dc.delegation_id = ${id}) c)`;
+
 /** Get by id: $1 = id, $2 = tenant (a DELETED one too: its status says so). */
 export const DELEGATION_BY_ID_SQL = `SELECT g.version, ${DELEGATION_VIEW} AS view FROM decision.delegations g ${VIEW_JOINS} WHERE g.id = $1 AND g.tenant_id = $2`;
 
@@ -48,7 +60,7 @@ export function reviseDelegations(tenantId: string, ids: readonly string[], chan
       INSERT INTO decision.delegation_revisions (id, tenant_id, delegation_id, revision_id, revised_by, change, snapshot)
       SELECT gen_random_uuid(), v.tenant_id, v.id,
              coalesce((SELECT max(r.revision_id) FROM decision.delegation_revisions r WHERE r.delegation_id = v.id), 0) + 1,
-             ${by}::uuid, ${change}, v.view FROM v)
+             ${by}::uuid, ${change}, v.view || jsonb_build_object('conditions', ${raw(CONDITIONS_OF('v.id'))}) FROM v)
     SELECT v.version, v.view FROM v ORDER BY v.n`;
 }
 

@@ -1,9 +1,10 @@
-import { Body, Controller, Get, HttpCode, Param, ParseEnumPipe, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, ParseEnumPipe, Patch, Post, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiAuth, ApiPageResponse, Caller, CurrentCaller, Page, ResponseMessage, UuidParam } from '@ddm/contracts';
+import { ApiAuth, ApiPageResponse, Caller, CurrentCaller, JobAcceptedView, Page, RequirePermission, ResponseMessage, UuidParam } from '@ddm/contracts';
 import { DELEGATION_ACTIONS, DelegationAction } from './delegation.rules';
 import { DelegationsService } from './delegations.service';
-import { CreateDelegationDto } from './dto/delegation-change.dto';
+import { CascadingCheckView, CheckCascadingUpdatesDto } from './dto/cascading.dto';
+import { BulkLinkDocumentsDto, CreateDelegationDto } from './dto/delegation-change.dto';
 import { DelegationView } from './dto/delegation.response';
 import { SearchDelegationsDto } from './dto/search-delegations.dto';
 
@@ -46,6 +47,36 @@ export class DelegationsController {
   @ResponseMessage('Delegations created successfully')
   create(@Body() body: CreateDelegationDto, @CurrentCaller() caller: Caller): Promise<DelegationView[]> {
     return this.delegations.create(caller, body);
+  }
+
+  // Static paths before ':id'.
+  @Patch('bulk-link-documents')
+  @RequirePermission('create:delegations')
+  @ApiOperation({
+    summary: 'Link documents to delegations in bulk',
+    description: 'Asynchronous: answers the job (follow it at GET /decision/v1/jobs/{jobId}). A pair already linked changes nothing; an unknown delegation is a per-item error of the job.',
+  })
+  @ApiOkResponse({ type: JobAcceptedView })
+  @ApiBadRequestResponse({ description: 'delegationIds outside 1..1000, documentIds outside 1..100, or a malformed id' })
+  @ResponseMessage('Documents are being linked')
+  bulkLinkDocuments(@Body() body: BulkLinkDocumentsDto, @CurrentCaller() caller: Caller): Promise<JobAcceptedView> {
+    return this.delegations.bulkLinkDocuments(caller, body.delegationIds, body.documentIds);
+  }
+
+  @Patch('check-cascading-updates')
+  @ApiOperation({
+    summary: 'Check cascading updates',
+    description:
+      'A dry run that changes nothing: every live descendant of parentDelegationId (or every live delegation of decisionId when only decision fields are given) ' +
+      'that the proposed pathways, groups and authorities would make invalid, with the fields it would newly break (depth 1: direct children). ' +
+      'Items flagged isInvalid are left out of the proposal.',
+  })
+  @ApiOkResponse({ type: CascadingCheckView })
+  @ApiBadRequestResponse({ description: 'Neither parentDelegationId nor decisionId, or a bad field' })
+  @ApiNotFoundResponse({ description: "Unknown, or another tenant's delegation or decision" })
+  @ResponseMessage('Cascading updates checked successfully')
+  checkCascading(@Body() body: CheckCascadingUpdatesDto, @CurrentCaller() caller: Caller): Promise<CascadingCheckView> {
+    return this.delegations.checkCascading(caller, body);
   }
 
   @Get(':id')

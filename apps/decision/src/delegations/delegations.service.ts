@@ -1,25 +1,30 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError, Caller, DelegationNoticeSubject, ErrorCode, FieldError, Page, badRequest, conflict, forbidden, notFound } from '@ddm/contracts';
-import { Db, SERVICE_CONFIG, ServiceConfig, Tx, listPage } from '@ddm/platform';
+import { AppError, Caller, DelegationNoticeSubject, ErrorCode, FieldError, JobAcceptedView, Page, badRequest, conflict, forbidden, notFound } from '@ddm/contracts';
+import { Db, Jobs, SERVICE_CONFIG, ServiceConfig, Tx, listPage } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { authorityProblems, authorityRows, isLimitValue } from '../decisions/decision.rules';
 import {
+  DecisionScope,
   DelegationAction,
   DelegationLimit,
+  DelegationState,
   DelegationStatus,
+  Limit,
   OrgView,
   ProposedDelegation,
   Violation,
   checkRedelegation,
   checkRoot,
   holds,
+  invalidFieldsOf,
   statusMove,
 } from './delegation.rules';
 import { DELEGATION_BY_ID_SQL, DelegationFilters, DelegationRuleRow, RULE_COLUMNS, decisionScope, delegationList, loadOrg, reviseDelegations, toState } from './delegation.sql';
+import { CascadeAuthorityDto, CascadeDelegationAuthorityDto, CascadingCheckView, CheckCascadingUpdatesDto } from './dto/cascading.dto';
 import { CreateDelegationDto } from './dto/delegation-change.dto';
 import { DelegationView, StoredDelegationView, toDelegationEvent, toDelegationView } from './dto/delegation.response';
 
-interface DelegationRow {
+export interface DelegationRow {
   version: number;
   view: StoredDelegationView;
 }
@@ -57,8 +62,17 @@ function refuse(violations: readonly Violation[]): never {
 export class DelegationsService {
   constructor(
     private readonly db: Db,
+    private readonly jobs: Jobs,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {}
+
+  /** Accepts a bulk link of documents: the job row and its message in one transaction (the job does the work). */
+  bulkLinkDocuments(caller: Caller, delegationIds: readonly string[], documentIds: readonly string[]): Promise<JobAcceptedView> {
+    const documents = [...new Set(documentIds.map((d) => d.toLowerCase()))];
+    return this.db.transaction((tx) =>
+      this.jobs.start(tx, 'job.decision.bulk-link-documents', { tenantId: caller.tenantId, requestedBy: caller.userId, itemIds: delegationIds, params: { documentIds: documents } }),
+    );
+  }
 
   async get(caller: Caller, id: string): Promise<DelegationView> {
     const [row] = await this.db.query<DelegationRow>(DELEGATION_BY_ID_SQL, [id, caller.tenantId]);
@@ -159,9 +173,78 @@ export class DelegationsService {
       );
       await linkDocuments(tx, tenantId, ids, dto.delegationDocuments ?? []);
       const change = moved.to === 'DRAFT' ? 'created' : 'issued';
-      return this.record(tx, tenantId, ids, change, caller.userId, moved.to === 'DRAFT' ? null : 'evt.decision.delegation.issued');
+      return recordDelegationChange(tx, tenantId, ids, change, caller.userId, moved.to === 'DRAFT' ? null : 'evt.decision.delegation.issued');
     });
     return rows.map((r) => toDelegationView(r.view, caller, this.config.appUrl));
+  }
+
+  /**
+   * PATCH check-cascading-updates: a dry run. The descendants of `parentDelegationId` (one recursive
+   * statement; or every live delegation of `decisionId` when only the decision's fields are
+   * proposed) are checked top-down by the rules against the proposed parent and decision: each one
+   * the proposal makes invalid, with the fields it newly breaks (its own descendants then break
+   * `Parent`). Nothing changes.
+   */
+  async checkCascading(caller: Caller, dto: CheckCascadingUpdatesDto): Promise<CascadingCheckView> {
+    const tenantId = caller.tenantId;
+    if (!dto.parentDelegationId && !dto.decisionId) throw badRequest('Send parentDelegationId or decisionId', [{ field: 'parentDelegationId', message: 'or decisionId is required' }]);
+    type TreeRow = DelegationRuleRow & { delegation_display_id: string; rel: number };
+    const live = `('DRAFT', 'PENDING', 'ISSUED', 'ACCEPTED', 'SUSPENDED')`;
+    const rows = dto.parentDelegationId
+      ? await this.db.query<TreeRow>(
+          `WITH RECURSIVE tree AS (
+             SELECT ${RULE_COLUMNS}, g.delegation_display_id, 0 AS rel FROM decision.delegations g WHERE g.id = $1 AND g.tenant_id = $2 AND g.status <> 'DELETED'
+             UNION ALL
+             SELECT ${RULE_COLUMNS}, g.delegation_display_id, t.rel + 1 FROM decision.delegations g JOIN tree t ON g.parent_delegation_id = t.id
+              WHERE g.tenant_id = $2 AND g.status IN ${live})
+           SELECT * FROM tree ORDER BY rel`,
+          [dto.parentDelegationId, tenantId],
+        )
+      : await this.db.query<TreeRow>(
+          `SELECT ${RULE_COLUMNS}, g.delegation_display_id, g.depth + 1 AS rel FROM decision.delegations g
+            WHERE g.tenant_id = $1 AND g.decision_id = $2 AND g.status IN ${live} ORDER BY g.depth`,
+          [tenantId, dto.decisionId],
+        );
+    if (dto.parentDelegationId && !rows.length) throw notFound(`Delegation ${dto.parentDelegationId} not found`);
+    const decisionId = dto.parentDelegationId ? rows[0].decision_id : dto.decisionId!;
+    const decision = await decisionScope(this.db, tenantId, decisionId, false);
+    if (!decision) throw notFound(`Decision ${decisionId} not found`);
+    const proposedDecision: DecisionScope = {
+      ...decision,
+      pathways: !dto.parentDelegationId && dto.updatedPathwayOptions ? dto.updatedPathwayOptions : decision.pathways,
+      groupIds: dto.updatedDecisionGroups ? dto.updatedDecisionGroups.map((g) => g.groupId.toLowerCase()) : decision.groupIds,
+      authorities: dto.updatedDecisionAuthorities ? dto.updatedDecisionAuthorities.map(proposedLimit) : decision.authorities,
+    };
+    const org = await loadOrg(
+      this.db,
+      tenantId,
+      rows.flatMap((r) => [r.issuer_user_id, r.recipient_user_id].filter((x): x is string => !!x)),
+      rows.flatMap((r) => [r.issuer_position_id, r.recipient_position_id].filter((x): x is string => !!x)),
+    );
+
+    const states = new Map<string, { current: DelegationState; proposed: DelegationState }>();
+    const affected: CascadingCheckView['childDelegationsAffected'] = [];
+    for (const r of rows) {
+      const own = toState(r);
+      if (dto.parentDelegationId && r.rel === 0) {
+        const proposed: DelegationState = {
+          ...own,
+          pathways: dto.updatedPathwayOptions ?? own.pathways,
+          groupIds: dto.updatedDelegationGroups ? dto.updatedDelegationGroups.filter((g) => !g.isInvalid).map((g) => g.groupId.toLowerCase()) : own.groupIds,
+          authorities: dto.updatedDelegationAuthorities ? dto.updatedDelegationAuthorities.filter((a) => !a.isInvalid).map(proposedDelegationLimit) : own.authorities,
+        };
+        states.set(r.id, { current: own, proposed });
+        continue;
+      }
+      const parent = r.parent_delegation_id ? states.get(r.parent_delegation_id) : undefined;
+      if (r.parent_delegation_id && !parent) continue; // below a delegation that is not live: not part of the check
+      const before = invalidFieldsOf(own, parent?.current ?? null, decision, org);
+      const after = invalidFieldsOf(own, parent?.proposed ?? null, proposedDecision, org);
+      const added = after.filter((f) => !before.includes(f));
+      states.set(r.id, { current: own, proposed: { ...own, isInvalid: own.isInvalid || after.length > 0 } });
+      if (added.length) affected.push({ id: r.id, delegationDisplayId: r.delegation_display_id, depth: r.rel, invalidFields: added });
+    }
+    return { numberOfChildDelegationsInvalidated: affected.length, childDelegationsInvalidated: affected.length > 0, childDelegationsAffected: affected };
   }
 
   /** A status move (issue, approve, deny, accept, reject, suspend, resume, revoke, archive) by someone who may make it. */
@@ -186,7 +269,7 @@ export class DelegationsService {
           [id, tenantId, caller.userId],
         );
         const ordered = [id, ...revoked.map((r) => r.id).filter((x) => x !== id)];
-        await this.record(tx, tenantId, ordered, 'revoked', caller.userId, 'evt.decision.delegation.revoked');
+        await recordDelegationChange(tx, tenantId, ordered, 'revoked', caller.userId, 'evt.decision.delegation.revoked');
         return;
       }
       await tx.query(
@@ -197,15 +280,14 @@ export class DelegationsService {
         [id, tenantId, moved.to, moved.stage, caller.userId],
       );
       const subject = row.status === 'DRAFT' ? 'evt.decision.delegation.issued' : 'evt.decision.delegation.updated';
-      await this.record(tx, tenantId, [id], action, caller.userId, subject, NOTICE[moved.to]);
+      await recordDelegationChange(tx, tenantId, [id], action, caller.userId, subject, NOTICE[moved.to]);
     });
     return this.get(caller, id);
   }
 
   /**
    * Who may make a move: accept and reject, the recipient (who holds it); approve and deny, a holder
-   * of approve:delegations; the others, the issuer, anyone above the issuer in the chain (who holds
-   * an ancestor), a holder of approve:delegations, or, for a root delegation, of create:root_delegations.
+   * of approve:delegations; the others, whoever may manage it (requireMayManage).
    */
   private async requireMayMove(tx: Tx, caller: Caller, row: DelegationRuleRow, action: DelegationAction): Promise<void> {
     if (action === 'accept' || action === 'reject') {
@@ -217,44 +299,81 @@ export class DelegationsService {
       if (!caller.keys.has('approve:delegations')) throw forbidden('Missing permission "approve:delegations"');
       return;
     }
-    if (caller.keys.has('approve:delegations') || row.issuer_user_id === caller.userId) return;
-    if (row.parent_delegation_id === null && caller.keys.has('create:root_delegations')) return;
-    // Above the issuer: the caller holds one of the delegation's ancestors, or issued one of them.
-    const ancestors = await tx.query<DelegationRuleRow>(
-      `WITH RECURSIVE up AS (
-         SELECT ${RULE_COLUMNS} FROM decision.delegations g WHERE g.id = $1 AND g.tenant_id = $2
-         UNION ALL
-         SELECT ${RULE_COLUMNS} FROM decision.delegations g JOIN up ON g.id = up.parent_delegation_id)
-       SELECT * FROM up WHERE id <> $1`,
-      [row.id, caller.tenantId],
-    );
-    const org = await loadOrg(tx, caller.tenantId, [caller.userId], []);
-    if (ancestors.some((a) => a.issuer_user_id === caller.userId || holds(toState(a), caller.userId, org))) return;
-    if (ancestors.some((a) => a.parent_delegation_id === null) && caller.keys.has('create:root_delegations')) return;
-    throw forbidden(`Only the issuer, someone above the issuer in the chain, or a holder of "approve:delegations" may ${action} delegation ${row.id}`);
+    await requireMayManage(tx, caller, row, action);
   }
+}
 
-  /**
-   * A change of the delegations named: a revision of each and, unless `subject` is null (a DRAFT),
-   * its state published; `notice` too when the change tells people something. Answers the rows.
-   */
-  private async record(
-    tx: Tx,
-    tenantId: string,
-    ids: readonly string[],
-    change: string,
-    by: string | null,
-    subject: 'evt.decision.delegation.issued' | 'evt.decision.delegation.updated' | 'evt.decision.delegation.revoked' | null,
-    notice?: DelegationNoticeSubject,
-  ): Promise<DelegationRow[]> {
-    const rows = await tx.query<DelegationRow>(reviseDelegations(tenantId, ids, change, by));
-    if (subject) {
-      const events = rows.map((r) => toDelegationEvent(r.view, r.version, [r.view.issuerUserId, r.view.recipientUserId].filter((x): x is string => !!x)));
-      await tx.publishMany(subject, events);
-      if (notice) await tx.publishMany(notice, events);
-    }
-    return rows;
+/**
+ * Who may manage a delegation (issue, suspend, resume, revoke, archive it; change its conditions):
+ * its issuer, anyone above the issuer in the chain (who holds or issued an ancestor), a holder of
+ * approve:delegations, or, for a root delegation (or one below a root), of create:root_delegations.
+ */
+export async function requireMayManage(tx: Tx, caller: Caller, row: DelegationRuleRow, what: string): Promise<void> {
+  if (caller.keys.has('approve:delegations') || row.issuer_user_id === caller.userId) return;
+  if (row.parent_delegation_id === null && caller.keys.has('create:root_delegations')) return;
+  const ancestors = await tx.query<DelegationRuleRow>(
+    `WITH RECURSIVE up AS (
+       SELECT ${RULE_COLUMNS} FROM decision.delegations g WHERE g.id = $1 AND g.tenant_id = $2
+       UNION ALL
+       SELECT ${RULE_COLUMNS} FROM decision.delegations g JOIN up ON g.id = up.parent_delegation_id)
+     SELECT * FROM up WHERE id <> $1`,
+    [row.id, caller.tenantId],
+  );
+  const org = await loadOrg(tx, caller.tenantId, [caller.userId], []);
+  if (ancestors.some((a) => a.issuer_user_id === caller.userId || holds(toState(a), caller.userId, org))) return;
+  if (ancestors.some((a) => a.parent_delegation_id === null) && caller.keys.has('create:root_delegations')) return;
+  throw forbidden(`Only the issuer, someone above the issuer in the chain, or a holder of "approve:delegations" may ${what} delegation ${row.id}`);
+}
+
+/** The state subjects: one of them follows every change of a delegation that has left DRAFT. */
+export type DelegationStateSubject = 'evt.decision.delegation.issued' | 'evt.decision.delegation.updated' | 'evt.decision.delegation.revoked';
+
+/**
+ * A change of the delegations named: a revision of each and, unless `subject` is null (a DRAFT),
+ * its state published; `notice` too when the change tells people something. Answers the rows.
+ */
+export async function recordDelegationChange(
+  tx: Tx,
+  tenantId: string,
+  ids: readonly string[],
+  change: string,
+  by: string | null,
+  subject: DelegationStateSubject | null,
+  notice?: DelegationNoticeSubject,
+): Promise<DelegationRow[]> {
+  const rows = await tx.query<DelegationRow>(reviseDelegations(tenantId, ids, change, by));
+  if (subject) {
+    const events = rows.map((r) => toDelegationEvent(r.view, r.version, [r.view.issuerUserId, r.view.recipientUserId].filter((x): x is string => !!x)));
+    await tx.publishMany(subject, events);
+    if (notice) await tx.publishMany(notice, events);
   }
+  return rows;
+}
+
+/** The state subject of a change to a delegation in `status` (null: a draft publishes nothing). */
+export function stateSubjectOf(status: DelegationStatus): DelegationStateSubject | null {
+  return status === 'DRAFT' ? null : status === 'REVOKED' ? 'evt.decision.delegation.revoked' : 'evt.decision.delegation.updated';
+}
+
+/** A limit as check-cascading-updates proposes it. */
+function proposedLimit(a: CascadeAuthorityDto): Limit {
+  return {
+    authorityTypeId: a.authorityTypeId.toLowerCase(),
+    authorityLimitValueType: a.authorityLimitValueType as Limit['authorityLimitValueType'],
+    authorityLimitOperator: (a.authorityLimitOperator as Limit['authorityLimitOperator']) ?? null,
+    authorityLimitValue: a.authorityLimitValueType === 'Authorized' ? null : (a.authorityLimitValue ?? null),
+    authorityLimitValueUnit: a.authorityLimitValueUnit ?? null,
+  };
+}
+
+function proposedDelegationLimit(a: CascadeDelegationAuthorityDto): DelegationLimit {
+  return {
+    ...proposedLimit(a),
+    redelegable: a.redelegable ?? false,
+    redelegationLimitValue: a.redelegationLimitValue ?? null,
+    redelegationLimitValueUnit: a.redelegationLimitValueUnit ?? null,
+    isLimitOverridden: a.isLimitOverridden ?? false,
+  };
 }
 
 /** The issuer type of a redelegation: issuing from the position the parent gave (PERSONNEL_IN_POSITION / POSITION_ONLY) or as the person. */

@@ -89,11 +89,27 @@ export class DecisionDelegations1765200000000 implements MigrationInterface {
         condition_description text,
         is_active boolean NOT NULL DEFAULT true,
         condition_created_on timestamptz NOT NULL DEFAULT now(),
-        condition_updated_on timestamptz NOT NULL DEFAULT now(),
         created_on timestamptz NOT NULL DEFAULT now(),
         updated_on timestamptz NOT NULL DEFAULT now(),
         UNIQUE (delegation_id, condition_id)
       )`);
+
+    // Every change of a delegation's conditions: the mapping as it became (GET .../{delegationId}/conditions-history).
+    await q.query(`
+      CREATE TABLE decision.delegation_condition_history (
+        id uuid PRIMARY KEY,
+        tenant_id uuid NOT NULL,
+        delegation_id uuid NOT NULL REFERENCES decision.delegations(id) ON DELETE CASCADE,
+        mapping_id uuid NOT NULL,
+        condition_id uuid NOT NULL,
+        condition_name varchar(150) NOT NULL,
+        condition_description text,
+        is_active boolean NOT NULL,
+        condition_created_on timestamptz NOT NULL,
+        created_on timestamptz NOT NULL,
+        updated_on timestamptz NOT NULL
+      )`);
+    await q.query(`CREATE INDEX delegation_condition_history_by_delegation ON decision.delegation_condition_history (delegation_id, updated_on)`);
 
     await q.query(`
       CREATE TABLE decision.delegation_roles (
@@ -142,6 +158,6 @@ export class DecisionDelegations1765200000000 implements MigrationInterface {
   async down(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE decision.group_projection DROP COLUMN parent_group_ids, DROP COLUMN status`);
     await q.query(`ALTER TABLE decision.user_projection DROP COLUMN manager_id, DROP COLUMN position_ids, DROP COLUMN group_ids`);
-    await q.query(`DROP TABLE decision.position_projection, decision.delegation_revisions, decision.delegation_roles, decision.delegation_conditions, decision.delegation_documents, decision.delegations`);
+    await q.query(`DROP TABLE decision.position_projection, decision.delegation_revisions, decision.delegation_roles, decision.delegation_condition_history, decision.delegation_conditions, decision.delegation_documents, decision.delegations`);
   }
 }

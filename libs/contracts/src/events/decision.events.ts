@@ -84,6 +84,7 @@ export const DECISION_EVENTS = {
   'evt.decision.decision.restored': eventEntry(DecisionEvent, 'A deleted decision was brought back.'),
   'evt.decision.job.completed': eventEntry(JobCompletedEvent, 'A bulk job of the decision area ended (COMPLETED, COMPLETED_WITH_ERRORS or FAILED).'),
   'job.decision.bulk-duplicate': eventEntry(JobMessage, 'Run a bulk duplicate of decisions (the job row holds the ids).'),
+  'job.decision.bulk-link-documents': eventEntry(JobMessage, 'Run a bulk link of documents to delegations (the job row holds the delegation ids, its params the document ids).'),
   'evt.decision.delegation.issued': eventEntry(DelegationEvent, 'A delegation was issued.'),
   'evt.decision.delegation.updated': eventEntry(DelegationEvent, 'A delegation changed (recipient, pathways, groups, status).'),
   'evt.decision.delegation.revoked': eventEntry(DelegationEvent, 'A delegation was revoked; it stays revoked.'),

@@ -149,3 +149,25 @@ export class CreateDelegationDto {
   @Type(() => DecisionDocumentDto)
   delegationDocuments?: DecisionDocumentDto[];
 }
+
+/** PATCH /decision/v1/delegations/bulk-link-documents */
+export class BulkLinkDocumentsDto {
+  @ApiPropertyOptional({ format: 'uuid', description: "Tenant (default: the caller's active tenant)" })
+  @OptionalNotNull()
+  @IsUUID()
+  tenantId?: string;
+
+  @ApiProperty({ type: [String], format: 'uuid', minItems: 1, maxItems: 1000 })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(1000)
+  @IsUUID('all', { each: true })
+  delegationIds: string[];
+
+  @ApiProperty({ type: [String], format: 'uuid', minItems: 1, maxItems: 100 })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(100)
+  @IsUUID('all', { each: true })
+  documentIds: string[];
+}
