@@ -12,6 +12,8 @@ import { DELEGATIONS } from './projections/delegation.projection';
 import { GROUPS, POSITIONS } from './projections/settings.projection';
 import { RolesController } from './roles/roles.controller';
 import { RolesService } from './roles/roles.service';
+import { TenantSettingsController } from './tenant-settings/tenant-settings.controller';
+import { TenantSettingsService } from './tenant-settings/tenant-settings.service';
 import { TenantsController } from './tenants/tenants.controller';
 import { TenantsService } from './tenants/tenants.service';
 import { UserRefs } from './users/user-refs';
@@ -20,7 +22,7 @@ import { UsersService } from './users/users.service';
 
 @Module({
   // InvitationsController before UsersController: its static routes (create, bulk-*) are registered first.
-  controllers: [InvitationsController, UsersController, TenantsController, RolesController, PermissionKeysController],
+  controllers: [InvitationsController, UsersController, TenantsController, TenantSettingsController, RolesController, PermissionKeysController],
   providers: [
     // Mail settings are read (and checked) when the module starts: a wrong value stops the service naming the variable.
     { provide: MAIL_OPTIONS, useFactory: () => loadMailOptions(process.env) },
@@ -30,6 +32,7 @@ import { UsersService } from './users/users.service';
     CallerResponder,
     UserRefs,
     TenantsService,
+    TenantSettingsService,
     RolesService,
     UsersService,
     InvitationsService,

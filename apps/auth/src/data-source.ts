@@ -6,6 +6,7 @@ import { AuthAuditUserIds1764200000000 } from './migrations/1764200000000-auth-a
 import { AuthProjectionVersions1764200000001 } from './migrations/1764200000001-auth-projection-versions';
 import { AuthUsersLoginSort1764200000002 } from './migrations/1764200000002-auth-users-login-sort';
 import { AuthOutboxTrace1764900000000 } from './migrations/1764900000000-auth-outbox-trace';
+import { AuthTenantSettings1765300000000 } from './migrations/1765300000000-auth-tenant-settings';
 
 /** The auth schema: used by the service and by `migrate`. */
 export const authDataSource: ServiceDataSource = {
@@ -19,5 +20,6 @@ export const authDataSource: ServiceDataSource = {
     AuthProjectionVersions1764200000001,
     AuthUsersLoginSort1764200000002,
     AuthOutboxTrace1764900000000,
+    AuthTenantSettings1765300000000,
   ],
 };

@@ -1,12 +1,32 @@
 /** Events of the auth area: tenants, users (the §2.3 summary other areas project) and caller invalidation. */
 import { LOGICAL } from '../messaging/subjects';
-import { BooleanField, EnumField, NestedArrayField, NestedField, StringArrayField, StringField, UuidArrayField, UuidField } from './fields';
+import { BooleanField, EnumField, IntField, NestedArrayField, NestedField, StringArrayField, StringField, UuidArrayField, UuidField } from './fields';
 import { eventEntry } from './entry';
 
 /** evt.auth.tenant.created */
 export class TenantCreatedEvent {
   @UuidField() tenantId: string;
   @StringField({ max: 200 }) name: string;
+}
+
+/**
+ * evt.auth.tenant.settings-updated: the tenant's delegation settings after a change, whole (a
+ * consumer replaces what it holds, it never merges).
+ */
+export class TenantSettingsEvent {
+  @UuidField() tenantId: string;
+  /** Issued delegations wait for the recipient's acceptance. */
+  @BooleanField() delegationAcceptanceRequired: boolean;
+  /** Issued delegations wait for an approval. */
+  @BooleanField() delegationApprovalRequired: boolean;
+  /** ISO 4217 code (USD, EUR, ...). */
+  @StringField({ max: 3 }) baseCurrency: string;
+  /**
+   * Increases with every change of the tenant's settings (1 for the first). A consumer keeps the
+   * settings of the highest version it has seen, so an older event redelivered after a newer one
+   * changes nothing.
+   */
+  @IntField({ min: 0 }) version: number;
 }
 
 /** A position of the user (spec §2.3 `positions`). */
@@ -74,8 +94,17 @@ export class CallerChangedEvent {
 
 export const AUTH_EVENTS = {
   'evt.auth.tenant.created': eventEntry(TenantCreatedEvent, 'A tenant was created (settings gives it its default group types).'),
+  'evt.auth.tenant.settings-updated': eventEntry(
+    TenantSettingsEvent,
+    "A tenant's delegation settings changed (acceptance, approval, base currency); carries them whole, with a version per tenant.",
+  ),
   'evt.auth.user.created': eventEntry(UserSummaryEvent, 'A user became a member of the tenant (invited); carries the §2.3 summary.'),
   'evt.auth.user.updated': eventEntry(UserSummaryEvent, "A user's summary in the tenant changed (names, status, positions, primary organisation, manager)."),
   'evt.auth.user.deleted': eventEntry(UserSummaryEvent, "A user's membership of the tenant was deleted (status DELETED)."),
   [LOGICAL.callerChanged]: eventEntry(CallerChangedEvent, 'Cached callers must be dropped (roles, keys or memberships changed). Also sent on core NATS at once.'),
 } as const;
+
+/** The auth area's subjects that the registry's EVENT_SUBJECTS does not name. */
+export const AUTH_EVENT_SUBJECTS = {
+  tenantSettingsUpdated: 'evt.auth.tenant.settings-updated',
+} as const satisfies Record<string, keyof typeof AUTH_EVENTS>;

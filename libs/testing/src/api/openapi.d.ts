@@ -847,6 +847,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/v1/tenants/{id}/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the tenant's delegation settings
+         * @description The defaults (false, false, USD) until the first change.
+         */
+        get: operations["TenantSettingsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the tenant's delegation settings
+         * @description Sets the fields sent (at least one); the others keep their value. Publishes evt.auth.tenant.settings-updated with the settings and their new version.
+         */
+        patch: operations["TenantSettingsController_update"];
+        trace?: never;
+    };
+    "/auth/v1/tenants/{id}/get-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the tenant's delegation settings (alias)
+         * @description The same answer as GET /auth/v1/tenants/{id}/settings, under the name the product uses.
+         */
+        get: operations["TenantSettingsController_getAlias"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/v1/tenants/{id}/roles/list": {
         parameters: {
             query?: never;
@@ -2756,6 +2800,44 @@ export interface components {
             createdOn: string;
             /** Format: date-time */
             updatedOn: string;
+        };
+        TenantSettingsView: {
+            /** Format: uuid */
+            tenantId: string;
+            /**
+             * @description Issued delegations wait for the recipient to accept them
+             * @default false
+             */
+            delegationAcceptanceRequired: boolean;
+            /**
+             * @description Issued delegations wait for an approval
+             * @default false
+             */
+            delegationApprovalRequired: boolean;
+            /**
+             * @description ISO 4217 currency code
+             * @default USD
+             * @example USD
+             */
+            baseCurrency: string;
+            /**
+             * Format: date-time
+             * @description Last change; null while the tenant has the defaults
+             */
+            updatedAt: string | null;
+            /** @description Name of the user who changed the settings last; null while the tenant has the defaults */
+            updatedBy: string | null;
+        };
+        UpdateTenantSettingsDto: {
+            /** @description Issued delegations wait for the recipient to accept them */
+            delegationAcceptanceRequired?: boolean;
+            /** @description Issued delegations wait for an approval */
+            delegationApprovalRequired?: boolean;
+            /**
+             * @description ISO 4217 currency code, upper case
+             * @example EUR
+             */
+            baseCurrency?: string;
         };
         RelationshipMappingView: {
             /** @enum {string} */
@@ -6306,6 +6388,184 @@ export interface operations {
             };
             /** @description Not a member of the tenant, or missing permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    TenantSettingsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["TenantSettingsView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Another tenant's id: {id} is not the request's tenant (the query's tenantId, else the token's tid, else the caller's active tenant) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    TenantSettingsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateTenantSettingsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["TenantSettingsView"];
+                    };
+                };
+            };
+            /** @description Nothing to change, a non-boolean flag, a baseCurrency that is no ISO 4217 code, null, an unknown field, a malformed id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "manage:settings" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Another tenant's id: {id} is not the request's tenant (the query's tenantId, else the token's tid, else the caller's active tenant) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    TenantSettingsController_getAlias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["TenantSettingsView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Another tenant's id: {id} is not the request's tenant (the query's tenantId, else the token's tid, else the caller's active tenant) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
