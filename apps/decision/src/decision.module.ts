@@ -14,6 +14,7 @@ import { CATEGORIES } from './projections/category.projection';
 import { GROUPS } from './projections/group.projection';
 import { POSITIONS } from './projections/position.projection';
 import { SECTIONS } from './projections/section.projection';
+import { TENANT_SETTINGS } from './projections/tenant-settings.projection';
 import { USERS } from './projections/user.projection';
 import { RevisionsController } from './revisions/revisions.controller';
 import { RevisionsService } from './revisions/revisions.service';
@@ -26,6 +27,6 @@ import { RevisionsService } from './revisions/revisions.service';
  */
 @Module({
   controllers: [DecisionsController, DelegationsController, ConditionsController, RevisionsController, JobsController],
-  providers: [DecisionsService, DelegationsService, ConditionsService, RevisionsService, BulkDuplicateJob, BulkLinkDocumentsJob, projectionConsumers(GROUPS, USERS, POSITIONS, SECTIONS, CATEGORIES, AUTHORITY_TYPES)],
+  providers: [DecisionsService, DelegationsService, ConditionsService, RevisionsService, BulkDuplicateJob, BulkLinkDocumentsJob, projectionConsumers(GROUPS, USERS, POSITIONS, SECTIONS, CATEGORIES, AUTHORITY_TYPES, TENANT_SETTINGS)],
 })
 export class DecisionModule {}

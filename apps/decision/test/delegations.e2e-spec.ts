@@ -1,4 +1,4 @@
-import { expectErrorBody } from '@ddm/testing';
+import { expectErrorBody, httpClient, until } from '@ddm/testing';
 import { DecisionHarness, startDecision } from './fixtures/harness';
 
 const DELEGATIONS = '/decision/v1/delegations';
@@ -218,6 +218,60 @@ describe('delegations (e2e, real Postgres and NATS)', () => {
         expect(revoked[0].payload.status).toBe('REVOKED');
       }
       expectErrorBody(await move(root.id, 'resume'), 409);
+    });
+  });
+
+  describe("with the tenant's settings requiring approval and acceptance (auth's settings, by event)", () => {
+    const setSettings = async (body: object) => {
+      const auth = httpClient(h.auth.url);
+      const res = await auth.patch(`/auth/v1/tenants/${h.demo.id}/settings`, { token: h.tokens.admin, body });
+      expect(res.status).toBe(200);
+      const want = body as { delegationApprovalRequired: boolean; delegationAcceptanceRequired: boolean };
+      await until(async () => {
+        const [row] = await h.db.query<{ approval_required: boolean; acceptance_required: boolean }>(
+          `SELECT approval_required, acceptance_required FROM decision.tenant_settings_projection WHERE id = $1`,
+          [h.demo.id],
+        );
+        return row?.approval_required === want.delegationApprovalRequired && row?.acceptance_required === want.delegationAcceptanceRequired;
+      }, 'the settings to reach the decision area', 15_000);
+    };
+    beforeAll(() => setSettings({ delegationApprovalRequired: true, delegationAcceptanceRequired: true }));
+    afterAll(() => setSettings({ delegationApprovalRequired: false, delegationAcceptanceRequired: false }));
+
+    it('issuing waits for an approver, then for the recipient; each step by who may take it, each told', async () => {
+      const d = await issue({ ...to(user), delegationAuthorities: [approval('100')] });
+      expect(d).toMatchObject({ status: 'PENDING', pendingStage: 'APPROVAL' });
+      const seen = await h.svc.http.get(`${DELEGATIONS}/${d.id}`, { token: h.tokens.admin });
+      expect(seen.body.data).toMatchObject({ actionIssuerApproval: true, actionDelegationAcceptance: false, approvalActionExistForUser: true, acceptanceActionExistForUser: false });
+      expectErrorBody(await move(d.id, 'approve', h.tokens.user), 403);
+      expectErrorBody(await move(d.id, 'accept', h.tokens.user), 409); // not yet: it waits for an approver
+      const approved = await move(d.id, 'approve', h.tokens.manager);
+      expect(approved.body.data).toMatchObject({ status: 'PENDING', pendingStage: 'ACCEPTANCE', actionDelegationAcceptance: true });
+      const forRecipient = await h.svc.http.get(`${DELEGATIONS}/${d.id}`, { token: h.tokens.user });
+      expect(forRecipient.body.data.acceptanceActionExistForUser).toBe(true);
+      expectErrorBody(await move(d.id, 'accept', h.tokens.manager), 403);
+      const accepted = await move(d.id, 'accept', h.tokens.user);
+      expect(accepted.body.data).toMatchObject({ status: 'ACCEPTED', pendingStage: null, acceptedDate: expect.any(String) });
+      const subjects = (await eventsOf(d.id)).map((e) => e.subject);
+      expect(subjects).toEqual([
+        'evt.decision.delegation.issued',
+        'evt.decision.delegation.pending',
+        'evt.decision.delegation.updated',
+        'evt.decision.delegation.pending',
+        'evt.decision.delegation.updated',
+        'evt.decision.delegation.accepted',
+      ]);
+    });
+
+    it('an approver may deny (REJECTED), and a recipient may reject what waits for them', async () => {
+      const denied = await issue({ ...to(user), delegationAuthorities: [approval('100')] });
+      expect((await move(denied.id, 'deny', h.tokens.manager)).body.data.status).toBe('REJECTED');
+      expectErrorBody(await move(denied.id, 'approve', h.tokens.manager), 409);
+      const rejected = await issue({ ...to(user), delegationAuthorities: [approval('100')] });
+      await move(rejected.id, 'approve', h.tokens.manager);
+      expect((await move(rejected.id, 'reject', h.tokens.user)).body.data.status).toBe('REJECTED');
+      expect((await move(rejected.id, 'archive')).body.data.status).toBe('ARCHIVED');
+      expect((await eventsOf(rejected.id)).map((e) => e.subject)).toContain('evt.decision.delegation.rejected');
     });
   });
 

@@ -38,11 +38,14 @@ const NOTICE: Partial<Record<DelegationStatus, DelegationNoticeSubject>> = {
   EXPIRED: 'evt.decision.delegation.expired',
 };
 
-/**
- * The tenant's delegation settings. Until the auth area serves them (GET/PATCH
- * /auth/v1/tenants/{id}/settings, issue 11's remaining part), neither approval nor acceptance is required.
- */
-const DEFAULT_SETTINGS = { approvalRequired: false, acceptanceRequired: false };
+/** The tenant's delegation settings (auth's, projected); a tenant that never changed them requires neither approval nor acceptance. */
+async function settingsOf(tx: Tx, tenantId: string): Promise<{ approvalRequired: boolean; acceptanceRequired: boolean }> {
+  const [row] = await tx.query<{ approval_required: boolean; acceptance_required: boolean }>(
+    `SELECT approval_required, acceptance_required FROM decision.tenant_settings_projection WHERE id = $1`,
+    [tenantId],
+  );
+  return { approvalRequired: row?.approval_required ?? false, acceptanceRequired: row?.acceptance_required ?? false };
+}
 
 /** The first violation as the answer: a 403 when the caller may not, else a 400 naming every field. */
 function refuse(violations: readonly Violation[]): never {
@@ -135,7 +138,7 @@ export class DelegationsService {
       }
 
       const issue = (dto.status ?? 'DRAFT') === 'ISSUED';
-      const moved = issue ? statusMove('DRAFT', null, 'issue', DEFAULT_SETTINGS, false) : { to: 'DRAFT' as DelegationStatus, stage: null };
+      const moved = issue ? statusMove('DRAFT', null, 'issue', await settingsOf(tx, tenantId), false) : { to: 'DRAFT' as DelegationStatus, stage: null };
       if ('problem' in moved) throw conflict(moved.problem);
       const displayIds = await tx.nextDisplayIds(tenantId, 'delegation', ids.length);
       await tx.query(
@@ -173,7 +176,7 @@ export class DelegationsService {
       );
       await linkDocuments(tx, tenantId, ids, dto.delegationDocuments ?? []);
       const change = moved.to === 'DRAFT' ? 'created' : 'issued';
-      return recordDelegationChange(tx, tenantId, ids, change, caller.userId, moved.to === 'DRAFT' ? null : 'evt.decision.delegation.issued');
+      return recordDelegationChange(tx, tenantId, ids, change, caller.userId, moved.to === 'DRAFT' ? null : 'evt.decision.delegation.issued', NOTICE[moved.to]);
     });
     return rows.map((r) => toDelegationView(r.view, caller, this.config.appUrl));
   }
@@ -254,7 +257,7 @@ export class DelegationsService {
       const [row] = await tx.query<DelegationRuleRow>(`SELECT ${RULE_COLUMNS} FROM decision.delegations g WHERE g.id = $1 AND g.tenant_id = $2 FOR UPDATE`, [id, tenantId]);
       if (!row || row.status === 'DELETED') throw notFound(`Delegation ${id} not found`);
       await this.requireMayMove(tx, caller, row, action);
-      const moved = statusMove(row.status, row.pending_stage, action, DEFAULT_SETTINGS, row.accepted_date !== null);
+      const moved = statusMove(row.status, row.pending_stage, action, await settingsOf(tx, tenantId), row.accepted_date !== null);
       if ('problem' in moved) throw conflict(moved.problem);
       if (action === 'revoke') {
         // The whole subtree, in one statement: every live descendant is revoked with it.

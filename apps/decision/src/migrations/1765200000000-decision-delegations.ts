@@ -149,6 +149,12 @@ export class DecisionDelegations1765200000000 implements MigrationInterface {
         id uuid PRIMARY KEY, tenant_id uuid NOT NULL, position_name varchar(200) NOT NULL, status varchar(20) NOT NULL,
         is_deleted boolean NOT NULL DEFAULT false, group_ids uuid[] NOT NULL DEFAULT '{}', version bigint, updated_on timestamptz NOT NULL DEFAULT now()
       )`);
+    // The tenant's delegation settings (auth); a tenant without a row requires neither approval nor acceptance.
+    await q.query(`
+      CREATE TABLE decision.tenant_settings_projection (
+        id uuid PRIMARY KEY, tenant_id uuid NOT NULL, acceptance_required boolean NOT NULL, approval_required boolean NOT NULL,
+        base_currency varchar(3) NOT NULL, version bigint, updated_on timestamptz NOT NULL DEFAULT now()
+      )`);
     await q.query(`ALTER TABLE decision.user_projection
       ADD COLUMN manager_id uuid, ADD COLUMN position_ids uuid[] NOT NULL DEFAULT '{}', ADD COLUMN group_ids uuid[] NOT NULL DEFAULT '{}'`);
     await q.query(`CREATE INDEX user_projection_by_manager ON decision.user_projection (tenant_id, manager_id) WHERE manager_id IS NOT NULL`);
@@ -158,6 +164,6 @@ export class DecisionDelegations1765200000000 implements MigrationInterface {
   async down(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE decision.group_projection DROP COLUMN parent_group_ids, DROP COLUMN status`);
     await q.query(`ALTER TABLE decision.user_projection DROP COLUMN manager_id, DROP COLUMN position_ids, DROP COLUMN group_ids`);
-    await q.query(`DROP TABLE decision.position_projection, decision.delegation_revisions, decision.delegation_roles, decision.delegation_condition_history, decision.delegation_conditions, decision.delegation_documents, decision.delegations`);
+    await q.query(`DROP TABLE decision.tenant_settings_projection, decision.position_projection, decision.delegation_revisions, decision.delegation_roles, decision.delegation_condition_history, decision.delegation_conditions, decision.delegation_documents, decision.delegations`);
   }
 }

@@ -194,6 +194,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/decision/v1/delegations/bulk-link-documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Link documents to delegations in bulk
+         * @description Asynchronous: answers the job (follow it at GET /decision/v1/jobs/{jobId}). A pair already linked changes nothing; an unknown delegation is a per-item error of the job.
+         */
+        patch: operations["DelegationsController_bulkLinkDocuments"];
+        trace?: never;
+    };
+    "/decision/v1/delegations/check-cascading-updates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Check cascading updates
+         * @description A dry run that changes nothing: every live descendant of parentDelegationId (or every live delegation of decisionId when only decision fields are given) that the proposed pathways, groups and authorities would make invalid, with the fields it would newly break (depth 1: direct children). Items flagged isInvalid are left out of the proposal.
+         */
+        patch: operations["DelegationsController_checkCascading"];
+        trace?: never;
+    };
     "/decision/v1/delegations/{id}": {
         parameters: {
             query?: never;
@@ -232,6 +272,67 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/decision/v1/delegations/{delegationHistoryId}/conditions-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List delegation condition history
+         * @description Given a delegation history id (an entry of the delegation's change log): its conditions as they stood then. Given a delegation's id: every change of its conditions.
+         */
+        get: operations["ConditionsController_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decision/v1/delegations/{delegationId}/conditions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a delegation's conditions */
+        get: operations["ConditionsController_list"];
+        put?: never;
+        /**
+         * Add a condition to a delegation
+         * @description Only when the decision has conditionEnabled; by whoever may manage the delegation.
+         */
+        post: operations["ConditionsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decision/v1/delegations/{delegationId}/conditions/{conditionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update delegation condition
+         * @description conditionName (max 150), conditionDescription, isActive (a boolean or "true"/"false"); each change is a history entry.
+         */
+        patch: operations["ConditionsController_update"];
         trace?: never;
     };
     "/decision/v1/decisions/{id}/history": {
@@ -1713,6 +1814,144 @@ export interface components {
             delegationGroups?: components["schemas"]["DelegationGroupDto"][];
             delegationAuthorities: components["schemas"]["DelegationAuthorityDto"][];
             delegationDocuments?: components["schemas"]["DecisionDocumentDto"][];
+        };
+        BulkLinkDocumentsDto: {
+            /**
+             * Format: uuid
+             * @description Tenant (default: the caller's active tenant)
+             */
+            tenantId?: string;
+            delegationIds: string[];
+            documentIds: string[];
+        };
+        CascadeDelegationGroupDto: {
+            /** Format: uuid */
+            groupId: string;
+            /** Format: uuid */
+            tenantGroupTypeId?: string | null;
+            displayName?: string | null;
+            groupName?: string | null;
+            /** @description Left out of the proposed groups */
+            isInvalid?: boolean;
+        };
+        CascadeDelegationAuthorityDto: {
+            /** Format: uuid */
+            authorityTypeId: string;
+            authorityType?: string | null;
+            authorityLimit?: string | null;
+            /** @enum {string} */
+            authorityLimitValueType: "Currency" | "Number" | "Percentage" | "Time" | "Authorized";
+            /** @enum {string|null} */
+            authorityLimitOperator?: "<" | "<=" | null;
+            authorityTypeOrder?: number;
+            authorityTypeIcon?: string | null;
+            authorityLimitValue?: string | null;
+            authorityLimitValueUnit?: string | null;
+            redelegable?: boolean;
+            redelegationLimitValue?: string | null;
+            redelegationLimitValueUnit?: string | null;
+            /** @description Left out of the proposed authorities */
+            isInvalid?: boolean;
+            isLimitOverridden?: boolean;
+        };
+        CascadeGroupDto: {
+            /** Format: uuid */
+            groupId: string;
+            /** Format: uuid */
+            tenantGroupTypeId?: string | null;
+            displayName?: string | null;
+            groupName?: string | null;
+        };
+        CascadeAuthorityDto: {
+            /** Format: uuid */
+            authorityTypeId: string;
+            authorityType?: string | null;
+            authorityLimit?: string | null;
+            /** @enum {string} */
+            authorityLimitValueType: "Currency" | "Number" | "Percentage" | "Time" | "Authorized";
+            /** @enum {string|null} */
+            authorityLimitOperator?: "<" | "<=" | null;
+            authorityTypeOrder?: number;
+            authorityTypeIcon?: string | null;
+            authorityLimitValue?: string | null;
+            authorityLimitValueUnit?: string | null;
+        };
+        CheckCascadingUpdatesDto: {
+            /**
+             * Format: uuid
+             * @description The decision (every delegation of it is checked when only the decision's fields are proposed)
+             */
+            decisionId?: string;
+            /**
+             * Format: uuid
+             * @description The delegation whose change is proposed (its descendants are checked)
+             */
+            parentDelegationId?: string;
+            updatedPathwayOptions?: ("Matrix" | "Direct Line" | "Functional" | "Down-Line")[];
+            /** @description The parent's groups as proposed */
+            updatedDelegationGroups?: components["schemas"]["CascadeDelegationGroupDto"][];
+            /** @description The parent's authorities as proposed */
+            updatedDelegationAuthorities?: components["schemas"]["CascadeDelegationAuthorityDto"][];
+            /** @description The decision's groups as proposed */
+            updatedDecisionGroups?: components["schemas"]["CascadeGroupDto"][];
+            /** @description The decision's authorities as proposed */
+            updatedDecisionAuthorities?: components["schemas"]["CascadeAuthorityDto"][];
+        };
+        AffectedDelegationView: {
+            /** Format: uuid */
+            id: string;
+            delegationDisplayId: string;
+            /** @description 1 for the changed delegation's direct children (for a decision: its root delegations) */
+            depth: number;
+            invalidFields: ("Recipient" | "Issuer" | "Pathway" | "Authority" | "Groups" | "Parent")[];
+        };
+        CascadingCheckView: {
+            numberOfChildDelegationsInvalidated: number;
+            childDelegationsInvalidated: boolean;
+            childDelegationsAffected: components["schemas"]["AffectedDelegationView"][];
+        };
+        ConditionDetailsView: {
+            /** Format: uuid */
+            id: string;
+            conditionName: string;
+            conditionDescription: string | null;
+            /** Format: date-time */
+            updatedAt: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        ConditionMappingView: {
+            /**
+             * Format: uuid
+             * @description The mapping id
+             */
+            id: string;
+            /** Format: uuid */
+            delegationId: string;
+            /** Format: uuid */
+            conditionId: string;
+            isActive: boolean;
+            /** Format: date-time */
+            updatedAt: string;
+            /** Format: date-time */
+            createdAt: string;
+            conditionDetails: components["schemas"]["ConditionDetailsView"];
+        };
+        CreateConditionDto: {
+            /** @example Only within the approved budget */
+            conditionName: string;
+            conditionDescription?: string | null;
+            /**
+             * @description A boolean, or the strings "true"/"false"
+             * @default true
+             */
+            isActive?: boolean;
+        };
+        UpdateConditionDto: {
+            conditionName?: string;
+            conditionDescription?: string | null;
+            /** @description A boolean, or the strings "true"/"false" */
+            isActive?: boolean;
         };
         DecisionHistoryEntryView: {
             /** Format: uuid */
@@ -3713,6 +3952,129 @@ export interface operations {
             };
         };
     };
+    DelegationsController_bulkLinkDocuments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkLinkDocumentsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["JobAcceptedView"];
+                    };
+                };
+            };
+            /** @description delegationIds outside 1..1000, documentIds outside 1..100, or a malformed id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "create:delegations" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DelegationsController_checkCascading: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckCascadingUpdatesDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["CascadingCheckView"];
+                    };
+                };
+            };
+            /** @description Neither parentDelegationId nor decisionId, or a bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, or another tenant's delegation or decision */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     DelegationsController_get: {
         parameters: {
             query?: never;
@@ -3823,6 +4185,297 @@ export interface operations {
                 };
             };
             /** @description The move is not allowed from the current status (the message names both) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ConditionsController_history: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sortOrder?: "asc" | "desc";
+                /** @description Only active (true) or inactive (false) conditions */
+                isActive?: boolean;
+                sortBy?: "conditionName" | "conditionDescription" | "updatedAt";
+            };
+            header?: never;
+            path: {
+                delegationHistoryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged delegation condition mappings (spec §2.1) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["ConditionMappingView"][];
+                        };
+                    };
+                };
+            };
+            /** @description A bad parameter (limit outside 1..100, unknown sortBy, isActive not a boolean) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, or another tenant's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ConditionsController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sortOrder?: "asc" | "desc";
+                /** @description Only active (true) or inactive (false) conditions */
+                isActive?: boolean;
+                sortBy?: "conditionName" | "conditionDescription" | "updatedAt";
+            };
+            header?: never;
+            path: {
+                delegationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged delegation condition mappings (spec §2.1) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["ConditionMappingView"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, or another tenant's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ConditionsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                delegationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateConditionDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 201;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["ConditionMappingView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller may not manage the delegation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, or another tenant's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The decision's conditions are not enabled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ConditionsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                delegationId: string;
+                conditionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateConditionDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["ConditionMappingView"];
+                    };
+                };
+            };
+            /** @description A bad field, or nothing to change */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller may not manage the delegation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown delegation or condition */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The decision's conditions are not enabled */
             409: {
                 headers: {
                     [name: string]: unknown;
