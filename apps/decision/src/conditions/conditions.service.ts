@@ -3,7 +3,7 @@ import { Caller, Page, badRequest, conflict, notFound } from '@ddm/contracts';
 import { Db, SetClause, Tx, listPage, sql } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { DelegationRuleRow, RULE_COLUMNS } from '../delegations/delegation.sql';
-import { recordDelegationChange, requireMayManage, stateSubjectOf } from '../delegations/delegations.service';
+import { recordDelegationChange, requireMayManage, stateSubjectOf } from '../delegations/delegation-changes';
 import { CONDITION_BY_ID, ConditionFilters, conditionHistory, conditionsAsOf, currentConditions, recordConditionHistory } from './condition.sql';
 import { ConditionMappingView, CreateConditionDto, UpdateConditionDto } from './dto/condition.dto';
 

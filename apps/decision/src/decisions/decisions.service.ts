@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Caller, DecisionStatus, EventSubject, JobAcceptedView, Page, badRequest, conflict, notFound, relationshipsOf, requireAllowed } from '@ddm/contracts';
 import { Db, Jobs, Queryable, SERVICE_CONFIG, ServiceConfig, SetClause, TenantUniqueName, Tx, listPage, refuseTakenName, sql, writeUniqueName } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
+import { revalidate } from '../delegations/invalidation';
 import { requireReferences } from './decision-references';
 import { AuthorityRow, EDIT_DECISION, authorityProblems, authorityRows, changedFields, statusMoveProblem, uniqueIds } from './decision.rules';
 import { DECISION_BY_ID_SQL, DecisionFilters, DecisionRow, decisionList, reviseDecisions } from './decision.sql';
@@ -126,6 +127,8 @@ export class DecisionsService {
       const [after] = await tx.query<DecisionRow>(DECISION_BY_ID_SQL, [id, tenantId]);
       const changed = new Map([[id, changedFields(before.view as unknown as Record<string, unknown>, after.view as unknown as Record<string, unknown>, BOOKKEEPING)]]);
       await recordChanges(tx, tenantId, 'evt.decision.decision.updated', [id], caller.userId, changed);
+      // Narrower limits, pathways or groups (or an archived decision) make its delegations invalid, never rewritten.
+      await revalidate(tx, tenantId, { decisionIds: [id] }, caller.userId);
     });
     return this.get(caller, id);
   }

@@ -19,15 +19,12 @@ import {
   invalidFieldsOf,
   statusMove,
 } from './delegation.rules';
-import { DELEGATION_BY_ID_SQL, DelegationFilters, DelegationRuleRow, RULE_COLUMNS, decisionScope, delegationList, loadOrg, reviseDelegations, toState } from './delegation.sql';
+import { DelegationRow, recordDelegationChange, requireMayManage } from './delegation-changes';
+import { DELEGATION_BY_ID_SQL, DelegationFilters, DelegationRuleRow, RULE_COLUMNS, decisionScope, delegationList, loadOrg, toState } from './delegation.sql';
 import { CascadeAuthorityDto, CascadeDelegationAuthorityDto, CascadingCheckView, CheckCascadingUpdatesDto } from './dto/cascading.dto';
 import { CreateDelegationDto } from './dto/delegation-change.dto';
-import { DelegationView, StoredDelegationView, toDelegationEvent, toDelegationView } from './dto/delegation.response';
-
-export interface DelegationRow {
-  version: number;
-  view: StoredDelegationView;
-}
+import { DelegationView, toDelegationView } from './dto/delegation.response';
+import { revalidate } from './invalidation';
 
 /** What a status move publishes beside the state subject (who is told is the move's business). */
 const NOTICE: Partial<Record<DelegationStatus, DelegationNoticeSubject>> = {
@@ -284,6 +281,8 @@ export class DelegationsService {
       );
       const subject = row.status === 'DRAFT' ? 'evt.decision.delegation.issued' : 'evt.decision.delegation.updated';
       await recordDelegationChange(tx, tenantId, [id], action, caller.userId, subject, NOTICE[moved.to]);
+      // Its subtree is checked again: a suspended parent makes its children invalid (Parent), a resumed one valid again.
+      await revalidate(tx, tenantId, { delegationIds: [id] }, caller.userId);
     });
     return this.get(caller, id);
   }
@@ -304,58 +303,6 @@ export class DelegationsService {
     }
     await requireMayManage(tx, caller, row, action);
   }
-}
-
-/**
- * Who may manage a delegation (issue, suspend, resume, revoke, archive it; change its conditions):
- * its issuer, anyone above the issuer in the chain (who holds or issued an ancestor), a holder of
- * approve:delegations, or, for a root delegation (or one below a root), of create:root_delegations.
- */
-export async function requireMayManage(tx: Tx, caller: Caller, row: DelegationRuleRow, what: string): Promise<void> {
-  if (caller.keys.has('approve:delegations') || row.issuer_user_id === caller.userId) return;
-  if (row.parent_delegation_id === null && caller.keys.has('create:root_delegations')) return;
-  const ancestors = await tx.query<DelegationRuleRow>(
-    `WITH RECURSIVE up AS (
-       SELECT ${RULE_COLUMNS} FROM decision.delegations g WHERE g.id = $1 AND g.tenant_id = $2
-       UNION ALL
-       SELECT ${RULE_COLUMNS} FROM decision.delegations g JOIN up ON g.id = up.parent_delegation_id)
-     SELECT * FROM up WHERE id <> $1`,
-    [row.id, caller.tenantId],
-  );
-  const org = await loadOrg(tx, caller.tenantId, [caller.userId], []);
-  if (ancestors.some((a) => a.issuer_user_id === caller.userId || holds(toState(a), caller.userId, org))) return;
-  if (ancestors.some((a) => a.parent_delegation_id === null) && caller.keys.has('create:root_delegations')) return;
-  throw forbidden(`Only the issuer, someone above the issuer in the chain, or a holder of "approve:delegations" may ${what} delegation ${row.id}`);
-}
-
-/** The state subjects: one of them follows every change of a delegation that has left DRAFT. */
-export type DelegationStateSubject = 'evt.decision.delegation.issued' | 'evt.decision.delegation.updated' | 'evt.decision.delegation.revoked';
-
-/**
- * A change of the delegations named: a revision of each and, unless `subject` is null (a DRAFT),
- * its state published; `notice` too when the change tells people something. Answers the rows.
- */
-export async function recordDelegationChange(
-  tx: Tx,
-  tenantId: string,
-  ids: readonly string[],
-  change: string,
-  by: string | null,
-  subject: DelegationStateSubject | null,
-  notice?: DelegationNoticeSubject,
-): Promise<DelegationRow[]> {
-  const rows = await tx.query<DelegationRow>(reviseDelegations(tenantId, ids, change, by));
-  if (subject) {
-    const events = rows.map((r) => toDelegationEvent(r.view, r.version, [r.view.issuerUserId, r.view.recipientUserId].filter((x): x is string => !!x)));
-    await tx.publishMany(subject, events);
-    if (notice) await tx.publishMany(notice, events);
-  }
-  return rows;
-}
-
-/** The state subject of a change to a delegation in `status` (null: a draft publishes nothing). */
-export function stateSubjectOf(status: DelegationStatus): DelegationStateSubject | null {
-  return status === 'DRAFT' ? null : status === 'REVOKED' ? 'evt.decision.delegation.revoked' : 'evt.decision.delegation.updated';
 }
 
 /** A limit as check-cascading-updates proposes it. */

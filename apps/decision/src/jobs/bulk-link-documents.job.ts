@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { JobItemOutcome, JobRecord, Jobs, Tx } from '@ddm/platform';
 import { DelegationStatus } from '../delegations/delegation.rules';
-import { recordDelegationChange, stateSubjectOf } from '../delegations/delegations.service';
+import { recordDelegationChange, stateSubjectOf } from '../delegations/delegation-changes';
 
 /** Items (delegations) per transaction. */
 const BATCH = 200;

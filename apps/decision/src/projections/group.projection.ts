@@ -1,4 +1,5 @@
 import { ProjectionSpec } from '@ddm/platform';
+import { revalidate } from '../delegations/invalidation';
 
 const SUBJECTS = ['evt.settings.group.created', 'evt.settings.group.updated', 'evt.settings.group.deleted'] as const;
 
@@ -20,4 +21,6 @@ export const GROUPS: ProjectionSpec<(typeof SUBJECTS)[number]> = {
       parent_group_ids: group.parentGroupIds ?? [],
     },
   }),
+  // A person, position or group that changed may break delegations that name it: they are checked again.
+  afterChange: (tx, { payload: { tenantId, group } }) => revalidate(tx, tenantId, { groupIds: [group.id] }).then(() => undefined),
 };

@@ -1,4 +1,5 @@
 import { ProjectionSpec } from '@ddm/platform';
+import { revalidate } from '../delegations/invalidation';
 
 const SUBJECTS = ['evt.settings.position.created', 'evt.settings.position.updated', 'evt.settings.position.deleted'] as const;
 
@@ -18,4 +19,6 @@ export const POSITIONS: ProjectionSpec<(typeof SUBJECTS)[number]> = {
       group_ids: position.groupIds ?? [],
     },
   }),
+  // A person, position or group that changed may break delegations that name it: they are checked again.
+  afterChange: (tx, { payload: { tenantId, position } }) => revalidate(tx, tenantId, { positionIds: [position.id] }).then(() => undefined),
 };

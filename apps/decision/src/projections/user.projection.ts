@@ -1,4 +1,5 @@
 import { ProjectionSpec } from '@ddm/platform';
+import { revalidate } from '../delegations/invalidation';
 
 const SUBJECTS = ['evt.auth.user.created', 'evt.auth.user.updated', 'evt.auth.user.deleted'] as const;
 
@@ -28,4 +29,6 @@ export const USERS: ProjectionSpec<(typeof SUBJECTS)[number]> = {
       group_ids: user.groupIds ?? [],
     },
   }),
+  // A person, position or group that changed may break delegations that name it: they are checked again.
+  afterChange: (tx, { payload: { tenantId, user } }) => revalidate(tx, tenantId, { userIds: [user.id] }).then(() => undefined),
 };

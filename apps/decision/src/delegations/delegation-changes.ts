@@ -1,0 +1,67 @@
+/**
+ * What every change of a delegation shares, wherever it is made (the delegations service, its
+ * conditions, the bulk jobs, invalidation): who may manage one, and recording a change (a revision,
+ * the state event, a notice).
+ */
+import { Caller, DelegationNoticeSubject, forbidden } from '@ddm/contracts';
+import { Tx } from '@ddm/platform';
+import { DelegationStatus, holds } from './delegation.rules';
+import { DelegationRuleRow, RULE_COLUMNS, loadOrg, reviseDelegations, toState } from './delegation.sql';
+import { StoredDelegationView, toDelegationEvent } from './dto/delegation.response';
+
+export interface DelegationRow {
+  version: number;
+  view: StoredDelegationView;
+}
+
+/**
+ * Who may manage a delegation (issue, suspend, resume, revoke, archive it; change its conditions):
+ * its issuer, anyone above the issuer in the chain (who holds or issued an ancestor), a holder of
+ * approve:delegations, or, for a root delegation (or one below a root), of create:root_delegations.
+ */
+export async function requireMayManage(tx: Tx, caller: Caller, row: DelegationRuleRow, what: string): Promise<void> {
+  if (caller.keys.has('approve:delegations') || row.issuer_user_id === caller.userId) return;
+  if (row.parent_delegation_id === null && caller.keys.has('create:root_delegations')) return;
+  const ancestors = await tx.query<DelegationRuleRow>(
+    `WITH RECURSIVE up AS (
+       SELECT ${RULE_COLUMNS} FROM decision.delegations g WHERE g.id = $1 AND g.tenant_id = $2
+       UNION ALL
+       SELECT ${RULE_COLUMNS} FROM decision.delegations g JOIN up ON g.id = up.parent_delegation_id)
+     SELECT * FROM up WHERE id <> $1`,
+    [row.id, caller.tenantId],
+  );
+  const org = await loadOrg(tx, caller.tenantId, [caller.userId], []);
+  if (ancestors.some((a) => a.issuer_user_id === caller.userId || holds(toState(a), caller.userId, org))) return;
+  if (ancestors.some((a) => a.parent_delegation_id === null) && caller.keys.has('create:root_delegations')) return;
+  throw forbidden(`Only the issuer, someone above the issuer in the chain, or a holder of "approve:delegations" may ${what} delegation ${row.id}`);
+}
+
+/** The state subjects: one of them follows every change of a delegation that has left DRAFT. */
+export type DelegationStateSubject = 'evt.decision.delegation.issued' | 'evt.decision.delegation.updated' | 'evt.decision.delegation.revoked';
+
+/**
+ * A change of the delegations named: a revision of each and, unless `subject` is null (a DRAFT),
+ * its state published; `notice` too when the change tells people something. Answers the rows.
+ */
+export async function recordDelegationChange(
+  tx: Tx,
+  tenantId: string,
+  ids: readonly string[],
+  change: string,
+  by: string | null,
+  subject: DelegationStateSubject | null,
+  notice?: DelegationNoticeSubject,
+): Promise<DelegationRow[]> {
+  const rows = await tx.query<DelegationRow>(reviseDelegations(tenantId, ids, change, by));
+  if (subject) {
+    const events = rows.map((r) => toDelegationEvent(r.view, r.version, [r.view.issuerUserId, r.view.recipientUserId].filter((x): x is string => !!x)));
+    await tx.publishMany(subject, events);
+    if (notice) await tx.publishMany(notice, events);
+  }
+  return rows;
+}
+
+/** The state subject of a change to a delegation in `status` (null: a draft publishes nothing). */
+export function stateSubjectOf(status: DelegationStatus): DelegationStateSubject | null {
+  return status === 'DRAFT' ? null : status === 'REVOKED' ? 'evt.decision.delegation.revoked' : 'evt.decision.delegation.updated';
+}
