@@ -6,6 +6,7 @@ import { DecisionsController } from './decisions/decisions.controller';
 import { DecisionsService } from './decisions/decisions.service';
 import { DelegationsController } from './delegations/delegations.controller';
 import { DelegationsService } from './delegations/delegations.service';
+import { ExpirySweep } from './delegations/expiry.sweep';
 import { BulkDuplicateJob } from './jobs/bulk-duplicate.job';
 import { BulkLinkDocumentsJob } from './jobs/bulk-link-documents.job';
 import { JobsController } from './jobs/jobs.controller';
@@ -27,6 +28,6 @@ import { RevisionsService } from './revisions/revisions.service';
  */
 @Module({
   controllers: [DecisionsController, DelegationsController, ConditionsController, RevisionsController, JobsController],
-  providers: [DecisionsService, DelegationsService, ConditionsService, RevisionsService, BulkDuplicateJob, BulkLinkDocumentsJob, projectionConsumers(GROUPS, USERS, POSITIONS, SECTIONS, CATEGORIES, AUTHORITY_TYPES, TENANT_SETTINGS)],
+  providers: [DecisionsService, DelegationsService, ConditionsService, ExpirySweep, RevisionsService, BulkDuplicateJob, BulkLinkDocumentsJob, projectionConsumers(GROUPS, USERS, POSITIONS, SECTIONS, CATEGORIES, AUTHORITY_TYPES, TENANT_SETTINGS)],
 })
 export class DecisionModule {}

@@ -1,4 +1,5 @@
 import { expectErrorBody, httpClient, until } from '@ddm/testing';
+import { ExpirySweep } from '../src/delegations/expiry.sweep';
 import { DecisionHarness, startDecision } from './fixtures/harness';
 
 const DELEGATIONS = '/decision/v1/delegations';
@@ -273,6 +274,27 @@ describe('delegations (e2e, real Postgres and NATS)', () => {
       expect((await move(rejected.id, 'archive')).body.data.status).toBe('ARCHIVED');
       expect((await eventsOf(rejected.id)).map((e) => e.subject)).toContain('evt.decision.delegation.rejected');
     });
+  });
+
+  it('expiration: the sweep moves ISSUED and ACCEPTED delegations past their date to EXPIRED, each once even with two sweeps at a time', async () => {
+    const at = new Date(Date.now() + 1500).toISOString();
+    const root = await issue({ ...to(manager), delegationPathway: ['Matrix'], expirationDate: at, delegationAuthorities: [approval('100', { redelegable: true })] });
+    const child = await issue({ parentDelegationId: root.id, ...to(user), delegationPathway: ['Matrix'], expirationDate: at, delegationAuthorities: [approval('50')] }, h.tokens.manager);
+    const later = await issue({ ...to(manager), expirationDate: new Date(Date.now() + 3_600_000).toISOString(), delegationAuthorities: [approval('100')] });
+    const tooLate = await post({ decisionId, parentDelegationId: root.id, ...to(user), delegationPathway: ['Matrix'], expirationDate: new Date(Date.parse(at) + 1).toISOString(), delegationAuthorities: [approval('50')] }, h.tokens.manager);
+    expectErrorBody(tooLate, 400);
+    expect(JSON.stringify(tooLate.body)).toContain('expirationDate');
+    await until(() => Date.now() > Date.parse(at) + 50, 'the expiration date to pass', 5_000);
+    const sweep = h.svc.app.get(ExpirySweep);
+    const [a, b] = await Promise.all([sweep.sweep(), sweep.sweep()]);
+    expect(a + b).toBeGreaterThanOrEqual(2);
+    for (const id of [root.id, child.id]) {
+      expect((await h.svc.http.get(`${DELEGATIONS}/${id}`, { token: h.tokens.admin })).body.data.status).toBe('EXPIRED');
+      expect((await eventsOf(id)).filter((e) => e.subject === 'evt.decision.delegation.expired')).toHaveLength(1);
+    }
+    expect((await h.svc.http.get(`${DELEGATIONS}/${later.id}`, { token: h.tokens.admin })).body.data.status).toBe('ISSUED');
+    expect(await sweep.sweep()).toBe(0);
+    expectErrorBody(await move(root.id, 'resume'), 409);
   });
 
   it("lists the tenant's delegations with filters; another tenant's id is a 404", async () => {

@@ -30,7 +30,7 @@ export async function revalidate(tx: Tx, tenantId: string, scope: RevalidationSc
   const rows = await tx.query<Row>(sql`
     WITH RECURSIVE seeds AS (
       SELECT g.id FROM decision.delegations g
-       WHERE g.tenant_id = ${tenantId} AND g.status IN ${raw(LIVE)}
+       WHERE g.tenant_id = ${tenantId}
          AND (g.issuer_user_id = ANY(${ids(scope.userIds)}::uuid[]) OR g.recipient_user_id = ANY(${ids(scope.userIds)}::uuid[])
               OR g.issuer_position_id = ANY(${ids(scope.positionIds)}::uuid[]) OR g.recipient_position_id = ANY(${ids(scope.positionIds)}::uuid[])
               OR g.group_ids && ${ids(scope.groupIds)}::uuid[] OR g.decision_id = ANY(${ids(scope.decisionIds)}::uuid[])

@@ -1,0 +1,73 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Db, LOGGER } from '@ddm/platform';
+import { Logger } from 'pino';
+import { recordDelegationChange } from './delegation-changes';
+import { revalidate } from './invalidation';
+
+/** How often the sweep looks for delegations past their expiration date. */
+export const EXPIRY_SWEEP_MS = 30_000;
+/** Most delegations one sweep expires (the next takes the rest). */
+const BATCH = 500;
+
+/**
+ * `expirationDate` passing moves an ISSUED or ACCEPTED delegation to EXPIRED on its own: every
+ * EXPIRY_SWEEP_MS each replica takes up to BATCH due delegations with FOR UPDATE SKIP LOCKED (two
+ * replicas never take the same one), expires them in one statement with a revision, the `updated`
+ * event and the `expired` notice each, and checks their subtrees again (children of an expired
+ * delegation become invalid: Parent).
+ */
+@Injectable()
+export class ExpirySweep implements OnApplicationBootstrap, OnApplicationShutdown {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<number> | undefined;
+
+  constructor(
+    private readonly db: Db,
+    @Inject(LOGGER) private readonly log: Logger,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.tick(), EXPIRY_SWEEP_MS);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running?.catch(() => undefined);
+  }
+
+  private async tick(): Promise<void> {
+    if (this.running) return;
+    try {
+      const n = await (this.running = this.sweep());
+      if (n) this.log.info({ expired: n }, 'delegations expired');
+    } catch (err) {
+      this.log.error({ err }, 'expiry sweep failed (the next one retries)');
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  /** One sweep: answers how many delegations it expired. */
+  sweep(): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      const rows = await tx.query<{ id: string; tenant_id: string }>(
+        `WITH due AS (
+           SELECT id FROM decision.delegations
+            WHERE status IN ('ISSUED', 'ACCEPTED') AND expiration_date IS NOT NULL AND expiration_date <= now()
+            ORDER BY expiration_date LIMIT $1 FOR UPDATE SKIP LOCKED)
+         UPDATE decision.delegations g SET status = 'EXPIRED', pending_stage = NULL, updated_on = now(), version = version + 1
+           FROM due WHERE g.id = due.id
+         RETURNING g.id, g.tenant_id`,
+        [BATCH],
+      );
+      const byTenant = new Map<string, string[]>();
+      for (const r of rows) byTenant.set(r.tenant_id, [...(byTenant.get(r.tenant_id) ?? []), r.id]);
+      for (const [tenantId, ids] of byTenant) {
+        await recordDelegationChange(tx, tenantId, ids, 'expired', null, 'evt.decision.delegation.updated', 'evt.decision.delegation.expired');
+        await revalidate(tx, tenantId, { delegationIds: ids });
+      }
+      return rows.length;
+    });
+  }
+}
