@@ -59,7 +59,6 @@ import {
   Stats,
   createScratchDatabase,
   failUnlessAll200,
-  freePort,
   log,
   measure,
   pad,
@@ -69,11 +68,10 @@ import {
   runBench,
   seedCaller,
   seedTenantWithRoles,
-  start,
+  startService,
   stopChild,
   summary,
   usage,
-  waitReady,
 } from './lib';
 
 const DATABASE = 'ddm_bench_decisions';
@@ -653,15 +651,8 @@ async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string })
     OTEL_EXPORTER_OTLP_ENDPOINT: '',
   };
   // One after the other: each applies its own migrations, and both create the pg_trgm extension.
-  const authPort = await freePort();
-  log(`starting auth on ${authPort} (it applies the auth migrations)`);
-  const auth = start('auth', 'dist/apps/auth/src/main.js', { ...env, PORT: String(authPort) });
-  await waitReady('auth', auth, `http://127.0.0.1:${authPort}`, READY_TIMEOUT_MS);
-  let decisionPort = await freePort();
-  let svc = `http://127.0.0.1:${decisionPort}`;
-  log(`starting decision on ${decisionPort} (it applies the decision migrations)`);
-  let decision = start('decision', 'dist/apps/decision/src/main.js', { ...env, PORT: String(decisionPort) });
-  await waitReady('decision', decision, svc, READY_TIMEOUT_MS);
+  await startService('auth', 'dist/apps/auth/src/main.js', env, READY_TIMEOUT_MS, 'it applies the auth migrations');
+  let { child: decision, base: svc } = await startService('decision', 'dist/apps/decision/src/main.js', env, READY_TIMEOUT_MS, 'it applies the decision migrations');
 
   const db = new Client({ connectionString: url });
   await db.connect();
@@ -750,16 +741,12 @@ async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string })
     otlp = await startOtlpReceiver();
     log(`restarting decision with tracing on (spans to ${otlp.url}) to count statements per request`);
     await stopChild(decision, 10_000);
-    decisionPort = await freePort();
-    svc = `http://127.0.0.1:${decisionPort}`;
-    decision = start('decision', 'dist/apps/decision/src/main.js', {
-      ...env,
-      ...otlp.env,
-      OTEL_TRACES_SAMPLER: 'parentbased_always_on',
-      OTEL_SERVICE_NAME: SERVICE_NAME,
-      PORT: String(decisionPort),
-    });
-    await waitReady('decision (traced)', decision, svc, READY_TIMEOUT_MS);
+    ({ child: decision, base: svc } = await startService(
+      'decision (traced)',
+      'dist/apps/decision/src/main.js',
+      { ...env, ...otlp.env, OTEL_TRACES_SAMPLER: 'parentbased_always_on', OTEL_SERVICE_NAME: SERVICE_NAME },
+      READY_TIMEOUT_MS,
+    ));
     const probe = await probeStatements(otlp, db, svc, tokens.large, large, (variant, size) => targetOf(variant, size, 'service', svc), (variant, size) => {
       if (variant === 'get') return DECISION_BY_ID_SQL;
       const q = plainToInstance(SearchDecisionsDto, Object.fromEntries(new URLSearchParams(query(variant, size))));

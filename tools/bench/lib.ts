@@ -237,6 +237,16 @@ export async function startOtlpSink(): Promise<{ url: string; stop(): Promise<nu
   return { url: `http://127.0.0.1:${port}`, stop: () => worker.terminate() };
 }
 
+/** Starts `script` as a child on a free port (`note` says what it does first) and waits until it answers: the child and its base URL. */
+export async function startService(name: string, script: string, env: Record<string, string>, timeoutMs: number, note = ''): Promise<{ child: ChildProcess; base: string }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  log(`starting ${name} on ${port}${note ? ` (${note})` : ''}`);
+  const child = start(name, script, { ...env, PORT: String(port) });
+  await waitReady(name, child, base, timeoutMs);
+  return { child, base };
+}
+
 /** Polls `${base}/health/ready` until it answers 2xx; throws if the child exits first or after `timeoutMs`. */
 export async function waitReady(name: string, child: ChildProcess, base: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;

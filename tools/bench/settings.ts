@@ -42,7 +42,6 @@ import {
   Stats,
   createScratchDatabase,
   failUnlessAll200,
-  freePort,
   log,
   measure,
   pad,
@@ -52,10 +51,9 @@ import {
   runBench,
   seedCaller,
   seedTenantWithRoles,
-  start,
   startOtlpSink,
+  startService,
   summary,
-  waitReady,
 } from './lib';
 
 const DATABASE = 'ddm_bench_settings';
@@ -356,15 +354,8 @@ async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string })
     OTEL_EXPORTER_OTLP_ENDPOINT: otlpSink?.url ?? '',
   };
   // One after the other: each applies its own migrations, and both create the pg_trgm extension.
-  const authPort = await freePort();
-  log(`starting auth on ${authPort} (it applies the auth migrations)`);
-  const auth = start('auth', 'dist/apps/auth/src/main.js', { ...env, PORT: String(authPort) });
-  await waitReady('auth', auth, `http://127.0.0.1:${authPort}`, READY_TIMEOUT_MS);
-  const settingsPort = await freePort();
-  const svc = `http://127.0.0.1:${settingsPort}`;
-  log(`starting settings on ${settingsPort} (it applies the settings migrations)`);
-  const settings = start('settings', 'dist/apps/settings/src/main.js', { ...env, PORT: String(settingsPort) });
-  await waitReady('settings', settings, svc, READY_TIMEOUT_MS);
+  await startService('auth', 'dist/apps/auth/src/main.js', env, READY_TIMEOUT_MS, 'it applies the auth migrations');
+  const { base: svc } = await startService('settings', 'dist/apps/settings/src/main.js', env, READY_TIMEOUT_MS, 'it applies the settings migrations');
 
   const db = new Client({ connectionString: url });
   await db.connect();

@@ -14,15 +14,15 @@ import { JsMsgImpl } from 'nats/lib/jetstream/jsmsg';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { Consumers } from '../src/consumer';
-import { createDataSource, runMigrations } from '../src/database';
+import { createDataSource } from '../src/database';
 import { Db, Tx } from '../src/db';
 import { JobItemOutcome, JobRecord, JobSpec, Jobs } from '../src/jobs';
 import { createLogger } from '../src/logger';
 import { NatsClient } from '../src/nats';
 import { OutboxRelay } from '../src/outbox';
 import { isoSql } from '../src/sql';
-import { NATS_URL, TestDatabase, TestNamespace, createTestDatabase, createTestNamespace, until } from '@ddm/testing';
-import { TENANT, widgetsDataSource } from './fixtures/widgets';
+import { NATS_URL, TestDatabase, TestNamespace, until } from '@ddm/testing';
+import { TENANT, WidgetsPlatform, startWidgetsPlatform, widgetsDataSource } from './fixtures/widgets';
 
 const codec = JSONCodec();
 const log = createLogger('platform-jobs-test', 'silent');
@@ -66,6 +66,7 @@ describe('bulk jobs: start, batches, ends, redeliveries (real Postgres and NATS)
   let db: Db;
   let consumers: Consumers;
   let jobs: Jobs;
+  let platform: WidgetsPlatform | undefined;
   const behaviours = new Map<string, Behaviour>();
   const calls: Call[] = [];
 
@@ -154,27 +155,15 @@ describe('bulk jobs: start, batches, ends, redeliveries (real Postgres and NATS)
       if (jobId) acks.push({ jobId, delivery: this.info.deliveryCount, lost });
       if (!lost) realAck.call(this);
     };
-    dbx = await createTestDatabase();
-    ns = createTestNamespace();
-    ds = createDataSource(widgetsDataSource, dbx.url, 6);
-    await ds.initialize();
-    await runMigrations(ds, widgetsDataSource);
-    nats = await NatsClient.connect(NATS_URL, ns.namespace, 'jobs-test');
-    relay = new OutboxRelay(ds, 'platform_test', nats, log, 200);
-    db = new Db(ds, 'platform_test', relay);
-    consumers = new Consumers(db, nats, log);
+    platform = await startWidgetsPlatform('jobs-test', 6, log);
+    ({ dbx, ns, ds, nats, relay, db, consumers } = platform);
     jobs = new Jobs(db, consumers, log);
     await jobs.register(spec('A'));
     relay.start();
   });
 
   afterAll(async () => {
-    await consumers?.stopAll();
-    await relay?.stop();
-    await nats?.close();
-    await ds?.destroy();
-    await dbx?.drop();
-    await ns?.cleanup();
+    await platform?.close();
     JsMsgImpl.prototype.ack = realAck;
   });
 

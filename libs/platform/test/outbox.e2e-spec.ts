@@ -5,14 +5,13 @@ import { JSONCodec } from 'nats';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { ConsumedMessage, Consumers } from '../src/consumer';
-import { createDataSource, runMigrations } from '../src/database';
 import { Db } from '../src/db';
 import { createLogger } from '../src/logger';
 import { NatsClient } from '../src/nats';
 import { OutboxRelay } from '../src/outbox';
 import { requestContext } from '../src/request-context';
-import { NATS_URL, ROOT, TestDatabase, TestNamespace, createTestDatabase, createTestNamespace, until } from '@ddm/testing';
-import { TENANT, WIDGET_CREATED, widgetsDataSource } from './fixtures/widgets';
+import { NATS_URL, ROOT, TestDatabase, TestNamespace, until } from '@ddm/testing';
+import { TENANT, WIDGET_CREATED, WidgetsPlatform, startWidgetsPlatform } from './fixtures/widgets';
 
 const codec = JSONCodec();
 const log = createLogger('platform-test', 'silent');
@@ -25,6 +24,7 @@ describe('transactional outbox, relay and consumers (real Postgres and NATS)', (
   let relay: OutboxRelay;
   let db: Db;
   let consumers: Consumers;
+  let platform: WidgetsPlatform | undefined;
   const received: ConsumedMessage<typeof WIDGET_CREATED>[] = [];
 
   const count = async (sql: string, params: unknown[] = []) => Number((await ds.query(sql, params))[0].n);
@@ -38,15 +38,8 @@ describe('transactional outbox, relay and consumers (real Postgres and NATS)', (
     });
 
   beforeAll(async () => {
-    dbx = await createTestDatabase();
-    ns = createTestNamespace();
-    ds = createDataSource(widgetsDataSource, dbx.url, 4);
-    await ds.initialize();
-    await runMigrations(ds, widgetsDataSource);
-    nats = await NatsClient.connect(NATS_URL, ns.namespace, 'outbox-test');
-    relay = new OutboxRelay(ds, 'platform_test', nats, log, 200);
-    db = new Db(ds, 'platform_test', relay);
-    consumers = new Consumers(db, nats, log);
+    platform = await startWidgetsPlatform('outbox-test', 4, log);
+    ({ dbx, ns, ds, nats, relay, db, consumers } = platform);
     await consumers.start({
       name: 'widget-watcher',
       subjects: [WIDGET_CREATED],
@@ -58,14 +51,7 @@ describe('transactional outbox, relay and consumers (real Postgres and NATS)', (
     relay.start();
   });
 
-  afterAll(async () => {
-    await consumers?.stopAll();
-    await relay?.stop();
-    await nats?.close();
-    await ds?.destroy();
-    await dbx?.drop();
-    await ns?.cleanup();
-  });
+  afterAll(() => platform?.close());
 
   beforeEach(() => {
     received.length = 0;

@@ -1,4 +1,4 @@
-import { DELEGATION_ENDED_STATUSES, DELEGATION_SUBJECTS, DelegationSubject, EVENT_SUBJECTS } from '@ddm/contracts';
+import { DELEGATION_SUBJECTS, DelegationSubject, endsDelegation } from '@ddm/contracts';
 import { ProjectionSpec } from '@ddm/platform';
 
 /**
@@ -15,9 +15,6 @@ export const DELEGATIONS: ProjectionSpec<DelegationSubject> = {
     tenantId: e.tenantId,
     version: e.version,
     values: { issuer_user_id: e.issuerUserId, recipient_user_id: e.recipientUserId },
-    terminal: { column: 'revoked_on', reached: subject === EVENT_SUBJECTS.delegationRevoked || ended(e.status) },
+    terminal: { column: 'revoked_on', reached: endsDelegation(subject, e) },
   }),
 };
-
-/** A delegation that can no longer come back (rejected, expired, archived, deleted) stops counting as a revoked one does. */
-const ended = (status: string | undefined) => (DELEGATION_ENDED_STATUSES as readonly (string | undefined)[]).includes(status);

@@ -4,6 +4,7 @@
  * and the snapshot a revision keeps are the same expression. The benchmark runs these very statements.
  */
 import { ListSpec, Sql, anyOf, dateRangeConditions, escapeLike, isoSql, join, raw, sortBy, sql } from '@ddm/platform';
+import { LIVE_SQL } from '../delegations/delegation.rules';
 import { UNLIMITED } from './decision.rules';
 import type { StoredDecisionView } from './dto/decision.response';
 
@@ -28,7 +29,7 @@ export const DECISION_VIEW = `(jsonb_build_object(
     'sectionName', s.section_name, 'categoryName', c.category_name,
     'createdByUsername', cu.name, 'ownerUsername', ou.name, 'updatedByUsername', uu.name,
     'delegations', (SELECT count(*)::int FROM decision.delegations lg WHERE lg.tenant_id = d.tenant_id AND lg.decision_id = d.id
-                      AND lg.status IN ('DRAFT', 'PENDING', 'ISSUED', 'ACCEPTED', 'SUSPENDED')),
+                      AND lg.status IN ${LIVE_SQL}),
     'ownerUserProfileUrl', ou.profile_image_url, 'createdByUserProfileUrl', cu.profile_image_url, 'updatedByUserProfileUrl', uu.profile_image_url)
   || jsonb_build_object(
     'createdByDetails', ${user('cu')}, 'updatedByDetails', ${user('uu')}, 'ownerDetails', ${user('ou')},

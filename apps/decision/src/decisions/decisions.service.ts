@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Caller, DecisionStatus, EventSubject, JobAcceptedView, Page, badRequest, conflict, notFound, relationshipsOf, requireAllowed } from '@ddm/contracts';
 import { Db, Jobs, Queryable, SERVICE_CONFIG, ServiceConfig, SetClause, TenantUniqueName, Tx, listPage, refuseTakenName, sql, writeUniqueName } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
+import { LIVE_SQL } from '../delegations/delegation.rules';
 import { revalidate } from '../delegations/invalidation';
 import { requireReferences } from './decision-references';
 import { AuthorityRow, EDIT_DECISION, authorityProblems, authorityRows, changedFields, statusMoveProblem, uniqueIds } from './decision.rules';
@@ -282,7 +283,7 @@ function uniqueDocuments(items: readonly DecisionDocumentDto[]): { documentId: s
 async function softDelete(tx: Tx, tenantId: string, ids: readonly string[], by: string): Promise<string[]> {
   const held = await tx.query<{ id: string; name: string; n: number }>(
     `SELECT d.id, d.name, count(*)::int AS n FROM decision.decisions d JOIN decision.delegations g ON g.tenant_id = d.tenant_id AND g.decision_id = d.id
-      WHERE d.tenant_id = $1 AND d.id = ANY($2::uuid[]) AND NOT d.is_deleted AND g.status IN ('DRAFT', 'PENDING', 'ISSUED', 'ACCEPTED', 'SUSPENDED')
+      WHERE d.tenant_id = $1 AND d.id = ANY($2::uuid[]) AND NOT d.is_deleted AND g.status IN ${LIVE_SQL}
       GROUP BY d.id, d.name ORDER BY d.name LIMIT 10`,
     [tenantId, ids],
   );

@@ -14,6 +14,8 @@ export type DelegationStatus = (typeof DELEGATION_STATUSES)[number];
 export const HOLDING_STATUSES: readonly DelegationStatus[] = ['ISSUED', 'ACCEPTED'];
 /** Statuses that still count as a delegation of the decision (its `delegations` count, the 409 on deleting it). */
 export const LIVE_STATUSES: readonly DelegationStatus[] = ['DRAFT', 'PENDING', 'ISSUED', 'ACCEPTED', 'SUSPENDED'];
+/** LIVE_STATUSES as an SQL list, for `status IN ${LIVE_SQL}` (the one place SQL names them). */
+export const LIVE_SQL = `(${LIVE_STATUSES.map((x) => `'${x}'`).join(', ')})`;
 /** What a PENDING delegation waits for. */
 export type PendingStage = 'APPROVAL' | 'ACCEPTANCE';
 

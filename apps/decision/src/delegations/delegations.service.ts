@@ -9,6 +9,7 @@ import {
   DelegationLimit,
   DelegationState,
   DelegationStatus,
+  LIVE_SQL,
   Limit,
   OrgView,
   ProposedDelegation,
@@ -189,20 +190,19 @@ export class DelegationsService {
     const tenantId = caller.tenantId;
     if (!dto.parentDelegationId && !dto.decisionId) throw badRequest('Send parentDelegationId or decisionId', [{ field: 'parentDelegationId', message: 'or decisionId is required' }]);
     type TreeRow = DelegationRuleRow & { delegation_display_id: string; rel: number };
-    const live = `('DRAFT', 'PENDING', 'ISSUED', 'ACCEPTED', 'SUSPENDED')`;
     const rows = dto.parentDelegationId
       ? await this.db.query<TreeRow>(
           `WITH RECURSIVE tree AS (
              SELECT ${RULE_COLUMNS}, g.delegation_display_id, 0 AS rel FROM decision.delegations g WHERE g.id = $1 AND g.tenant_id = $2 AND g.status <> 'DELETED'
              UNION ALL
              SELECT ${RULE_COLUMNS}, g.delegation_display_id, t.rel + 1 FROM decision.delegations g JOIN tree t ON g.parent_delegation_id = t.id
-              WHERE g.tenant_id = $2 AND g.status IN ${live})
+              WHERE g.tenant_id = $2 AND g.status IN ${LIVE_SQL})
            SELECT * FROM tree ORDER BY rel`,
           [dto.parentDelegationId, tenantId],
         )
       : await this.db.query<TreeRow>(
           `SELECT ${RULE_COLUMNS}, g.delegation_display_id, g.depth + 1 AS rel FROM decision.delegations g
-            WHERE g.tenant_id = $1 AND g.decision_id = $2 AND g.status IN ${live} ORDER BY g.depth`,
+            WHERE g.tenant_id = $1 AND g.decision_id = $2 AND g.status IN ${LIVE_SQL} ORDER BY g.depth`,
           [tenantId, dto.decisionId],
         );
     if (dto.parentDelegationId && !rows.length) throw notFound(`Delegation ${dto.parentDelegationId} not found`);
@@ -264,7 +264,7 @@ export class DelegationsService {
              UNION ALL
              SELECT c.id FROM decision.delegations c JOIN tree t ON c.parent_delegation_id = t.id WHERE c.tenant_id = $2)
            UPDATE decision.delegations g SET status = 'REVOKED', pending_stage = NULL, updated_on = now(), updated_by = $3, version = version + 1
-             FROM tree WHERE g.id = tree.id AND g.status IN ('DRAFT', 'PENDING', 'ISSUED', 'ACCEPTED', 'SUSPENDED')
+             FROM tree WHERE g.id = tree.id AND g.status IN ${LIVE_SQL}
            RETURNING g.id`,
           [id, tenantId, caller.userId],
         );
@@ -281,8 +281,8 @@ export class DelegationsService {
       );
       const subject = row.status === 'DRAFT' ? 'evt.decision.delegation.issued' : 'evt.decision.delegation.updated';
       await recordDelegationChange(tx, tenantId, [id], action, caller.userId, subject, NOTICE[moved.to]);
-      // Its subtree is checked again: a suspended parent makes its children invalid (Parent), a resumed one valid again.
-      await revalidate(tx, tenantId, { delegationIds: [id] }, caller.userId);
+      // A suspended parent makes its children invalid (Parent), a resumed one valid again; no other move here changes what its subtree holds.
+      if (action === 'suspend' || action === 'resume') await revalidate(tx, tenantId, { delegationIds: [id] }, caller.userId);
     });
     return this.get(caller, id);
   }

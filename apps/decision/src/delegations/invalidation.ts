@@ -6,7 +6,7 @@
  * `updated` event and, when it became invalid, the `invalidated` notice.
  */
 import { Tx, raw, sql } from '@ddm/platform';
-import { DecisionScope, DelegationState, invalidFieldsOf } from './delegation.rules';
+import { DecisionScope, DelegationState, LIVE_SQL, invalidFieldsOf } from './delegation.rules';
 import { DelegationRuleRow, RULE_COLUMNS, decisionScope, loadOrg, toState } from './delegation.sql';
 import { recordDelegationChange, stateSubjectOf } from './delegation-changes';
 
@@ -18,8 +18,6 @@ export interface RevalidationScope {
   decisionIds?: readonly string[];
   delegationIds?: readonly string[];
 }
-
-const LIVE = `('DRAFT', 'PENDING', 'ISSUED', 'ACCEPTED', 'SUSPENDED')`;
 
 type Row = DelegationRuleRow & { invalid_fields: string[] };
 
@@ -41,7 +39,7 @@ export async function revalidate(tx: Tx, tenantId: string, scope: RevalidationSc
       SELECT c.id FROM decision.delegations c JOIN tree t ON c.parent_delegation_id = t.id WHERE c.tenant_id = ${tenantId})
     SELECT ${raw(`${RULE_COLUMNS}, g.invalid_fields`)}
       FROM decision.delegations g JOIN tree ON tree.id = g.id
-     WHERE g.status IN ${raw(LIVE)}
+     WHERE g.status IN ${raw(LIVE_SQL)}
      ORDER BY g.depth, g.id`);
   if (!rows.length) return [];
 

@@ -36,6 +36,11 @@ export class DelegationEvent {
 /** Statuses a delegation never leaves: a projection treats them as it treats a revoked one. */
 export const DELEGATION_ENDED_STATUSES = ['REVOKED', 'REJECTED', 'EXPIRED', 'ARCHIVED', 'DELETED'] as const;
 
+/** Whether a delegation event ends the delegation for good (revoked, or any status in DELEGATION_ENDED_STATUSES): what a projection's terminal state follows. */
+export function endsDelegation(subject: string, event: Pick<DelegationEvent, 'status'>): boolean {
+  return subject === 'evt.decision.delegation.revoked' || (DELEGATION_ENDED_STATUSES as readonly (string | undefined)[]).includes(event.status);
+}
+
 export const DECISION_STATUSES = ['DRAFT', 'PUBLISHED', 'ARCHIVED'] as const;
 export type DecisionStatus = (typeof DECISION_STATUSES)[number];
 export const AUTHORITY_LIMIT_VALUE_TYPES = ['Currency', 'Number', 'Percentage', 'Time', 'Authorized'] as const;
