@@ -31,6 +31,28 @@ export class DelegationEvent {
   @StringField({ optional: true, max: 20 }) status?: string;
   /** The people the change concerns (issuer, recipient, approvers): whom the notifications and actions areas tell. */
   @UuidArrayField({ optional: true, max: 1000 }) notifyUserIds?: string[];
+  /** The delegation's display id ("10000"), for the areas that show it (actions). */
+  @StringField({ optional: true, max: 20 }) delegationDisplayId?: string;
+  /** The documents linked to the delegation (the document area counts them). */
+  @UuidArrayField({ optional: true, max: 1000 }) documentIds?: string[];
+}
+
+/**
+ * evt.decision.delegation.requested: someone asked the holder of a delegation for a redelegation
+ * (POST /decision/v1/delegations/delegation-request-action); the actions area opens the
+ * "Delegation Request" action from it, owned by `actionOwnerId`, assigned to `actionAssigneeIds`.
+ */
+export class DelegationRequestEvent {
+  @UuidField() tenantId: string;
+  /** One id per request: the actions area opens one action per request id, however often it is delivered. */
+  @UuidField() requestId: string;
+  @UuidField() delegationId: string;
+  @StringField({ max: 20 }) delegationDisplayId: string;
+  @UuidField() decisionId: string;
+  @StringField({ max: 200 }) actionName: string;
+  @UuidField() actionOwnerId: string;
+  @UuidArrayField({ max: 100 }) actionAssigneeIds: string[];
+  @UuidField() requestedById: string;
 }
 
 /** Statuses a delegation never leaves: a projection treats them as it treats a revoked one. */
@@ -72,6 +94,8 @@ export class DecisionPayload {
   @UuidArrayField({ max: 500 }) groupIds: string[];
   @NestedArrayField(() => DecisionAuthorityPayload, { max: 50 }) authorities: DecisionAuthorityPayload[];
   @BooleanField() isDeleted: boolean;
+  /** The documents linked to the decision (the document area counts them). */
+  @UuidArrayField({ optional: true, max: 1000 }) documentIds?: string[];
   /** Increases with every change of the decision: a consumer keeps the newest state. */
   @IntField({ min: 0 }) version: number;
 }
@@ -99,6 +123,7 @@ export const DECISION_EVENTS = {
   'evt.decision.delegation.suspended': eventEntry(DelegationEvent, 'A delegation was suspended.'),
   'evt.decision.delegation.expired': eventEntry(DelegationEvent, 'A delegation reached its expiration date.'),
   'evt.decision.delegation.invalidated': eventEntry(DelegationEvent, 'A change of the organisation or of a parent made a live delegation invalid.'),
+  'evt.decision.delegation.requested': eventEntry(DelegationRequestEvent, 'Someone asked the holder of a delegation for a redelegation: the actions area opens a "Delegation Request" action.'),
 } as const;
 
 /**

@@ -175,6 +175,7 @@ export function toDecisionPayload(v: StoredDecisionView, version: number): Decis
       authorityLimitValueUnit: a.authorityLimitValueUnit,
     })),
     isDeleted: v.isDeleted,
+    documentIds: v.decisionDocuments.map((d) => d.documentId),
     version,
   };
 }

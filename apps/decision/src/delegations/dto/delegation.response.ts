@@ -141,5 +141,7 @@ export function toDelegationEvent(v: StoredDelegationView, version: number, noti
     version,
     status: v.status,
     notifyUserIds: [...new Set(notifyUserIds)],
+    delegationDisplayId: v.delegationDisplayId,
+    documentIds: v.delegationDocuments.map((d) => d.documentId),
   };
 }
