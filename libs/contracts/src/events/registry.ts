@@ -10,6 +10,7 @@ import { validateSync } from 'class-validator';
 import { flattenValidationErrors } from '../http/validation';
 import { AUTH_EVENTS } from './auth.events';
 import { DECISION_EVENTS } from './decision.events';
+import { DOCUMENT_EVENTS } from './document.events';
 import { EventEntry } from './entry';
 import { readLeniently } from './fields';
 import { SETTINGS_EVENTS } from './settings.events';
@@ -18,6 +19,7 @@ export const EVENT_REGISTRY = {
   ...AUTH_EVENTS,
   ...SETTINGS_EVENTS,
   ...DECISION_EVENTS,
+  ...DOCUMENT_EVENTS,
 } as const satisfies Record<string, EventEntry>;
 
 /** A subject of the registry (`evt.<area>.<entity>.<verb>`, `job.<area>.<name>`, `auth.caller.changed`). */
