@@ -9,6 +9,7 @@ import { DelegationsService } from './delegations/delegations.service';
 import { ExpirySweep } from './delegations/expiry.sweep';
 import { BulkDuplicateJob } from './jobs/bulk-duplicate.job';
 import { BulkLinkDocumentsJob } from './jobs/bulk-link-documents.job';
+import { BulkReassignRecipientsJob } from './jobs/bulk-reassign-recipients.job';
 import { JobsController } from './jobs/jobs.controller';
 import { AUTHORITY_TYPES } from './projections/authority-type.projection';
 import { CATEGORIES } from './projections/category.projection';
@@ -28,6 +29,6 @@ import { RevisionsService } from './revisions/revisions.service';
  */
 @Module({
   controllers: [DecisionsController, DelegationsController, ConditionsController, RevisionsController, JobsController],
-  providers: [DecisionsService, DelegationsService, ConditionsService, ExpirySweep, RevisionsService, BulkDuplicateJob, BulkLinkDocumentsJob, projectionConsumers(GROUPS, USERS, POSITIONS, SECTIONS, CATEGORIES, AUTHORITY_TYPES, TENANT_SETTINGS)],
+  providers: [DecisionsService, DelegationsService, ConditionsService, ExpirySweep, RevisionsService, BulkDuplicateJob, BulkLinkDocumentsJob, BulkReassignRecipientsJob, projectionConsumers(GROUPS, USERS, POSITIONS, SECTIONS, CATEGORIES, AUTHORITY_TYPES, TENANT_SETTINGS)],
 })
 export class DecisionModule {}

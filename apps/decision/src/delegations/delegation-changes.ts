@@ -14,25 +14,38 @@ export interface DelegationRow {
   view: StoredDelegationView;
 }
 
+/** Who acts on a delegation: a request's caller, or the requester a job acts for (with the keys they held when asking). */
+export interface Manager {
+  tenantId: string;
+  userId: string;
+  keys: ReadonlySet<string>;
+}
+
 /**
- * Who may manage a delegation (issue, suspend, resume, revoke, archive it; change its conditions):
- * its issuer, anyone above the issuer in the chain (who holds or issued an ancestor), a holder of
- * approve:delegations, or, for a root delegation (or one below a root), of create:root_delegations.
+ * Who may manage a delegation (issue, change, suspend, resume, revoke, archive, reassign, delete it;
+ * change its conditions and roles): its issuer, anyone above the issuer in the chain (who holds or
+ * issued an ancestor), a holder of approve:delegations, or, for a root delegation (or one below a
+ * root), of create:root_delegations.
  */
-export async function requireMayManage(tx: Tx, caller: Caller, row: DelegationRuleRow, what: string): Promise<void> {
-  if (caller.keys.has('approve:delegations') || row.issuer_user_id === caller.userId) return;
-  if (row.parent_delegation_id === null && caller.keys.has('create:root_delegations')) return;
+export async function mayManage(tx: Tx, who: Manager, row: DelegationRuleRow): Promise<boolean> {
+  if (who.keys.has('approve:delegations') || row.issuer_user_id === who.userId) return true;
+  if (row.parent_delegation_id === null) return who.keys.has('create:root_delegations');
   const ancestors = await tx.query<DelegationRuleRow>(
     `WITH RECURSIVE up AS (
        SELECT ${RULE_COLUMNS} FROM decision.delegations g WHERE g.id = $1 AND g.tenant_id = $2
        UNION ALL
        SELECT ${RULE_COLUMNS} FROM decision.delegations g JOIN up ON g.id = up.parent_delegation_id)
      SELECT * FROM up WHERE id <> $1`,
-    [row.id, caller.tenantId],
+    [row.id, who.tenantId],
   );
-  const org = await loadOrg(tx, caller.tenantId, [caller.userId], []);
-  if (ancestors.some((a) => a.issuer_user_id === caller.userId || holds(toState(a), caller.userId, org))) return;
-  if (ancestors.some((a) => a.parent_delegation_id === null) && caller.keys.has('create:root_delegations')) return;
+  const org = await loadOrg(tx, who.tenantId, [who.userId], []);
+  if (ancestors.some((a) => a.issuer_user_id === who.userId || holds(toState(a), who.userId, org))) return true;
+  return ancestors.some((a) => a.parent_delegation_id === null) && who.keys.has('create:root_delegations');
+}
+
+/** mayManage, or a 403 saying who may. */
+export async function requireMayManage(tx: Tx, caller: Caller, row: DelegationRuleRow, what: string): Promise<void> {
+  if (await mayManage(tx, caller, row)) return;
   throw forbidden(`Only the issuer, someone above the issuer in the chain, or a holder of "approve:delegations" may ${what} delegation ${row.id}`);
 }
 

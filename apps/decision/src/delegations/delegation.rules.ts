@@ -284,8 +284,33 @@ export function checkRedelegation(
   out.push(...pathwayViolations(proposed.pathways, parent, decision));
   out.push(...groupViolations(proposed.groupIds, parent, decision, org));
   out.push(...windowViolations(proposed, parent));
+  out.push(...recipientAndReachViolations(proposed, issuerUserId, org));
+  return out;
+}
+
+/**
+ * The terms of an existing delegation as a change would make them (PATCH, a reassignment of its
+ * recipient): limits, pathways and groups within its parent's (or, for a root delegation, the
+ * decision's), its window within the parent's, its recipients sound and, for a redelegation,
+ * reachable from its issuer along its pathways. Whether the issuer still holds the parent is not
+ * asked again: changing terms is not handing on anew (an issuer who no longer holds it shows as
+ * `Issuer` on the delegation), and the parent's own state is the `Parent` flag's business.
+ */
+export function checkChange(parent: DelegationState | null, decision: DecisionScope, proposed: ProposedDelegation, issuerUserId: string | null, org: OrgView): Violation[] {
+  const out: Violation[] = [];
+  out.push(...authorityViolations(proposed.authorities, parent, decision));
+  out.push(...pathwayViolations(proposed.pathways, parent, decision));
+  out.push(...groupViolations(proposed.groupIds, parent, decision, org));
+  out.push(...windowViolations(proposed, parent));
+  if (parent !== null && issuerUserId !== null) out.push(...recipientAndReachViolations(proposed, issuerUserId, org));
+  else out.push(...recipientViolations(proposed, org).violations);
+  return out;
+}
+
+/** The recipients' own problems, then (for those without one) whether each is reachable from the issuer along one of the pathways (rule 4). */
+function recipientAndReachViolations(proposed: ProposedDelegation, issuerUserId: string, org: OrgView): Violation[] {
   const recipients = recipientViolations(proposed, org);
-  out.push(...recipients.violations);
+  const out = [...recipients.violations];
   proposed.recipients.forEach((r, i) => {
     if (!recipients.sound[i]) return; // its own problem is reported already
     const recipient: Recipient = { recipientType: proposed.recipientType, ...r };
@@ -314,6 +339,8 @@ export function invalidFieldsOf(delegation: DelegationState, parent: DelegationS
   const found = new Set<InvalidField>();
   if (recipientIsUnsound(delegation, org)) found.add('Recipient');
   if (issuerIsUnsound(delegation, org)) found.add('Issuer');
+  // Rule 1 keeps holding: whoever handed it on still holds the parent (a parent given to someone else, or a holder gone).
+  if (parent !== null && delegation.issuerUserId !== null && !holds(parent, delegation.issuerUserId, org)) found.add('Issuer');
   if (pathwayViolations(delegation.pathways, parent, decision).length > 0) found.add('Pathway');
   if (authorityViolations(delegation.authorities, parent, decision).length > 0) found.add('Authority');
   if (groupViolations(delegation.groupIds, parent, decision, org).length > 0) found.add('Groups');
@@ -563,4 +590,14 @@ function isBelow(userId: string, issuerUserId: string, org: OrgView): boolean {
     seen.add(lower(m));
   }
   return false;
+}
+
+/**
+ * A delegation's status when its recipient changes: an ACCEPTED one was accepted by someone else, so
+ * it awaits the new recipient's acceptance (PENDING, ACCEPTANCE) when the tenant requires acceptance
+ * and is ISSUED otherwise; any other status (a pending acceptance now waits for the new recipient) stays.
+ */
+export function statusOnReassign(status: DelegationStatus, stage: PendingStage | null, acceptanceRequired: boolean): { status: DelegationStatus; stage: PendingStage | null } {
+  if (status !== 'ACCEPTED') return { status, stage };
+  return acceptanceRequired ? { status: 'PENDING', stage: 'ACCEPTANCE' } : { status: 'ISSUED', stage: null };
 }

@@ -227,3 +227,12 @@ export async function loadOrg(q: Queryable, tenantId: string, userIds: readonly 
     isLiveGroup: (id) => groups.get(id)?.live ?? false,
   };
 }
+
+/** The tenant's delegation settings (auth's, projected); a tenant that never changed them requires neither approval nor acceptance. */
+export async function tenantSettingsOf(q: Queryable, tenantId: string): Promise<{ approvalRequired: boolean; acceptanceRequired: boolean }> {
+  const [row] = await q.query<{ approval_required: boolean; acceptance_required: boolean }>(
+    `SELECT approval_required, acceptance_required FROM decision.tenant_settings_projection WHERE id = $1`,
+    [tenantId],
+  );
+  return { approvalRequired: row?.approval_required ?? false, acceptanceRequired: row?.acceptance_required ?? false };
+}

@@ -1,11 +1,11 @@
 import { Body, Controller, Get, HttpCode, Param, ParseEnumPipe, Patch, Post, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiAuth, ApiPageResponse, Caller, CurrentCaller, JobAcceptedView, Page, RequirePermission, ResponseMessage, UuidParam } from '@ddm/contracts';
 import { DELEGATION_ACTIONS, DelegationAction } from './delegation.rules';
 import { DelegationsService } from './delegations.service';
 import { CascadingCheckView, CheckCascadingUpdatesDto } from './dto/cascading.dto';
-import { BulkLinkDocumentsDto, CreateDelegationDto } from './dto/delegation-change.dto';
-import { DelegationView } from './dto/delegation.response';
+import { BulkDeleteDelegationsDto, BulkLinkDocumentsDto, BulkReassignRecipientsDto, CreateDelegationDto, DelegationRequestActionDto, UpdateDelegationDto } from './dto/delegation-change.dto';
+import { BulkDeleteDelegationsResult, DelegationRequestView, DelegationView } from './dto/delegation.response';
 import { SearchDelegationsDto } from './dto/search-delegations.dto';
 
 @ApiTags('Delegations')
@@ -63,6 +63,53 @@ export class DelegationsController {
     return this.delegations.bulkLinkDocuments(caller, body.delegationIds, body.documentIds);
   }
 
+  @Patch('bulk-delete')
+  @ApiOperation({
+    summary: 'Delete delegations in bulk',
+    description:
+      'All or nothing: each named delegation (and with cascadeToChildDelegations its whole subtree, in one recursive statement) becomes DELETED, with a revision and its event each. ' +
+      'Without cascadeToChildDelegations a delegation with live descendants is a 409.',
+  })
+  @ApiOkResponse({ type: BulkDeleteDelegationsResult })
+  @ApiBadRequestResponse({ description: 'delegationIds outside 1..1000, or a malformed id' })
+  @ApiForbiddenResponse({ description: 'The caller may not manage one of them (named)' })
+  @ApiNotFoundResponse({ description: "Unknown, deleted, or another tenant's delegations (named)" })
+  @ApiConflictResponse({ description: 'Descendants would be orphaned: send cascadeToChildDelegations' })
+  @ResponseMessage('Delegations deleted successfully')
+  bulkDelete(@Body() body: BulkDeleteDelegationsDto, @CurrentCaller() caller: Caller): Promise<BulkDeleteDelegationsResult> {
+    return this.delegations.bulkDelete(caller, body.delegationIds, body.cascadeToChildDelegations ?? false);
+  }
+
+  @Patch('bulk-reassign-recipients')
+  @ApiOperation({
+    summary: 'Reassign delegations to a new recipient in bulk',
+    description:
+      'Asynchronous: answers the job (follow it at GET /decision/v1/jobs/{jobId}). Each delegation is checked by the rules as a new recipient is (sound, reachable from its issuer along its pathways) ' +
+      'and must be one the caller may manage; a refused one is a per-item error and the job ends COMPLETED_WITH_ERRORS. An accepted delegation awaits the new recipient.',
+  })
+  @ApiOkResponse({ type: JobAcceptedView })
+  @ApiBadRequestResponse({ description: 'delegationIds outside 1..1000, a recipient that does not fit recipientType, or a malformed id' })
+  @ApiNotFoundResponse({ description: 'The new recipient is not a member or position of the tenant' })
+  @ResponseMessage('Delegations are being reassigned')
+  bulkReassign(@Body() body: BulkReassignRecipientsDto, @CurrentCaller() caller: Caller): Promise<JobAcceptedView> {
+    return this.delegations.bulkReassign(caller, body);
+  }
+
+  @Post('delegation-request-action')
+  @HttpCode(201)
+  @ApiOperation({
+    summary: 'Ask the holder of a delegation for a redelegation',
+    description: 'Answers who is asked (the holder today); the actions area opens the "Delegation Request" action, owned by the caller and assigned to the holder.',
+  })
+  @ApiCreatedResponse({ type: DelegationRequestView })
+  @ApiBadRequestResponse({ description: 'decisionId is not the delegation\'s decision, or a malformed id' })
+  @ApiNotFoundResponse({ description: "Unknown, or another tenant's delegation" })
+  @ApiConflictResponse({ description: 'The delegation is not ISSUED or ACCEPTED, or nobody holds it today' })
+  @ResponseMessage('Delegation request sent successfully')
+  requestAction(@Body() body: DelegationRequestActionDto, @CurrentCaller() caller: Caller): Promise<DelegationRequestView> {
+    return this.delegations.requestAction(caller, body);
+  }
+
   @Patch('check-cascading-updates')
   @ApiOperation({
     summary: 'Check cascading updates',
@@ -86,6 +133,23 @@ export class DelegationsController {
   @ResponseMessage('Delegation retrieved successfully')
   get(@UuidParam('id') id: string, @CurrentCaller() caller: Caller): Promise<DelegationView> {
     return this.delegations.get(caller, id);
+  }
+
+  @Patch(':id')
+  @ApiOperation({
+    summary: 'Change a delegation',
+    description:
+      "The terms of a live delegation (recipient, dates, pathways, groups, authorities, documents; what is left out stays), checked by the rules against its parent or decision. " +
+      'A change that would make its descendants invalid is a 409 listing them, unless cascade is true: then it is made and they are marked invalid.',
+  })
+  @ApiOkResponse({ type: DelegationView })
+  @ApiBadRequestResponse({ description: 'A bad field or a broken rule (named)' })
+  @ApiForbiddenResponse({ description: 'The caller may not manage it' })
+  @ApiNotFoundResponse({ description: "Unknown, or another tenant's (or a new recipient the tenant does not have)" })
+  @ApiConflictResponse({ description: 'It is not live, or the change would make descendants invalid without cascade' })
+  @ResponseMessage('Delegation updated successfully')
+  update(@UuidParam('id') id: string, @Body() body: UpdateDelegationDto, @CurrentCaller() caller: Caller): Promise<DelegationView> {
+    return this.delegations.update(caller, id, body);
   }
 
   @Post(':id/:action')

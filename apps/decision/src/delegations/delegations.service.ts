@@ -9,23 +9,28 @@ import {
   DelegationLimit,
   DelegationState,
   DelegationStatus,
+  HOLDING_STATUSES,
   LIVE_SQL,
+  LIVE_STATUSES,
   Limit,
   OrgView,
   ProposedDelegation,
   Violation,
+  checkChange,
   checkRedelegation,
   checkRoot,
   holds,
-  invalidFieldsOf,
   statusMove,
+  statusOnReassign,
 } from './delegation.rules';
-import { DelegationRow, recordDelegationChange, requireMayManage } from './delegation-changes';
-import { DELEGATION_BY_ID_SQL, DelegationFilters, DelegationRuleRow, RULE_COLUMNS, decisionScope, delegationList, loadOrg, toState } from './delegation.sql';
+import { DelegationRow, mayManage, recordDelegationChange, requireMayManage, stateSubjectOf } from './delegation-changes';
+import { DELEGATION_BY_ID_SQL, DelegationFilters, DelegationRuleRow, RULE_COLUMNS, decisionScope, delegationList, loadOrg, tenantSettingsOf, toState } from './delegation.sql';
 import { CascadeAuthorityDto, CascadeDelegationAuthorityDto, CascadingCheckView, CheckCascadingUpdatesDto } from './dto/cascading.dto';
-import { CreateDelegationDto } from './dto/delegation-change.dto';
-import { DelegationView, toDelegationView } from './dto/delegation.response';
+import { BulkReassignRecipientsDto, CreateDelegationDto, DelegationRequestActionDto, UpdateDelegationDto } from './dto/delegation-change.dto';
+import { DelegationRequestView, DelegationView, toDelegationView } from './dto/delegation.response';
+import { ReassignParams } from '../jobs/bulk-reassign-recipients.job';
 import { revalidate } from './invalidation';
+import { cascadeEffects, decisionTreeOf, subtreeOf } from './cascade';
 
 /** What a status move publishes beside the state subject (who is told is the move's business). */
 const NOTICE: Partial<Record<DelegationStatus, DelegationNoticeSubject>> = {
@@ -35,15 +40,6 @@ const NOTICE: Partial<Record<DelegationStatus, DelegationNoticeSubject>> = {
   SUSPENDED: 'evt.decision.delegation.suspended',
   EXPIRED: 'evt.decision.delegation.expired',
 };
-
-/** The tenant's delegation settings (auth's, projected); a tenant that never changed them requires neither approval nor acceptance. */
-async function settingsOf(tx: Tx, tenantId: string): Promise<{ approvalRequired: boolean; acceptanceRequired: boolean }> {
-  const [row] = await tx.query<{ approval_required: boolean; acceptance_required: boolean }>(
-    `SELECT approval_required, acceptance_required FROM decision.tenant_settings_projection WHERE id = $1`,
-    [tenantId],
-  );
-  return { approvalRequired: row?.approval_required ?? false, acceptanceRequired: row?.acceptance_required ?? false };
-}
 
 /** The first violation as the answer: a 403 when the caller may not, else a 400 naming every field. */
 function refuse(violations: readonly Violation[]): never {
@@ -77,7 +73,7 @@ export class DelegationsService {
 
   async get(caller: Caller, id: string): Promise<DelegationView> {
     const [row] = await this.db.query<DelegationRow>(DELEGATION_BY_ID_SQL, [id, caller.tenantId]);
-    if (!row) throw notFound(`Delegation ${id} not found`);
+    if (!row || row.view.status === 'DELETED') throw notFound(`Delegation ${id} not found`);
     return toDelegationView(row.view, caller, this.config.appUrl, true);
   }
 
@@ -136,7 +132,7 @@ export class DelegationsService {
       }
 
       const issue = (dto.status ?? 'DRAFT') === 'ISSUED';
-      const moved = issue ? statusMove('DRAFT', null, 'issue', await settingsOf(tx, tenantId), false) : { to: 'DRAFT' as DelegationStatus, stage: null };
+      const moved = issue ? statusMove('DRAFT', null, 'issue', await tenantSettingsOf(tx, tenantId), false) : { to: 'DRAFT' as DelegationStatus, stage: null };
       if ('problem' in moved) throw conflict(moved.problem);
       const displayIds = await tx.nextDisplayIds(tenantId, 'delegation', ids.length);
       await tx.query(
@@ -189,22 +185,7 @@ export class DelegationsService {
   async checkCascading(caller: Caller, dto: CheckCascadingUpdatesDto): Promise<CascadingCheckView> {
     const tenantId = caller.tenantId;
     if (!dto.parentDelegationId && !dto.decisionId) throw badRequest('Send parentDelegationId or decisionId', [{ field: 'parentDelegationId', message: 'or decisionId is required' }]);
-    type TreeRow = DelegationRuleRow & { delegation_display_id: string; rel: number };
-    const rows = dto.parentDelegationId
-      ? await this.db.query<TreeRow>(
-          `WITH RECURSIVE tree AS (
-             SELECT ${RULE_COLUMNS}, g.delegation_display_id, 0 AS rel FROM decision.delegations g WHERE g.id = $1 AND g.tenant_id = $2 AND g.status <> 'DELETED'
-             UNION ALL
-             SELECT ${RULE_COLUMNS}, g.delegation_display_id, t.rel + 1 FROM decision.delegations g JOIN tree t ON g.parent_delegation_id = t.id
-              WHERE g.tenant_id = $2 AND g.status IN ${LIVE_SQL})
-           SELECT * FROM tree ORDER BY rel`,
-          [dto.parentDelegationId, tenantId],
-        )
-      : await this.db.query<TreeRow>(
-          `SELECT ${RULE_COLUMNS}, g.delegation_display_id, g.depth + 1 AS rel FROM decision.delegations g
-            WHERE g.tenant_id = $1 AND g.decision_id = $2 AND g.status IN ${LIVE_SQL} ORDER BY g.depth`,
-          [tenantId, dto.decisionId],
-        );
+    const rows = dto.parentDelegationId ? await subtreeOf(this.db, tenantId, dto.parentDelegationId) : await decisionTreeOf(this.db, tenantId, dto.decisionId!);
     if (dto.parentDelegationId && !rows.length) throw notFound(`Delegation ${dto.parentDelegationId} not found`);
     const decisionId = dto.parentDelegationId ? rows[0].decision_id : dto.decisionId!;
     const decision = await decisionScope(this.db, tenantId, decisionId, false);
@@ -222,29 +203,210 @@ export class DelegationsService {
       rows.flatMap((r) => [r.issuer_position_id, r.recipient_position_id].filter((x): x is string => !!x)),
     );
 
-    const states = new Map<string, { current: DelegationState; proposed: DelegationState }>();
-    const affected: CascadingCheckView['childDelegationsAffected'] = [];
-    for (const r of rows) {
-      const own = toState(r);
-      if (dto.parentDelegationId && r.rel === 0) {
-        const proposed: DelegationState = {
-          ...own,
-          pathways: dto.updatedPathwayOptions ?? own.pathways,
-          groupIds: dto.updatedDelegationGroups ? dto.updatedDelegationGroups.filter((g) => !g.isInvalid).map((g) => g.groupId.toLowerCase()) : own.groupIds,
-          authorities: dto.updatedDelegationAuthorities ? dto.updatedDelegationAuthorities.filter((a) => !a.isInvalid).map(proposedDelegationLimit) : own.authorities,
-        };
-        states.set(r.id, { current: own, proposed });
-        continue;
-      }
-      const parent = r.parent_delegation_id ? states.get(r.parent_delegation_id) : undefined;
-      if (r.parent_delegation_id && !parent) continue; // below a delegation that is not live: not part of the check
-      const before = invalidFieldsOf(own, parent?.current ?? null, decision, org);
-      const after = invalidFieldsOf(own, parent?.proposed ?? null, proposedDecision, org);
-      const added = after.filter((f) => !before.includes(f));
-      states.set(r.id, { current: own, proposed: { ...own, isInvalid: own.isInvalid || after.length > 0 } });
-      if (added.length) affected.push({ id: r.id, delegationDisplayId: r.delegation_display_id, depth: r.rel, invalidFields: added });
-    }
+    const root = dto.parentDelegationId ? rows[0] : null;
+    const changed = root && {
+      id: root.id,
+      proposed: {
+        ...toState(root),
+        pathways: dto.updatedPathwayOptions ?? root.delegation_pathway,
+        groupIds: dto.updatedDelegationGroups ? dto.updatedDelegationGroups.filter((g) => !g.isInvalid).map((g) => g.groupId.toLowerCase()) : root.group_ids,
+        authorities: dto.updatedDelegationAuthorities ? dto.updatedDelegationAuthorities.filter((a) => !a.isInvalid).map(proposedDelegationLimit) : root.delegation_authorities,
+      },
+    };
+    const affected = cascadeEffects(rows, changed, decision, proposedDecision, org);
     return { numberOfChildDelegationsInvalidated: affected.length, childDelegationsInvalidated: affected.length > 0, childDelegationsAffected: affected };
+  }
+
+  /**
+   * PATCH a live delegation's terms (what is left out stays). The change is checked by the rules
+   * against its parent (or its decision), only for the parts it changes (a delegation invalid for
+   * another reason can still be mended or narrowed); a change that would make descendants invalid
+   * is a 409 listing them unless `cascade` is true; then the delegation and its subtree are checked
+   * again (invalidation), in the same transaction.
+   */
+  async update(caller: Caller, id: string, dto: UpdateDelegationDto): Promise<DelegationView> {
+    const tenantId = caller.tenantId;
+    if (dto.recipientType !== undefined && dto.delegationRecipients === undefined) {
+      throw badRequest('recipientType needs delegationRecipients (the new recipient)', [{ field: 'delegationRecipients', message: 'is required with recipientType' }]);
+    }
+    await this.db.transaction(async (tx) => {
+      const [row] = await tx.query<DelegationRuleRow>(`SELECT ${RULE_COLUMNS} FROM decision.delegations g WHERE g.id = $1 AND g.tenant_id = $2 FOR UPDATE`, [id, tenantId]);
+      if (!row || row.status === 'DELETED') throw notFound(`Delegation ${id} not found`);
+      await requireMayManage(tx, caller, row, 'change');
+      if (!LIVE_STATUSES.includes(row.status)) throw conflict(`Delegation ${id} is ${row.status}; only a live delegation (${LIVE_STATUSES.join(', ')}) can be changed`);
+      const current = toState(row);
+      const recipientType = (dto.recipientType ?? row.recipient_type) as ProposedDelegation['recipientType'];
+      const recipient = dto.delegationRecipients
+        ? { recipientUserId: dto.delegationRecipients[0].recipientUserId?.toLowerCase() ?? null, recipientPositionId: dto.delegationRecipients[0].recipientPositionId?.toLowerCase() ?? null }
+        : { recipientUserId: row.recipient_user_id, recipientPositionId: row.recipient_position_id };
+      refuseBadRecipients(recipientType, [recipient]);
+      const recipientChanged = recipientType !== row.recipient_type || recipient.recipientUserId !== row.recipient_user_id || recipient.recipientPositionId !== row.recipient_position_id;
+      if (recipientChanged) await requireRecipients(tx, tenantId, [recipient]);
+      const groups = dto.delegationGroups ? uniqueGroups(dto.delegationGroups) : null;
+      const proposed: ProposedDelegation = {
+        recipientType,
+        recipients: [recipient],
+        pathways: dto.delegationPathway ?? current.pathways,
+        groupIds: groups ? groups.map((g) => g.groupId) : current.groupIds,
+        authorities: dto.delegationAuthorities ? delegationLimits({ delegationAuthorities: dto.delegationAuthorities }) : current.authorities,
+        effectiveDate: dto.effectiveDate ? new Date(dto.effectiveDate) : current.effectiveDate,
+        expirationDate: dto.isNoExpiration ? null : dto.expirationDate !== undefined ? (dto.expirationDate === null ? null : new Date(dto.expirationDate)) : current.expirationDate,
+      };
+      const changed = {
+        authority: dto.delegationAuthorities !== undefined,
+        pathway: dto.delegationPathway !== undefined,
+        groups: groups !== null,
+        expiration: dto.effectiveDate !== undefined || dto.expirationDate !== undefined || dto.isNoExpiration !== undefined,
+        recipient: recipientChanged,
+      };
+      const decision = await decisionScope(tx, tenantId, row.decision_id, true);
+      if (!decision) throw notFound(`Decision ${row.decision_id} not found`);
+      const [parent] = row.parent_delegation_id
+        ? await tx.query<DelegationRuleRow>(`SELECT ${RULE_COLUMNS} FROM decision.delegations g WHERE g.id = $1 AND g.tenant_id = $2 FOR SHARE`, [row.parent_delegation_id, tenantId])
+        : [];
+      const subtree = await subtreeOf(tx, tenantId, id);
+      const org = await loadOrg(
+        tx,
+        tenantId,
+        [...subtree.flatMap((r) => [r.issuer_user_id, r.recipient_user_id]), parent?.recipient_user_id ?? null, recipient.recipientUserId].filter((x): x is string => !!x),
+        [...subtree.flatMap((r) => [r.issuer_position_id, r.recipient_position_id]), parent?.recipient_position_id ?? null, recipient.recipientPositionId].filter((x): x is string => !!x),
+      );
+      const relevant = (v: Violation) =>
+        (changed.authority && v.rule === 'authority') ||
+        (changed.pathway && (v.rule === 'pathway' || v.rule === 'reach')) ||
+        (changed.groups && v.rule === 'groups') ||
+        (changed.expiration && v.rule === 'expiration') ||
+        (changed.recipient && (v.rule === 'recipient' || v.rule === 'reach'));
+      const violations = checkChange(parent ? toState(parent) : null, decision, proposed, row.issuer_user_id, org).filter(relevant);
+      if (violations.length) refuse(violations);
+
+      const next = recipientChanged ? statusOnReassign(row.status, row.pending_stage, (await tenantSettingsOf(tx, tenantId)).acceptanceRequired) : { status: row.status, stage: row.pending_stage };
+      const after: DelegationState = { ...current, ...recipient, recipientType, status: next.status, pathways: proposed.pathways, groupIds: proposed.groupIds, authorities: proposed.authorities, effectiveDate: proposed.effectiveDate, expirationDate: proposed.expirationDate };
+      const affected = cascadeEffects(subtree, { id, proposed: after }, decision, decision, org);
+      if (affected.length && !dto.cascade) {
+        const shown = affected.slice(0, 10).map((a) => a.delegationDisplayId).join(', ');
+        throw conflict(
+          `The change would make ${affected.length} delegation(s) below ${id} invalid (${shown}${affected.length > 10 ? ', ...' : ''}); send cascade: true to make it and mark them invalid`,
+          affected.slice(0, 50).map((a) => ({ field: `childDelegations.${a.id}`, message: `would break ${a.invalidFields.join(', ')} (depth ${a.depth})` })),
+        );
+      }
+
+      await tx.query(
+        `UPDATE decision.delegations
+            SET recipient_type = $3, recipient_user_id = $4, recipient_position_id = $5, recipient_auto_issue = coalesce($6, recipient_auto_issue),
+                status = $7::text, pending_stage = $8::text, accepted_date = CASE WHEN $9::boolean AND status = 'ACCEPTED' THEN NULL ELSE accepted_date END,
+                effective_date = $10, expiration_date = $11, is_no_expiration = $11::timestamptz IS NULL,
+                delegation_pathway = $12, group_ids = $13, delegation_groups = coalesce($14::jsonb, delegation_groups), delegation_authorities = $15,
+                updated_on = now(), updated_by = $16, version = version + 1
+          WHERE id = $1 AND tenant_id = $2`,
+        [
+          id, tenantId, recipientType, recipient.recipientUserId, recipient.recipientPositionId, dto.recipientAutoIssue ?? null,
+          next.status, next.stage, recipientChanged, proposed.effectiveDate, proposed.expirationDate,
+          proposed.pathways, proposed.groupIds, groups ? JSON.stringify(groups) : null, JSON.stringify(proposed.authorities), caller.userId,
+        ],
+      );
+      if (dto.delegationDocuments) await replaceDocuments(tx, tenantId, id, dto.delegationDocuments);
+      const awaitsNewRecipient = recipientChanged && next.status === 'PENDING' && next.stage === 'ACCEPTANCE';
+      await recordDelegationChange(tx, tenantId, [id], 'updated', caller.userId, stateSubjectOf(next.status), awaitsNewRecipient ? 'evt.decision.delegation.pending' : undefined);
+      await revalidate(tx, tenantId, { delegationIds: [id] }, caller.userId);
+    });
+    return this.get(caller, id);
+  }
+
+  /**
+   * PATCH bulk-delete: the named delegations (and, with cascadeToChildDelegations, every descendant)
+   * become DELETED in one recursive statement, each with a revision and its state event. All or
+   * nothing: an unknown id is a 404 naming it, one the caller may not manage a 403, and a delegation
+   * with descendants that are not deleted with it a 409 (send cascadeToChildDelegations).
+   */
+  async bulkDelete(caller: Caller, ids: readonly string[], cascade: boolean): Promise<{ deleteCount: number }> {
+    const tenantId = caller.tenantId;
+    const wanted = [...new Set(ids.map((x) => x.toLowerCase()))];
+    return this.db.transaction(async (tx) => {
+      const rows = await tx.query<DelegationRuleRow>(
+        `SELECT ${RULE_COLUMNS} FROM decision.delegations g WHERE g.tenant_id = $1 AND g.id = ANY($2::uuid[]) AND g.status <> 'DELETED' ORDER BY g.id FOR UPDATE`,
+        [tenantId, wanted],
+      );
+      const found = new Set(rows.map((r) => r.id));
+      const missing = wanted.filter((x) => !found.has(x));
+      if (missing.length) throw new AppError(ErrorCode.NotFound, `Delegations not found: ${missing.slice(0, 20).join(', ')}`, missing.slice(0, 50).map((m) => ({ field: 'delegationIds', message: `Delegation ${m} not found` })));
+      const denied: string[] = [];
+      for (const r of rows) if (!(await mayManage(tx, caller, r))) denied.push(r.id);
+      if (denied.length) throw forbidden(`You may not delete delegations ${denied.slice(0, 20).join(', ')} (only the issuer, someone above the issuer in the chain, or a holder of "approve:delegations" may)`);
+      const tree = await tx.query<{ id: string; status: DelegationStatus; named: boolean }>(
+        `WITH RECURSIVE tree AS (
+           SELECT g.id, true AS named FROM decision.delegations g WHERE g.tenant_id = $1 AND g.id = ANY($2::uuid[])
+           UNION
+           SELECT c.id, false FROM decision.delegations c JOIN tree t ON c.parent_delegation_id = t.id WHERE c.tenant_id = $1 AND c.status <> 'DELETED')
+         SELECT g.id, g.status, bool_or(t.named) AS named FROM tree t JOIN decision.delegations g ON g.id = t.id GROUP BY g.id, g.status`,
+        [tenantId, wanted],
+      );
+      const below = tree.filter((t) => !t.named);
+      if (below.length && !cascade) {
+        throw conflict(`${below.length} delegation(s) below the named ones would be left without their parent; send cascadeToChildDelegations: true to delete them too`, below.slice(0, 50).map((b) => ({ field: `childDelegations.${b.id}`, message: 'is a descendant of a named delegation' })));
+      }
+      const deleted = await tx.query<{ id: string; was: DelegationStatus }>(
+        `UPDATE decision.delegations g SET status = 'DELETED', pending_stage = NULL, updated_on = now(), updated_by = $3, version = g.version + 1
+           FROM unnest($2::uuid[], $4::text[]) AS x(id, was) WHERE g.id = x.id AND g.tenant_id = $1 RETURNING g.id, x.was`,
+        [tenantId, tree.map((t) => t.id), caller.userId, tree.map((t) => t.status)],
+      );
+      // Drafts were never announced; every other deleted delegation tells its projections it has ended.
+      const announced = deleted.filter((d) => d.was !== 'DRAFT').map((d) => d.id);
+      const drafts = deleted.filter((d) => d.was === 'DRAFT').map((d) => d.id);
+      if (announced.length) await recordDelegationChange(tx, tenantId, announced, 'deleted', caller.userId, 'evt.decision.delegation.updated');
+      if (drafts.length) await recordDelegationChange(tx, tenantId, drafts, 'deleted', caller.userId, null);
+      return { deleteCount: deleted.length };
+    });
+  }
+
+  /** Accepts a bulk reassignment: the job row and its message in one transaction (the job checks and reassigns each delegation). */
+  async bulkReassign(caller: Caller, dto: BulkReassignRecipientsDto): Promise<JobAcceptedView> {
+    const to = { recipientUserId: dto.delegationRecipients[0].recipientUserId?.toLowerCase() ?? null, recipientPositionId: dto.delegationRecipients[0].recipientPositionId?.toLowerCase() ?? null };
+    refuseBadRecipients(dto.recipientType, [to]);
+    const params: ReassignParams = {
+      to: { recipientType: dto.recipientType as ReassignParams['to']['recipientType'], ...to, recipientAutoIssue: dto.recipientAutoIssue },
+      keys: ['approve:delegations', 'create:root_delegations'].filter((k) => caller.keys.has(k)),
+    };
+    return this.db.transaction(async (tx) => {
+      await requireRecipients(tx, caller.tenantId, [to]);
+      return this.jobs.start(tx, 'job.decision.bulk-reassign-recipients', { tenantId: caller.tenantId, requestedBy: caller.userId, itemIds: dto.delegationIds, params: params as unknown as Record<string, unknown> });
+    });
+  }
+
+  /**
+   * POST delegation-request-action: the caller asks whoever holds a delegation for a redelegation of
+   * its decision. Answers who is asked (the holder: its recipient, or the holders of its position);
+   * the actions area opens the "Delegation Request" action from the requested event.
+   */
+  async requestAction(caller: Caller, dto: DelegationRequestActionDto): Promise<DelegationRequestView> {
+    const tenantId = caller.tenantId;
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx.query<DelegationRuleRow & { delegation_display_id: string }>(
+        `SELECT ${RULE_COLUMNS}, g.delegation_display_id FROM decision.delegations g WHERE g.id = $1 AND g.tenant_id = $2 AND g.status <> 'DELETED'`,
+        [dto.delegationId, tenantId],
+      );
+      if (!row) throw notFound(`Delegation ${dto.delegationId} not found`, [{ field: 'delegationId', message: `Delegation ${dto.delegationId} not found` }]);
+      if (row.decision_id !== dto.decisionId.toLowerCase()) throw badRequest(`Delegation ${dto.delegationId} delegates another decision`, [{ field: 'decisionId', message: `is not the decision of delegation ${dto.delegationId}` }]);
+      if (!HOLDING_STATUSES.includes(row.status)) throw conflict(`Delegation ${dto.delegationId} is ${row.status}; only an ISSUED or ACCEPTED delegation can be asked for a redelegation`);
+      const org = await loadOrg(tx, tenantId, row.recipient_user_id ? [row.recipient_user_id] : [], row.recipient_position_id ? [row.recipient_position_id] : []);
+      const holders = row.recipient_type === 'POSITION_ONLY'
+        ? org.holdersOf(row.recipient_position_id!).filter((u) => holds(toState(row), u, org))
+        : row.recipient_user_id && holds(toState(row), row.recipient_user_id, org) ? [row.recipient_user_id] : [];
+      if (!holders.length) throw conflict(`Nobody holds delegation ${dto.delegationId} today, so nobody can be asked`);
+      const answer: DelegationRequestView = { delegationId: row.id, decisionId: row.decision_id, actionName: 'Delegation Request', actionOwnerId: caller.userId, actionAssigneeIds: holders.slice(0, 100) };
+      await tx.publish('evt.decision.delegation.requested', {
+        tenantId,
+        requestId: uuidv7(),
+        delegationId: row.id,
+        delegationDisplayId: row.delegation_display_id,
+        decisionId: row.decision_id,
+        actionName: answer.actionName,
+        actionOwnerId: answer.actionOwnerId,
+        actionAssigneeIds: answer.actionAssigneeIds,
+        requestedById: caller.userId,
+      });
+      return answer;
+    });
   }
 
   /** A status move (issue, approve, deny, accept, reject, suspend, resume, revoke, archive) by someone who may make it. */
@@ -254,7 +416,7 @@ export class DelegationsService {
       const [row] = await tx.query<DelegationRuleRow>(`SELECT ${RULE_COLUMNS} FROM decision.delegations g WHERE g.id = $1 AND g.tenant_id = $2 FOR UPDATE`, [id, tenantId]);
       if (!row || row.status === 'DELETED') throw notFound(`Delegation ${id} not found`);
       await this.requireMayMove(tx, caller, row, action);
-      const moved = statusMove(row.status, row.pending_stage, action, await settingsOf(tx, tenantId), row.accepted_date !== null);
+      const moved = statusMove(row.status, row.pending_stage, action, await tenantSettingsOf(tx, tenantId), row.accepted_date !== null);
       if ('problem' in moved) throw conflict(moved.problem);
       if (action === 'revoke') {
         // The whole subtree, in one statement: every live descendant is revoked with it.
@@ -335,7 +497,7 @@ function issuerTypeOf(parent: DelegationRuleRow, userId: string, issuerPositionI
 }
 
 /** The limits as sent, checked like a decision's (value, operator, unit per value type) plus the redelegation cap. */
-function delegationLimits(dto: CreateDelegationDto): DelegationLimit[] {
+function delegationLimits(dto: { delegationAuthorities: CreateDelegationDto['delegationAuthorities'] }): DelegationLimit[] {
   const problems = authorityProblems(dto.delegationAuthorities).map((p) => ({ ...p, field: p.field.replace(/^decisionAuthorities/, 'delegationAuthorities') }));
   dto.delegationAuthorities.forEach((a, i) => {
     const cap = a.redelegationLimitValue ?? null;
@@ -409,5 +571,18 @@ async function linkDocuments(tx: Tx, tenantId: string, ids: readonly string[], d
        CROSS JOIN unnest($3::uuid[], $4::boolean[]) WITH ORDINALITY AS d(document_id, is_pinned, n)
      ON CONFLICT (delegation_id, document_id) DO NOTHING`,
     [tenantId, ids, unique.map(([id]) => id), unique.map(([, pinned]) => pinned)],
+  );
+}
+
+/** The linked documents as they should be: those left out are unlinked, the rest linked (or their pin changed), in order. */
+async function replaceDocuments(tx: Tx, tenantId: string, id: string, documents: readonly { documentId: string; isPinned?: boolean }[]): Promise<void> {
+  const unique = [...new Map(documents.map((d) => [d.documentId.toLowerCase(), d.isPinned === true])).entries()];
+  await tx.query(`DELETE FROM decision.delegation_documents WHERE tenant_id = $1 AND delegation_id = $2 AND NOT (document_id = ANY($3::uuid[]))`, [tenantId, id, unique.map(([d]) => d)]);
+  if (!unique.length) return;
+  await tx.query(
+    `INSERT INTO decision.delegation_documents (id, tenant_id, delegation_id, document_id, is_pinned, position)
+     SELECT gen_random_uuid(), $1, $2, d.document_id, d.is_pinned, d.n FROM unnest($3::uuid[], $4::boolean[]) WITH ORDINALITY AS d(document_id, is_pinned, n)
+     ON CONFLICT (delegation_id, document_id) DO UPDATE SET is_pinned = excluded.is_pinned, position = excluded.position`,
+    [tenantId, id, unique.map(([d]) => d), unique.map(([, p]) => p)],
   );
 }

@@ -14,6 +14,7 @@ import {
   UNLIMITED,
   Violation,
   capOf,
+  checkChange,
   checkRedelegation,
   checkRoot,
   holds,
@@ -21,6 +22,7 @@ import {
   limitProblem,
   reachable,
   statusMove,
+  statusOnReassign,
   withinGroups,
 } from './delegation.rules';
 
@@ -752,6 +754,43 @@ describe('checkRedelegation', () => {
   });
 });
 
+describe('checkChange', () => {
+  const change = (proposed: Partial<ProposedDelegation> = {}, parent: DelegationState | null = PARENT, issuer: string | null = 'mgr', o: OrgView = org): Violation[] =>
+    checkChange(parent, DECISION, { ...PROPOSED, ...proposed }, issuer, o);
+
+  it('accepts terms within the parent', () => {
+    expect(change()).toEqual([]);
+  });
+
+  it('does not ask again whether the issuer holds the parent (a change of terms is not a new hand-on)', () => {
+    const o = makeOrg({ active: ORG.active.filter((u) => u !== 'mgr'), managers: { ...ORG.managers, rep: 'mgr' } });
+    expect(change({}, PARENT, 'mgr', o).map((v) => v.rule)).not.toContain('parent-held');
+  });
+
+  it('a limit just inside the parent is fine, just outside is refused naming the field', () => {
+    expect(change({ authorities: [held(currency('500000'))] })).toEqual([]);
+    expect(only(change({ authorities: [held(currency('500000.000001'))] }))).toMatchObject({ rule: 'authority', field: 'delegationAuthorities.0.authorityLimitValue' });
+  });
+
+  it('pathways, groups and expiration stay within the parent', () => {
+    expect(change({ pathways: ['Functional', 'Direct Line'] }).map((v) => v.rule)).toEqual(['pathway']);
+    expect(fields(change({ groupIds: ['g-hr'] }))).toEqual(['delegationGroups.0.groupId']);
+    expect(change({ expirationDate: PARENT_EXPIRES })).toEqual([]);
+    expect(only(change({ expirationDate: ms(PARENT_EXPIRES, 1) }))).toMatchObject({ rule: 'expiration', field: 'expirationDate' });
+  });
+
+  it('a new recipient must be reachable from the issuer along the pathways', () => {
+    expect(change({ recipients: [{ recipientUserId: 'rep', recipientPositionId: null }] })).toEqual([]);
+    expect(only(change({ recipients: [{ recipientUserId: 'peer', recipientPositionId: null }] }))).toMatchObject({ rule: 'reach', field: 'delegationRecipients.0.recipientUserId' });
+    expect(only(change({ recipients: [{ recipientUserId: 'gone', recipientPositionId: null }] })).rule).toBe('recipient');
+  });
+
+  it('a root delegation is held to the decision, and any sound recipient is reachable', () => {
+    expect(change({ pathways: ['Matrix'], groupIds: ['g-fin'], authorities: [held(currency('1000000'))], expirationDate: null, recipients: [{ recipientUserId: 'peer', recipientPositionId: null }] }, null, null)).toEqual([]);
+    expect(only(change({ pathways: ['Matrix'], groupIds: ['g-fin'], authorities: [held(currency('1000000.01'))], expirationDate: null }, null, null)).rule).toBe('authority');
+  });
+});
+
 describe('invalidFieldsOf', () => {
   // rep holds a delegation issued by mgr (in pos-mgr) from PARENT.
   const LIVE: DelegationState = {
@@ -790,6 +829,13 @@ describe('invalidFieldsOf', () => {
     expect(check({ issuerType: 'SPECIFIC_PERSONNEL', issuerPositionId: null }, {}, {}, moved)).toEqual([]);
     expect(check({ issuerType: 'ROOT_AUTHORITY', issuerPositionId: null }, null, {}, moved)).toEqual([]);
     expect(check({}, {}, {}, makeOrg({ active: ORG.active.filter((u) => u !== 'mgr') }))).toEqual(['Issuer']);
+  });
+
+  it('Issuer: the issuing user no longer holds the parent (it was given to someone else)', () => {
+    expect(check({ issuerType: 'SPECIFIC_PERSONNEL', issuerPositionId: null }, { recipientUserId: 'peer' })).toEqual(['Issuer']);
+    expect(check({ issuerType: 'SPECIFIC_PERSONNEL', issuerPositionId: null }, { recipientUserId: 'mgr' })).toEqual([]);
+    expect(check({}, { recipientType: 'POSITION_ONLY', recipientUserId: null, recipientPositionId: 'pos-mgr' })).toEqual([]);
+    expect(check({}, { recipientType: 'POSITION_ONLY', recipientUserId: null, recipientPositionId: 'pos-rep' })).toEqual(['Issuer']);
   });
 
   it('Pathway: no longer within the parent\'s or the decision\'s', () => {
@@ -932,5 +978,18 @@ describe('statusMove', () => {
         expect([key, 'to' in result]).toEqual([key, allowed.has(key)]);
       }
     }
+  });
+});
+
+describe('statusOnReassign', () => {
+  it('an accepted delegation awaits the new recipient when the tenant requires acceptance, else is issued again', () => {
+    expect(statusOnReassign('ACCEPTED', null, true)).toEqual({ status: 'PENDING', stage: 'ACCEPTANCE' });
+    expect(statusOnReassign('ACCEPTED', null, false)).toEqual({ status: 'ISSUED', stage: null });
+  });
+
+  it('any other status stays', () => {
+    for (const status of ['DRAFT', 'ISSUED', 'SUSPENDED'] as const) expect(statusOnReassign(status, null, true)).toEqual({ status, stage: null });
+    expect(statusOnReassign('PENDING', 'ACCEPTANCE', true)).toEqual({ status: 'PENDING', stage: 'ACCEPTANCE' });
+    expect(statusOnReassign('PENDING', 'APPROVAL', false)).toEqual({ status: 'PENDING', stage: 'APPROVAL' });
   });
 });

@@ -114,6 +114,7 @@ export const DECISION_EVENTS = {
   'evt.decision.job.completed': eventEntry(JobCompletedEvent, 'A bulk job of the decision area ended (COMPLETED, COMPLETED_WITH_ERRORS or FAILED).'),
   'job.decision.bulk-duplicate': eventEntry(JobMessage, 'Run a bulk duplicate of decisions (the job row holds the ids).'),
   'job.decision.bulk-link-documents': eventEntry(JobMessage, 'Run a bulk link of documents to delegations (the job row holds the delegation ids, its params the document ids).'),
+  'job.decision.bulk-reassign-recipients': eventEntry(JobMessage, 'Run a bulk reassignment of delegations to a new recipient (the job row holds the delegation ids, its params the recipient).'),
   'evt.decision.delegation.issued': eventEntry(DelegationEvent, 'A delegation was issued.'),
   'evt.decision.delegation.updated': eventEntry(DelegationEvent, 'A delegation changed (recipient, pathways, groups, status).'),
   'evt.decision.delegation.revoked': eventEntry(DelegationEvent, 'A delegation was revoked; it stays revoked.'),

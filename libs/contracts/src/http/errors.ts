@@ -57,7 +57,7 @@ export const badRequest = (message: string, errors?: FieldError[]) => new AppErr
 export const unauthenticated = (message: string) => new AppError(ErrorCode.Unauthenticated, message);
 export const forbidden = (message: string) => new AppError(ErrorCode.Forbidden, message);
 export const notFound = (message: string, errors?: FieldError[]) => new AppError(ErrorCode.NotFound, message, errors);
-export const conflict = (message: string) => new AppError(ErrorCode.Conflict, message);
+export const conflict = (message: string, errors?: FieldError[]) => new AppError(ErrorCode.Conflict, message, errors);
 
 const REASON: Record<number, string> = {
   400: 'Bad Request',

@@ -214,6 +214,66 @@ export interface paths {
         patch: operations["DelegationsController_bulkLinkDocuments"];
         trace?: never;
     };
+    "/decision/v1/delegations/bulk-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Delete delegations in bulk
+         * @description All or nothing: each named delegation (and with cascadeToChildDelegations its whole subtree, in one recursive statement) becomes DELETED, with a revision and its event each. Without cascadeToChildDelegations a delegation with live descendants is a 409.
+         */
+        patch: operations["DelegationsController_bulkDelete"];
+        trace?: never;
+    };
+    "/decision/v1/delegations/bulk-reassign-recipients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Reassign delegations to a new recipient in bulk
+         * @description Asynchronous: answers the job (follow it at GET /decision/v1/jobs/{jobId}). Each delegation is checked by the rules as a new recipient is (sound, reachable from its issuer along its pathways) and must be one the caller may manage; a refused one is a per-item error and the job ends COMPLETED_WITH_ERRORS. An accepted delegation awaits the new recipient.
+         */
+        patch: operations["DelegationsController_bulkReassign"];
+        trace?: never;
+    };
+    "/decision/v1/delegations/delegation-request-action": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the holder of a delegation for a redelegation
+         * @description Answers who is asked (the holder today); the actions area opens the "Delegation Request" action, owned by the caller and assigned to the holder.
+         */
+        post: operations["DelegationsController_requestAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/decision/v1/delegations/check-cascading-updates": {
         parameters: {
             query?: never;
@@ -251,7 +311,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a delegation
+         * @description The terms of a live delegation (recipient, dates, pathways, groups, authorities, documents; what is left out stays), checked by the rules against its parent or decision. A change that would make its descendants invalid is a 409 listing them, unless cascade is true: then it is made and they are marked invalid.
+         */
+        patch: operations["DelegationsController_update"];
         trace?: never;
     };
     "/decision/v1/delegations/{id}/{action}": {
@@ -1824,6 +1888,64 @@ export interface components {
             delegationIds: string[];
             documentIds: string[];
         };
+        BulkDeleteDelegationsDto: {
+            /**
+             * Format: uuid
+             * @description Tenant (default: the caller's active tenant)
+             */
+            tenantId?: string;
+            delegationIds: string[];
+            /**
+             * @description Delete their descendants too; without it, a delegation with live descendants is a 409
+             * @default false
+             */
+            cascadeToChildDelegations?: boolean;
+        };
+        BulkDeleteDelegationsResult: {
+            deleteCount: number;
+        };
+        BulkReassignRecipientsDto: {
+            /**
+             * Format: uuid
+             * @description Tenant (default: the caller's active tenant)
+             */
+            tenantId?: string;
+            delegationIds: string[];
+            /** @enum {string} */
+            recipientType: "PERSONNEL_IN_POSITION" | "POSITION_ONLY" | "SPECIFIC_PERSONNEL";
+            /** @description The new recipient of every delegation named */
+            delegationRecipients: components["schemas"]["DelegationRecipientDto"][];
+            recipientAutoIssue?: boolean;
+        };
+        DelegationRequestActionDto: {
+            /**
+             * Format: uuid
+             * @description Tenant (default: the caller's active tenant)
+             */
+            tenantId?: string;
+            /**
+             * Format: uuid
+             * @description The delegation whose holder is asked for a redelegation
+             */
+            delegationId: string;
+            /** Format: uuid */
+            decisionId: string;
+        };
+        DelegationRequestView: {
+            /** Format: uuid */
+            delegationId: string;
+            /** Format: uuid */
+            decisionId: string;
+            /** @example Delegation Request */
+            actionName: string;
+            /**
+             * Format: uuid
+             * @description Who asks (the owner of the action)
+             */
+            actionOwnerId: string;
+            /** @description Who holds the delegation today (the assignees of the action) */
+            actionAssigneeIds: string[];
+        };
         CascadeDelegationGroupDto: {
             /** Format: uuid */
             groupId: string;
@@ -1909,6 +2031,36 @@ export interface components {
             numberOfChildDelegationsInvalidated: number;
             childDelegationsInvalidated: boolean;
             childDelegationsAffected: components["schemas"]["AffectedDelegationView"][];
+        };
+        UpdateDelegationDto: {
+            /**
+             * Format: uuid
+             * @description Tenant (default: the caller's active tenant)
+             */
+            tenantId?: string;
+            /**
+             * @description With delegationRecipients: a new recipient (checked as the rules check a new one)
+             * @enum {string}
+             */
+            recipientType?: "PERSONNEL_IN_POSITION" | "POSITION_ONLY" | "SPECIFIC_PERSONNEL";
+            /** @description The one recipient of this delegation */
+            delegationRecipients?: components["schemas"]["DelegationRecipientDto"][];
+            recipientAutoIssue?: boolean;
+            /** Format: date-time */
+            effectiveDate?: string;
+            /** Format: date-time */
+            expirationDate?: string | null;
+            isNoExpiration?: boolean;
+            delegationPathway?: ("Matrix" | "Direct Line" | "Functional" | "Down-Line")[];
+            delegationGroups?: components["schemas"]["DelegationGroupDto"][];
+            delegationAuthorities?: components["schemas"]["DelegationAuthorityDto"][];
+            /** @description The linked documents as they should be (replaces the list) */
+            delegationDocuments?: components["schemas"]["DecisionDocumentDto"][];
+            /**
+             * @description Make the change even though it makes descendants invalid (they are marked invalid)
+             * @default false
+             */
+            cascade?: boolean;
         };
         ConditionDetailsView: {
             /** Format: uuid */
@@ -4009,6 +4161,222 @@ export interface operations {
             };
         };
     };
+    DelegationsController_bulkDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkDeleteDelegationsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["BulkDeleteDelegationsResult"];
+                    };
+                };
+            };
+            /** @description delegationIds outside 1..1000, or a malformed id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller may not manage one of them (named) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, deleted, or another tenant's delegations (named) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Descendants would be orphaned: send cascadeToChildDelegations */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DelegationsController_bulkReassign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkReassignRecipientsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["JobAcceptedView"];
+                    };
+                };
+            };
+            /** @description delegationIds outside 1..1000, a recipient that does not fit recipientType, or a malformed id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The new recipient is not a member or position of the tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DelegationsController_requestAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DelegationRequestActionDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 201;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["DelegationRequestView"];
+                    };
+                };
+            };
+            /** @description decisionId is not the delegation's decision, or a malformed id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, or another tenant's delegation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The delegation is not ISSUED or ACCEPTED, or nobody holds it today */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     DelegationsController_checkCascading: {
         parameters: {
             query?: never;
@@ -4121,6 +4489,83 @@ export interface operations {
             };
             /** @description Unknown, or another tenant's */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DelegationsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateDelegationDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["DelegationView"];
+                    };
+                };
+            };
+            /** @description A bad field or a broken rule (named) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller may not manage it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, or another tenant's (or a new recipient the tenant does not have) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description It is not live, or the change would make descendants invalid without cascade */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -171,3 +171,161 @@ export class BulkLinkDocumentsDto {
   @IsUUID('all', { each: true })
   documentIds: string[];
 }
+
+/**
+ * PATCH /decision/v1/delegations/{id}: the terms of a live delegation; what is left out stays. The
+ * change is checked by the rules against its parent (or, for a root one, its decision); one that
+ * would make its own descendants invalid is a 409 listing them, unless `cascade` is true, which
+ * makes the change and marks them invalid.
+ */
+export class UpdateDelegationDto {
+  @ApiPropertyOptional({ format: 'uuid', description: "Tenant (default: the caller's active tenant)" })
+  @OptionalNotNull()
+  @IsUUID()
+  tenantId?: string;
+
+  @ApiPropertyOptional({ enum: DELEGATION_RECIPIENT_TYPES, description: 'With delegationRecipients: a new recipient (checked as the rules check a new one)' })
+  @OptionalNotNull()
+  @IsIn(DELEGATION_RECIPIENT_TYPES)
+  recipientType?: string;
+
+  @ApiPropertyOptional({ type: [DelegationRecipientDto], minItems: 1, maxItems: 1, description: 'The one recipient of this delegation' })
+  @OptionalNotNull()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(1)
+  @ValidateNested({ each: true })
+  @Type(() => DelegationRecipientDto)
+  delegationRecipients?: DelegationRecipientDto[];
+
+  @ApiPropertyOptional()
+  @OptionalNotNull()
+  @ToBoolean()
+  @IsBoolean()
+  recipientAutoIssue?: boolean;
+
+  @ApiPropertyOptional({ format: 'date-time' })
+  @OptionalNotNull()
+  @IsoDateTime()
+  effectiveDate?: string;
+
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true })
+  @Nullable()
+  @IsoDateTime()
+  expirationDate?: string | null;
+
+  @ApiPropertyOptional()
+  @OptionalNotNull()
+  @ToBoolean()
+  @IsBoolean()
+  isNoExpiration?: boolean;
+
+  @ApiPropertyOptional({ type: [String], enum: DECISION_PATHWAYS })
+  @OptionalNotNull()
+  @IsArray()
+  @ArrayMaxSize(DECISION_PATHWAYS.length)
+  @ArrayUnique()
+  @IsIn(DECISION_PATHWAYS, { each: true })
+  delegationPathway?: string[];
+
+  @ApiPropertyOptional({ type: [DelegationGroupDto], maxItems: MAX_DECISION_GROUPS })
+  @OptionalNotNull()
+  @IsArray()
+  @ArrayMaxSize(MAX_DECISION_GROUPS)
+  @ValidateNested({ each: true })
+  @Type(() => DelegationGroupDto)
+  delegationGroups?: DelegationGroupDto[];
+
+  @ApiPropertyOptional({ type: [DelegationAuthorityDto], minItems: 1, maxItems: MAX_DECISION_AUTHORITIES })
+  @OptionalNotNull()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_DECISION_AUTHORITIES)
+  @ValidateNested({ each: true })
+  @Type(() => DelegationAuthorityDto)
+  delegationAuthorities?: DelegationAuthorityDto[];
+
+  @ApiPropertyOptional({ type: [DecisionDocumentDto], maxItems: MAX_DECISION_DOCUMENTS, description: 'The linked documents as they should be (replaces the list)' })
+  @OptionalNotNull()
+  @IsArray()
+  @ArrayMaxSize(MAX_DECISION_DOCUMENTS)
+  @ValidateNested({ each: true })
+  @Type(() => DecisionDocumentDto)
+  delegationDocuments?: DecisionDocumentDto[];
+
+  @ApiPropertyOptional({ default: false, description: 'Make the change even though it makes descendants invalid (they are marked invalid)' })
+  @OptionalNotNull()
+  @ToBoolean()
+  @IsBoolean()
+  cascade?: boolean;
+}
+
+/** PATCH /decision/v1/delegations/bulk-delete */
+export class BulkDeleteDelegationsDto {
+  @ApiPropertyOptional({ format: 'uuid', description: "Tenant (default: the caller's active tenant)" })
+  @OptionalNotNull()
+  @IsUUID()
+  tenantId?: string;
+
+  @ApiProperty({ type: [String], format: 'uuid', minItems: 1, maxItems: 1000 })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(1000)
+  @IsUUID('all', { each: true })
+  delegationIds: string[];
+
+  @ApiPropertyOptional({ default: false, description: 'Delete their descendants too; without it, a delegation with live descendants is a 409' })
+  @OptionalNotNull()
+  @ToBoolean()
+  @IsBoolean()
+  cascadeToChildDelegations?: boolean;
+}
+
+/** PATCH /decision/v1/delegations/bulk-reassign-recipients */
+export class BulkReassignRecipientsDto {
+  @ApiPropertyOptional({ format: 'uuid', description: "Tenant (default: the caller's active tenant)" })
+  @OptionalNotNull()
+  @IsUUID()
+  tenantId?: string;
+
+  @ApiProperty({ type: [String], format: 'uuid', minItems: 1, maxItems: 1000 })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(1000)
+  @IsUUID('all', { each: true })
+  delegationIds: string[];
+
+  @ApiProperty({ enum: DELEGATION_RECIPIENT_TYPES })
+  @IsIn(DELEGATION_RECIPIENT_TYPES)
+  recipientType: string;
+
+  @ApiProperty({ type: [DelegationRecipientDto], minItems: 1, maxItems: 1, description: 'The new recipient of every delegation named' })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(1)
+  @ValidateNested({ each: true })
+  @Type(() => DelegationRecipientDto)
+  delegationRecipients: DelegationRecipientDto[];
+
+  @ApiPropertyOptional()
+  @OptionalNotNull()
+  @ToBoolean()
+  @IsBoolean()
+  recipientAutoIssue?: boolean;
+}
+
+/** POST /decision/v1/delegations/delegation-request-action */
+export class DelegationRequestActionDto {
+  @ApiPropertyOptional({ format: 'uuid', description: "Tenant (default: the caller's active tenant)" })
+  @OptionalNotNull()
+  @IsUUID()
+  tenantId?: string;
+
+  @ApiProperty({ format: 'uuid', description: 'The delegation whose holder is asked for a redelegation' })
+  @IsUUID()
+  delegationId: string;
+
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID()
+  decisionId: string;
+}

@@ -99,6 +99,20 @@ export class DelegationView {
 /** What a stored view (a read, a revision) holds: the view without what is the caller's. */
 export type StoredDelegationView = Omit<DelegationView, 'link' | 'permissions' | 'approvalActionExistForUser' | 'acceptanceActionExistForUser' | 'actionIssuerApproval' | 'actionDelegationAcceptance'>;
 
+/** PATCH bulk-delete: how many delegations were deleted (the named ones and, with cascade, their descendants). */
+export class BulkDeleteDelegationsResult {
+  @ApiProperty() deleteCount: number;
+}
+
+/** POST delegation-request-action: who is asked for a redelegation (the actions area opens the action). */
+export class DelegationRequestView {
+  @ApiProperty({ format: 'uuid' }) delegationId: string;
+  @ApiProperty({ format: 'uuid' }) decisionId: string;
+  @ApiProperty({ example: 'Delegation Request' }) actionName: string;
+  @ApiProperty({ format: 'uuid', description: 'Who asks (the owner of the action)' }) actionOwnerId: string;
+  @ApiProperty({ type: [String], format: 'uuid', description: 'Who holds the delegation today (the assignees of the action)' }) actionAssigneeIds: string[];
+}
+
 /** What a delegation's `permissions` list, and who holds each key beyond its role keys. */
 export const DELEGATION_PERMISSIONS: readonly PermissionRule[] = [
   { key: 'view:decisions', grantedTo: ['issuer', 'recipient'] },

@@ -1,0 +1,242 @@
+import { expectErrorBody, until } from '@ddm/testing';
+import { DecisionHarness, UUID7, startDecision } from './fixtures/harness';
+
+const DELEGATIONS = '/decision/v1/delegations';
+const UNKNOWN = '0190a000-0000-7000-8000-00000000dead';
+interface Outboxed {
+  subject: string;
+  payload: Record<string, unknown>;
+}
+
+/**
+ * Changing delegations after they are issued (e2e, real Postgres and NATS): PATCH with its rules and
+ * its 409 unless cascade, bulk-delete, bulk-reassign-recipients as a job, and the delegation request.
+ * Demo Co's reporting line (auth seed): admin → manager → user, admin → auditor.
+ */
+describe('delegations: changes after issue (e2e)', () => {
+  let h: DecisionHarness;
+  let decisionId: string;
+  let admin: string, manager: string, user: string, auditor: string;
+
+  const approval = (value: string, extra: object = {}) => ({
+    authorityTypeId: h.refs.authorityTypes.get('Approval')!,
+    authorityLimit: 'Primary',
+    authorityLimitValueType: 'Currency',
+    authorityLimitOperator: '<=',
+    authorityLimitValue: value,
+    authorityLimitValueUnit: 'USD',
+    ...extra,
+  });
+  const to = (recipientUserId: string) => ({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId }] });
+  const issue = async (body: object, token = h.tokens.admin) => {
+    const res = await h.svc.http.post(DELEGATIONS, { token, body: { decisionId, status: 'ISSUED', ...body } });
+    expect(res.status).toBe(200);
+    return res.body.data[0] as { id: string; delegationDisplayId: string; status: string };
+  };
+  const get = async (id: string) => (await h.svc.http.get(`${DELEGATIONS}/${id}`, { token: h.tokens.admin })).body.data;
+  const patch = (id: string, body: object, token = h.tokens.admin) => h.svc.http.patch(`${DELEGATIONS}/${id}`, { token, body });
+  const eventsOf = (id: string) =>
+    h.db.query<Outboxed>(`SELECT subject, payload FROM decision.outbox WHERE payload->>'delegationId' = $1 ORDER BY created_at, id`, [id]);
+  /** root (manager, 5000, redelegable, Matrix + Direct Line) → child (user, 4000, redelegable) → grandchild (auditor, 3000). */
+  const tree = async () => {
+    const root = await issue({ ...to(manager), delegationPathway: ['Matrix', 'Direct Line'], delegationAuthorities: [approval('5000', { redelegable: true })] });
+    const child = await issue({ parentDelegationId: root.id, ...to(user), delegationPathway: ['Matrix'], delegationAuthorities: [approval('4000', { redelegable: true })] }, h.tokens.manager);
+    const grandchild = await issue({ parentDelegationId: child.id, ...to(auditor), delegationPathway: ['Matrix'], delegationAuthorities: [approval('3000')] }, h.tokens.user);
+    return { root, child, grandchild };
+  };
+
+  beforeAll(async () => {
+    h = await startDecision();
+    [admin, manager, user, auditor] = ['admin', 'manager', 'user', 'auditor'].map((n) => h.refs.users.get(`${n}@demo.test`)!);
+    const res = await h.svc.http.post('/decision/v1/decisions', {
+      token: h.tokens.admin,
+      body: {
+        name: 'Approve capital expenditure (changes spec)',
+        status: 'PUBLISHED',
+        delegationPathway: ['Matrix', 'Direct Line', 'Down-Line'],
+        decisionGroups: [{ groupId: h.refs.groups.get('Finance') }],
+        decisionAuthorities: [approval('1000000')],
+      },
+    });
+    expect(res.status).toBe(200);
+    decisionId = res.body.data.id;
+  });
+  afterAll(() => h?.close());
+
+  describe('PATCH /delegations/{id}', () => {
+    it('changes the terms within the parent, with a revision and the updated event carrying the new version', async () => {
+      const { root, child } = await tree();
+      const before = await eventsOf(child.id);
+      const res = await patch(child.id, { delegationAuthorities: [approval('3500', { redelegable: true })], effectiveDate: '2030-01-01T00:00:00.000Z', delegationDocuments: [{ documentId: '0190f5c4-0000-7000-8000-0000000000d1', isPinned: true }] }, h.tokens.manager);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ id: child.id, parentDelegationId: root.id, status: 'ISSUED', effectiveDate: '2030-01-01T00:00:00.000Z', isNoExpiration: true, isInvalid: false });
+      expect(res.body.data.delegationAuthorities[0]).toMatchObject({ authorityLimitValue: '3500', redelegable: true });
+      expect(res.body.data.delegationDocuments).toEqual([expect.objectContaining({ documentId: '0190f5c4-0000-7000-8000-0000000000d1', isPinned: true })]);
+      const after = await eventsOf(child.id);
+      const updated = after.slice(before.length).filter((e) => e.subject === 'evt.decision.delegation.updated');
+      expect(updated).toHaveLength(1);
+      expect(Number(updated[0].payload.version)).toBeGreaterThan(Number(before[before.length - 1].payload.version));
+      expect(updated[0].payload.documentIds).toEqual(['0190f5c4-0000-7000-8000-0000000000d1']);
+    });
+
+    it('refuses terms beyond the parent (400 naming the field), and only the fields it changes are checked', async () => {
+      const { child } = await tree();
+      const above = await patch(child.id, { delegationAuthorities: [approval('5000.01', { redelegable: true })] });
+      expectErrorBody(above, 400);
+      expect(above.body.errors.map((e: { field: string }) => e.field)).toContain('delegationAuthorities.0.authorityLimitValue');
+      const later = await patch(child.id, { expirationDate: '2099-01-01T00:00:00.000Z' });
+      expectErrorBody(later, 409); // its own child has no expiration: it may not outlive its parent (Parent)
+      expect(later.body.errors[0].message).toBe('would break Parent (depth 1)');
+      const pathway = await patch(child.id, { delegationPathway: ['Down-Line'] });
+      expectErrorBody(pathway, 400);
+      expect(pathway.body.errors.map((e: { field: string }) => e.field)).toContain('delegationPathway');
+      expect((await patch(child.id, { recipientAutoIssue: true })).status).toBe(200);
+    });
+
+    it("a change that breaks its own descendants is a 409 listing them; with cascade: true it is made and they are marked invalid", async () => {
+      const { child, grandchild } = await tree();
+      const refused = await patch(child.id, { delegationAuthorities: [approval('2000', { redelegable: true })] });
+      expectErrorBody(refused, 409);
+      expect(refused.body.message).toMatch(/would make 1 delegation\(s\) below/);
+      expect(refused.body.errors).toEqual([{ field: `childDelegations.${grandchild.id}`, message: 'would break Authority (depth 1)' }]);
+      expect((await get(child.id)).delegationAuthorities[0].authorityLimitValue).toBe('4000');
+      expect((await get(grandchild.id)).isInvalid).toBe(false);
+
+      const made = await patch(child.id, { delegationAuthorities: [approval('2000', { redelegable: true })], cascade: true });
+      expect(made.status).toBe(200);
+      expect(made.body.data.delegationAuthorities[0].authorityLimitValue).toBe('2000');
+      expect(await get(grandchild.id)).toMatchObject({ isInvalid: true, invalidFields: ['Authority'] });
+      expect((await eventsOf(grandchild.id)).map((e) => e.subject)).toContain('evt.decision.delegation.invalidated');
+      // Widening again mends it.
+      expect((await patch(child.id, { delegationAuthorities: [approval('3000', { redelegable: true })] })).status).toBe(200);
+      expect(await get(grandchild.id)).toMatchObject({ isInvalid: false, invalidFields: [] });
+    });
+
+    it('a new recipient: checked for reach, an accepted delegation awaits them again, and the old holder\'s redelegations break Issuer', async () => {
+      const { root, child, grandchild } = await tree();
+      expect((await h.svc.http.post(`${DELEGATIONS}/${child.id}/accept`, { token: h.tokens.user, body: {} })).body.data.status).toBe('ACCEPTED');
+      // root's pathways are Matrix and Direct Line: manager's direct report (user) and anyone along Matrix.
+      const res = await patch(child.id, { recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: admin }], cascade: true }, h.tokens.manager);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ recipientUserId: admin, status: 'ISSUED', acceptedDate: null });
+      expect(await get(grandchild.id)).toMatchObject({ isInvalid: true, invalidFields: ['Issuer'] });
+      const refused = await patch(root.id, { recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: UNKNOWN }] });
+      expectErrorBody(refused, 404);
+      expectErrorBody(await patch(child.id, { recipientType: 'POSITION_ONLY' }), 400);
+    });
+
+    it('403 for someone who may not manage it, 404 for another tenant, 409 once it has ended, 400 for an unknown field', async () => {
+      const { root, grandchild } = await tree();
+      expectErrorBody(await patch(root.id, { recipientAutoIssue: true }, h.tokens.user), 403);
+      expectErrorBody(await patch(root.id, { recipientAutoIssue: true }, h.tokens.otherAdmin), 404);
+      expectErrorBody(await patch(UNKNOWN, { recipientAutoIssue: true }), 404);
+      expectErrorBody(await patch(root.id, { color: 'red' }), 400);
+      expect((await h.svc.http.post(`${DELEGATIONS}/${grandchild.id}/revoke`, { token: h.tokens.admin, body: {} })).status).toBe(200);
+      const ended = await patch(grandchild.id, { recipientAutoIssue: true });
+      expectErrorBody(ended, 409);
+      expect(ended.body.message).toMatch(/is REVOKED/);
+    });
+  });
+
+  describe('PATCH /delegations/bulk-delete', () => {
+    it('deletes the named ones and, with cascadeToChildDelegations, their subtrees; without it a 409; counts what it deleted', async () => {
+      const { root, child, grandchild } = await tree();
+      const lone = await issue({ ...to(auditor), delegationAuthorities: [approval('10')] });
+      const orphaning = await h.svc.http.patch(`${DELEGATIONS}/bulk-delete`, { token: h.tokens.admin, body: { delegationIds: [child.id, lone.id] } });
+      expectErrorBody(orphaning, 409);
+      expect(orphaning.body.errors).toEqual([{ field: `childDelegations.${grandchild.id}`, message: 'is a descendant of a named delegation' }]);
+      expect((await get(lone.id)).status).toBe('ISSUED');
+
+      const res = await h.svc.http.patch(`${DELEGATIONS}/bulk-delete`, { token: h.tokens.admin, body: { tenantId: h.demo.id, delegationIds: [child.id, lone.id], cascadeToChildDelegations: true } });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual({ deleteCount: 3 });
+      for (const id of [child.id, grandchild.id, lone.id]) {
+        expectErrorBody(await h.svc.http.get(`${DELEGATIONS}/${id}`, { token: h.tokens.admin }), 404);
+        const last = (await eventsOf(id)).at(-1)!;
+        expect(last).toMatchObject({ subject: 'evt.decision.delegation.updated', payload: { status: 'DELETED' } });
+      }
+      expect((await get(root.id)).status).toBe('ISSUED');
+    });
+
+    it('all or nothing: an unknown or another tenant\'s id is a 404 naming it, one the caller may not manage a 403; nothing changes', async () => {
+      const { root } = await tree();
+      const mine = await issue({ ...to(auditor), delegationAuthorities: [approval('10')] });
+      const missing = await h.svc.http.patch(`${DELEGATIONS}/bulk-delete`, { token: h.tokens.admin, body: { delegationIds: [mine.id, UNKNOWN] } });
+      expectErrorBody(missing, 404);
+      expect(missing.body.message).toContain(UNKNOWN);
+      expectErrorBody(await h.svc.http.patch(`${DELEGATIONS}/bulk-delete`, { token: h.tokens.otherAdmin, body: { delegationIds: [mine.id] } }), 404);
+      const denied = await h.svc.http.patch(`${DELEGATIONS}/bulk-delete`, { token: h.tokens.user, body: { delegationIds: [root.id] } });
+      expectErrorBody(denied, 403);
+      expect(denied.body.message).toContain(root.id);
+      expect((await get(mine.id)).status).toBe('ISSUED');
+      expectErrorBody(await h.svc.http.patch(`${DELEGATIONS}/bulk-delete`, { token: h.tokens.admin, body: { delegationIds: [] } }), 400);
+      expectErrorBody(await h.svc.http.patch(`${DELEGATIONS}/bulk-delete`, { token: h.tokens.admin, body: { delegationIds: Array.from({ length: 1001 }, () => mine.id) } }), 400);
+    });
+  });
+
+  describe('PATCH /delegations/bulk-reassign-recipients', () => {
+    const reassign = async (delegationIds: string[], recipientUserId: string, token = h.tokens.admin) => {
+      const res = await h.svc.http.patch(`${DELEGATIONS}/bulk-reassign-recipients`, { token, body: { delegationIds, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId }] } });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ jobId: expect.stringMatching(UUID7), status: 'ACCEPTED', total: delegationIds.length });
+      return until(
+        async () => {
+          const job = await h.svc.http.get(`/decision/v1/jobs/${res.body.data.jobId}`, { token });
+          return ['COMPLETED', 'COMPLETED_WITH_ERRORS', 'FAILED'].includes(job.body.data.status) && job.body.data;
+        },
+        'the reassign job to end',
+        30_000,
+      );
+    };
+
+    it('reassigns each delegation the rules allow; a refused one (out of reach, ended, unknown) is a per-item error', async () => {
+      const { root, child } = await tree();
+      const revoked = await issue({ ...to(auditor), delegationAuthorities: [approval('10')] });
+      await h.svc.http.post(`${DELEGATIONS}/${revoked.id}/revoke`, { token: h.tokens.admin, body: {} });
+      // child was handed on by manager along Matrix: anyone is in reach. A Direct Line-only child to auditor is not (auditor does not report to manager).
+      const direct = await issue({ parentDelegationId: root.id, ...to(user), delegationPathway: ['Direct Line'], delegationAuthorities: [approval('100')] }, h.tokens.manager);
+      const job = await reassign([child.id, direct.id, revoked.id, UNKNOWN], auditor);
+      expect(job).toMatchObject({ kind: 'bulk-reassign-recipients', status: 'COMPLETED_WITH_ERRORS', total: 4, processed: 4, succeeded: 1, failed: 3 });
+      const errors = new Map((job.errors as { id: string; message: string }[]).map((e) => [e.id, e.message]));
+      expect(errors.get(direct.id)).toMatch(/breaks the rule "reach"/);
+      expect(errors.get(revoked.id)).toMatch(/is REVOKED/);
+      expect(errors.get(UNKNOWN)).toBe('Delegation not found');
+      expect(await get(child.id)).toMatchObject({ recipientUserId: auditor, status: 'ISSUED' });
+      expect((await get(direct.id)).recipientUserId).toBe(user);
+      const updated = (await eventsOf(child.id)).filter((e) => e.subject === 'evt.decision.delegation.updated');
+      expect(updated.map((e) => e.payload.recipientUserId)).toEqual([auditor]); // once
+    });
+
+    it('a delegation the requester may not manage is a per-item error; an unknown new recipient is a 404 at once', async () => {
+      const { root } = await tree();
+      const job = await reassign([root.id], auditor, h.tokens.user);
+      expect(job).toMatchObject({ status: 'COMPLETED_WITH_ERRORS', failed: 1 });
+      expect((job.errors as { message: string }[])[0].message).toMatch(/may reassign it/);
+      expectErrorBody(await h.svc.http.patch(`${DELEGATIONS}/bulk-reassign-recipients`, { token: h.tokens.admin, body: { delegationIds: [root.id], recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: UNKNOWN }] } }), 404);
+      expectErrorBody(await h.svc.http.patch(`${DELEGATIONS}/bulk-reassign-recipients`, { token: h.tokens.admin, body: { delegationIds: [root.id], recipientType: 'POSITION_ONLY', delegationRecipients: [{ recipientUserId: auditor }] } }), 400);
+    });
+  });
+
+  describe('POST /delegations/delegation-request-action', () => {
+    it('201 with who is asked, and the requested event for the actions area', async () => {
+      const { root } = await tree();
+      const res = await h.svc.http.post(`${DELEGATIONS}/delegation-request-action`, { token: h.tokens.user, body: { tenantId: h.demo.id, delegationId: root.id, decisionId } });
+      expect(res.status).toBe(201);
+      expect(res.body.data).toEqual({ delegationId: root.id, decisionId, actionName: 'Delegation Request', actionOwnerId: user, actionAssigneeIds: [manager] });
+      const requested = (await eventsOf(root.id)).filter((e) => e.subject === 'evt.decision.delegation.requested');
+      expect(requested).toHaveLength(1);
+      expect(requested[0].payload).toMatchObject({ tenantId: h.demo.id, delegationId: root.id, decisionId, actionName: 'Delegation Request', actionOwnerId: user, actionAssigneeIds: [manager], requestedById: user, requestId: expect.stringMatching(UUID7) });
+    });
+
+    it('404 for an unknown or another tenant\'s delegation, 400 for the wrong decision, 409 when nobody holds it', async () => {
+      const { root, grandchild } = await tree();
+      const ask = (body: object, token = h.tokens.user) => h.svc.http.post(`${DELEGATIONS}/delegation-request-action`, { token, body });
+      expectErrorBody(await ask({ delegationId: UNKNOWN, decisionId }), 404);
+      expectErrorBody(await ask({ delegationId: root.id, decisionId }, h.tokens.otherAdmin), 404);
+      expectErrorBody(await ask({ delegationId: root.id, decisionId: UNKNOWN }), 400);
+      expectErrorBody(await ask({ delegationId: root.id }), 400);
+      await h.svc.http.post(`${DELEGATIONS}/${grandchild.id}/revoke`, { token: h.tokens.admin, body: {} });
+      expectErrorBody(await ask({ delegationId: grandchild.id, decisionId }), 409);
+    });
+  });
+});
