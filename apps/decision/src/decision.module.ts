@@ -7,6 +7,8 @@ import { DecisionsService } from './decisions/decisions.service';
 import { DelegationsController } from './delegations/delegations.controller';
 import { DelegationsService } from './delegations/delegations.service';
 import { ExpirySweep } from './delegations/expiry.sweep';
+import { ChangelogController } from './delegation-changelog/changelog.controller';
+import { ChangelogService } from './delegation-changelog/changelog.service';
 import { BulkDuplicateJob } from './jobs/bulk-duplicate.job';
 import { BulkLinkDocumentsJob } from './jobs/bulk-link-documents.job';
 import { BulkReassignRecipientsJob } from './jobs/bulk-reassign-recipients.job';
@@ -28,7 +30,7 @@ import { RevisionsService } from './revisions/revisions.service';
  * (groups, users, sections, categories, authority types).
  */
 @Module({
-  controllers: [DecisionsController, DelegationsController, ConditionsController, RevisionsController, JobsController],
-  providers: [DecisionsService, DelegationsService, ConditionsService, ExpirySweep, RevisionsService, BulkDuplicateJob, BulkLinkDocumentsJob, BulkReassignRecipientsJob, projectionConsumers(GROUPS, USERS, POSITIONS, SECTIONS, CATEGORIES, AUTHORITY_TYPES, TENANT_SETTINGS)],
+  controllers: [DecisionsController, DelegationsController, ConditionsController, ChangelogController, RevisionsController, JobsController],
+  providers: [DecisionsService, DelegationsService, ConditionsService, ChangelogService, ExpirySweep, RevisionsService, BulkDuplicateJob, BulkLinkDocumentsJob, BulkReassignRecipientsJob, projectionConsumers(GROUPS, USERS, POSITIONS, SECTIONS, CATEGORIES, AUTHORITY_TYPES, TENANT_SETTINGS)],
 })
 export class DecisionModule {}

@@ -138,6 +138,39 @@ describe('delegations: changes after issue (e2e)', () => {
     });
   });
 
+  describe('GET /delegations/{id}/changelog', () => {
+    it('every change is a revision with its reviser and the fields it changed; paged and sorted; the id is a delegation history id', async () => {
+      const { child } = await tree();
+      expect((await patch(child.id, { delegationAuthorities: [approval('3500', { redelegable: true })] }, h.tokens.manager)).status).toBe(200);
+      expect((await h.svc.http.post(`${DELEGATIONS}/${child.id}/suspend`, { token: h.tokens.admin, body: {} })).status).toBe(200);
+      const res = await h.svc.http.get(`${DELEGATIONS}/${child.id}/changelog?limit=2`, { token: h.tokens.admin });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ total: 3, page: 1, limit: 2 });
+      const [suspended, updated] = res.body.data.data;
+      expect(Object.keys(suspended).sort()).toEqual(['change', 'changes', 'delegationId', 'id', 'revisedById', 'revisedByName', 'revisionDate', 'revisionId']);
+      expect(suspended).toMatchObject({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), delegationId: child.id, revisionId: '3', change: 'suspend', revisedById: admin, revisedByName: expect.any(String) });
+      expect(suspended.changes).toEqual([{ field: 'status', from: 'ISSUED', to: 'SUSPENDED' }]);
+      expect(updated).toMatchObject({ revisionId: '2', change: 'updated', revisedById: manager });
+      expect(updated.changes).toEqual([
+        {
+          field: 'delegationAuthorities',
+          from: [expect.objectContaining({ authorityLimitValue: '4000' })],
+          to: [expect.objectContaining({ authorityLimitValue: '3500' })],
+        },
+      ]);
+      const asc = await h.svc.http.get(`${DELEGATIONS}/${child.id}/changelog?sortBy=revisionDate&sortOrder=asc`, { token: h.tokens.admin });
+      const first = asc.body.data.data[0];
+      expect(first).toMatchObject({ revisionId: '1', change: 'issued', revisedById: manager });
+      expect(first.changes).toEqual(expect.arrayContaining([{ field: 'status', from: null, to: 'ISSUED' }]));
+      // The entry's id reads the conditions as they stood then.
+      expect((await h.svc.http.get(`${DELEGATIONS}/${first.id}/conditions-history`, { token: h.tokens.admin })).status).toBe(200);
+      expectErrorBody(await h.svc.http.get(`${DELEGATIONS}/${child.id}/changelog?limit=101`, { token: h.tokens.admin }), 400);
+      expectErrorBody(await h.svc.http.get(`${DELEGATIONS}/${child.id}/changelog?sortBy=name`, { token: h.tokens.admin }), 400);
+      expectErrorBody(await h.svc.http.get(`${DELEGATIONS}/${child.id}/changelog`, { token: h.tokens.otherAdmin }), 404);
+      expectErrorBody(await h.svc.http.get(`${DELEGATIONS}/${UNKNOWN}/changelog`, { token: h.tokens.admin }), 404);
+    });
+  });
+
   describe('PATCH /delegations/bulk-delete', () => {
     it('deletes the named ones and, with cascadeToChildDelegations, their subtrees; without it a 409; counts what it deleted', async () => {
       const { root, child, grandchild } = await tree();
