@@ -312,6 +312,45 @@ describe('delegations (e2e, real Postgres and NATS)', () => {
     expectErrorBody(await h.svc.http.get(`${DELEGATIONS}?sortBy=nope`, { token: h.tokens.admin }), 400);
   });
 
+  it('filters by issuer type, pathway, redelegable, limit range, issue and expiration dates, invalid fields; sorts by limit; select', async () => {
+    type Item = { id: string; issuerType: string; delegationPathway: string[]; delegationAuthorities: { authorityLimitValue: string; redelegable: boolean }[]; issuedDate: string | null; expirationDate: string | null };
+    const search = async (body: object) => {
+      const res = await h.svc.http.post(`${DELEGATIONS}/global-search`, { token: h.tokens.admin, body: { decisionIds: [decisionId], status: ['ISSUED', 'ACCEPTED', 'REVOKED', 'SUSPENDED', 'EXPIRED', 'PENDING', 'REJECTED', 'DRAFT'], limit: 100, ...body } });
+      expect(res.status).toBe(200);
+      return res.body.data.data as Item[];
+    };
+    const everything = await search({});
+    expect(everything.length).toBeGreaterThan(3);
+    const roots = await search({ issuerType: ['ROOT_AUTHORITY'] });
+    expect(roots.map((d) => d.id).sort()).toEqual(everything.filter((d) => d.issuerType === 'ROOT_AUTHORITY').map((d) => d.id).sort());
+    expect((await search({ delegationPathway: ['Down-Line'] })).map((d) => d.id).sort()).toEqual(everything.filter((d) => d.delegationPathway.includes('Down-Line')).map((d) => d.id).sort());
+    const handOn = (d: Item) => d.delegationAuthorities.some((a) => a.redelegable);
+    expect((await search({ redelegable: true })).map((d) => d.id).sort()).toEqual(everything.filter(handOn).map((d) => d.id).sort());
+    expect((await search({ redelegable: false })).map((d) => d.id).sort()).toEqual(everything.filter((d) => !handOn(d)).map((d) => d.id).sort());
+    const inRange = (d: Item) => d.delegationAuthorities.some((a) => Number(a.authorityLimitValue) >= 1000 && Number(a.authorityLimitValue) <= 5000);
+    const ranged = await search({ authorityLimitValueFilters: [{ authorityLimitValueType: 'Currency', minValue: '1000', maxValue: '5000' }] });
+    expect(ranged.length).toBeGreaterThan(0);
+    expect(ranged.map((d) => d.id).sort()).toEqual(everything.filter(inRange).map((d) => d.id).sort());
+    const q = encodeURIComponent(JSON.stringify([{ authorityLimitValueType: 'Currency', minValue: '1000', maxValue: '5000' }]));
+    const viaGet = await h.svc.http.get(`${DELEGATIONS}?decisionIds=${decisionId}&status=ISSUED,ACCEPTED,REVOKED,SUSPENDED,EXPIRED,PENDING,REJECTED,DRAFT&limit=100&authorityLimitValueFilters=${q}`, { token: h.tokens.admin });
+    expect(viaGet.body.data.total).toBe(ranged.length);
+    const issued = everything.filter((d) => d.issuedDate).map((d) => d.issuedDate!).sort();
+    const from = issued[Math.floor(issued.length / 2)];
+    expect((await search({ issuedDateStart: from })).map((d) => d.id).sort()).toEqual(everything.filter((d) => d.issuedDate && d.issuedDate >= from).map((d) => d.id).sort());
+    expect((await search({ issuedDateEnd: from })).map((d) => d.id).sort()).toEqual(everything.filter((d) => d.issuedDate && d.issuedDate <= from).map((d) => d.id).sort());
+    const expiring = everything.filter((d) => d.expirationDate);
+    expect((await search({ expirationDateStart: '2000-01-01T00:00:00.000Z' })).length).toBe(expiring.length);
+    expect(await search({ invalidFields: ['Groups'] })).toEqual([]);
+    const byLimit = await search({ sortBy: 'authorityLimitValue', sortOrder: 'desc' });
+    const values = byLimit.map((d) => Number(d.delegationAuthorities[0].authorityLimitValue));
+    expect(values).toEqual([...values].sort((a, b) => b - a));
+    const slim = await h.svc.http.get(`${DELEGATIONS}?decisionIds=${decisionId}&select=id,status&limit=1`, { token: h.tokens.admin });
+    expect(Object.keys(slim.body.data.data[0]).sort()).toEqual(['id', 'status']);
+    expectErrorBody(await h.svc.http.get(`${DELEGATIONS}?select=nope`, { token: h.tokens.admin }), 400);
+    expectErrorBody(await h.svc.http.get(`${DELEGATIONS}?issuerType=KING`, { token: h.tokens.admin }), 400);
+    expectErrorBody(await h.svc.http.post(`${DELEGATIONS}/global-search`, { token: h.tokens.admin, body: { authorityLimitValueFilters: [{ authorityLimitValueType: 'Currency', minValue: 'lots' }] } }), 400);
+  });
+
   it("counts the decision's live delegations, and deleting a decision that has some is a 409 saying to revoke them first", async () => {
     const decision = await h.svc.http.get(`/decision/v1/decisions/${decisionId}`, { token: h.tokens.admin });
     const live = await h.db.query<{ n: number }>(

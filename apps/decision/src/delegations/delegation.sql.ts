@@ -1,5 +1,5 @@
 /** The statements of delegations: their view, the list, the subtree, and the organisation the rules read. */
-import { ListSpec, Queryable, Sql, isoSql, raw, sortBy, sql } from '@ddm/platform';
+import { ListSpec, Queryable, Sql, isoSql, join, raw, sortBy, sql } from '@ddm/platform';
 import { DecisionScope, DelegationLimit, DelegationState, Limit, OrgView } from './delegation.rules';
 
 const USER = (a: string) => `CASE WHEN ${a}.id IS NULL THEN NULL ELSE jsonb_build_object('id', ${a}.id, 'name', ${a}.name, 'email', ${a}.email) END`;
@@ -64,14 +64,18 @@ export function reviseDelegations(tenantId: string, ids: readonly string[], chan
     SELECT v.version, v.view FROM v ORDER BY v.n`;
 }
 
-export type DelegationSort = 'delegationDisplayId' | 'decisionName' | 'status' | 'updatedAt' | 'expirationDate';
-export const DELEGATION_SORTS: readonly DelegationSort[] = ['delegationDisplayId', 'decisionName', 'status', 'updatedAt', 'expirationDate'];
+export type DelegationSort = 'delegationDisplayId' | 'decisionName' | 'status' | 'updatedAt' | 'expirationDate' | 'authorityLimitValue';
+export const DELEGATION_SORTS: readonly DelegationSort[] = ['delegationDisplayId', 'decisionName', 'status', 'updatedAt', 'expirationDate', 'authorityLimitValue'];
+/** A limit's value as a number (null for Unlimited and Authorized), from a jsonb authority `a`. */
+const LIMIT_NUMBER = (a: string) => `CASE WHEN (${a} ->> 'authorityLimitValue') ~ '^[0-9]+(\\.[0-9]+)?$' THEN (${a} ->> 'authorityLimitValue')::numeric END`;
 const SORT_KEYS: Record<DelegationSort, string[]> = {
   delegationDisplayId: ['(g.delegation_display_id::bigint)'],
   decisionName: ['lower(d.name)'],
   status: ['g.status'],
   updatedAt: ['g.updated_on'],
   expirationDate: ['g.expiration_date'],
+  // The first authority's limit, numerically (Unlimited above every number).
+  authorityLimitValue: [`coalesce(${LIMIT_NUMBER("(g.delegation_authorities -> 0)")}, CASE WHEN g.delegation_authorities -> 0 ->> 'authorityLimitValue' = 'Unlimited' THEN 'Infinity'::numeric END)`],
 };
 
 export interface DelegationFilters {
@@ -87,8 +91,35 @@ export interface DelegationFilters {
   isInvalid?: boolean;
   rootOnly?: boolean;
   onlyMine?: boolean;
+  sectionIds?: string[];
+  categoryIds?: string[];
+  issuerType?: string[];
+  issuerPositionId?: string;
+  delegationPathway?: string[];
+  redelegable?: boolean;
+  invalidFields?: string[];
+  authorityTypeIds?: string[];
+  authorityLimitValueFilters?: { authorityLimitValueType: string; minValue?: string | null; maxValue?: string | null }[];
+  issuedDateStart?: string;
+  issuedDateEnd?: string;
+  expirationDateStart?: string;
+  expirationDateEnd?: string;
   sortBy?: DelegationSort;
   sortOrder?: 'asc' | 'desc';
+}
+
+/** A limit filter on a delegation's authorities: one of the value type whose limit lies in [minValue, maxValue], numerically (Unlimited above every number). */
+function limitCondition(f: { authorityLimitValueType: string; minValue?: string | null; maxValue?: string | null }): Sql {
+  const min = f.minValue && f.minValue !== 'Unlimited' ? f.minValue : null;
+  const max = f.maxValue && f.maxValue !== 'Unlimited' ? f.maxValue : null;
+  const value = raw(LIMIT_NUMBER('a'));
+  const conditions = [sql`a ->> 'authorityLimitValueType' = ${f.authorityLimitValueType}`];
+  if (f.minValue === 'Unlimited') conditions.push(sql`a ->> 'authorityLimitValue' = 'Unlimited'`);
+  else {
+    if (min !== null) conditions.push(sql`(${value} >= ${min}::numeric${max === null ? sql` OR a ->> 'authorityLimitValue' = 'Unlimited'` : sql``})`);
+    if (max !== null) conditions.push(sql`${value} <= ${max}::numeric`);
+  }
+  return sql`EXISTS (SELECT 1 FROM jsonb_array_elements(g.delegation_authorities) a WHERE ${join(conditions, ' AND ')})`;
 }
 
 /** The list and the global search: one statement (page, total and views). */
@@ -103,6 +134,22 @@ export function delegationList(tenantId: string, callerId: string, f: Delegation
   if (f.isInvalid !== undefined) where.push(sql`g.is_invalid = ${f.isInvalid}`);
   if (f.rootOnly) where.push(sql`g.parent_delegation_id IS NULL`);
   if (f.onlyMine) where.push(sql`(g.issuer_user_id = ${callerId} OR g.recipient_user_id = ${callerId})`);
+  if (f.sectionIds?.length) where.push(sql`d.section_id = ANY(${f.sectionIds}::uuid[])`);
+  if (f.categoryIds?.length) where.push(sql`d.category_id = ANY(${f.categoryIds}::uuid[])`);
+  if (f.issuerType?.length) where.push(sql`g.issuer_type = ANY(${f.issuerType}::text[])`);
+  if (f.issuerPositionId) where.push(sql`g.issuer_position_id = ${f.issuerPositionId}`);
+  if (f.delegationPathway?.length) where.push(sql`g.delegation_pathway && ${f.delegationPathway}::text[]`);
+  if (f.redelegable !== undefined) {
+    const any = sql`EXISTS (SELECT 1 FROM jsonb_array_elements(g.delegation_authorities) a WHERE (a ->> 'redelegable')::boolean)`;
+    where.push(f.redelegable ? any : sql`NOT ${any}`);
+  }
+  if (f.invalidFields?.length) where.push(sql`g.invalid_fields && ${f.invalidFields}::text[]`);
+  if (f.authorityTypeIds?.length) where.push(sql`EXISTS (SELECT 1 FROM jsonb_array_elements(g.delegation_authorities) a WHERE (a ->> 'authorityTypeId')::uuid = ANY(${f.authorityTypeIds}::uuid[]))`);
+  for (const filter of f.authorityLimitValueFilters ?? []) where.push(limitCondition(filter));
+  if (f.issuedDateStart) where.push(sql`g.issued_date >= ${f.issuedDateStart}::timestamptz`);
+  if (f.issuedDateEnd) where.push(sql`g.issued_date < ${f.issuedDateEnd}::timestamptz + interval '1 millisecond'`);
+  if (f.expirationDateStart) where.push(sql`g.expiration_date >= ${f.expirationDateStart}::timestamptz`);
+  if (f.expirationDateEnd) where.push(sql`g.expiration_date < ${f.expirationDateEnd}::timestamptz + interval '1 millisecond'`);
   if (f.search) {
     const like = `%${f.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     where.push(sql`(lower(d.name) LIKE ${like} OR g.delegation_display_id LIKE ${like})`);

@@ -27,7 +27,7 @@ import { DelegationRow, mayManage, recordDelegationChange, requireMayManage, sta
 import { DELEGATION_BY_ID_SQL, DelegationFilters, DelegationRuleRow, RULE_COLUMNS, decisionScope, delegationList, loadOrg, tenantSettingsOf, toState } from './delegation.sql';
 import { CascadeAuthorityDto, CascadeDelegationAuthorityDto, CascadingCheckView, CheckCascadingUpdatesDto } from './dto/cascading.dto';
 import { BulkReassignRecipientsDto, CreateDelegationDto, DelegationRequestActionDto, UpdateDelegationDto } from './dto/delegation-change.dto';
-import { DelegationRequestView, DelegationView, toDelegationView } from './dto/delegation.response';
+import { DelegationRequestView, DelegationView, selectDelegationFields, toDelegationView } from './dto/delegation.response';
 import { ReassignParams } from '../jobs/bulk-reassign-recipients.job';
 import { revalidate } from './invalidation';
 import { cascadeEffects, decisionTreeOf, subtreeOf } from './cascade';
@@ -77,8 +77,10 @@ export class DelegationsService {
     return toDelegationView(row.view, caller, this.config.appUrl, true);
   }
 
-  list(caller: Caller, filters: DelegationFilters): Promise<Page<DelegationView>> {
-    return listPage(this.db, delegationList(caller.tenantId, caller.userId, filters), (row: DelegationRow) => toDelegationView(row.view, caller, this.config.appUrl));
+  list(caller: Caller, filters: DelegationFilters & { select?: string[] }): Promise<Page<DelegationView>> {
+    return listPage(this.db, delegationList(caller.tenantId, caller.userId, filters), (row: DelegationRow) =>
+      selectDelegationFields(toDelegationView(row.view, caller, this.config.appUrl), filters.select),
+    ) as Promise<Page<DelegationView>>;
   }
 
   /** One delegation per recipient, all or none: a root delegation or a redelegation of `parentDelegationId`. */

@@ -399,6 +399,26 @@ export interface paths {
         patch: operations["ConditionsController_update"];
         trace?: never;
     };
+    "/decision/v1/delegations/{id}/changelog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A delegation's change log
+         * @description Every change of the delegation is a revision (revisionId "1", "2", ...), with who made it and the fields it changed. Each entry's id is a delegation history id.
+         */
+        get: operations["ChangelogController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/decision/v1/decisions/{id}/history": {
         parameters: {
             query?: never;
@@ -1754,11 +1774,45 @@ export interface components {
             rootOnly?: boolean;
             /** @description Only the caller's: issued by or given to them */
             onlyMine?: boolean;
+            /** @description Comma-separated section ids of the decisions delegated */
+            sectionIds?: string[];
+            /** @description Comma-separated category ids of the decisions delegated */
+            categoryIds?: string[];
+            /** @description Comma-separated: ROOT_AUTHORITY, PERSONNEL_IN_POSITION, POSITION_ONLY, SPECIFIC_PERSONNEL */
+            issuerType?: string[];
+            /**
+             * Format: uuid
+             * @description Issued from this position
+             */
+            issuerPositionId?: string;
+            /** @description Comma-separated pathways: delegations with any of them (Matrix, Direct Line, Functional, Down-Line) */
+            delegationPathway?: string[];
+            /** @description Only delegations with (true) or without (false) an authority the recipient may hand on */
+            redelegable?: boolean;
+            /** @description Comma-separated: delegations marked invalid for any of them (Recipient, Issuer, Pathway, Authority, Groups, Parent) */
+            invalidFields?: string[];
+            /** @description Comma-separated authority type ids: delegations with an authority of any of them */
+            authorityTypeIds?: string[];
+            /** @description Each filter must hold (in a query string: the array JSON-encoded), e.g. [{"authorityLimitValueType":"Currency","minValue":"1000","maxValue":"50000"}] */
+            authorityLimitValueFilters?: components["schemas"]["LimitValueFilterDto"][];
+            /** @description Issued at or after (ISO 8601 date-time) */
+            issuedDateStart?: string;
+            /** @description Issued at or before (ISO 8601 date-time, inclusive to the millisecond) */
+            issuedDateEnd?: string;
+            /** @description Expiring at or after (ISO 8601 date-time) */
+            expirationDateStart?: string;
+            /** @description Expiring at or before (ISO 8601 date-time, inclusive to the millisecond) */
+            expirationDateEnd?: string;
+            /**
+             * @description Comma-separated fields to return; only these keys come back per item. One of: id, delegationDisplayId, tenantId, decisionId, parentDelegationId, isRootDelegation, depth, issuerType, issuerUserId, issuerPositionId, recipientType, recipientUserId, recipientPositionId, delegationRecipients, recipientAutoIssue, status, pendingStage, effectiveDate, expirationDate, isNoExpiration, issuedDate, acceptedDate, delegationPathway, delegationGroups, delegationAuthorities, delegationDocuments, isInvalid, invalidFields, copiedFrom, issuerUser, recipientUser, issuerPositionName, recipientPositionName, sourceDecision, createdAt, createdBy, updatedAt, updatedBy, link, permissions
+             * @example id,status
+             */
+            select?: string[];
             /**
              * @default delegationDisplayId
              * @enum {string}
              */
-            sortBy?: "delegationDisplayId" | "decisionName" | "status" | "updatedAt" | "expirationDate";
+            sortBy?: "delegationDisplayId" | "decisionName" | "status" | "updatedAt" | "expirationDate" | "authorityLimitValue";
         };
         DelegationRecipientDto: {
             /**
@@ -2104,6 +2158,42 @@ export interface components {
             conditionDescription?: string | null;
             /** @description A boolean, or the strings "true"/"false" */
             isActive?: boolean;
+        };
+        FieldChangeView: {
+            /** @example status */
+            field: string;
+            /** @description The value before (null for the first revision) */
+            from: Record<string, never> | null;
+            to: Record<string, never> | null;
+        };
+        ChangelogEntryView: {
+            /**
+             * Format: uuid
+             * @description The delegation history id (conditions-history and roles-history take it)
+             */
+            id: string;
+            /** Format: uuid */
+            delegationId: string;
+            /**
+             * @description Increases by one per change of the delegation, from "1"
+             * @example 3
+             */
+            revisionId: string;
+            /** Format: date-time */
+            revisionDate: string;
+            /**
+             * Format: uuid
+             * @description Null when the system made the change (expiry, invalidation by an organisation change)
+             */
+            revisedById: string | null;
+            revisedByName: string | null;
+            /**
+             * @description What happened: created, issued, updated, an action (accept, suspend, ...), invalidated, recipient reassigned, deleted, ...
+             * @example updated
+             */
+            change: string;
+            /** @description The fields that changed, against the previous revision */
+            changes: components["schemas"]["FieldChangeView"][];
         };
         DecisionHistoryEntryView: {
             /** Format: uuid */
@@ -3935,7 +4025,35 @@ export interface operations {
                 rootOnly?: boolean;
                 /** @description Only the caller's: issued by or given to them */
                 onlyMine?: boolean;
-                sortBy?: "delegationDisplayId" | "decisionName" | "status" | "updatedAt" | "expirationDate";
+                /** @description Comma-separated section ids of the decisions delegated */
+                sectionIds?: string[];
+                /** @description Comma-separated category ids of the decisions delegated */
+                categoryIds?: string[];
+                /** @description Comma-separated: ROOT_AUTHORITY, PERSONNEL_IN_POSITION, POSITION_ONLY, SPECIFIC_PERSONNEL */
+                issuerType?: string[];
+                /** @description Issued from this position */
+                issuerPositionId?: string;
+                /** @description Comma-separated pathways: delegations with any of them (Matrix, Direct Line, Functional, Down-Line) */
+                delegationPathway?: string[];
+                /** @description Only delegations with (true) or without (false) an authority the recipient may hand on */
+                redelegable?: boolean;
+                /** @description Comma-separated: delegations marked invalid for any of them (Recipient, Issuer, Pathway, Authority, Groups, Parent) */
+                invalidFields?: string[];
+                /** @description Comma-separated authority type ids: delegations with an authority of any of them */
+                authorityTypeIds?: string[];
+                /** @description Each filter must hold (in a query string: the array JSON-encoded), e.g. [{"authorityLimitValueType":"Currency","minValue":"1000","maxValue":"50000"}] */
+                authorityLimitValueFilters?: components["schemas"]["LimitValueFilterDto"][];
+                /** @description Issued at or after (ISO 8601 date-time) */
+                issuedDateStart?: string;
+                /** @description Issued at or before (ISO 8601 date-time, inclusive to the millisecond) */
+                issuedDateEnd?: string;
+                /** @description Expiring at or after (ISO 8601 date-time) */
+                expirationDateStart?: string;
+                /** @description Expiring at or before (ISO 8601 date-time, inclusive to the millisecond) */
+                expirationDateEnd?: string;
+                /** @description Comma-separated fields to return; only these keys come back per item. One of: id, delegationDisplayId, tenantId, decisionId, parentDelegationId, isRootDelegation, depth, issuerType, issuerUserId, issuerPositionId, recipientType, recipientUserId, recipientPositionId, delegationRecipients, recipientAutoIssue, status, pendingStage, effectiveDate, expirationDate, isNoExpiration, issuedDate, acceptedDate, delegationPathway, delegationGroups, delegationAuthorities, delegationDocuments, isInvalid, invalidFields, copiedFrom, issuerUser, recipientUser, issuerPositionName, recipientPositionName, sourceDecision, createdAt, createdBy, updatedAt, updatedBy, link, permissions */
+                select?: string[];
+                sortBy?: "delegationDisplayId" | "decisionName" | "status" | "updatedAt" | "expirationDate" | "authorityLimitValue";
             };
             header?: never;
             path?: never;
@@ -4922,6 +5040,81 @@ export interface operations {
             };
             /** @description The decision's conditions are not enabled */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ChangelogController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sortOrder?: "asc" | "desc";
+                sortBy?: "revisionId" | "revisionDate";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged change log entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["ChangelogEntryView"][];
+                        };
+                    };
+                };
+            };
+            /** @description A bad parameter (limit outside 1..100, unknown sortBy) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, deleted, or another tenant's */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -17,7 +17,7 @@ import { DECISION_FIELDS } from './decision.response';
 
 const LIMIT_VALUE = /^((0|[1-9]\d{0,14})(\.\d{1,6})?|Unlimited)$/;
 const MAX_LIST_ITEMS = 100;
-const MAX_LIMIT_FILTERS = 10;
+export const MAX_LIMIT_FILTERS = 10;
 
 /** One limit filter: decisions with an authority of the value type whose limit lies in [minValue, maxValue] (numbers compared as numbers). */
 export class LimitValueFilterDto {
@@ -44,7 +44,7 @@ export class LimitValueFilterDto {
  * string, so the parsed items are made instances here (as plain objects, whitelisting would refuse
  * every field of theirs and nothing inside would be validated).
  */
-const JsonArrayOf = (cls: new () => object, max: number) =>
+export const JsonArrayOf = (cls: new () => object, max: number) =>
   Transform(
     ({ value }) => {
       if (typeof value !== 'string') return value;

@@ -159,3 +159,18 @@ export function toDelegationEvent(v: StoredDelegationView, version: number, noti
     documentIds: v.delegationDocuments.map((d) => d.documentId),
   };
 }
+
+/** The fields of a delegation `select` may name. */
+export const DELEGATION_FIELDS = [
+  'id', 'delegationDisplayId', 'tenantId', 'decisionId', 'parentDelegationId', 'isRootDelegation', 'depth', 'issuerType', 'issuerUserId', 'issuerPositionId',
+  'recipientType', 'recipientUserId', 'recipientPositionId', 'delegationRecipients', 'recipientAutoIssue', 'status', 'pendingStage', 'effectiveDate', 'expirationDate',
+  'isNoExpiration', 'issuedDate', 'acceptedDate', 'delegationPathway', 'delegationGroups', 'delegationAuthorities', 'delegationDocuments', 'isInvalid', 'invalidFields',
+  'copiedFrom', 'issuerUser', 'recipientUser', 'issuerPositionName', 'recipientPositionName', 'sourceDecision', 'createdAt', 'createdBy', 'updatedAt', 'updatedBy',
+  'link', 'permissions',
+] as const satisfies readonly (keyof DelegationView)[];
+
+/** Only the named fields of a view (`select`); none named = the whole view. */
+export function selectDelegationFields(view: DelegationView, fields: readonly string[] | undefined): Partial<DelegationView> {
+  if (!fields?.length) return view;
+  return Object.fromEntries(fields.map((f) => [f, view[f as keyof DelegationView]])) as Partial<DelegationView>;
+}

@@ -1,8 +1,12 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsString, IsUUID, MaxLength } from 'class-validator';
-import { EnumListQuery, OptionalNotNull, PageQuery, ToBoolean, UuidListQuery } from '@ddm/contracts';
-import { DELEGATION_STATUSES } from '../delegation.rules';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
+import { DELEGATION_ISSUER_TYPES, EnumListQuery, IsoDateTime, OptionalNotNull, PageQuery, ToBoolean, UuidListQuery } from '@ddm/contracts';
+import { DECISION_PATHWAYS } from '../../decisions/decision.rules';
+import { JsonArrayOf, LimitValueFilterDto, MAX_LIMIT_FILTERS } from '../../decisions/dto/search-decisions.dto';
+import { DELEGATION_STATUSES, INVALID_FIELDS } from '../delegation.rules';
 import { DELEGATION_SORTS, DelegationSort } from '../delegation.sql';
+import { DELEGATION_FIELDS } from './delegation.response';
 
 const MAX_LIST_ITEMS = 100;
 
@@ -61,6 +65,77 @@ export class SearchDelegationsDto extends PageQuery {
   @ToBoolean()
   @IsBoolean()
   onlyMine?: boolean;
+
+  @ApiPropertyOptional({ description: 'Comma-separated section ids of the decisions delegated' })
+  @UuidListQuery(MAX_LIST_ITEMS)
+  sectionIds?: string[];
+
+  @ApiPropertyOptional({ description: 'Comma-separated category ids of the decisions delegated' })
+  @UuidListQuery(MAX_LIST_ITEMS)
+  categoryIds?: string[];
+
+  @ApiPropertyOptional({ description: `Comma-separated: ${DELEGATION_ISSUER_TYPES.join(', ')}` })
+  @EnumListQuery(DELEGATION_ISSUER_TYPES)
+  issuerType?: string[];
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'Issued from this position' })
+  @OptionalNotNull()
+  @IsUUID()
+  issuerPositionId?: string;
+
+  @ApiPropertyOptional({ description: `Comma-separated pathways: delegations with any of them (${DECISION_PATHWAYS.join(', ')})` })
+  @EnumListQuery(DECISION_PATHWAYS)
+  delegationPathway?: string[];
+
+  @ApiPropertyOptional({ description: 'Only delegations with (true) or without (false) an authority the recipient may hand on' })
+  @OptionalNotNull()
+  @ToBoolean()
+  @IsBoolean()
+  redelegable?: boolean;
+
+  @ApiPropertyOptional({ description: `Comma-separated: delegations marked invalid for any of them (${INVALID_FIELDS.join(', ')})` })
+  @EnumListQuery(INVALID_FIELDS)
+  invalidFields?: string[];
+
+  @ApiPropertyOptional({ description: 'Comma-separated authority type ids: delegations with an authority of any of them' })
+  @UuidListQuery(MAX_LIST_ITEMS)
+  authorityTypeIds?: string[];
+
+  @ApiPropertyOptional({
+    type: [LimitValueFilterDto],
+    description: 'Each filter must hold (in a query string: the array JSON-encoded), e.g. [{"authorityLimitValueType":"Currency","minValue":"1000","maxValue":"50000"}]',
+  })
+  @OptionalNotNull()
+  @JsonArrayOf(LimitValueFilterDto, MAX_LIMIT_FILTERS)
+  @IsArray()
+  @ArrayMaxSize(MAX_LIMIT_FILTERS)
+  @ValidateNested({ each: true })
+  @Type(() => LimitValueFilterDto)
+  authorityLimitValueFilters?: LimitValueFilterDto[];
+
+  @ApiPropertyOptional({ description: 'Issued at or after (ISO 8601 date-time)' })
+  @OptionalNotNull()
+  @IsoDateTime()
+  issuedDateStart?: string;
+
+  @ApiPropertyOptional({ description: 'Issued at or before (ISO 8601 date-time, inclusive to the millisecond)' })
+  @OptionalNotNull()
+  @IsoDateTime()
+  issuedDateEnd?: string;
+
+  @ApiPropertyOptional({ description: 'Expiring at or after (ISO 8601 date-time)' })
+  @OptionalNotNull()
+  @IsoDateTime()
+  expirationDateStart?: string;
+
+  @ApiPropertyOptional({ description: 'Expiring at or before (ISO 8601 date-time, inclusive to the millisecond)' })
+  @OptionalNotNull()
+  @IsoDateTime()
+  expirationDateEnd?: string;
+
+  @ApiPropertyOptional({ description: `Comma-separated fields to return; only these keys come back per item. One of: ${DELEGATION_FIELDS.join(', ')}`, example: 'id,status' })
+  @EnumListQuery(DELEGATION_FIELDS)
+  select?: string[];
 
   @ApiPropertyOptional({ enum: DELEGATION_SORTS, default: 'delegationDisplayId' })
   @OptionalNotNull()
