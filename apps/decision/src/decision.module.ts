@@ -9,6 +9,9 @@ import { DelegationsService } from './delegations/delegations.service';
 import { ExpirySweep } from './delegations/expiry.sweep';
 import { ChangelogController } from './delegation-changelog/changelog.controller';
 import { ChangelogService } from './delegation-changelog/changelog.service';
+import { RolesController } from './roles/roles.controller';
+import { RolesService } from './roles/roles.service';
+import { DECISION_ROLES } from './projections/decision-role.projection';
 import { BulkDuplicateJob } from './jobs/bulk-duplicate.job';
 import { BulkLinkDocumentsJob } from './jobs/bulk-link-documents.job';
 import { BulkReassignRecipientsJob } from './jobs/bulk-reassign-recipients.job';
@@ -30,7 +33,7 @@ import { RevisionsService } from './revisions/revisions.service';
  * (groups, users, sections, categories, authority types).
  */
 @Module({
-  controllers: [DecisionsController, DelegationsController, ConditionsController, ChangelogController, RevisionsController, JobsController],
-  providers: [DecisionsService, DelegationsService, ConditionsService, ChangelogService, ExpirySweep, RevisionsService, BulkDuplicateJob, BulkLinkDocumentsJob, BulkReassignRecipientsJob, projectionConsumers(GROUPS, USERS, POSITIONS, SECTIONS, CATEGORIES, AUTHORITY_TYPES, TENANT_SETTINGS)],
+  controllers: [DecisionsController, DelegationsController, ConditionsController, RolesController, ChangelogController, RevisionsController, JobsController],
+  providers: [DecisionsService, DelegationsService, ConditionsService, RolesService, ChangelogService, ExpirySweep, RevisionsService, BulkDuplicateJob, BulkLinkDocumentsJob, BulkReassignRecipientsJob, projectionConsumers(GROUPS, USERS, POSITIONS, SECTIONS, CATEGORIES, AUTHORITY_TYPES, TENANT_SETTINGS, DECISION_ROLES)],
 })
 export class DecisionModule {}

@@ -171,6 +171,74 @@ describe('delegations: changes after issue (e2e)', () => {
     });
   });
 
+  describe('roles', () => {
+    let roleDecisionId: string;
+    beforeAll(async () => {
+      const res = await h.svc.http.post('/decision/v1/decisions', {
+        token: h.tokens.admin,
+        body: { name: 'Sign leases (roles spec)', status: 'PUBLISHED', roleEnabled: true, delegationPathway: ['Matrix'], decisionAuthorities: [approval('100000')] },
+      });
+      expect(res.status).toBe(200);
+      roleDecisionId = res.body.data.id;
+    });
+    const issueWithRoles = async (body: object, token = h.tokens.admin) => {
+      const res = await h.svc.http.post(DELEGATIONS, { token, body: { decisionId: roleDecisionId, status: 'ISSUED', delegationPathway: ['Matrix'], ...body } });
+      expect(res.status).toBe(200);
+      return res.body.data[0] as { id: string };
+    };
+
+    it("lists the tenant's decision roles with how the delegation fills each; PATCH sets one, with isCascade on every delegation below; roles-history reads a revision", async () => {
+      const root = await issueWithRoles({ ...to(manager), delegationAuthorities: [approval('5000', { redelegable: true })] });
+      const child = await issueWithRoles({ parentDelegationId: root.id, ...to(user), delegationAuthorities: [approval('1000')] }, h.tokens.manager);
+      const informed = h.refs.decisionRoles.get('Informed')!;
+      const list = await h.svc.http.get(`${DELEGATIONS}/${root.id}/roles?limit=100`, { token: h.tokens.admin });
+      expect(list.status).toBe(200);
+      expect(list.body.data.total).toBe(h.refs.decisionRoles.size);
+      const unset = list.body.data.data.find((r: { roleId: string }) => r.roleId === informed);
+      expect(unset).toEqual({ id: null, delegationId: root.id, roleId: informed, roleName: 'Informed', designeeRecipientType: null, isAutoIssue: false, roleDesignees: [], roleStatus: 'INACTIVE', roleRequirement: null, isCascade: false, updatedAt: null });
+      const names = list.body.data.data.map((r: { roleName: string }) => r.roleName);
+      expect(names).toEqual([...names].sort((a: string, b: string) => a.toLowerCase().localeCompare(b.toLowerCase())));
+
+      const set = await h.svc.http.patch(`${DELEGATIONS}/${root.id}/roles/${informed}`, {
+        token: h.tokens.admin,
+        body: { designeeRecipientType: 'SPECIFIC_PERSONNEL', roleDesignees: [{ designeeUserId: auditor }], roleStatus: 'ACTIVE', roleRequirement: 'Required', isCascade: true, isAutoIssue: 'true' },
+      });
+      expect(set.status).toBe(200);
+      expect(set.body.data).toMatchObject({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), delegationId: root.id, roleId: informed, roleName: 'Informed', designeeRecipientType: 'SPECIFIC_PERSONNEL', isAutoIssue: true, roleDesignees: [{ designeeUserId: auditor, designeePositionId: null }], roleStatus: 'ACTIVE', roleRequirement: 'Required', isCascade: true });
+      const below = (await h.svc.http.get(`${DELEGATIONS}/${child.id}/roles?limit=100`, { token: h.tokens.admin })).body.data.data.find((r: { roleId: string }) => r.roleId === informed);
+      expect(below).toMatchObject({ delegationId: child.id, roleStatus: 'ACTIVE', roleDesignees: [{ designeeUserId: auditor, designeePositionId: null }] });
+
+      // The changelog has the role change; the revision before it had no roles set, the one of it has Informed.
+      const log = (await h.svc.http.get(`${DELEGATIONS}/${root.id}/changelog?sortOrder=asc`, { token: h.tokens.admin })).body.data.data as { id: string; change: string }[];
+      expect(log.map((e) => e.change)).toEqual(['issued', 'role changed']);
+      const before = await h.svc.http.get(`${DELEGATIONS}/${log[0].id}/roles-history`, { token: h.tokens.admin });
+      expect(before.status).toBe(200);
+      expect(before.body.data.total).toBe(0);
+      const then = await h.svc.http.get(`${DELEGATIONS}/${log[1].id}/roles-history`, { token: h.tokens.admin });
+      expect(then.body.data.data).toEqual([expect.objectContaining({ roleId: informed, roleStatus: 'ACTIVE', roleRequirement: 'Required' })]);
+      expect((await h.svc.http.get(`${DELEGATIONS}/${root.id}/roles-history`, { token: h.tokens.admin })).body.data.total).toBe(1);
+      expectErrorBody(await h.svc.http.get(`${DELEGATIONS}/${log[1].id}/roles-history`, { token: h.tokens.otherAdmin }), 404);
+    });
+
+    it('400 for a designee that does not fit its type, 404 for an unknown role or designee, 403 for who may not manage it, 409 when the decision takes no roles', async () => {
+      const root = await issueWithRoles({ ...to(manager), delegationAuthorities: [approval('5000')] });
+      const informed = h.refs.decisionRoles.get('Informed')!;
+      const set = (id: string, roleId: string, body: object, token = h.tokens.admin) => h.svc.http.patch(`${DELEGATIONS}/${id}/roles/${roleId}`, { token, body });
+      const misfit = await set(root.id, informed, { designeeRecipientType: 'POSITION_ONLY', roleDesignees: [{ designeeUserId: auditor }] });
+      expectErrorBody(misfit, 400);
+      expect(misfit.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['roleDesignees.0.designeePositionId', 'roleDesignees.0.designeeUserId']);
+      expectErrorBody(await set(root.id, UNKNOWN, { roleStatus: 'ACTIVE' }), 404);
+      expectErrorBody(await set(root.id, informed, { designeeRecipientType: 'SPECIFIC_PERSONNEL', roleDesignees: [{ designeeUserId: UNKNOWN }] }), 404);
+      expectErrorBody(await set(root.id, informed, { roleStatus: 'ACTIVE' }, h.tokens.user), 403);
+      expectErrorBody(await set(root.id, informed, { roleStatus: 'MAYBE' }), 400);
+      const plain = await issue({ ...to(manager), delegationAuthorities: [approval('10')] });
+      const refused = await set(plain.id, informed, { roleStatus: 'ACTIVE' });
+      expectErrorBody(refused, 409);
+      expect(refused.body.message).toMatch(/roleEnabled/);
+      expectErrorBody(await h.svc.http.get(`${DELEGATIONS}/${root.id}/roles`, { token: h.tokens.otherAdmin }), 404);
+    });
+  });
+
   describe('PATCH /delegations/bulk-delete', () => {
     it('deletes the named ones and, with cascadeToChildDelegations, their subtrees; without it a 409; counts what it deleted', async () => {
       const { root, child, grandchild } = await tree();

@@ -144,6 +144,7 @@ describe('decision views', () => {
     isDeleted: false,
     decisionGroups: [{ id: 'x', denormalizedDecisionId: 'd', groupId: '0190f5c4-0000-7000-8000-0000000000f1', tenantGroupTypeId: null, displayName: null, groupName: 'Finance' }],
     decisionAuthorities: [],
+    decisionDocuments: [{ documentId: '0190f5c4-0000-7000-8000-0000000000a1' }],
   } as unknown as StoredDecisionView;
 
   it('the link is the app URL and the decision; permissions by role keys, plus edit and view for the owner', () => {
@@ -169,7 +170,7 @@ describe('decision views', () => {
 
   it('the event payload is what the registry accepts', () => {
     const payload = toDecisionPayload(stored, 3);
-    expect(payload).toMatchObject({ id: stored.id, ownerId: 'owner-1', groupIds: ['0190f5c4-0000-7000-8000-0000000000f1'], version: 3, authorities: [] });
+    expect(payload).toMatchObject({ id: stored.id, ownerId: 'owner-1', groupIds: ['0190f5c4-0000-7000-8000-0000000000f1'], version: 3, authorities: [], documentIds: ['0190f5c4-0000-7000-8000-0000000000a1'] });
     expect(validateEvent('evt.decision.decision.updated', { tenantId: stored.tenantId, decision: { ...payload, ownerId: null } })).toEqual([]);
   });
 });

@@ -30,6 +30,7 @@ import { BulkReassignRecipientsDto, CreateDelegationDto, DelegationRequestAction
 import { DelegationRequestView, DelegationView, selectDelegationFields, toDelegationView } from './dto/delegation.response';
 import { ReassignParams } from '../jobs/bulk-reassign-recipients.job';
 import { revalidate } from './invalidation';
+import { refuseBadRecipients, requireRecipients } from './recipients';
 import { cascadeEffects, decisionTreeOf, subtreeOf } from './cascade';
 
 /** What a status move publishes beside the state subject (who is told is the move's business). */
@@ -520,42 +521,6 @@ function delegationLimits(dto: { delegationAuthorities: CreateDelegationDto['del
     redelegationLimitValueUnit: a.redelegationLimitValueUnit ?? (a.redelegationLimitValue ? rows[i].unit : null),
     isLimitOverridden: a.isLimitOverridden ?? false,
   }));
-}
-
-/** Each recipient names what its type needs: a person, a position, or both. */
-function refuseBadRecipients(type: string, recipients: readonly { recipientUserId: string | null; recipientPositionId: string | null }[]): void {
-  const errors: FieldError[] = [];
-  recipients.forEach((r, i) => {
-    if (type !== 'POSITION_ONLY' && !r.recipientUserId) errors.push({ field: `delegationRecipients.${i}.recipientUserId`, message: `is required for ${type}` });
-    if (type !== 'SPECIFIC_PERSONNEL' && !r.recipientPositionId) errors.push({ field: `delegationRecipients.${i}.recipientPositionId`, message: `is required for ${type}` });
-    if (type === 'POSITION_ONLY' && r.recipientUserId) errors.push({ field: `delegationRecipients.${i}.recipientUserId`, message: 'must be empty for POSITION_ONLY' });
-    if (type === 'SPECIFIC_PERSONNEL' && r.recipientPositionId) errors.push({ field: `delegationRecipients.${i}.recipientPositionId`, message: 'must be empty for SPECIFIC_PERSONNEL' });
-  });
-  const seen = new Set<string>();
-  recipients.forEach((r, i) => {
-    const key = `${r.recipientUserId}|${r.recipientPositionId}`;
-    if (seen.has(key)) errors.push({ field: `delegationRecipients.${i}`, message: 'names the same recipient twice' });
-    seen.add(key);
-  });
-  if (errors.length) throw badRequest(`Invalid recipients: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`, errors);
-}
-
-/** Recipients are members and positions of the tenant (404 naming each unknown one). */
-async function requireRecipients(tx: Tx, tenantId: string, recipients: readonly { recipientUserId: string | null; recipientPositionId: string | null }[]): Promise<void> {
-  const userIds = [...new Set(recipients.flatMap((r) => (r.recipientUserId ? [r.recipientUserId] : [])))];
-  const positionIds = [...new Set(recipients.flatMap((r) => (r.recipientPositionId ? [r.recipientPositionId] : [])))];
-  const found = await tx.query<{ kind: string; id: string }>(
-    `SELECT 'user' AS kind, id FROM decision.user_projection WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND status <> 'DELETED'
-     UNION ALL SELECT 'position', id FROM decision.position_projection WHERE tenant_id = $1 AND id = ANY($3::uuid[]) AND NOT is_deleted`,
-    [tenantId, userIds, positionIds],
-  );
-  const has = new Set(found.map((f) => `${f.kind}:${f.id}`));
-  const errors: FieldError[] = [];
-  recipients.forEach((r, i) => {
-    if (r.recipientUserId && !has.has(`user:${r.recipientUserId}`)) errors.push({ field: `delegationRecipients.${i}.recipientUserId`, message: `User ${r.recipientUserId} is not a member of the tenant` });
-    if (r.recipientPositionId && !has.has(`position:${r.recipientPositionId}`)) errors.push({ field: `delegationRecipients.${i}.recipientPositionId`, message: `Position ${r.recipientPositionId} not found` });
-  });
-  if (errors.length) throw new AppError(ErrorCode.NotFound, errors.map((e) => e.message).join('; '), errors);
 }
 
 function uniqueGroups(items: readonly { groupId: string; tenantGroupTypeId?: string | null }[]): { groupId: string; tenantGroupTypeId: string | null }[] {

@@ -399,6 +399,66 @@ export interface paths {
         patch: operations["ConditionsController_update"];
         trace?: never;
     };
+    "/decision/v1/delegations/{delegationHistoryId}/roles-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Delegation roles as they stood at a revision
+         * @description Given a delegation history id (an entry of the delegation's changelog): the roles set on it then. Given a delegation's id: as they stand now.
+         */
+        get: operations["RolesController_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decision/v1/delegations/{delegationId}/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A delegation's roles
+         * @description The tenant's active decision roles, each with how the delegation fills it (INACTIVE with no designees while not set).
+         */
+        get: operations["RolesController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decision/v1/delegations/{delegationId}/roles/{roleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set a role on a delegation
+         * @description Only when the decision has roleEnabled; by whoever may manage the delegation. isCascade sets the same role on every live delegation below it.
+         */
+        patch: operations["RolesController_update"];
+        trace?: never;
+    };
     "/decision/v1/delegations/{id}/changelog": {
         parameters: {
             query?: never;
@@ -1084,7 +1144,7 @@ export interface paths {
             cookie?: never;
         };
         /** List tenant roles */
-        get: operations["RolesController_list"];
+        get: operations["auth_RolesController_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1111,7 +1171,7 @@ export interface paths {
          * Rename a tenant role, change its keys or (de)activate it
          * @description Refused (409) when the role cannot be deactivated, and when System Admin would lose a key.
          */
-        patch: operations["RolesController_update"];
+        patch: operations["auth_RolesController_update"];
         trace?: never;
     };
     "/auth/v1/tenants/{id}/roles": {
@@ -2158,6 +2218,60 @@ export interface components {
             conditionDescription?: string | null;
             /** @description A boolean, or the strings "true"/"false" */
             isActive?: boolean;
+        };
+        RoleDesigneeView: {
+            /** Format: uuid */
+            designeeUserId: string | null;
+            /** Format: uuid */
+            designeePositionId: string | null;
+        };
+        DelegationRoleView: {
+            /**
+             * Format: uuid
+             * @description The mapping (null while the role is not set on the delegation)
+             */
+            id: string | null;
+            /** Format: uuid */
+            delegationId: string;
+            /** Format: uuid */
+            roleId: string;
+            /** @example Informed */
+            roleName: string;
+            /** @enum {string|null} */
+            designeeRecipientType: "PERSONNEL_IN_POSITION" | "POSITION_ONLY" | "SPECIFIC_PERSONNEL" | null;
+            isAutoIssue: boolean;
+            roleDesignees: components["schemas"]["RoleDesigneeView"][];
+            /**
+             * @description INACTIVE while not set
+             * @enum {string}
+             */
+            roleStatus: "ACTIVE" | "INACTIVE";
+            roleRequirement: string | null;
+            isCascade: boolean;
+            /** Format: date-time */
+            updatedAt: string | null;
+        };
+        RoleDesigneeDto: {
+            /** Format: uuid */
+            designeeUserId?: string | null;
+            /** Format: uuid */
+            designeePositionId?: string | null;
+        };
+        UpdateDelegationRoleDto: {
+            /**
+             * @description How the designees are named (as a recipient is)
+             * @enum {string|null}
+             */
+            designeeRecipientType?: "PERSONNEL_IN_POSITION" | "POSITION_ONLY" | "SPECIFIC_PERSONNEL" | null;
+            /** @description Tell the designees at once */
+            isAutoIssue?: boolean;
+            roleDesignees?: components["schemas"]["RoleDesigneeDto"][];
+            /** @enum {string} */
+            roleStatus?: "ACTIVE" | "INACTIVE";
+            /** @example Required */
+            roleRequirement?: string | null;
+            /** @description Give the same role to every live delegation below this one */
+            isCascade?: boolean;
         };
         FieldChangeView: {
             /** @example status */
@@ -5049,6 +5163,214 @@ export interface operations {
             };
         };
     };
+    RolesController_history: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sortOrder?: "asc" | "desc";
+            };
+            header?: never;
+            path: {
+                delegationHistoryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged delegation roles */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["DelegationRoleView"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, or another tenant's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    RolesController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sortOrder?: "asc" | "desc";
+            };
+            header?: never;
+            path: {
+                delegationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged delegation roles */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["DelegationRoleView"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, or another tenant's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    RolesController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                delegationId: string;
+                roleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateDelegationRoleDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["DelegationRoleView"];
+                    };
+                };
+            };
+            /** @description A designee that does not fit designeeRecipientType, or a bad field (named) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller may not manage the delegation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown delegation, role or designee, or another tenant's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Roles are not enabled on the decision */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     ChangelogController_list: {
         parameters: {
             query?: {
@@ -7866,7 +8188,7 @@ export interface operations {
             };
         };
     };
-    RolesController_list: {
+    auth_RolesController_list: {
         parameters: {
             query?: {
                 page?: number;
@@ -7978,7 +8300,7 @@ export interface operations {
             };
         };
     };
-    RolesController_update: {
+    auth_RolesController_update: {
         parameters: {
             query?: never;
             header?: never;

@@ -1,0 +1,106 @@
+import { Injectable } from '@nestjs/common';
+import { Caller, Page, conflict, notFound } from '@ddm/contracts';
+import { Db, Tx, listPage } from '@ddm/platform';
+import { DelegationStatus, LIVE_SQL } from '../delegations/delegation.rules';
+import { DelegationRuleRow, RULE_COLUMNS } from '../delegations/delegation.sql';
+import { recordDelegationChange, requireMayManage, stateSubjectOf } from '../delegations/delegation-changes';
+import { Person, refuseBadRecipients, requireRecipients } from '../delegations/recipients';
+import { DelegationRoleView, RolesQuery, UpdateDelegationRoleDto } from './dto/role.dto';
+import { ROLE_VIEW, delegationRoles, rolesAsOf } from './role.sql';
+
+const DESIGNEE_NAMES = { user: 'designeeUserId', position: 'designeePositionId' };
+
+/**
+ * The decision roles (from settings) on a delegation, only when its decision has roleEnabled: listed
+ * with how the delegation fills each, set by whoever may manage the delegation (with isCascade, on
+ * every live delegation below it too, in one recursive statement). Each change is a revision of each
+ * delegation it touches (with its `updated` event once it has left DRAFT); a revision stores the roles.
+ */
+@Injectable()
+export class RolesService {
+  constructor(private readonly db: Db) {}
+
+  async list(caller: Caller, delegationId: string, q: RolesQuery): Promise<Page<DelegationRoleView>> {
+    const [row] = await this.db.query(`SELECT 1 FROM decision.delegations WHERE id = $1 AND tenant_id = $2 AND status <> 'DELETED'`, [delegationId, caller.tenantId]);
+    if (!row) throw notFound(`Delegation ${delegationId} not found`);
+    return listPage(this.db, delegationRoles(caller.tenantId, delegationId, q), (r: { view: DelegationRoleView }) => r.view);
+  }
+
+  /** GET .../{delegationHistoryId}/roles-history: the roles set on the delegation at that revision (a delegation's own id: its latest revision). */
+  async history(caller: Caller, id: string, q: RolesQuery): Promise<Page<DelegationRoleView>> {
+    const [hit] = await this.db.query<{ revision_id: string }>(
+      `SELECT id AS revision_id FROM decision.delegation_revisions WHERE id = $1 AND tenant_id = $2
+       UNION ALL
+       SELECT (SELECT r.id FROM decision.delegation_revisions r WHERE r.delegation_id = g.id ORDER BY r.revision_id DESC LIMIT 1)
+         FROM decision.delegations g WHERE g.id = $1 AND g.tenant_id = $2 AND g.status <> 'DELETED'`,
+      [id, caller.tenantId],
+    );
+    if (!hit?.revision_id) throw notFound(`Delegation history ${id} not found`);
+    return listPage(this.db, rolesAsOf(caller.tenantId, hit.revision_id, q), (r: { view: DelegationRoleView }) => r.view);
+  }
+
+  async update(caller: Caller, delegationId: string, roleId: string, dto: UpdateDelegationRoleDto): Promise<DelegationRoleView> {
+    const tenantId = caller.tenantId;
+    return this.db.transaction(async (tx) => {
+      await this.lockForChange(tx, caller, delegationId);
+      const [role] = await tx.query(`SELECT 1 FROM decision.decision_role_projection WHERE id = $1 AND tenant_id = $2 AND NOT is_deleted`, [roleId, tenantId]);
+      if (!role) throw notFound(`Decision role ${roleId} not found`, [{ field: 'roleId', message: `Decision role ${roleId} not found` }]);
+      const [current] = await tx.query<{ designee_recipient_type: string | null; role_designees: { designeeUserId: string | null; designeePositionId: string | null }[] }>(
+        `SELECT designee_recipient_type, role_designees FROM decision.delegation_roles WHERE delegation_id = $1 AND role_id = $2`,
+        [delegationId, roleId],
+      );
+      const type = dto.designeeRecipientType !== undefined ? dto.designeeRecipientType : (current?.designee_recipient_type ?? null);
+      const designees = dto.roleDesignees
+        ? dto.roleDesignees.map((d) => ({ designeeUserId: d.designeeUserId?.toLowerCase() ?? null, designeePositionId: d.designeePositionId?.toLowerCase() ?? null }))
+        : (current?.role_designees ?? []);
+      const people: Person[] = designees.map((d) => ({ recipientUserId: d.designeeUserId, recipientPositionId: d.designeePositionId }));
+      if (people.length) {
+        refuseBadRecipients(type ?? 'SPECIFIC_PERSONNEL', people, 'roleDesignees', DESIGNEE_NAMES);
+        await requireRecipients(tx, tenantId, people, 'roleDesignees', DESIGNEE_NAMES);
+      }
+      // This delegation, and with isCascade every live one below it: one statement sets the role on all of them.
+      const touched = await tx.query<{ delegation_id: string; status: DelegationStatus }>(
+        `WITH RECURSIVE tree AS (
+           SELECT id FROM decision.delegations WHERE id = $1
+           UNION ALL
+           SELECT c.id FROM decision.delegations c JOIN tree t ON c.parent_delegation_id = t.id WHERE $9::boolean AND c.tenant_id = $2 AND c.status IN ${LIVE_SQL}),
+         target AS (SELECT g.id, g.status FROM tree JOIN decision.delegations g ON g.id = tree.id),
+         upserted AS (
+           INSERT INTO decision.delegation_roles (id, tenant_id, delegation_id, role_id, designee_recipient_type, is_auto_issue, role_designees, role_status, role_requirement, is_cascade)
+           SELECT gen_random_uuid(), $2, t.id, $3, $4, coalesce($5, false), $6::jsonb, coalesce($7, 'ACTIVE'), $8, $9 FROM target t
+           ON CONFLICT (delegation_id, role_id) DO UPDATE SET
+             designee_recipient_type = excluded.designee_recipient_type, role_designees = excluded.role_designees,
+             is_auto_issue = coalesce($5, decision.delegation_roles.is_auto_issue), role_status = coalesce($7, decision.delegation_roles.role_status),
+             role_requirement = CASE WHEN $10::boolean THEN excluded.role_requirement ELSE decision.delegation_roles.role_requirement END,
+             is_cascade = excluded.is_cascade, updated_on = now()
+           RETURNING delegation_id)
+         SELECT u.delegation_id, t.status FROM upserted u JOIN target t ON t.id = u.delegation_id`,
+        [delegationId, tenantId, roleId, type, dto.isAutoIssue ?? null, JSON.stringify(designees), dto.roleStatus ?? null, dto.roleRequirement ?? null, dto.isCascade ?? false, dto.roleRequirement !== undefined],
+      );
+      const ids = touched.map((t) => t.delegation_id);
+      await tx.query(`UPDATE decision.delegations SET updated_on = now(), updated_by = $2, version = version + 1 WHERE id = ANY($1::uuid[])`, [ids, caller.userId]);
+      for (const status of new Set(touched.map((t) => t.status))) {
+        await recordDelegationChange(tx, tenantId, touched.filter((t) => t.status === status).map((t) => t.delegation_id), 'role changed', caller.userId, stateSubjectOf(status));
+      }
+      const [view] = await tx.query<{ view: DelegationRoleView }>(
+        `SELECT ${ROLE_VIEW('dr.delegation_id')} AS view FROM decision.delegation_roles dr JOIN decision.decision_role_projection r ON r.id = dr.role_id
+          WHERE dr.delegation_id = $1 AND dr.role_id = $2`,
+        [delegationId, roleId],
+      );
+      return view.view;
+    });
+  }
+
+  /** The delegation, locked, after checking that its decision takes roles, it is live, and the caller may manage it. */
+  private async lockForChange(tx: Tx, caller: Caller, delegationId: string): Promise<DelegationRuleRow> {
+    const [row] = await tx.query<DelegationRuleRow & { role_enabled: boolean; decision_name: string }>(
+      `SELECT ${RULE_COLUMNS}, d.role_enabled, d.name AS decision_name FROM decision.delegations g JOIN decision.decisions d ON d.id = g.decision_id
+        WHERE g.id = $1 AND g.tenant_id = $2 AND g.status <> 'DELETED' FOR UPDATE OF g`,
+      [delegationId, caller.tenantId],
+    );
+    if (!row) throw notFound(`Delegation ${delegationId} not found`);
+    if (!row.role_enabled) throw conflict(`Roles are not enabled on decision "${row.decision_name}" (roleEnabled is false)`);
+    await requireMayManage(tx, caller, row, 'change the roles of');
+    return row;
+  }
+}
