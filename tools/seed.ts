@@ -1,20 +1,22 @@
 /**
  * npm run seed: demo tenants, users, the settings area's structure (groups, positions, decision
- * roles, sections, categories, authority types) and the decision area's decisions. Safe to run
+ * roles, sections, categories, authority types), the finance positions' holders, and the decision
+ * area's decisions and delegation tree. Safe to run
  * twice. SEED_AREAS=auth seeds tenants and users only, SEED_AREAS=settings stops before decisions.
  * Prints { "tenants": [ { "id", "name", "users": [ { "id", "email", "role" } ], "settings"?: {...}, "decision"?: {...} } ] }.
  */
 import { createServiceApp, Db, ensureDevKeys } from '@ddm/platform';
 import { AuthModule } from '../apps/auth/src/auth.module';
 import { authDataSource } from '../apps/auth/src/data-source';
-import { seedAuth } from '../apps/auth/src/seed';
+import { seedAuth, seedPositionHolders, seedPositionMove } from '../apps/auth/src/seed';
+import { UsersService } from '../apps/auth/src/users/users.service';
 import { TenantsService } from '../apps/auth/src/tenants/tenants.service';
 import { settingsDataSource } from '../apps/settings/src/data-source';
 import { seedSettings } from '../apps/settings/src/seed';
 import { SettingsModule } from '../apps/settings/src/settings.module';
 import { decisionDataSource } from '../apps/decision/src/data-source';
 import { DecisionModule } from '../apps/decision/src/decision.module';
-import { seedDecisions } from '../apps/decision/src/seed';
+import { seedDecisions, seedDelegations, waitForSeedInvalidation } from '../apps/decision/src/seed';
 import { DEV_KEYS_DIR, runtime } from './lib/runtime';
 
 const AREAS = ['auth', 'settings', 'decision'] as const;
@@ -59,7 +61,17 @@ async function main() {
           // Auth and settings stay up meanwhile: their relays carry the events the decision area projects.
           const decision = await createServiceApp(DecisionModule, { area: 'decision', dataSource: decisionDataSource, env });
           try {
-            for (const tenant of result.tenants) Object.assign(tenant, { decision: await seedDecisions(decision.app, tenant, counts.get(tenant.id)!) });
+            const users = auth.app.get(UsersService);
+            const authDb = auth.app.get(Db);
+            for (const tenant of result.tenants) {
+              // The finance line gets its holders, the decisions and the delegation tree follow; then the Treasurer moves on, which invalidates one delegation (by events).
+              await seedPositionHolders(users, authDb, tenant);
+              const decisions = await seedDecisions(decision.app, tenant, counts.get(tenant.id)!);
+              const delegations = await seedDelegations(decision.app, tenant);
+              await seedPositionMove(users, authDb, tenant);
+              await waitForSeedInvalidation(decision.app, tenant);
+              Object.assign(tenant, { decision: { ...decisions, ...delegations } });
+            }
           } finally {
             await decision.app.close();
           }

@@ -1,7 +1,9 @@
 import { INestApplicationContext } from '@nestjs/common';
-import { ALL_PERMISSION_KEYS, Caller } from '@ddm/contracts';
+import { ALL_PERMISSION_KEYS, seedCaller } from '@ddm/contracts';
 import { Db } from '@ddm/platform';
 import { DecisionsService } from './decisions/decisions.service';
+import { DelegationsService } from './delegations/delegations.service';
+import { ExpirySweep } from './delegations/expiry.sweep';
 import { CreateDecisionDto } from './decisions/dto/decision-change.dto';
 
 interface SeedDecision {
@@ -84,15 +86,7 @@ export async function seedDecisions(
   const types = await idsOf('authority_type_projection', 'authority_type');
   const userOf = (name: string) => tenant.users.find((u) => u.email === `${name}@demo.test`)!;
   const admin = userOf('admin');
-  const caller: Caller = {
-    userId: admin.id,
-    tenantId: tenant.id,
-    email: admin.email,
-    name: 'Seed',
-    roleIds: [],
-    keys: new Set(ALL_PERMISSION_KEYS),
-    claims: { sub: admin.id, iss: 'seed', aud: 'seed', exp: 0 },
-  };
+  const caller = seedCaller(tenant.id, admin, ALL_PERMISSION_KEYS);
 
   const decisions = app.get(DecisionsService);
   for (const d of DECISIONS) {
@@ -159,4 +153,119 @@ async function waitForProjections(db: Db, tenantId: string, expected: Record<str
 async function countOf(db: Db, tenantId: string): Promise<DecisionSeedResult> {
   const [row] = await db.query<DecisionSeedResult>(`SELECT count(*)::int AS decisions FROM decision.decisions WHERE tenant_id = $1 AND NOT is_deleted`, [tenantId]);
   return row;
+}
+
+export interface DelegationSeedResult {
+  delegations: number;
+}
+
+/** The Finance decisions whose authority the seed hands down from the CFO's position, with how far (share of the limit at each level). */
+const FINANCE_TREE = ['Approve purchase orders', 'Select new suppliers', 'Approve capital expenditure'];
+
+/**
+ * Demo Co's delegation tree (other tenants get none; run after the decisions and after auth's seed
+ * gave the finance positions their holders). Root delegations of the published Finance decisions
+ * to the CFO's position; for three of them, handed down by the CFO (manager) to the financial
+ * controllers along Direct Line, by the North America controller (user) to the Treasurer (staff02)
+ * along Functional, and by the Europe controller (staff01) to the Accounts Payable Lead (staff07)
+ * along Direct Line; one of those suspended, and a hedging delegation that expired. Everything goes
+ * through the service (rules, revisions, events). Safe to run again: a tenant with delegations is
+ * left alone. The invalid one follows from the organisation: the seed moves the Treasurer out of the
+ * position in auth afterwards (tools/seed.ts), and invalidation marks the delegation.
+ */
+export async function seedDelegations(app: INestApplicationContext, tenant: { id: string; name: string; users: { id: string; email: string }[] }): Promise<DelegationSeedResult> {
+  const db = app.get(Db);
+  const count = async () => (await db.query<DelegationSeedResult>(`SELECT count(*)::int AS delegations FROM decision.delegations WHERE tenant_id = $1 AND status <> 'DELETED'`, [tenant.id]))[0];
+  if (tenant.name !== 'Demo Co' || (await count()).delegations > 0) return count();
+  const userOf = (name: string) => tenant.users.find((u) => u.email === `${name}@demo.test`)!;
+  const holders: [string, string][] = [
+    ['manager', 'Chief Financial Officer'],
+    ['user', 'Financial Controller North America'],
+    ['staff01', 'Financial Controller Europe'],
+    ['staff02', 'Treasurer'],
+    ['staff07', 'Accounts Payable Lead'],
+  ];
+  const positions = await waitForHolders(db, tenant.id, holders.map(([name, position]) => [userOf(name).id, position]));
+  const as = (name: string) => seedCaller(tenant.id, userOf(name), ALL_PERMISSION_KEYS);
+  const delegations = app.get(DelegationsService);
+
+  const decisions = await db.query<{ id: string; name: string; pathways: string[]; groups: { groupId: string }[]; authorities: { authorityTypeId: string; authorityLimit: string; authorityLimitValueType: string; authorityLimitOperator: string | null; authorityLimitValue: string | null; authorityLimitValueUnit: string | null }[] }>(
+    `SELECT d.id, d.name, d.delegation_pathway AS pathways,
+            (SELECT coalesce(jsonb_agg(jsonb_build_object('groupId', g.group_id) ORDER BY g.position), '[]') FROM decision.decision_groups g WHERE g.decision_id = d.id) AS groups,
+            (SELECT coalesce(jsonb_agg(jsonb_build_object('authorityTypeId', a.authority_type_id, 'authorityLimit', a.authority_limit, 'authorityLimitValueType', a.value_type,
+                     'authorityLimitOperator', a.operator, 'authorityLimitValue', a.value_text, 'authorityLimitValueUnit', a.unit) ORDER BY a.position), '[]')
+               FROM decision.decision_authorities a WHERE a.decision_id = d.id) AS authorities
+       FROM decision.decisions d JOIN decision.section_projection s ON s.id = d.section_id
+      WHERE d.tenant_id = $1 AND NOT d.is_deleted AND d.status = 'PUBLISHED' AND d.delegable AND s.section_name = 'Finance'
+      ORDER BY d.decision_display_id::bigint`,
+    [tenant.id],
+  );
+  /** The decision's limits at `share` of their value (Unlimited and Authorized stay), redelegable while `handOn`. */
+  const limits = (d: (typeof decisions)[number], share: number, handOn: boolean) =>
+    d.authorities.map((a) => ({
+      ...a,
+      authorityLimitValue: a.authorityLimitValue && a.authorityLimitValue !== 'Unlimited' ? String(Math.floor(Number(a.authorityLimitValue) * share)) : a.authorityLimitValue,
+      redelegable: handOn,
+    }));
+  const cfo = positions.get('Chief Financial Officer')!;
+  const issue = async (name: string, body: Omit<Parameters<DelegationsService['create']>[1], 'status'>) => (await delegations.create(as(name), { ...body, status: 'ISSUED' }))[0];
+  const inPosition = (userName: string, position: string) => ({ recipientType: 'PERSONNEL_IN_POSITION', delegationRecipients: [{ recipientUserId: userOf(userName).id, recipientPositionId: positions.get(position)! }] });
+
+  for (const d of decisions) {
+    const hedging = d.name === 'Foreign exchange hedging';
+    const day = 24 * 3600_000;
+    const root = await issue('admin', {
+      decisionId: d.id,
+      recipientType: 'POSITION_ONLY',
+      delegationRecipients: [{ recipientPositionId: cfo }],
+      delegationPathway: d.pathways,
+      delegationGroups: d.groups,
+      delegationAuthorities: limits(d, 1, true),
+      // One that has run its course: issued for the last quarter, expired yesterday (the sweep below moves it to EXPIRED).
+      ...(hedging ? { effectiveDate: new Date(Date.now() - 90 * day).toISOString(), expirationDate: new Date(Date.now() - day).toISOString() } : { isNoExpiration: true }),
+    });
+    if (!FINANCE_TREE.includes(d.name)) continue;
+    const along = (...pathways: string[]) => ({ decisionId: d.id, delegationPathway: pathways, delegationGroups: d.groups, isNoExpiration: true });
+    const na = await issue('manager', { ...along('Direct Line', 'Functional'), parentDelegationId: root.id, ...inPosition('user', 'Financial Controller North America'), delegationAuthorities: limits(d, 0.5, true) });
+    const eu = await issue('manager', { ...along('Direct Line'), parentDelegationId: root.id, ...inPosition('staff01', 'Financial Controller Europe'), delegationAuthorities: limits(d, 0.4, true) });
+    const ap = await issue('staff01', { ...along('Direct Line'), parentDelegationId: eu.id, ...inPosition('staff07', 'Accounts Payable Lead'), delegationAuthorities: limits(d, 0.1, false) });
+    if (d.name === FINANCE_TREE[0]) {
+      // The treasurer's, along Functional (North America's controller and the Treasurer share the Finance group): it turns invalid when the Treasurer leaves.
+      await issue('user', { ...along('Functional'), parentDelegationId: na.id, ...inPosition('staff02', 'Treasurer'), delegationAuthorities: limits(d, 0.2, false) });
+    }
+    if (d.name === FINANCE_TREE[1]) await delegations.move(as('staff01'), ap.id, 'suspend');
+  }
+  await app.get(ExpirySweep).sweep();
+  return count();
+}
+
+/** Waits until the decision area's projections show each user in their position (auth's events); answers the position ids by name. */
+async function waitForHolders(db: Db, tenantId: string, holders: [string, string][]): Promise<Map<string, string>> {
+  const deadline = Date.now() + PROJECTIONS_TIMEOUT_MS;
+  for (;;) {
+    const rows = await db.query<{ user_id: string; position: string; position_id: string }>(
+      `SELECT u.id AS user_id, p.position_name AS position, p.id AS position_id
+         FROM decision.user_projection u JOIN decision.position_projection p ON p.tenant_id = u.tenant_id AND p.id = ANY(u.position_ids) AND NOT p.is_deleted
+        WHERE u.tenant_id = $1 AND u.id = ANY($2::uuid[])`,
+      [tenantId, holders.map(([u]) => u)],
+    );
+    const held = new Set(rows.map((r) => `${r.user_id}|${r.position}`));
+    const missing = holders.filter(([u, p]) => !held.has(`${u}|${p}`));
+    if (!missing.length) return new Map(rows.map((r) => [r.position, r.position_id]));
+    if (Date.now() > deadline) throw new Error(`decision seed: ${missing.map(([, p]) => p).join(', ')} still without their holders after ${PROJECTIONS_TIMEOUT_MS} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Waits until the delegation given to the Treasurer in person shows the move (invalid, Recipient): invalidation runs on auth's event. */
+export async function waitForSeedInvalidation(app: INestApplicationContext, tenant: { id: string; name: string }): Promise<void> {
+  if (tenant.name !== 'Demo Co') return;
+  const db = app.get(Db);
+  const deadline = Date.now() + PROJECTIONS_TIMEOUT_MS;
+  for (;;) {
+    const [row] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM decision.delegations WHERE tenant_id = $1 AND is_invalid AND 'Recipient' = ANY(invalid_fields)`, [tenant.id]);
+    if (row.n > 0) return;
+    if (Date.now() > deadline) throw new Error(`decision seed: no delegation was invalidated by the Treasurer's move after ${PROJECTIONS_TIMEOUT_MS} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
