@@ -2277,8 +2277,13 @@ export interface components {
             /** @example status */
             field: string;
             /** @description The value before (null for the first revision) */
-            from: Record<string, never> | null;
-            to: Record<string, never> | null;
+            from: (string | number | boolean | unknown[] | {
+                [key: string]: unknown;
+            }) | null;
+            /** @description The value after */
+            to: (string | number | boolean | unknown[] | {
+                [key: string]: unknown;
+            }) | null;
         };
         ChangelogEntryView: {
             /**
