@@ -1,0 +1,16 @@
+import { DOCUMENT_SUBJECTS } from '@ddm/contracts';
+import { ProjectionSpec } from '@ddm/platform';
+
+/** actions.document_projection: the document area's documents, for the documentId an action names and its documentDisplayId. */
+export const DOCUMENTS: ProjectionSpec<(typeof DOCUMENT_SUBJECTS)[number]> = {
+  name: 'actions-document-documents',
+  subjects: DOCUMENT_SUBJECTS,
+  table: 'actions.document_projection',
+  key: 'id',
+  row: ({ payload: { tenantId, document } }) => ({
+    id: document.id,
+    tenantId,
+    version: document.version,
+    values: { document_display_id: document.documentDisplayId, document_name: document.documentName, is_deleted: document.isDeleted },
+  }),
+};
