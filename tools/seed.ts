@@ -1,7 +1,7 @@
 /**
  * npm run seed: demo tenants, users, the settings area's structure (groups, positions, decision
- * roles, sections, categories, authority types) and the decision area's decisions. Safe to run
- * twice. SEED_AREAS=auth seeds tenants and users only, SEED_AREAS=settings stops before decisions.
+ * roles, sections, categories, authority types), the decision area's decisions and the actions
+ * area's actions. Safe to run twice. SEED_AREAS=auth seeds tenants and users only, SEED_AREAS=settings stops before decisions.
  * Prints { "tenants": [ { "id", "name", "users": [ { "id", "email", "role" } ], "settings"?: {...}, "decision"?: {...} } ] }.
  */
 import { createServiceApp, Db, ensureDevKeys } from '@ddm/platform';
@@ -15,9 +15,12 @@ import { SettingsModule } from '../apps/settings/src/settings.module';
 import { decisionDataSource } from '../apps/decision/src/data-source';
 import { DecisionModule } from '../apps/decision/src/decision.module';
 import { seedDecisions } from '../apps/decision/src/seed';
+import { ActionsModule } from '../apps/actions/src/actions.module';
+import { actionsDataSource } from '../apps/actions/src/data-source';
+import { seedActions } from '../apps/actions/src/seed';
 import { DEV_KEYS_DIR, runtime } from './lib/runtime';
 
-const AREAS = ['auth', 'settings', 'decision'] as const;
+const AREAS = ['auth', 'settings', 'decision', 'actions'] as const;
 
 function seedAreas(raw: string | undefined): Set<string> {
   const areas = (raw ?? AREAS.join(',')).split(',').map((a) => a.trim()).filter(Boolean);
@@ -25,6 +28,7 @@ function seedAreas(raw: string | undefined): Set<string> {
   if (unknown.length) throw new Error(`SEED_AREAS: unknown area(s) ${unknown.join(', ')} (known: ${AREAS.join(', ')})`);
   // Every area's data belongs to the tenants the auth seed makes; decisions name the settings area's records.
   const set = new Set(['auth', ...areas]);
+  if (set.has('actions')) set.add('decision'); // actions link decisions
   if (set.has('decision')) set.add('settings');
   return set;
 }
@@ -60,6 +64,18 @@ async function main() {
           const decision = await createServiceApp(DecisionModule, { area: 'decision', dataSource: decisionDataSource, env });
           try {
             for (const tenant of result.tenants) Object.assign(tenant, { decision: await seedDecisions(decision.app, tenant, counts.get(tenant.id)!) });
+            if (areas.has('actions')) {
+              // The decision area stays up meanwhile: its relay carries the decisions actions link.
+              const actions = await createServiceApp(ActionsModule, { area: 'actions', dataSource: actionsDataSource, env });
+              try {
+                for (const tenant of result.tenants) {
+                  const decided = (tenant as { decision?: { decisions: number } }).decision?.decisions ?? 0;
+                  Object.assign(tenant, { actions: await seedActions(actions.app, tenant, { decisions: decided }) });
+                }
+              } finally {
+                await actions.app.close();
+              }
+            }
           } finally {
             await decision.app.close();
           }
