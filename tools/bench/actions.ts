@@ -3,8 +3,9 @@
  *
  * What the actions service costs over the SQL it runs. In a scratch database (ddm_bench_actions,
  * dropped at the end unless --keep) two tenants get --small and --large actions (set-based SQL:
- * 50 users in the user projection, each action owned by one and assigned to one or two, due dates
- * over a year, a quarter of them settled). The built auth and actions services run as child
+ * people in the user projection, each action owned by one and assigned to one or two, due dates
+ * over a year, a quarter of them settled, one person per 40 actions (at least 50), so each person's
+ * own actions are about as many in either tenant). The built auth and actions services run as child
  * processes (NATS namespace "benchactions"); a BARE handler, plain Fastify + a pg pool of 10 with
  * no auth and no envelope, runs in a worker thread and serves the very same statements, imported
  * from apps/actions/src/actions/action.sql.ts, mapped by the same toActionView.
@@ -41,7 +42,8 @@ const POOL_SIZE = 10;
 const APP_URL = 'http://localhost:8080';
 const USAGE = 'npm run bench -- actions [--duration <s>] [--connections <n>] [--warmup <s>] [--large <n>] [--small <n>] [--keep]';
 const TARGETS = { get: 0.6, list: 0.8, p95Growth: 1.5 } as const;
-const USERS = 50;
+/** People per action: each has about as many actions (owned or assigned) in a tenant of any size, as in a real one. */
+const ACTIONS_PER_USER = 40;
 /** The caller holds the Global User's keys (their permissions are computed as for any caller). */
 const CALLER_KEYS = new Set(DEFAULT_ROLES.find((r) => r.key === 'GLOBAL_USER')!.keys);
 
@@ -121,7 +123,8 @@ async function seedTenant(db: Client, name: string, count: number): Promise<Seed
   await db.query(INSERT_DEFAULT_STATUSES_SQL, [tenantId, c.statuses.map((s) => s.id), c.statuses.map((s) => s.key), c.statuses.map((s) => s.name), c.statuses.map((s) => s.position)]);
   await db.query(INSERT_DEFAULT_PRIORITIES_SQL, [tenantId, c.priorities.map((p) => p.id), c.priorities.map((p) => p.key), c.priorities.map((p) => p.name), c.priorities.map((p) => p.colorName), c.priorities.map((p) => p.position)]);
   await db.query(INSERT_DEFAULT_TYPES_SQL, [tenantId, c.types.map((t) => t.id), c.types.map((t) => t.type), c.types.map((t) => t.name), c.types.map((t) => t.typeIcon), c.types.map((t) => t.position)]);
-  // The people: the caller and 49 others, in the user projection (as the auth area's events would leave them).
+  // The people: the caller and the others, in the user projection (as the auth area's events would leave them).
+  const people = Math.max(50, Math.round(count / ACTIONS_PER_USER));
   const users = (
     await db.query<{ id: string }>(
       `INSERT INTO actions.user_projection (tenant_id, id, email, name, display_name, status, positions)
@@ -129,7 +132,7 @@ async function seedTenant(db: Client, name: string, count: number): Promise<Seed
               jsonb_build_array(jsonb_build_object('id', gen_random_uuid(), 'positionName', 'Analyst ' || i, 'autoProvisioned', false))
          FROM generate_series(1, $3::int) AS i ORDER BY i
        RETURNING id`,
-      [tenantId, caller.userId, USERS],
+      [tenantId, caller.userId, people],
     )
   ).rows.map((r) => r.id);
   const statuses = c.statuses.map((s) => s.id);
@@ -143,7 +146,7 @@ async function seedTenant(db: Client, name: string, count: number): Promise<Seed
        FROM (SELECT i, now() - ((($8::int - i)::float8 / $8::int) * interval '365 days') AS created,
                     CASE WHEN i % 4 = 0 THEN 3 WHEN i % 7 = 0 THEN 2 ELSE 1 END AS s
                FROM generate_series(1, $8::int) AS i) x`,
-    [tenantId, c.types.map((t) => t.id), c.priorities.map((p) => p.id), statuses, keys, users, USERS, count],
+    [tenantId, c.types.map((t) => t.id), c.priorities.map((p) => p.id), statuses, keys, users, people, count],
   );
   await db.query(
     `INSERT INTO actions.action_assignees (id, tenant_id, action_id, assignee_id, action_status_id, position)
@@ -151,7 +154,7 @@ async function seedTenant(db: Client, name: string, count: number): Promise<Seed
        FROM actions.actions a CROSS JOIN LATERAL (SELECT a.action_display_id::int - 9999 AS i) n
        CROSS JOIN LATERAL generate_series(1, 1 + n.i % 2) AS k
       WHERE a.tenant_id = $1`,
-    [tenantId, users, USERS],
+    [tenantId, users, people],
   );
   await db.query(`INSERT INTO actions.display_id_counters (tenant_id, kind, last_value) VALUES ($1, 'action', $2)`, [tenantId, 9999 + count]);
   const [{ id: actionId }] = (

@@ -115,6 +115,7 @@ export interface ActionFilters {
   decisionIds?: string[];
   delegationIds?: string[];
   documentIds?: string[];
+  selectedActionIds?: string[];
   dueDateStart?: string;
   dueDateEnd?: string;
   createdAtStart?: string;
@@ -139,12 +140,9 @@ function matching(tenantId: string, userId: string, f: ActionFilters): Sql[] {
   where.push(...anyOf('a.decision_id', f.decisionIds, 'uuid'));
   where.push(...anyOf('a.delegation_id', f.delegationIds, 'uuid'));
   where.push(...anyOf('a.document_id', f.documentIds, 'uuid'));
+  where.push(...anyOf('a.id', f.selectedActionIds, 'uuid'));
   if (f.assigneeIds?.length)
     where.push(sql`a.id IN (SELECT aa.action_id FROM actions.action_assignees aa WHERE aa.tenant_id = ${tenantId} AND aa.assignee_id = ANY(${f.assigneeIds}::uuid[]))`);
-  // The caller's actions: owned (an index on owner) or assigned (an index on the person), as one set of ids.
-  if (f.onlyMine)
-    where.push(sql`a.id IN (SELECT m.id FROM actions.actions m WHERE m.tenant_id = ${tenantId} AND m.owner_id = ${userId} AND NOT m.is_deleted
-                             UNION SELECT aa.action_id FROM actions.action_assignees aa WHERE aa.tenant_id = ${tenantId} AND aa.assignee_id = ${userId})`);
   if (f.isSystemGenerated !== undefined) where.push(sql`a.is_system_generated = ${f.isSystemGenerated}`);
   if (f.dueDateStart) where.push(sql`a.due_date >= ${f.dueDateStart}::timestamptz`);
   if (f.dueDateEnd) where.push(sql`a.due_date < ${f.dueDateEnd}::timestamptz + interval '1 millisecond'`);
@@ -154,10 +152,22 @@ function matching(tenantId: string, userId: string, f: ActionFilters): Sql[] {
   return where;
 }
 
+/**
+ * The rows a list reads: the tenant's actions or, for `onlyMine`, the caller's own (owned: an index on
+ * the owner; assigned: an index on the person), found first and joined to their actions by id, so
+ * the cost follows the caller's actions, not the tenant's.
+ */
+function listFrom(tenantId: string, userId: string, f: ActionFilters): Sql {
+  if (!f.onlyMine) return raw('actions.actions a');
+  return sql`(SELECT m.id FROM actions.actions m WHERE m.tenant_id = ${tenantId} AND m.owner_id = ${userId} AND NOT m.is_deleted
+               UNION SELECT aa.action_id FROM actions.action_assignees aa WHERE aa.tenant_id = ${tenantId} AND aa.assignee_id = ${userId}) mine
+             JOIN actions.actions a ON a.id = mine.id`;
+}
+
 /** The tenant's live actions matching the filters, a page of them in the chosen order (one statement). */
 export function actionList(tenantId: string, userId: string, f: ActionFilters): ListSpec {
   return {
-    from: raw('actions.actions a'),
+    from: listFrom(tenantId, userId, f),
     where: matching(tenantId, userId, f),
     id: 'a.id',
     sort: sortBy(SORT_KEYS, f.sortBy ?? 'createdAt', f.sortOrder),

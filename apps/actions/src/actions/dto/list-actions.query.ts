@@ -61,6 +61,10 @@ export class ListActionsQuery extends DatedPageQuery {
   @UuidListQuery(MAX_LISTED_IDS)
   documentIds?: string[];
 
+  @ApiPropertyOptional({ description: 'Comma-separated action ids: only these' })
+  @UuidListQuery(MAX_LISTED_IDS)
+  selectedActionIds?: string[];
+
   @ApiPropertyOptional({ description: 'Due at or after (ISO 8601 date-time)' })
   @OptionalNotNull()
   @IsoDateTime()
