@@ -5455,6 +5455,8 @@ export interface operations {
                 delegationIds?: string[];
                 /** @description Comma-separated document ids */
                 documentIds?: string[];
+                /** @description Comma-separated action ids: only these */
+                selectedActionIds?: string[];
                 /** @description Due at or after (ISO 8601 date-time) */
                 dueDateStart?: string;
                 /** @description Due at or before (ISO 8601 date-time; inclusive to the millisecond) */
@@ -5626,6 +5628,8 @@ export interface operations {
                 delegationIds?: string[];
                 /** @description Comma-separated document ids */
                 documentIds?: string[];
+                /** @description Comma-separated action ids: only these */
+                selectedActionIds?: string[];
                 /** @description Due at or after (ISO 8601 date-time) */
                 dueDateStart?: string;
                 /** @description Due at or before (ISO 8601 date-time; inclusive to the millisecond) */
