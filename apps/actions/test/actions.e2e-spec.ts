@@ -1,6 +1,7 @@
 import { actionDefaultId } from '@ddm/contracts';
 import { expectErrorBody, httpClient } from '@ddm/testing';
-import { ActionsHarness, ISO, UUID, announceDecision, announceDocument, expectRefused, startActions, until } from './fixtures/harness';
+import { randomUUID } from 'node:crypto';
+import { ActionsHarness, ISO, UUID, announceDecision, announceDocument, expectRefused, publishEvent, startActions, until } from './fixtures/harness';
 
 const PATH = '/actions/v1/actions';
 
@@ -132,6 +133,55 @@ describe('actions (e2e, real Postgres and NATS, auth and settings as child proce
     const events = await eventsOf(a.id);
     expect(events.map((e) => e.subject)).toEqual(['evt.actions.action.created', 'evt.actions.action.assigned']);
     expect(events[1].payload.newAssigneeIds).toEqual([user, manager]);
+  });
+
+  it("§2.3 summaries: the user's positions and manager from the auth area, the primary organisation's names, legalName and baseCurrency as the settings area has them now", async () => {
+    const groupId = randomUUID();
+    const group = (groupName: string, legalName: string) => ({
+      tenantId: h.demo.id,
+      group: { id: groupId, groupId: 'ORG123', groupName, displayName: groupName, tenantGroupTypeId: null, tenantGroupTypeName: 'Organizations', status: 'ACTIVE',
+        isDeleted: false, externalId: null, instanceId: null, legalName, baseCurrency: 'EUR', parentGroupIds: [] },
+    });
+    await publishEvent(h.svc, 'evt.settings.group.created', group('Demo Europe', 'Demo Europe GmbH'));
+    const personId = randomUUID();
+    const positionId = randomUUID();
+    await publishEvent(h.svc, 'evt.auth.user.created', {
+      tenantId: h.demo.id,
+      user: {
+        id: personId, email: 'erika@demo.test', name: 'Erika Muster', displayName: 'Erika', profileImageUrl: 'https://img.example.com/e.png', mobilePhone: '+49 30 1234',
+        status: 'ACTIVE', positions: [{ id: positionId, positionName: 'Controller', autoProvisioned: false }], primaryOrganizationId: groupId,
+        primaryOrganization: { id: groupId, groupName: 'Demo Europe', displayName: 'Demo Europe', tenantGroupTypeId: null, tenantGroupTypeName: 'Organizations', legalName: 'Demo Europe GmbH', baseCurrency: 'EUR' },
+        manager: { id: manager, name: 'Manager', displayName: 'Manager', profileImageUrl: null }, groupIds: [groupId],
+      },
+    });
+    await until(async () => (await h.db.query(`SELECT 1 FROM actions.user_projection WHERE id = $1`, [personId])).length > 0, 'the new member');
+    await until(async () => (await h.db.query(`SELECT 1 FROM actions.group_projection WHERE id = $1`, [groupId])).length > 0, 'the group');
+    const a = await made({ actionName: 'Close the books', ownerId: personId, assigneeIds: [personId] });
+    const summary = {
+      id: personId, email: 'erika@demo.test', name: 'Erika Muster', displayName: 'Erika', profileImageUrl: 'https://img.example.com/e.png',
+      positions: [{ id: positionId, positionName: 'Controller', autoProvisioned: false }], mobilePhone: '+49 30 1234', primaryOrganizationId: groupId,
+      primaryOrganization: { id: groupId, groupName: 'Demo Europe', displayName: 'Demo Europe', tenantGroupTypeId: null, tenantGroupTypeName: 'Organizations', legalName: 'Demo Europe GmbH', baseCurrency: 'EUR' },
+      manager: { id: manager, name: 'Manager', displayName: 'Manager', profileImageUrl: null },
+    };
+    expect(a.owner).toEqual(summary);
+    expect(a.assignees[0].assignee).toEqual(summary);
+    // The group renamed in settings: the summary follows (the user's own event still names the old one).
+    await publishEvent(h.svc, 'evt.settings.group.updated', group('Demo Europe West', 'Demo Europe West GmbH'));
+    await until(async () => (await get(a.id)).body.data.owner.primaryOrganization.legalName === 'Demo Europe West GmbH', 'the renamed organisation on the summary');
+    expect((await get(a.id)).body.data.owner.primaryOrganization.groupName).toBe('Demo Europe West');
+  });
+
+  it('a new tenant gets its statuses, priorities and types from evt.auth.tenant.created, before anyone asks', async () => {
+    const tenantId = randomUUID();
+    await publishEvent(h.svc, 'evt.auth.tenant.created', { tenantId, name: 'New Co' });
+    await until(async () => {
+      const [r] = await h.db.query<{ s: number; p: number; t: number }>(
+        `SELECT (SELECT count(*)::int FROM actions.action_statuses WHERE tenant_id = $1) AS s, (SELECT count(*)::int FROM actions.action_priorities WHERE tenant_id = $1) AS p,
+                (SELECT count(*)::int FROM actions.action_types WHERE tenant_id = $1) AS t`,
+        [tenantId],
+      );
+      return r.s === 5 && r.p === 4 && r.t === 5;
+    }, "the new tenant's action configuration");
   });
 
   it('defaults: the caller owns it, To Do, Medium, no assignees', async () => {
