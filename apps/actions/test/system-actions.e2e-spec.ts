@@ -176,5 +176,19 @@ describe('system actions (e2e: events of other areas open and close actions)', (
     await until(async () => (await actionsOf('a.id', opened[1].id))[0].status_key === 'COMPLETED', 'the approval action completed');
     const listed = await h.svc.http.get(`${PATH}?documentIds=${documentId}&isSystemGenerated=true&sortBy=actionId`, { token: h.tokens.admin });
     expect(listed.body.data.total).toBe(2);
+
+    // A new review cycle, then the document is deleted: its open review action is canceled, the settled ones stay.
+    const third = randomUUID();
+    await publishEvent(h.svc, 'evt.document.oversight.review-requested', oversight('REVIEW_PENDING', { cycleId: third }));
+    await until(async () => (await actionsOf('a.document_id', documentId)).length === 3, 'the third cycle');
+    await publishEvent(h.svc, 'evt.document.document.deleted', {
+      tenantId: h.demo.id,
+      document: {
+        id: documentId, documentDisplayId: '10003', documentName: 'Travel policy', documentDescription: null, documentUrl: null, documentTypeName: null,
+        documentIcon: null, documentFileType: null, documentStatus: 'DELETED', documentSharingType: 'TENANT', ownerId: issuer, isDeleted: true, version: 9,
+      },
+    });
+    await until(async () => (await actionsOf('a.document_id', documentId))[2].status_key === 'CANCELED', 'the open review canceled');
+    expect((await actionsOf('a.document_id', documentId)).map((a) => a.status_key)).toEqual(['COMPLETED', 'COMPLETED', 'CANCELED']);
   });
 });

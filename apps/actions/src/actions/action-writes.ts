@@ -67,10 +67,16 @@ export async function addAssignees(tx: Tx, tenantId: string, actionIds: readonly
  * Moves the unsettled system actions of the tenant that `where` picks (of the kinds named) to
  * `key` (Completed or Canceled), with their assignees; publishes updated (and completed). Answers how many moved.
  */
-export async function settleSystemActions(tx: Tx, tenantId: string, kinds: readonly SystemKind[], by: { delegationId?: string; causeKey?: string }, key: Extract<StatusKey, 'COMPLETED' | 'CANCELED'>): Promise<number> {
+export async function settleSystemActions(
+  tx: Tx,
+  tenantId: string,
+  kinds: readonly SystemKind[],
+  by: { delegationId: string } | { documentId: string } | { causeKey: string },
+  key: Extract<StatusKey, 'COMPLETED' | 'CANCELED'>,
+): Promise<number> {
   if (!kinds.length) return 0;
   const statusId = statusIdOf(tenantId, key);
-  const target = by.causeKey ? sql`cause_key = ${by.causeKey}` : sql`delegation_id = ${by.delegationId ?? null}::uuid`;
+  const target = 'causeKey' in by ? sql`cause_key = ${by.causeKey}` : 'documentId' in by ? sql`document_id = ${by.documentId}::uuid` : sql`delegation_id = ${by.delegationId}::uuid`;
   const rows = await tx.query<{ id: string }>(sql`
     UPDATE actions.actions SET action_status_id = ${statusId}, status_key = ${key}, status_rank = ${statusRank(key)}, version = version + 1,
            updated_on = now(), updated_by = NULL
