@@ -127,7 +127,7 @@ export class ActionsService {
       await tx.query(sql`UPDATE actions.actions SET ${sets.sql} WHERE id = ${id} AND tenant_id = ${tenantId}`);
       const added = dto.assigneeIds ? await setAssignees(tx, tenantId, [id], unique(dto.assigneeIds)) : new Map<string, string[]>();
       if (dto.files) {
-        await tx.query(`DELETE FROM actions.action_files WHERE action_id = $1`, [id]);
+        await tx.query(`DELETE FROM actions.action_files WHERE action_id = $1 AND tenant_id = $2`, [id, tenantId]);
         await writeFiles(tx, tenantId, id, dto.files);
       }
       const views = await readViews(tx, tenantId, [id]);
@@ -261,10 +261,15 @@ export class ActionsService {
       const current = await lockAction(tx, tenantId, id);
       if (!current) throw notFound(`Action ${id} not found`);
       if (!current.assignee_ids.includes(caller.userId)) throw forbidden(`Only an assignee of action ${id} may set their status on it`);
-      await tx.query(`UPDATE actions.action_assignees SET action_status_id = $3, action_taken_date = now() WHERE action_id = $1 AND assignee_id = $2`, [id, caller.userId, status.id]);
+      await tx.query(`UPDATE actions.action_assignees SET action_status_id = $3, action_taken_date = now() WHERE action_id = $1 AND assignee_id = $2 AND tenant_id = $4`, [
+        id,
+        caller.userId,
+        status.id,
+        tenantId,
+      ]);
       const [{ keys }] = await tx.query<{ keys: string[] }>(
-        `SELECT ARRAY(SELECT s.status_key FROM actions.action_assignees aa JOIN actions.action_statuses s ON s.id = aa.action_status_id WHERE aa.action_id = $1) AS keys`,
-        [id],
+        `SELECT ARRAY(SELECT s.status_key FROM actions.action_assignees aa JOIN actions.action_statuses s ON s.id = aa.action_status_id WHERE aa.action_id = $1 AND aa.tenant_id = $2) AS keys`,
+        [id, tenantId],
       );
       const completes = allCompleted(keys) && current.status_key !== 'COMPLETED';
       const sets = new SetClause().raw(sql`updated_on = now()`, sql`updated_by = ${caller.userId}`, sql`version = version + 1`);
