@@ -2565,7 +2565,7 @@ export interface components {
              * Format: uuid
              * @description One of the tenant's action types
              */
-            actionTypeId?: Record<string, never>;
+            actionTypeId?: string | null;
             /**
              * Format: uuid
              * @description One of the tenant's priorities (default Medium)
@@ -2665,7 +2665,7 @@ export interface components {
              * Format: uuid
              * @description One of the tenant's action types
              */
-            actionTypeId?: Record<string, never>;
+            actionTypeId?: string | null;
             /**
              * Format: uuid
              * @description One of the tenant's priorities (default Medium)

@@ -32,7 +32,7 @@ class ActionFieldsDto {
   @IsUUID()
   tenantId?: string;
 
-  @ApiPropertyOptional({ format: 'uuid', description: "One of the tenant's action types" })
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: "One of the tenant's action types" })
   @Nullable()
   @IsUUID()
   actionTypeId?: string | null;
