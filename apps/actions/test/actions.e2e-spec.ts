@@ -294,8 +294,9 @@ describe('actions (e2e, real Postgres and NATS, auth and settings as child proce
     const searched = await h.svc.http.get(`${PATH}/global-search?search=${soon.actionId}`, { token: h.tokens.admin });
     expect(searched.body.data.data.map((x: { id: string }) => x.id)).toEqual([soon.id]);
     expect(none.id).toBeTruthy();
-    // Another tenant sees none of them.
+    // Another tenant sees none of them, and naming a tenant the caller is not a member of is a 403.
     expect((await list(`search=${tag}`, h.tokens.otherAdmin)).body.data.total).toBe(0);
+    expectErrorBody(await list(`tenantId=${h.demo.id}`, h.tokens.otherAdmin), 403);
 
     await expectRefused((q) => list(q), [
       ['limit=101', 'limit'], ['sortBy=owner', 'sortBy'], ['ownerIds=abc', 'ownerIds'], ['select=secret', 'select'], ['overdue=maybe', 'overdue'],
