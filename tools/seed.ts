@@ -1,8 +1,8 @@
 /**
  * npm run seed: demo tenants, users, the settings area's structure (groups, positions, decision
- * roles, sections, categories, authority types), the finance positions' holders, and the decision
- * area's decisions and delegation tree. Safe to run
- * twice. SEED_AREAS=auth seeds tenants and users only, SEED_AREAS=settings stops before decisions.
+ * roles, sections, categories, authority types), the finance positions' holders, the decision
+ * area's decisions and delegation tree, and the actions area's actions. Safe to run twice.
+ * SEED_AREAS=auth seeds tenants and users only, SEED_AREAS=settings stops before decisions.
  * Prints { "tenants": [ { "id", "name", "users": [ { "id", "email", "role" } ], "settings"?: {...}, "decision"?: {...} } ] }.
  */
 import { createServiceApp, Db, ensureDevKeys } from '@ddm/platform';
@@ -17,9 +17,12 @@ import { SettingsModule } from '../apps/settings/src/settings.module';
 import { decisionDataSource } from '../apps/decision/src/data-source';
 import { DecisionModule } from '../apps/decision/src/decision.module';
 import { seedDecisions, seedDelegations, waitForSeedInvalidation } from '../apps/decision/src/seed';
+import { ActionsModule } from '../apps/actions/src/actions.module';
+import { actionsDataSource } from '../apps/actions/src/data-source';
+import { seedActions } from '../apps/actions/src/seed';
 import { DEV_KEYS_DIR, runtime } from './lib/runtime';
 
-const AREAS = ['auth', 'settings', 'decision'] as const;
+const AREAS = ['auth', 'settings', 'decision', 'actions'] as const;
 
 function seedAreas(raw: string | undefined): Set<string> {
   const areas = (raw ?? AREAS.join(',')).split(',').map((a) => a.trim()).filter(Boolean);
@@ -27,6 +30,7 @@ function seedAreas(raw: string | undefined): Set<string> {
   if (unknown.length) throw new Error(`SEED_AREAS: unknown area(s) ${unknown.join(', ')} (known: ${AREAS.join(', ')})`);
   // Every area's data belongs to the tenants the auth seed makes; decisions name the settings area's records.
   const set = new Set(['auth', ...areas]);
+  if (set.has('actions')) set.add('decision'); // actions link decisions
   if (set.has('decision')) set.add('settings');
   return set;
 }
@@ -71,6 +75,18 @@ async function main() {
               await seedPositionMove(users, authDb, tenant);
               await waitForSeedInvalidation(decision.app, tenant);
               Object.assign(tenant, { decision: { ...decisions, ...delegations } });
+            }
+            if (areas.has('actions')) {
+              // The decision area stays up meanwhile: its relay carries the decisions actions link.
+              const actions = await createServiceApp(ActionsModule, { area: 'actions', dataSource: actionsDataSource, env });
+              try {
+                for (const tenant of result.tenants) {
+                  const decided = (tenant as { decision?: { decisions: number } }).decision?.decisions ?? 0;
+                  Object.assign(tenant, { actions: await seedActions(actions.app, tenant, { decisions: decided }) });
+                }
+              } finally {
+                await actions.app.close();
+              }
             }
           } finally {
             await decision.app.close();

@@ -1,11 +1,13 @@
 /**
  * npm run bench -- <name> [options]: runs one benchmark of tools/bench/ (each prints its own usage).
+ *   actions   actions get-by-id and "my open actions" against a bare Fastify + pg handler (2,000 and 200,000 actions)
  *   auth      users list with a search term at 1,000 and at 100,000 users
  *   decisions decisions get-by-id and lists against a bare Fastify + pg handler (1,000 and 100,000 decisions), statements per request, bulk duplicate and delete of 1,000
  *   gateway   the auth details endpoint directly and through the gateway
  *   settings  positions get-by-id and list against a bare Fastify + pg handler running the same SQL (1,000 and 100,000 positions)
  */
 const BENCHES: Record<string, string> = {
+  actions: './actions',
   auth: './auth',
   decisions: './decisions',
   gateway: './gateway',

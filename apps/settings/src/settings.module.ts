@@ -1,5 +1,8 @@
 import { Module } from '@nestjs/common';
 import { projectionConsumers } from '@ddm/platform';
+import { ActionTemplateDefaultsConsumer } from './action-templates/action-template-defaults.consumer';
+import { ActionTemplatesController } from './action-templates/action-templates.controller';
+import { ActionTemplatesService } from './action-templates/action-templates.service';
 import { AuthorityTypesController } from './authority-types/authority-types.controller';
 import { AuthorityTypesService } from './authority-types/authority-types.service';
 import { DecisionCategoriesController } from './decision-categories/decision-categories.controller';
@@ -35,6 +38,7 @@ import { TenantDefaultsConsumer } from './tenant-defaults.consumer';
     DecisionSectionsController,
     DecisionCategoriesController,
     AuthorityTypesController,
+    ActionTemplatesController,
   ],
   providers: [
     GroupTypesService,
@@ -49,6 +53,8 @@ import { TenantDefaultsConsumer } from './tenant-defaults.consumer';
     DecisionCategoryRefs,
     DecisionCategoriesService,
     AuthorityTypesService,
+    ActionTemplatesService,
+    ActionTemplateDefaultsConsumer,
     projectionConsumers(DELEGATIONS),
   ],
   exports: [GroupTypesService, GroupsService, PositionsService, DecisionRolesService, DecisionSectionsService, DecisionCategoriesService, AuthorityTypesService],

@@ -21,5 +21,6 @@ export * from './events/settings.events';
 export * from './events/jobs.events';
 export * from './events/decision.events';
 export * from './events/document.events';
+export * from './events/actions.events';
 export * from './events/registry';
 export * from './events/asyncapi';

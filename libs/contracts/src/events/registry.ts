@@ -8,6 +8,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { flattenValidationErrors } from '../http/validation';
+import { ACTIONS_EVENTS } from './actions.events';
 import { AUTH_EVENTS } from './auth.events';
 import { DECISION_EVENTS } from './decision.events';
 import { DOCUMENT_EVENTS } from './document.events';
@@ -20,6 +21,7 @@ export const EVENT_REGISTRY = {
   ...SETTINGS_EVENTS,
   ...DECISION_EVENTS,
   ...DOCUMENT_EVENTS,
+  ...ACTIONS_EVENTS,
 } as const satisfies Record<string, EventEntry>;
 
 /** A subject of the registry (`evt.<area>.<entity>.<verb>`, `job.<area>.<name>`, `auth.caller.changed`). */

@@ -539,6 +539,215 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/actions/v1/action-statuses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's action statuses
+         * @description To Do, In Progress, Completed, Canceled, Overdue, in that order.
+         */
+        get: operations["ActionConfigController_statuses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/actions/v1/action-priorities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's action priorities
+         * @description Low, Medium, High, Critical (lowest first), each with its colour.
+         */
+        get: operations["ActionConfigController_priorities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/actions/v1/action-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's action types
+         * @description Meeting, Email, Review, Approval, Task.
+         */
+        get: operations["ActionConfigController_types"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/actions/v1/actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List actions
+         * @description Paged actions of the tenant, filtered and sorted; `select` keeps only the named fields of each item.
+         */
+        get: operations["ActionsController_list"];
+        put?: never;
+        /**
+         * Create an action
+         * @description Owner (default: the caller) and assignees must be members of the tenant; decisionId, delegationId and documentId must be records of the tenant. Status defaults to To Do, priority to Medium.
+         */
+        post: operations["ActionsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/actions/v1/actions/global-search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search actions
+         * @description The same filters, sorts and paging as the list.
+         */
+        get: operations["ActionsController_search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/actions/v1/actions/bulk-reassign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Reassign actions in bulk
+         * @description Each action ends up assigned to exactly assigneeIds (those kept keep their status and dates). All or nothing: unknown, deleted or another tenant’s actions are a 404 naming them; actions the caller may not change (without edit:actions: neither owner nor assignee) a 403 naming them.
+         */
+        patch: operations["ActionsController_bulkReassign"];
+        trace?: never;
+    };
+    "/actions/v1/actions/validate-action": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Validate action
+         * @description Whether an open Delegation Request action that the caller opened already exists for the delegation (or decision): its name, and the holder it was sent to (userId). isExist false with nulls when none.
+         */
+        patch: operations["ActionsController_validateAction"];
+        trace?: never;
+    };
+    "/actions/v1/actions/bulk-duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Duplicate actions in bulk
+         * @description Synchronous: answers the copies (new ids and display ids, copiedFrom the source, To Do, manual).
+         */
+        post: operations["ActionsController_bulkDuplicate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/actions/v1/actions/{actionId}/assignee/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set the caller's own status on an action
+         * @description status: one of the tenant's status names; sets actionTakenDate. When every assignee has completed, the action is Completed.
+         */
+        patch: operations["ActionsController_assigneeStatus"];
+        trace?: never;
+    };
+    "/actions/v1/actions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an action */
+        get: operations["ActionsController_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an action
+         * @description Soft: the action leaves every list and get. Answers it as it was, now deleted. Owner, assignees or edit:actions.
+         */
+        delete: operations["ActionsController_remove"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an action
+         * @description The create fields; assigneeIds and files replace what the action has. Owner and assignees may change their action; edit:actions changes any. A system action’s cause fields (decisionId, delegationId, documentId, ownerId) cannot change (409).
+         */
+        patch: operations["ActionsController_update"];
+        trace?: never;
+    };
     "/settings/v1/group-types": {
         parameters: {
             query?: never;
@@ -863,6 +1072,26 @@ export interface paths {
          * @description Rename (409 onto a taken name), set or clear the icon, reorder, (de)activate, or delete softly with isDeleted: true (409 for Approval and Signatory). A deleted type is a 404 afterwards.
          */
         patch: operations["AuthorityTypesController_update"];
+        trace?: never;
+    };
+    "/settings/v1/action-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List action templates
+         * @description Paged; deleted templates are not listed. Every tenant has Send Email, Schedule Meeting, Review Document and Prepare Report.
+         */
+        get: operations["ActionTemplatesController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/auth/v1/user/create": {
@@ -2470,6 +2699,372 @@ export interface components {
             field: string;
             message: string;
         };
+        ActionStatusView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            /** @example To Do */
+            actionStatusName: string;
+            /**
+             * @description Stable key of the status
+             * @enum {string}
+             */
+            statusKey: "TODO" | "IN_PROGRESS" | "COMPLETED" | "CANCELED" | "OVERDUE";
+            isEnabled: boolean;
+        };
+        ActionPriorityView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            /** @example High */
+            actionPriorityName: string;
+            /** @example orange */
+            colorName: string;
+            isEnabled: boolean;
+        };
+        ActionTypeView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            /**
+             * @description Stable key of the type
+             * @example MEETING
+             */
+            type: string;
+            /** @example Meeting */
+            name: string;
+            /** @example calendar */
+            typeIcon: string | null;
+            /** @description Enabled */
+            status: boolean;
+            isCustom: boolean;
+        };
+        ActionTypeObjectView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            /** @example MEETING */
+            type: string;
+            /** @example Meeting */
+            name: string;
+            typeIcon: string | null;
+            status: boolean;
+            isCustom: boolean;
+        };
+        ActionTemplateObjectView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            name: string;
+            description: string | null;
+            status: boolean;
+            type: components["schemas"]["ActionTypeObjectView"] | null;
+        };
+        UserSummaryPositionView: {
+            /** Format: uuid */
+            id: string;
+            positionName: string;
+            autoProvisioned: boolean;
+        };
+        UserSummaryOrganizationView: {
+            /** Format: uuid */
+            id: string;
+            groupName: string | null;
+            displayName: string | null;
+            /** Format: uuid */
+            tenantGroupTypeId: string | null;
+            tenantGroupTypeName: string | null;
+            legalName: string | null;
+            /** @example USD */
+            baseCurrency: string | null;
+        };
+        UserSummaryManagerView: {
+            /** Format: uuid */
+            id: string;
+            name: string | null;
+            displayName: string | null;
+            profileImageUrl: string | null;
+        };
+        UserSummaryView: {
+            /** Format: uuid */
+            id: string;
+            /** @description null while the auth area has not announced the user */
+            email: string | null;
+            name: string | null;
+            displayName: string | null;
+            profileImageUrl: string | null;
+            positions: components["schemas"]["UserSummaryPositionView"][];
+            mobilePhone: string | null;
+            /** Format: uuid */
+            primaryOrganizationId: string | null;
+            primaryOrganization: components["schemas"]["UserSummaryOrganizationView"] | null;
+            manager: components["schemas"]["UserSummaryManagerView"] | null;
+        };
+        ActionAssigneeView: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The user
+             */
+            assigneeId: string;
+            assignee: components["schemas"]["UserSummaryView"];
+            /** Format: uuid */
+            actionStatusId: string;
+            /** @example In Progress */
+            actionStatusName: string;
+            /**
+             * Format: date-time
+             * @description When the assignee last set their status
+             */
+            actionTakenDate: string | null;
+        };
+        ActionFileView: {
+            /** Format: uuid */
+            id: string;
+            fileUrl: string;
+            fileType: string | null;
+            fileName: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        ActionPriorityObjectView: {
+            /** Format: uuid */
+            id: string;
+            actionPriorityName: string;
+            isEnabled: boolean;
+            colorName: string;
+        };
+        ActionStatusObjectView: {
+            /** Format: uuid */
+            id: string;
+            actionStatusName: string;
+            isEnabled: boolean;
+        };
+        ActionView: {
+            /** Format: uuid */
+            id: string;
+            /** @description Display id ("10000", ...) */
+            actionId: string;
+            /** Format: uuid */
+            tenantId: string;
+            actionName: string;
+            description: string | null;
+            /** Format: uuid */
+            actionTypeId: string | null;
+            actionType: components["schemas"]["ActionTypeObjectView"] | null;
+            /** Format: uuid */
+            actionTemplateId: string | null;
+            actionTemplate: components["schemas"]["ActionTemplateObjectView"] | null;
+            /** Format: uuid */
+            actionPriorityId: string | null;
+            /** Format: uuid */
+            actionStatusId: string;
+            /** Format: uuid */
+            decisionId: string | null;
+            decisionDisplayId: string | null;
+            /** Format: uuid */
+            delegationId: string | null;
+            delegationDisplayId: string | null;
+            /** Format: uuid */
+            documentId: string | null;
+            documentDisplayId: string | null;
+            /** Format: uuid */
+            roleId: string | null;
+            /** @description Opaque encoded link to where the app shows the action */
+            link: string;
+            /** Format: uuid */
+            ownerId: string | null;
+            owner: components["schemas"]["UserSummaryView"] | null;
+            /** Format: date-time */
+            dueDate: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** Format: date-time */
+            deletedOn: string | null;
+            /** @description Name of the creator; "System" for a system action */
+            createdBy: string;
+            /** @description Name of the last editor; "System" for a change the system made */
+            updatedBy: string;
+            deletedBy: string | null;
+            /**
+             * Format: uuid
+             * @description The action this one was copied from
+             */
+            copiedFrom: string | null;
+            isDeleted: boolean;
+            isSystemGenerated: boolean;
+            assignees: components["schemas"]["ActionAssigneeView"][];
+            files: components["schemas"]["ActionFileView"][];
+            priority: components["schemas"]["ActionPriorityObjectView"] | null;
+            status: components["schemas"]["ActionStatusObjectView"];
+            /** @description For the caller: each key that applies to the action */
+            permissions: components["schemas"]["RecordPermission"][];
+        };
+        ActionFileDto: {
+            /** @example https://files.example.com/board-pack.pdf */
+            fileUrl: string;
+            /** @example application/pdf */
+            fileType?: string | null;
+            /** @example board-pack.pdf */
+            fileName?: string | null;
+        };
+        CreateActionDto: {
+            /**
+             * Format: uuid
+             * @description The tenant; defaults to the caller's
+             */
+            tenantId?: string;
+            /**
+             * Format: uuid
+             * @description One of the tenant's action types
+             */
+            actionTypeId?: string | null;
+            /**
+             * Format: uuid
+             * @description One of the tenant's priorities (default Medium)
+             */
+            actionPriorityId?: string;
+            /**
+             * Format: uuid
+             * @description One of the tenant's statuses (default To Do)
+             */
+            actionStatusId?: string;
+            /**
+             * Format: uuid
+             * @description A member of the tenant (default: the caller)
+             */
+            ownerId?: string;
+            /** @description Members of the tenant; on update, replaces the assignees (those kept keep their status) */
+            assigneeIds?: string[];
+            description?: string | null;
+            /**
+             * Format: uuid
+             * @description One of the tenant's action templates (GET /settings/v1/action-templates)
+             */
+            actionTemplateId?: string | null;
+            /** Format: uuid */
+            decisionId?: string | null;
+            /** Format: uuid */
+            delegationId?: string | null;
+            /** Format: uuid */
+            documentId?: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-12-31T17:00:00.000Z
+             */
+            dueDate?: string | null;
+            /** @description On update, replaces the files */
+            files?: components["schemas"]["ActionFileDto"][];
+            /** @example Prepare board pack */
+            actionName: string;
+        };
+        BulkReassignDto: {
+            /** @description Record ids of the actions */
+            actionIds: string[];
+            /** @description User ids: each action ends up assigned to exactly these people */
+            assigneeIds: string[];
+            /**
+             * Format: uuid
+             * @description The tenant; defaults to the caller's
+             */
+            tenantId?: string;
+        };
+        ValidateActionDto: {
+            /** Format: uuid */
+            tenantId: string;
+            /** Format: uuid */
+            delegationId?: string;
+            /** Format: uuid */
+            decisionId?: string;
+        };
+        ValidateActionView: {
+            /** @description The name of the open Delegation Request action; null when none exists */
+            actionName: string | null;
+            isExist: boolean;
+            /**
+             * Format: uuid
+             * @description The holder the request was sent to; null when none exists
+             */
+            userId: string | null;
+        };
+        BulkDuplicateActionsDto: {
+            /** @description Record ids of the actions to copy */
+            actionIds: string[];
+            /**
+             * Format: uuid
+             * @description The tenant; defaults to the caller's
+             */
+            tenantId?: string;
+        };
+        AssigneeStatusDto: {
+            /**
+             * @description One of the tenant's status names (GET /actions/v1/action-statuses)
+             * @example Completed
+             */
+            status: string;
+            /**
+             * Format: uuid
+             * @description The tenant; defaults to the caller's
+             */
+            tenantId?: string;
+        };
+        UpdateActionDto: {
+            /**
+             * Format: uuid
+             * @description The tenant; defaults to the caller's
+             */
+            tenantId?: string;
+            /**
+             * Format: uuid
+             * @description One of the tenant's action types
+             */
+            actionTypeId?: string | null;
+            /**
+             * Format: uuid
+             * @description One of the tenant's priorities (default Medium)
+             */
+            actionPriorityId?: string;
+            /**
+             * Format: uuid
+             * @description One of the tenant's statuses (default To Do)
+             */
+            actionStatusId?: string;
+            /**
+             * Format: uuid
+             * @description A member of the tenant (default: the caller)
+             */
+            ownerId?: string;
+            /** @description Members of the tenant; on update, replaces the assignees (those kept keep their status) */
+            assigneeIds?: string[];
+            description?: string | null;
+            /**
+             * Format: uuid
+             * @description One of the tenant's action templates (GET /settings/v1/action-templates)
+             */
+            actionTemplateId?: string | null;
+            /** Format: uuid */
+            decisionId?: string | null;
+            /** Format: uuid */
+            delegationId?: string | null;
+            /** Format: uuid */
+            documentId?: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-12-31T17:00:00.000Z
+             */
+            dueDate?: string | null;
+            /** @description On update, replaces the files */
+            files?: components["schemas"]["ActionFileDto"][];
+            actionName?: string;
+        };
         GroupTypeView: {
             id: string;
             tenantId: string;
@@ -3032,6 +3627,33 @@ export interface components {
              * @example false
              */
             isDeleted?: boolean;
+        };
+        ActionTemplateTypeView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            /** @example EMAIL */
+            type: string;
+            /** @example Email */
+            name: string;
+            typeIcon: string | null;
+            status: boolean;
+            isCustom: boolean;
+        };
+        ActionTemplateView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            /** @example Send Email */
+            name: string;
+            description: string | null;
+            /** @description Enabled */
+            status: boolean;
+            /** Format: uuid */
+            actionTypeId: string | null;
+            type: components["schemas"]["ActionTemplateTypeView"] | null;
         };
         GroupAssignmentDto: {
             /** @description Group record id */
@@ -5628,6 +6250,880 @@ export interface operations {
             };
         };
     };
+    ActionConfigController_statuses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["ActionStatusView"][];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ActionConfigController_priorities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["ActionPriorityView"][];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ActionConfigController_types: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["ActionTypeView"][];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ActionsController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sortOrder?: "asc" | "desc";
+                /** @description Created at or after (ISO 8601 date-time) */
+                createdAtStart?: string;
+                /** @description Created at or before (ISO 8601 date-time; inclusive to the millisecond) */
+                createdAtEnd?: string;
+                /** @description Last updated at or after (ISO 8601 date-time) */
+                updatedAtStart?: string;
+                /** @description Last updated at or before (ISO 8601 date-time; inclusive to the millisecond) */
+                updatedAtEnd?: string;
+                /** @description The tenant; defaults to the caller's */
+                tenantId?: string;
+                /** @description Contained in the name, the description or the display id (case-insensitive) */
+                search?: string;
+                /** @description Comma-separated status ids */
+                actionStatusIds?: string[];
+                /** @description Comma-separated priority ids */
+                actionPriorityIds?: string[];
+                /** @description Comma-separated action type ids */
+                actionTypeIds?: string[];
+                /** @description Comma-separated owner user ids */
+                ownerIds?: string[];
+                /** @description Comma-separated user ids: actions assigned to any of them */
+                assigneeIds?: string[];
+                /** @description Only the caller's actions: owned or assigned */
+                onlyMine?: boolean;
+                /** @description Only system-generated (true) or only manual (false) actions */
+                isSystemGenerated?: boolean;
+                /** @description Comma-separated decision ids */
+                decisionIds?: string[];
+                /** @description Comma-separated delegation ids */
+                delegationIds?: string[];
+                /** @description Comma-separated document ids */
+                documentIds?: string[];
+                /** @description Comma-separated action ids: only these */
+                selectedActionIds?: string[];
+                /** @description Due at or after (ISO 8601 date-time) */
+                dueDateStart?: string;
+                /** @description Due at or before (ISO 8601 date-time; inclusive to the millisecond) */
+                dueDateEnd?: string;
+                /** @description true: open actions whose due date has passed (whether or not the sweep has moved them to Overdue yet); false: the others */
+                overdue?: boolean;
+                /** @description Comma-separated fields to return; only these keys come back per item. One of: id, actionId, tenantId, actionName, description, actionTypeId, actionType, actionTemplateId, actionTemplate, actionPriorityId, actionStatusId, decisionId, decisionDisplayId, delegationId, delegationDisplayId, documentId, documentDisplayId, roleId, link, ownerId, owner, dueDate, createdAt, updatedAt, deletedOn, createdBy, updatedBy, deletedBy, copiedFrom, isDeleted, isSystemGenerated, assignees, files, priority, status, permissions */
+                select?: string[];
+                /** @description actionId sorts numerically; priority and status by their rank; ties are broken by id */
+                sortBy?: "actionId" | "actionName" | "dueDate" | "priority" | "status" | "createdAt" | "updatedAt";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged actions (spec §2.2) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["ActionView"][];
+                        };
+                    };
+                };
+            };
+            /** @description A bad parameter: limit outside 1..100, unknown field or sort, malformed id or date */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ActionsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateActionDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["ActionView"];
+                    };
+                };
+            };
+            /** @description A bad field: actionName missing or over 200, over 100 assignees, over 20 files, a file URL that is not http(s), an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "create:actions" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An owner or assignee who is not a member of the tenant, or a status, priority, type, template, decision, delegation or document the tenant does not have */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ActionsController_search: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sortOrder?: "asc" | "desc";
+                /** @description Created at or after (ISO 8601 date-time) */
+                createdAtStart?: string;
+                /** @description Created at or before (ISO 8601 date-time; inclusive to the millisecond) */
+                createdAtEnd?: string;
+                /** @description Last updated at or after (ISO 8601 date-time) */
+                updatedAtStart?: string;
+                /** @description Last updated at or before (ISO 8601 date-time; inclusive to the millisecond) */
+                updatedAtEnd?: string;
+                /** @description The tenant; defaults to the caller's */
+                tenantId?: string;
+                /** @description Contained in the name, the description or the display id (case-insensitive) */
+                search?: string;
+                /** @description Comma-separated status ids */
+                actionStatusIds?: string[];
+                /** @description Comma-separated priority ids */
+                actionPriorityIds?: string[];
+                /** @description Comma-separated action type ids */
+                actionTypeIds?: string[];
+                /** @description Comma-separated owner user ids */
+                ownerIds?: string[];
+                /** @description Comma-separated user ids: actions assigned to any of them */
+                assigneeIds?: string[];
+                /** @description Only the caller's actions: owned or assigned */
+                onlyMine?: boolean;
+                /** @description Only system-generated (true) or only manual (false) actions */
+                isSystemGenerated?: boolean;
+                /** @description Comma-separated decision ids */
+                decisionIds?: string[];
+                /** @description Comma-separated delegation ids */
+                delegationIds?: string[];
+                /** @description Comma-separated document ids */
+                documentIds?: string[];
+                /** @description Comma-separated action ids: only these */
+                selectedActionIds?: string[];
+                /** @description Due at or after (ISO 8601 date-time) */
+                dueDateStart?: string;
+                /** @description Due at or before (ISO 8601 date-time; inclusive to the millisecond) */
+                dueDateEnd?: string;
+                /** @description true: open actions whose due date has passed (whether or not the sweep has moved them to Overdue yet); false: the others */
+                overdue?: boolean;
+                /** @description Comma-separated fields to return; only these keys come back per item. One of: id, actionId, tenantId, actionName, description, actionTypeId, actionType, actionTemplateId, actionTemplate, actionPriorityId, actionStatusId, decisionId, decisionDisplayId, delegationId, delegationDisplayId, documentId, documentDisplayId, roleId, link, ownerId, owner, dueDate, createdAt, updatedAt, deletedOn, createdBy, updatedBy, deletedBy, copiedFrom, isDeleted, isSystemGenerated, assignees, files, priority, status, permissions */
+                select?: string[];
+                /** @description actionId sorts numerically; priority and status by their rank; ties are broken by id */
+                sortBy?: "actionId" | "actionName" | "dueDate" | "priority" | "status" | "createdAt" | "updatedAt";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged actions (spec §2.2) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["ActionView"][];
+                        };
+                    };
+                };
+            };
+            /** @description A bad parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ActionsController_bulkReassign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkReassignDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["ActionView"][];
+                    };
+                };
+            };
+            /** @description actionIds not 1..500 UUIDs, assigneeIds not 1..100 UUIDs, an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Actions the caller may not change (named) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, deleted or another tenant’s actions, or people not of the tenant (named) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ActionsController_validateAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ValidateActionDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["ValidateActionView"];
+                    };
+                };
+            };
+            /** @description tenantId missing; neither delegationId nor decisionId; a malformed id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown or another tenant’s delegation or decision */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ActionsController_bulkDuplicate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkDuplicateActionsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["ActionView"][];
+                    };
+                };
+            };
+            /** @description actionIds not 1..100 UUIDs */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "create:actions" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, deleted or another tenant’s actions (named) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ActionsController_assigneeStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                actionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssigneeStatusDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["ActionView"];
+                    };
+                };
+            };
+            /** @description Not one of the tenant’s status names */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller is not an assignee of the action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, deleted or another tenant’s action */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ActionsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["ActionView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, deleted, or another tenant’s action */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ActionsController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["ActionView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, deleted, or another tenant’s action */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A system action (the system closes it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ActionsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateActionDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["ActionView"];
+                    };
+                };
+            };
+            /** @description Nothing to change, or a bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, deleted, or another tenant’s action; or a record it names */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A cause field of a system action */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     GroupTypesController_list: {
         parameters: {
             query?: {
@@ -7364,6 +8860,65 @@ export interface operations {
             };
             /** @description The new name is taken in the tenant, or deleting a default type */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ActionTemplatesController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sortOrder?: "asc" | "desc";
+                /** @description The tenant; defaults to the caller's */
+                tenantId?: string;
+                /** @description Name contains (case-insensitive; % and _ match themselves) */
+                search?: string;
+                sortBy?: "name" | "createdOn";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged action templates */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["ActionTemplateView"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

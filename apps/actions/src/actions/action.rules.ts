@@ -1,0 +1,101 @@
+/** The rules of actions that need no database; unit-tested in actions.spec.ts. */
+import { PermissionRule } from '@ddm/contracts';
+import type { StatusKey } from '../action-config/action-config.rules';
+
+export const ACTION_NAME_MAX = 200;
+export const DESCRIPTION_MAX = 5000;
+export const MAX_ASSIGNEES = 100;
+export const MAX_FILES = 20;
+export const MAX_REASSIGN_IDS = 500;
+export const MAX_DUPLICATE_IDS = 100;
+export const MAX_LISTED_IDS = 100;
+
+/** What an action's `permissions` list, and who holds each key beyond its role keys: owner and assignees may change their action. */
+export const ACTION_PERMISSIONS: readonly PermissionRule[] = [
+  { key: 'create:actions' },
+  { key: 'edit:actions', grantedTo: ['owner', 'assignee'] },
+];
+export const EDIT_ACTION = ACTION_PERMISSIONS[1];
+
+/** What opens a system action. */
+export const SYSTEM_KINDS = ['DELEGATION_ACCEPTANCE', 'DELEGATION_APPROVAL', 'DELEGATION_REQUEST', 'DOCUMENT_REVIEW', 'DOCUMENT_APPROVAL', 'DECISION_ROLE_ACCEPTANCE'] as const;
+export type SystemKind = (typeof SYSTEM_KINDS)[number];
+
+/** The fields of a system action that name its cause: users cannot change them (409). */
+export const CAUSE_FIELDS = ['decisionId', 'delegationId', 'documentId', 'ownerId'] as const;
+export type CauseField = (typeof CAUSE_FIELDS)[number];
+
+/** The cause fields a change would alter on an action (an unchanged value sent again alters nothing). */
+export function changedCauseFields(current: Record<CauseField, string | null>, change: Partial<Record<CauseField, string | null>>): CauseField[] {
+  return CAUSE_FIELDS.filter((f) => change[f] !== undefined && (change[f]?.toLowerCase() ?? null) !== (current[f]?.toLowerCase() ?? null));
+}
+
+/**
+ * An assignee's status by name: the tenant's status whose name it is (case-insensitive, trimmed),
+ * or undefined.
+ */
+export function statusByName<S extends { actionStatusName: string }>(statuses: readonly S[], name: string): S | undefined {
+  const wanted = name.trim().toLowerCase();
+  return statuses.find((s) => s.actionStatusName.toLowerCase() === wanted);
+}
+
+/** Whether an action is done once its assignees stand as given: every assignee completed (an action without assignees never is). */
+export function allCompleted(assigneeStatusKeys: readonly string[]): boolean {
+  return assigneeStatusKeys.length > 0 && assigneeStatusKeys.every((k) => k === 'COMPLETED');
+}
+
+/**
+ * Which stage a pending delegation event is at: the decision area publishes `pending` when a
+ * delegation is issued (it then waits for an approval when the tenant requires one, else for the
+ * recipient's acceptance) and again when an approval moves it on to acceptance. So: an approval
+ * action opened by an older event means this one is the acceptance stage; one opened by this very
+ * event (same version) means it is a repeat; none, the tenant's setting decides.
+ */
+export function pendingStage(approvalRequired: boolean, approvalActionVersion: number | null | undefined, eventVersion: number | null | undefined): 'APPROVAL' | 'ACCEPTANCE' | 'REPEAT' {
+  if (approvalActionVersion !== undefined) {
+    if (approvalActionVersion !== null && eventVersion !== null && eventVersion !== undefined && eventVersion <= approvalActionVersion) return 'REPEAT';
+    return 'ACCEPTANCE';
+  }
+  return approvalRequired ? 'APPROVAL' : 'ACCEPTANCE';
+}
+
+/**
+ * What a delegation's status settles among its system actions: `complete` the kinds someone
+ * answered (accepted, approved, rejected), `cancel` those whose cause went away (revoked, expired, ...).
+ */
+export function settledByDelegationStatus(status: string | undefined, ended: boolean): { complete: SystemKind[]; cancel: SystemKind[] } {
+  if (status === 'ACCEPTED') return { complete: ['DELEGATION_ACCEPTANCE', 'DELEGATION_APPROVAL'], cancel: [] };
+  if (status === 'REJECTED') return { complete: ['DELEGATION_ACCEPTANCE', 'DELEGATION_APPROVAL'], cancel: ['DELEGATION_REQUEST'] };
+  if (status === 'ISSUED') return { complete: ['DELEGATION_APPROVAL'], cancel: [] };
+  if (ended) return { complete: [], cancel: ['DELEGATION_ACCEPTANCE', 'DELEGATION_APPROVAL', 'DELEGATION_REQUEST'] };
+  return { complete: [], cancel: [] };
+}
+
+/** The people who must accept: the recipient when the delegation names one, else those the event names, but never the issuer. */
+export function acceptanceAssignees(e: { recipientUserId: string | null; issuerUserId: string | null; notifyUserIds?: string[] }): string[] {
+  if (e.recipientUserId) return [e.recipientUserId];
+  return unique((e.notifyUserIds ?? []).filter((id) => id !== e.issuerUserId));
+}
+
+/** The people who must approve: those the event names, but not the issuer or the recipient (nobody approves their own delegation). */
+export function approvalAssignees(e: { recipientUserId: string | null; issuerUserId: string | null; notifyUserIds?: string[] }): string[] {
+  return unique((e.notifyUserIds ?? []).filter((id) => id !== e.issuerUserId && id !== e.recipientUserId));
+}
+
+/** Ids, lower case, each once, in the order given. */
+export function unique(ids: readonly string[]): string[] {
+  return [...new Set(ids.map((id) => id.toLowerCase()))];
+}
+
+/** The status key an action moves to when its cause is settled. */
+export type SettledKey = Extract<StatusKey, 'COMPLETED' | 'CANCELED'>;
+
+/** An action's opaque link: where the app shows it (the cause of a system action, else the action), encoded. */
+export function actionLink(appUrl: string, a: { id: string; delegationId: string | null; documentId: string | null; isSystemGenerated: boolean }): string {
+  const base = appUrl.replace(/\/+$/, '');
+  const path = a.isSystemGenerated && a.delegationId ? `/delegations/${a.delegationId}` : a.isSystemGenerated && a.documentId ? `/documents/${a.documentId}` : `/actions/${a.id}`;
+  return Buffer.from(`${base}${path}?actionId=${a.id}`).toString('base64url');
+}
+
+export const ACTION_SORTS = ['actionId', 'actionName', 'dueDate', 'priority', 'status', 'createdAt', 'updatedAt'] as const;
+export type ActionSort = (typeof ACTION_SORTS)[number];

@@ -1,0 +1,69 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { ACTION_SUBJECTS } from '@ddm/contracts';
+import { Db, LOGGER } from '@ddm/platform';
+import { Logger } from 'pino';
+import { publishActions, readViews, statusRank } from '../actions/action-writes';
+
+/** How often the sweep looks for open actions past their due date. */
+export const OVERDUE_SWEEP_MS = 60_000;
+/** Most actions one sweep moves (the next takes the rest). */
+const BATCH = 500;
+
+/**
+ * Open actions (To Do, In Progress) past their due date move to Overdue on their own: every
+ * OVERDUE_SWEEP_MS each replica takes up to BATCH due actions with FOR UPDATE SKIP LOCKED (two
+ * replicas never take the same one), moves them in one statement and publishes overdue for each.
+ */
+@Injectable()
+export class OverdueSweep implements OnApplicationBootstrap, OnApplicationShutdown {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<number> | undefined;
+
+  constructor(
+    private readonly db: Db,
+    @Inject(LOGGER) private readonly log: Logger,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.tick(), OVERDUE_SWEEP_MS);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running?.catch(() => undefined);
+  }
+
+  private async tick(): Promise<void> {
+    if (this.running) return;
+    try {
+      const n = await (this.running = this.sweep());
+      if (n) this.log.info({ overdue: n }, 'actions moved to Overdue');
+    } catch (err) {
+      this.log.error({ err }, 'overdue sweep failed (the next one retries)');
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  /** One sweep: answers how many actions it moved. */
+  sweep(): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      const rows = await tx.query<{ id: string; tenant_id: string }>(
+        `WITH due AS (
+           SELECT id FROM actions.actions
+            WHERE NOT is_deleted AND status_key IN ('TODO', 'IN_PROGRESS') AND due_date < now()
+            ORDER BY due_date LIMIT $1 FOR UPDATE SKIP LOCKED)
+         UPDATE actions.actions a SET action_status_id = s.id, status_key = 'OVERDUE', status_rank = $2, version = a.version + 1, updated_on = now(), updated_by = NULL
+           FROM due, actions.action_statuses s
+          WHERE a.id = due.id AND s.tenant_id = a.tenant_id AND s.status_key = 'OVERDUE'
+         RETURNING a.id, a.tenant_id`,
+        [BATCH, statusRank('OVERDUE')],
+      );
+      const byTenant = new Map<string, string[]>();
+      for (const r of rows) byTenant.set(r.tenant_id, [...(byTenant.get(r.tenant_id) ?? []), r.id]);
+      for (const [tenantId, ids] of byTenant) await publishActions(tx, tenantId, ACTION_SUBJECTS.overdue, await readViews(tx, tenantId, ids), null);
+      return rows.length;
+    });
+  }
+}

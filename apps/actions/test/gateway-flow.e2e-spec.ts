@@ -1,0 +1,104 @@
+import { RunningSystem, TestDatabase, TestNamespace, createTestDatabase, createTestNamespace, runSeed, startSystem, tokenFor, until } from '@ddm/testing';
+import { Pool } from 'pg';
+
+/**
+ * The actions area with the areas it builds on, as separate processes behind the gateway: the
+ * seeded actions, and a delegation issued in the decision area that waits for its recipient's
+ * acceptance opening the recipient's action, which the acceptance completes, all on events.
+ */
+describe('system: actions behind the gateway, with auth, settings and decision, on events', () => {
+  let dbx: TestDatabase;
+  let ns: TestNamespace;
+  let system: RunningSystem;
+  let pool: Pool;
+  let demoId: string;
+  let userId: string;
+  const admin = () => tokenFor('admin@demo.test');
+  const user = () => tokenFor('user@demo.test');
+
+  beforeAll(async () => {
+    dbx = await createTestDatabase();
+    ns = createTestNamespace();
+    pool = new Pool({ connectionString: dbx.url, max: 1 });
+    system = await startSystem(dbx, ns, { areas: ['auth', 'settings', 'decision', 'actions'] });
+    const seeded = runSeed(system.env);
+    const demo = seeded.tenants.find((t) => t.name === 'Demo Co')!;
+    demoId = demo.id;
+    userId = demo.users.find((u) => u.email === 'user@demo.test')!.id;
+  }, 180_000);
+
+  afterAll(async () => {
+    await system?.stop();
+    await pool?.end();
+    await dbx?.drop();
+    await ns?.cleanup();
+  });
+
+  it("serves the seeded actions through the gateway: the Global User's own (owned or assigned) by due date, 40 in all, the overdue ones Overdue", async () => {
+    const res = await system.http.get('/actions/v1/actions?onlyMine=true&sortBy=dueDate&limit=20', { token: user() });
+    expect(res.status).toBe(200);
+    expect(res.body.data.total).toBeGreaterThan(0);
+    for (const a of res.body.data.data) expect(a.ownerId === userId || a.assignees.some((x: { assigneeId: string }) => x.assigneeId === userId)).toBe(true);
+    const dues = res.body.data.data.map((a: { dueDate: string }) => a.dueDate);
+    expect(dues).toEqual([...dues].sort());
+    const all = await system.http.get('/actions/v1/actions?limit=1', { token: admin() });
+    expect(all.body.data.total).toBe(40);
+    const overdue = await system.http.get('/actions/v1/actions?overdue=true&limit=100', { token: admin() });
+    expect(overdue.body.data.data.every((a: { status: { actionStatusName: string } }) => a.status.actionStatusName === 'Overdue')).toBe(true);
+    const templates = await system.http.get('/settings/v1/action-templates', { token: user() });
+    expect(templates.body.data.total).toBe(4);
+  });
+
+  it('a delegation awaiting acceptance opens the recipient’s acceptance action; accepting it in the decision area completes the action', async () => {
+    const settings = await system.http.patch(`/auth/v1/tenants/${demoId}/settings`, {
+      token: admin(),
+      body: { delegationApprovalRequired: false, delegationAcceptanceRequired: true },
+    });
+    expect(settings.status).toBe(200);
+    await until(async () => {
+      const { rows } = await pool.query(
+        `SELECT (SELECT acceptance_required FROM decision.tenant_settings_projection WHERE id = $1) AS d, (SELECT acceptance_required FROM actions.tenant_settings_projection WHERE id = $1) AS a`,
+        [demoId],
+      );
+      return rows[0].d === true && rows[0].a === true;
+    }, 'the settings in the decision and actions areas', 20_000);
+
+    const decisions = await system.http.get('/decision/v1/decisions?search=Approve%20purchase%20orders&limit=1', { token: admin() });
+    const decision = decisions.body.data.data[0];
+    const authority = decision.decisionAuthorities.find((a: { authorityType: string }) => a.authorityType === 'Approval');
+    const issued = await system.http.post('/decision/v1/delegations', {
+      token: admin(),
+      body: {
+        decisionId: decision.id,
+        status: 'ISSUED',
+        recipientType: 'SPECIFIC_PERSONNEL',
+        delegationRecipients: [{ recipientUserId: userId }],
+        delegationAuthorities: [{ authorityTypeId: authority.authorityTypeId, authorityLimit: 'Primary', authorityLimitValueType: 'Currency', authorityLimitOperator: '<=', authorityLimitValue: '100', authorityLimitValueUnit: 'USD' }],
+      },
+    });
+    expect(issued.status).toBe(200);
+    const delegation = issued.body.data[0];
+    expect(delegation).toMatchObject({ status: 'PENDING', pendingStage: 'ACCEPTANCE' });
+
+    const mine = () => system.http.get(`/actions/v1/actions?onlyMine=true&isSystemGenerated=true&delegationIds=${delegation.id}`, { token: user() });
+    const opened = await until(async () => {
+      const res = await mine();
+      return res.body.data?.total === 1 && res.body.data.data[0];
+    }, 'the acceptance action', 20_000);
+    expect(opened).toMatchObject({
+      actionName: `Accept delegation ${delegation.delegationDisplayId}`,
+      isSystemGenerated: true,
+      createdBy: 'System',
+      delegationId: delegation.id,
+      delegationDisplayId: delegation.delegationDisplayId,
+      decisionId: decision.id,
+      decisionDisplayId: decision.decisionDisplayId,
+      status: { actionStatusName: 'To Do' },
+    });
+    expect(opened.assignees.map((x: { assigneeId: string }) => x.assigneeId)).toEqual([userId]);
+
+    const accepted = await system.http.post(`/decision/v1/delegations/${delegation.id}/accept`, { token: user(), body: {} });
+    expect(accepted.status).toBe(200);
+    await until(async () => (await mine()).body.data.data[0]?.status.actionStatusName === 'Completed', 'the acceptance action completed', 20_000);
+  });
+});

@@ -1,0 +1,12 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn } from 'class-validator';
+import { OptionalNotNull } from '@ddm/contracts';
+import { TenantListQuery } from '../../common/request.dto';
+import { ACTION_TEMPLATE_SORTS, ActionTemplateSort } from '../action-template.rules';
+
+export class ListActionTemplatesQuery extends TenantListQuery {
+  @ApiPropertyOptional({ enum: ACTION_TEMPLATE_SORTS, default: 'name' })
+  @OptionalNotNull()
+  @IsIn(ACTION_TEMPLATE_SORTS)
+  sortBy: ActionTemplateSort = 'name';
+}
