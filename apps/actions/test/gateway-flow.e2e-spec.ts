@@ -101,4 +101,62 @@ describe('system: actions behind the gateway, with auth, settings and decision, 
     expect(accepted.status).toBe(200);
     await until(async () => (await mine()).body.data.data[0]?.status.actionStatusName === 'Completed', 'the acceptance action completed', 20_000);
   });
+
+  it("with approval required: the approval action goes to the tenant's approvers (holders of approve:delegations, from auth's keys); approving completes it and opens the recipient's acceptance", async () => {
+    const settings = await system.http.patch(`/auth/v1/tenants/${demoId}/settings`, { token: admin(), body: { delegationApprovalRequired: true, delegationAcceptanceRequired: true } });
+    expect(settings.status).toBe(200);
+    await until(async () => {
+      const { rows } = await pool.query(
+        `SELECT (SELECT approval_required FROM decision.tenant_settings_projection WHERE id = $1) AS d, (SELECT approval_required FROM actions.tenant_settings_projection WHERE id = $1) AS a`,
+        [demoId],
+      );
+      return rows[0].d === true && rows[0].a === true;
+    }, 'the settings in the decision and actions areas', 20_000);
+    // Who holds approve:delegations, as auth's user events told the decision area.
+    const { rows: approverRows } = await pool.query<{ id: string }>(
+      `SELECT id FROM decision.user_projection WHERE tenant_id = $1 AND status = 'ACTIVE' AND 'approve:delegations' = ANY(permission_keys) ORDER BY id`,
+      [demoId],
+    );
+    const approvers = approverRows.map((r) => r.id);
+    const adminId = (await pool.query<{ id: string }>(`SELECT id FROM decision.user_projection WHERE tenant_id = $1 AND email = 'admin@demo.test'`, [demoId])).rows[0].id;
+    expect(approvers).toContain(adminId);
+    expect(approvers).not.toContain(userId); // a Global User does not approve
+
+    const decision = (await system.http.get('/decision/v1/decisions?search=Select%20new%20suppliers&limit=1', { token: admin() })).body.data.data[0];
+    const authority = decision.decisionAuthorities.find((a: { authorityType: string }) => a.authorityType === 'Approval');
+    const manager = tokenFor('manager@demo.test');
+    const issued = await system.http.post('/decision/v1/delegations', {
+      token: manager,
+      body: {
+        decisionId: decision.id,
+        status: 'ISSUED',
+        recipientType: 'SPECIFIC_PERSONNEL',
+        delegationRecipients: [{ recipientUserId: userId }],
+        delegationAuthorities: [{ authorityTypeId: authority.authorityTypeId, authorityLimit: 'Primary', authorityLimitValueType: 'Currency', authorityLimitOperator: '<=', authorityLimitValue: '100', authorityLimitValueUnit: 'USD' }],
+      },
+    });
+    expect(issued.status).toBe(200);
+    const delegation = issued.body.data[0];
+    expect(delegation).toMatchObject({ status: 'PENDING', pendingStage: 'APPROVAL' });
+    const issuerId = delegation.issuerUserId as string;
+
+    const ofDelegation = () => system.http.get(`/actions/v1/actions?isSystemGenerated=true&delegationIds=${delegation.id}&sortBy=createdAt&limit=10`, { token: admin() });
+    const approval = await until(async () => {
+      const res = await ofDelegation();
+      return res.body.data?.total === 1 && res.body.data.data[0];
+    }, 'the approval action', 20_000);
+    expect(approval).toMatchObject({ actionName: `Approve delegation ${delegation.delegationDisplayId}`, ownerId: issuerId });
+    // Every approver but the issuer and the recipient (nobody approves their own delegation).
+    expect(approval.assignees.map((x: { assigneeId: string }) => x.assigneeId).sort()).toEqual(approvers.filter((id) => id !== issuerId && id !== userId).sort());
+
+    expect((await system.http.post(`/decision/v1/delegations/${delegation.id}/approve`, { token: admin(), body: {} })).body.data).toMatchObject({ status: 'PENDING', pendingStage: 'ACCEPTANCE' });
+    const both = await until(async () => {
+      const res = await ofDelegation();
+      return res.body.data?.total === 2 && res.body.data.data;
+    }, 'the acceptance action after the approval', 20_000);
+    const byName = new Map(both.map((a: { actionName: string }) => [a.actionName, a]));
+    expect((byName.get(`Approve delegation ${delegation.delegationDisplayId}`) as { status: { actionStatusName: string } }).status.actionStatusName).toBe('Completed');
+    expect((byName.get(`Accept delegation ${delegation.delegationDisplayId}`) as { assignees: { assigneeId: string }[] }).assignees.map((x) => x.assigneeId)).toEqual([userId]);
+    await system.http.patch(`/auth/v1/tenants/${demoId}/settings`, { token: admin(), body: { delegationApprovalRequired: false, delegationAcceptanceRequired: false } });
+  });
 });

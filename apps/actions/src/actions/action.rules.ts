@@ -49,9 +49,21 @@ export function allCompleted(assigneeStatusKeys: readonly string[]): boolean {
  * delegation is issued (it then waits for an approval when the tenant requires one, else for the
  * recipient's acceptance) and again when an approval moves it on to acceptance. So: an approval
  * action opened by an older event means this one is the acceptance stage; one opened by this very
- * event (same version) means it is a repeat; none, the tenant's setting decides.
+ * event (same version) means it is a repeat; none, the tenant's setting decides. When the event
+ * names its stage (`announced`, the event's pendingStage) that is what it is.
  */
-export function pendingStage(approvalRequired: boolean, approvalActionVersion: number | null | undefined, eventVersion: number | null | undefined): 'APPROVAL' | 'ACCEPTANCE' | 'REPEAT' {
+export function pendingStage(
+  approvalRequired: boolean,
+  approvalActionVersion: number | null | undefined,
+  eventVersion: number | null | undefined,
+  announced?: string | null,
+): 'APPROVAL' | 'ACCEPTANCE' | 'REPEAT' {
+  // The decision area names the stage (pendingStage): an approval already opened by this or a later event is a repeat.
+  if (announced === 'ACCEPTANCE') return 'ACCEPTANCE';
+  if (announced === 'APPROVAL') {
+    const repeat = approvalActionVersion !== undefined && (approvalActionVersion === null || eventVersion === null || eventVersion === undefined || eventVersion <= approvalActionVersion);
+    return repeat ? 'REPEAT' : 'APPROVAL';
+  }
   if (approvalActionVersion !== undefined) {
     if (approvalActionVersion !== null && eventVersion !== null && eventVersion !== undefined && eventVersion <= approvalActionVersion) return 'REPEAT';
     return 'ACCEPTANCE';

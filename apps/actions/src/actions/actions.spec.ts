@@ -63,6 +63,15 @@ describe('action rules', () => {
     expect(pendingStage(true, null, undefined)).toBe('ACCEPTANCE');
   });
 
+  it('the stage the event names wins over the inference', () => {
+    expect(pendingStage(false, undefined, 1, 'APPROVAL')).toBe('APPROVAL');
+    expect(pendingStage(true, undefined, 1, 'ACCEPTANCE')).toBe('ACCEPTANCE');
+    expect(pendingStage(true, 1, 1, 'APPROVAL')).toBe('REPEAT');
+    expect(pendingStage(true, 1, 2, 'APPROVAL')).toBe('APPROVAL'); // approval asked again (e.g. after a change)
+    expect(pendingStage(true, 1, 2, 'ACCEPTANCE')).toBe('ACCEPTANCE');
+    expect(pendingStage(true, undefined, 1, null)).toBe('APPROVAL');
+  });
+
   it('what a delegation status settles: answers complete, ends cancel', () => {
     expect(settledByDelegationStatus('ACCEPTED', false)).toEqual({ complete: ['DELEGATION_ACCEPTANCE', 'DELEGATION_APPROVAL'], cancel: [] });
     expect(settledByDelegationStatus('ISSUED', false)).toEqual({ complete: ['DELEGATION_APPROVAL'], cancel: [] });

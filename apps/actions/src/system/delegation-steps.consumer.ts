@@ -60,7 +60,7 @@ export class DelegationStepsConsumer implements OnApplicationBootstrap {
       approvalKey(e.delegationId),
     ]);
     const [settings] = await tx.query<{ approval_required: boolean }>(`SELECT approval_required FROM actions.tenant_settings_projection WHERE id = $1`, [e.tenantId]);
-    const stage = pendingStage(settings?.approval_required ?? false, approval ? (approval.cause_version === null ? null : Number(approval.cause_version)) : undefined, e.version);
+    const stage = pendingStage(settings?.approval_required ?? false, approval ? (approval.cause_version === null ? null : Number(approval.cause_version)) : undefined, e.version, e.pendingStage);
     if (stage === 'REPEAT') return;
     if (stage === 'APPROVAL') {
       const assignees = approvalAssignees(e);

@@ -3,6 +3,7 @@ import { Caller, Page, badRequest, conflict, forbidden, notFound } from '@ddm/co
 import { Db, Queryable, SetClause, TenantUniqueName, listPage, refuseTakenName, sql, writeUniqueName } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { CallerChanges } from '../callers/caller-changes';
+import { UserRefs } from '../users/user-refs';
 import { ListRolesQuery } from './dto/list-roles.query';
 import { CreateRoleDto, ROLE_UPDATE_FIELDS, UpdateRoleDto } from './dto/role-change.dto';
 import { RoleRow, TenantRoleView, toTenantRoleView } from './dto/role.response';
@@ -22,6 +23,7 @@ export class RolesService {
   constructor(
     private readonly db: Db,
     private readonly changes: CallerChanges,
+    private readonly users: UserRefs,
   ) {}
 
   list(tenantId: string, q: ListRolesQuery): Promise<Page<TenantRoleView>> {
@@ -84,7 +86,11 @@ export class RolesService {
       }
       await writeUniqueName(ROLE_NAME, roleName ?? '', () => tx.query(sql`UPDATE auth.tenant_roles SET ${sets.sql} WHERE id = ${roleId} AND tenant_id = ${tenantId}`));
       if (dto.relationshipMappings?.length) await writeMappings(tx, roleId, dto.relationshipMappings);
-      if (activation || dto.relationshipMappings?.length) await callerChanged({ tenantId });
+      if (activation || dto.relationshipMappings?.length) {
+        await callerChanged({ tenantId });
+        // What the role grants changed: its members' summaries carry their keys, so the other areas hear again.
+        await this.users.publish(tx, 'evt.auth.user.updated', tenantId, await membersOf(tx, tenantId, roleId));
+      }
     });
     return this.get(tenantId, roleId);
   }
@@ -103,4 +109,14 @@ async function writeMappings(q: Queryable, roleId: string, mappings: readonly Ma
      ON CONFLICT (role_id, relationship_key_name) DO UPDATE SET is_enabled = EXCLUDED.is_enabled`,
     [roleId, mappings.map((x) => x.relationshipKeyName), mappings.map((x) => x.isEnabled)],
   );
+}
+
+/** The tenant's members holding the role (memberships not deleted). */
+async function membersOf(q: Queryable, tenantId: string, roleId: string): Promise<string[]> {
+  const rows = await q.query<{ user_id: string }>(
+    `SELECT DISTINCT ur.user_id FROM auth.user_roles ur JOIN auth.tenant_users tu ON tu.tenant_id = ur.tenant_id AND tu.user_id = ur.user_id AND NOT tu.is_deleted
+      WHERE ur.tenant_id = $1 AND ur.tenant_role_id = $2 AND ur.deleted_on IS NULL`,
+    [tenantId, roleId],
+  );
+  return rows.map((r) => r.user_id);
 }

@@ -140,6 +140,11 @@ export const USER_SUMMARY_SQL = `
            WHERE ug.tenant_id = tu.tenant_id AND ug.user_id = u.id AND ug.is_primary_org AND NOT ug.is_deleted) AS "primaryOrganization",
          coalesce((SELECT array_agg(ug.group_id ORDER BY ug.group_id) FROM auth.user_groups ug
                     WHERE ug.tenant_id = tu.tenant_id AND ug.user_id = u.id AND NOT ug.is_deleted), '{}') AS "groupIds",
+         coalesce((SELECT array_agg(DISTINCT m.relationship_key_name ORDER BY m.relationship_key_name)
+                     FROM auth.user_roles ur
+                     JOIN auth.tenant_roles r ON r.id = ur.tenant_role_id AND NOT r.is_deleted AND NOT r.is_deactivated AND r.status = 'ACTIVE'
+                     JOIN auth.role_mappings m ON m.role_id = r.id AND m.is_enabled
+                    WHERE ur.tenant_id = tu.tenant_id AND ur.user_id = u.id AND ur.deleted_on IS NULL), '{}') AS "permissionKeys",
          (SELECT json_build_object('id', mu.id, 'name', mu.name, 'displayName', mu.display_name, 'profileImageUrl', mu.profile_image_url)
             FROM auth.users mu WHERE mu.id = tu.manager_id) AS manager
     FROM auth.tenant_users tu JOIN auth.users u ON u.id = tu.user_id

@@ -67,11 +67,25 @@ export async function recordDelegationChange(
 ): Promise<DelegationRow[]> {
   const rows = await tx.query<DelegationRow>(reviseDelegations(tenantId, ids, change, by));
   if (subject) {
-    const events = rows.map((r) => toDelegationEvent(r.view, r.version, [r.view.issuerUserId, r.view.recipientUserId].filter((x): x is string => !!x)));
+    const concerned = (r: DelegationRow) => [r.view.issuerUserId, r.view.recipientUserId].filter((x): x is string => !!x);
+    const events = rows.map((r) => toDelegationEvent(r.view, r.version, concerned(r)));
     await tx.publishMany(subject, events);
-    if (notice) await tx.publishMany(notice, events);
+    if (notice === 'evt.decision.delegation.pending' && rows.some((r) => r.view.pendingStage === 'APPROVAL')) {
+      // Awaiting approval: the notice names the approvers (holders of approve:delegations) besides the issuer and recipient.
+      const approvers = await approversOf(tx, tenantId);
+      await tx.publishMany(notice, rows.map((r) => toDelegationEvent(r.view, r.version, r.view.pendingStage === 'APPROVAL' ? [...concerned(r), ...approvers] : concerned(r))));
+    } else if (notice) await tx.publishMany(notice, events);
   }
   return rows;
+}
+
+/** The tenant's active holders of approve:delegations (auth's keys, projected), at most 500. */
+async function approversOf(tx: Tx, tenantId: string): Promise<string[]> {
+  const rows = await tx.query<{ id: string }>(
+    `SELECT id FROM decision.user_projection WHERE tenant_id = $1 AND status = 'ACTIVE' AND 'approve:delegations' = ANY(permission_keys) ORDER BY id LIMIT 500`,
+    [tenantId],
+  );
+  return rows.map((r) => r.id);
 }
 
 /** The state subject of a change to a delegation in `status` (null: a draft publishes nothing). */

@@ -27,6 +27,8 @@ export const USERS: ProjectionSpec<(typeof SUBJECTS)[number]> = {
       manager_id: user.manager?.id ?? null,
       position_ids: (user.positions ?? []).map((p) => p.id),
       group_ids: user.groupIds ?? [],
+      // Whom a delegation awaiting approval names (holders of approve:delegations).
+      permission_keys: user.permissionKeys ?? [],
     },
   }),
   // A person, position or group that changed may break delegations that name it: they are checked again.

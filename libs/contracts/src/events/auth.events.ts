@@ -73,6 +73,12 @@ export class UserSummary {
   @NestedField(() => UserSummaryManager, { nullable: true }) manager?: UserSummaryManager | null;
   /** The groups the user is a member of in auth (not those of their positions). */
   @UuidArrayField({ optional: true, max: 1000 }) groupIds?: string[];
+  /**
+   * The permission keys the user's active roles grant in the tenant (approve:delegations,
+   * review:documents, ...): whom other areas ask to approve or review. Republished for a role's
+   * members when the role's keys change.
+   */
+  @StringArrayField({ optional: true, max: 200, maxLength: 100 }) permissionKeys?: string[];
 }
 
 /** evt.auth.user.created | updated | deleted with the §2.3 summary of the user in the tenant. */

@@ -35,6 +35,8 @@ export class DelegationEvent {
   @StringField({ optional: true, max: 20 }) delegationDisplayId?: string;
   /** The documents linked to the delegation (the document area counts them). */
   @UuidArrayField({ optional: true, max: 1000 }) documentIds?: string[];
+  /** What a PENDING delegation waits for: APPROVAL (notifyUserIds: the approvers) or ACCEPTANCE (its recipient); null otherwise. */
+  @StringField({ nullable: true, max: 20 }) pendingStage?: string | null;
 }
 
 /**

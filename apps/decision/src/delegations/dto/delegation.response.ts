@@ -157,6 +157,7 @@ export function toDelegationEvent(v: StoredDelegationView, version: number, noti
     notifyUserIds: [...new Set(notifyUserIds)],
     delegationDisplayId: v.delegationDisplayId,
     documentIds: v.delegationDocuments.map((d) => d.documentId),
+    pendingStage: v.status === 'PENDING' ? (v.pendingStage ?? null) : null,
   };
 }
 
