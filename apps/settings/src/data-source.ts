@@ -5,6 +5,7 @@ import { SettingsPlatform1763800000000 } from './migrations/1763800000000-settin
 import { SettingsStructure1764000000000 } from './migrations/1764000000000-settings-structure';
 import { SettingsOutboxTrace1764900000000 } from './migrations/1764900000000-settings-outbox-trace';
 import { SettingsDecisionBuildingBlocks1765100000000 } from './migrations/1765100000000-settings-decision-building-blocks';
+import { SettingsDocumentTypes1765450000000 } from './migrations/1765450000000-settings-document-types';
 
 /** The settings schema: used by the service and by `migrate`. */
 export const settingsDataSource: ServiceDataSource = {
@@ -17,5 +18,6 @@ export const settingsDataSource: ServiceDataSource = {
     SettingsDelegationVersion1764000000002,
     SettingsOutboxTrace1764900000000,
     SettingsDecisionBuildingBlocks1765100000000,
+    SettingsDocumentTypes1765450000000,
   ],
 };

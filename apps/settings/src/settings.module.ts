@@ -10,6 +10,8 @@ import { DecisionRolesService } from './decision-roles/decision-roles.service';
 import { DecisionSectionRefs } from './decision-sections/decision-section-refs';
 import { DecisionSectionsController } from './decision-sections/decision-sections.controller';
 import { DecisionSectionsService } from './decision-sections/decision-sections.service';
+import { DocumentTypesController } from './document-types/document-types.controller';
+import { DocumentTypesService } from './document-types/document-types.service';
 import { GroupTypesController } from './group-types/group-types.controller';
 import { GroupTypesService } from './group-types/group-types.service';
 import { GroupRefs } from './groups/group-refs';
@@ -23,7 +25,7 @@ import { TenantDefaultsConsumer } from './tenant-defaults.consumer';
 
 /**
  * The settings area: group types, groups, positions, decision roles, the building blocks of a
- * decision (sections, categories, authority types), the consumer giving each new tenant its
+ * decision (sections, categories, authority types), document types, the consumer giving each new tenant its
  * defaults, and the delegation projection behind the counts.
  */
 @Module({
@@ -35,6 +37,7 @@ import { TenantDefaultsConsumer } from './tenant-defaults.consumer';
     DecisionSectionsController,
     DecisionCategoriesController,
     AuthorityTypesController,
+    DocumentTypesController,
   ],
   providers: [
     GroupTypesService,
@@ -49,8 +52,9 @@ import { TenantDefaultsConsumer } from './tenant-defaults.consumer';
     DecisionCategoryRefs,
     DecisionCategoriesService,
     AuthorityTypesService,
+    DocumentTypesService,
     projectionConsumers(DELEGATIONS),
   ],
-  exports: [GroupTypesService, GroupsService, PositionsService, DecisionRolesService, DecisionSectionsService, DecisionCategoriesService, AuthorityTypesService],
+  exports: [GroupTypesService, GroupsService, PositionsService, DecisionRolesService, DecisionSectionsService, DecisionCategoriesService, AuthorityTypesService, DocumentTypesService],
 })
 export class SettingsModule {}
