@@ -420,6 +420,22 @@ describe('documents (e2e, real Postgres and NATS, auth and settings as child pro
     expect(kinds).toEqual(['created', 'changes-requested', 'updated', 'reviewed', 'approved']);
   });
 
+  it('refuses a reviewer or approver who does not hold the key of the step (400 naming the field)', async () => {
+    await h.setMembership('user@demo.test', { keys: ['view:decisions', 'create:actions'] });
+    const reviewer = await post(linked('Reviewed by a user', { reviewerUserId: user }));
+    expectErrorBody(reviewer, 400, PATH);
+    expect(reviewer.body.errors).toEqual([{ field: 'reviewerUserId', message: `User ${user} does not hold "review:documents"` }]);
+    const approver = await post(linked('Approved by a user', { approverUserId: user }));
+    expect(approver.body.errors).toEqual([{ field: 'approverUserId', message: `User ${user} does not hold "approve:documents"` }]);
+    const d = await made(linked('Reviewed later', { documentSharingType: 'TENANT' }));
+    expect((await patch(d.id, { documentOversights: { reviewerUserId: user } })).body.errors).toEqual([{ field: 'reviewerUserId', message: expect.any(String) }]);
+    await h.setMembership('user@demo.test', { keys: ['view:decisions', 'review:documents'] });
+    const named = await patch(d.id, { documentOversights: { reviewerUserId: user } });
+    expect(named.status).toBe(200);
+    expect(named.body.data.documentOversight).toMatchObject({ reviewerUserId: user, reviewStatus: 'REVIEW_PENDING' });
+    await h.setMembership('user@demo.test', {});
+  });
+
   it('asks for approval at once without a reviewer; a position names its holders, who may answer', async () => {
     const [positionId] = [...h.refs.positions.values()];
     await h.setMembership('user@demo.test', { positionIds: [positionId] });

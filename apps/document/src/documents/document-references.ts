@@ -1,4 +1,7 @@
-import { FieldError, notFound } from '@ddm/contracts';
+import { FieldError, badRequest, notFound } from '@ddm/contracts';
+
+/** The key a person named for a step must hold. */
+const NAMED_KEYS: Readonly<Record<string, string>> = { reviewerUserId: 'review:documents', approverUserId: 'approve:documents' };
 import { Queryable, sql } from '@ddm/platform';
 
 /** The records a document names, as a change sends them (each with the request field that carried it). */
@@ -29,7 +32,7 @@ export async function requireReferences(q: Queryable, tenantId: string, sent: Re
   const groupIds = (sent.groupIds ?? []).map((id) => id.toLowerCase());
   const userIds = [...(sent.userIds ?? []).map((id) => id.toLowerCase()), ...people.map(([, id]) => id), ...(sent.ownerId ? [sent.ownerId.toLowerCase()] : [])];
   const rows = await q.query<{ kind: string; id: string; extra: string | null }>(sql`
-    SELECT 'user' AS kind, id, NULL::text AS extra FROM document.user_projection WHERE tenant_id = ${tenantId} AND id = ANY(${[...new Set(userIds)]}::uuid[]) AND status <> 'DELETED'
+    SELECT 'user' AS kind, id, array_to_string(keys, ',') AS extra FROM document.user_projection WHERE tenant_id = ${tenantId} AND id = ANY(${[...new Set(userIds)]}::uuid[]) AND status <> 'DELETED'
     UNION ALL
     SELECT 'group', id, tenant_group_type_id::text FROM document.group_projection WHERE tenant_id = ${tenantId} AND id = ANY(${[...new Set(groupIds)]}::uuid[]) AND NOT is_deleted
     UNION ALL
@@ -53,6 +56,16 @@ export async function requireReferences(q: Queryable, tenantId: string, sent: Re
     if (!users.has(id.toLowerCase())) errors.push({ field: `documentSharingUsers.${i}.userId`, message: `User ${id} is not a member of the tenant` });
   });
   for (const [field, id] of people) if (!users.has(id)) errors.push({ field, message: `User ${id} is not a member of the tenant` });
+  if (!errors.length) {
+    // A named reviewer or approver must hold the key of the step (checked where the auth area tells the user's keys).
+    const problems: FieldError[] = [];
+    for (const [field, id] of people) {
+      const key = NAMED_KEYS[field];
+      const keys = users.get(id);
+      if (key && keys !== null && keys !== undefined && !keys.split(',').includes(key)) problems.push({ field, message: `User ${id} does not hold "${key}"` });
+    }
+    if (problems.length) throw badRequest(`Invalid input: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`, problems);
+  }
   for (const [field, id] of positions) if (!knownPositions.has(id)) errors.push({ field, message: `Position ${id} not found` });
   if (errors.length) throw notFound(errors.length === 1 ? errors[0].message : `Records not found: ${errors.map((e) => e.message).join('; ')}`, errors);
   return groups;

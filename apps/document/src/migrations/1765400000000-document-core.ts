@@ -141,6 +141,8 @@ export class DocumentCore1765400000000 implements MigrationInterface {
       CREATE TABLE document.user_projection (
         tenant_id uuid NOT NULL, id uuid NOT NULL, email varchar(320) NOT NULL, name varchar(200), display_name varchar(200),
         profile_image_url varchar(2048), status varchar(20) NOT NULL, position_ids uuid[] NOT NULL DEFAULT '{}', group_ids uuid[] NOT NULL DEFAULT '{}',
+        -- The keys the user's roles grant, when the auth area tells them (NULL: not told).
+        keys text[],
         version bigint, updated_on timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (tenant_id, id)
       )`);

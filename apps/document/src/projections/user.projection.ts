@@ -24,6 +24,7 @@ export const USERS: ProjectionSpec<(typeof SUBJECTS)[number]> = {
       status: user.status,
       position_ids: (user.positions ?? []).map((p) => p.id),
       group_ids: user.groupIds ?? [],
+      keys: user.keys ?? null,
     },
   }),
 };

@@ -73,6 +73,8 @@ export class UserSummary {
   @NestedField(() => UserSummaryManager, { nullable: true }) manager?: UserSummaryManager | null;
   /** The groups the user is a member of in auth (not those of their positions). */
   @UuidArrayField({ optional: true, max: 1000 }) groupIds?: string[];
+  /** The relationship keys the user's roles grant in the tenant (the document area checks a named reviewer or approver against them). */
+  @StringArrayField({ optional: true, max: 100, maxLength: 100 }) keys?: string[];
 }
 
 /** evt.auth.user.created | updated | deleted with the §2.3 summary of the user in the tenant. */
