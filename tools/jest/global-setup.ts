@@ -34,27 +34,30 @@ function migrationsHash(): string {
 /** `adminUrl`: a database on the server where the template and the test databases go. */
 export default async function globalSetup(adminUrl: string): Promise<void> {
   ensureDevKeys(TEST_KEYS_DIR);
-  const template = `ddm_tpl_${migrationsHash()}`;
-  process.env.DDM_TEMPLATE_DB = template;
+  const prefix = `ddm_tpl_${migrationsHash()}_`;
   const admin = new Client({ connectionString: adminUrl });
   await admin.connect();
   try {
     await admin.query(`SELECT pg_advisory_lock(hashtext('ddm:test-template'))`);
     const { rows } = await admin.query(`SELECT datname FROM pg_database WHERE datname LIKE 'ddm_tpl_%' OR datname LIKE 'ddm_t_%' OR datname LIKE 'ddm_build_%'`);
-    // Leftovers of earlier runs (a killed run cannot drop its own). Test databases carry their
-    // creation time in the name; only those over two hours old go, so a run going on beside this
-    // one keeps its databases. In-use ones are kept anyway (DROP fails).
+    const names = rows.map((r: { datname: string }) => r.datname);
+    const template = names.find((name) => name.startsWith(prefix)) ?? `${prefix}${Date.now()}`;
+    process.env.DDM_TEMPLATE_DB = template;
+    // Leftovers of earlier runs (a killed run cannot drop its own). Test databases and templates carry
+    // their creation time in the name; only those over two hours old go, so a run going on beside this
+    // one (another checkout, other migrations) keeps its databases and its template. In-use ones are
+    // kept anyway (DROP fails).
     const stale = (name: string) => {
-      const m = /^ddm_t_(\d{10})_/.exec(name) ?? /^ddm_build_(\d{13})$/.exec(name);
+      const m = /^ddm_t_(\d{10})_/.exec(name) ?? /^ddm_build_(\d{13})$/.exec(name) ?? /^ddm_tpl_[0-9a-f]{12}_(\d{13})$/.exec(name);
       if (!m) return name.startsWith('ddm_tpl_') || /^ddm_t_[0-9a-f]{10}$/.test(name);
       const created = m[1].length === 10 ? Number(m[1]) * 1000 : Number(m[1]);
       return Date.now() - created > 2 * 3600_000;
     };
-    for (const { datname } of rows) {
-      if (datname === template || !stale(datname)) continue;
-      await admin.query(`DROP DATABASE IF EXISTS "${datname}"`).catch(() => undefined);
+    for (const name of names) {
+      if (name === template || !stale(name)) continue;
+      await admin.query(`DROP DATABASE IF EXISTS "${name}"`).catch(() => undefined);
     }
-    if (!rows.some((r) => r.datname === template)) {
+    if (!names.includes(template)) {
       const building = `ddm_build_${Date.now()}`;
       await admin.query(`CREATE DATABASE "${building}"`);
       for (const def of SOURCES) {
