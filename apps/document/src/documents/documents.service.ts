@@ -128,6 +128,13 @@ export class DocumentsService {
     return { userId: caller.userId, positionIds: row?.position_ids ?? [], groupIds: row?.group_ids ?? [], all: seesEveryDocument(caller) };
   }
 
+  /** Whether the caller sees a live document of the tenant that uses the file (who may read the file's content). */
+  async seesDocumentWithFile(caller: Caller, fileId: string): Promise<boolean> {
+    const a = await this.audience(this.db, caller);
+    const rows = await this.db.query(sql`SELECT 1 FROM document.documents d WHERE d.tenant_id = ${caller.tenantId} AND d.file_id = ${fileId} AND NOT d.is_deleted ${and(visibleTo(a))} LIMIT 1`);
+    return rows.length > 0;
+  }
+
   async get(caller: Caller, id: string): Promise<DocumentView> {
     const a = await this.audience(this.db, caller);
     const [row] = await this.db.query<DocumentRow>(documentById(caller.tenantId, id, a));
