@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { delegationEvent, expectErrorBody, publishEvent } from '@ddm/testing';
+import { FilesService } from '../src/files/files.service';
 import { DocumentHarness, ISO, UUID7, startDocument, until } from './fixtures/harness';
 
 const PATH = '/document/v1/documents';
@@ -310,6 +311,36 @@ describe('documents (e2e, real Postgres and NATS, auth and settings as child pro
         { field: 'documentDescription', from: null, to: 'Buying things' },
       ]),
     );
+  });
+
+  it('switches a document between a link and an uploaded file, sets its linking flags, and keeps a type named without an id', async () => {
+    const adminCaller = { userId: admin, tenantId: h.demo.id, email: 'admin@demo.test', name: 'Ada Admin', roleIds: [], keys: new Set<string>(), claims: {} as never };
+    const file = await h.svc.app.get(FilesService).upload(adminCaller, {
+      filename: 'terms.txt',
+      mimetype: 'text/plain',
+      content: (async function* () {
+        yield Buffer.from('terms');
+      })(),
+    });
+    const d = await made(linked('Terms of business', { documentSharingType: 'TENANT', documentTypeName: 'Terms' }));
+    expect(d).toMatchObject({ documentTypeId: null, documentTypeName: 'Terms' });
+    expectErrorBody(await patch(d.id, { documentUploadType: 'UPLOADED' }), 400);
+    const uploaded = await patch(d.id, { documentUploadType: 'UPLOADED', fileId: file.id, documentLinking: { decisionLinkAllowed: 'false' } });
+    expect(uploaded.status).toBe(200);
+    expect(uploaded.body.data).toMatchObject({
+      documentUploadType: 'UPLOADED',
+      documentUrl: null,
+      fileId: file.id,
+      file: { id: file.id, name: 'terms.txt', type: 'text/plain', link: file.link },
+      documentLinking: { decisionLinkAllowed: false, delegationLinkAllowed: true },
+    });
+    const [event] = (await eventsOf(d.id)).filter((e) => e.subject === 'evt.document.document.updated');
+    expect(event.payload.document).toMatchObject({ documentUrl: file.link, documentFileType: 'text/plain' });
+    // Another file of the same kind, then back to a link: the document holds one kind of content.
+    expect((await patch(d.id, { fileId: file.id, documentTypeId: h.refs.documentTypes.get('Contract') })).body.data).toMatchObject({ documentTypeName: 'Contract' });
+    const relinked = await patch(d.id, { documentUploadType: 'LINKED', documentUrl: 'https://intranet.example.com/terms.pdf' });
+    expect(relinked.body.data).toMatchObject({ documentUploadType: 'LINKED', fileId: null, file: null, documentUrl: 'https://intranet.example.com/terms.pdf' });
+    expectErrorBody(await patch(d.id, { fileId: randomUUID(), documentUploadType: 'UPLOADED' }), 404);
   });
 
   it('pages and sorts the change log by revisionId or revisionDate', async () => {

@@ -83,12 +83,9 @@ const FIELD_COLUMNS = {
   documentIcon: 'document_icon',
   documentOwnerId: 'owner_id',
   documentMetadata: 'document_metadata',
-  fileId: 'file_id',
   documentTypeId: 'document_type_id',
-  documentTypeName: 'document_type_name',
   documentSharingType: 'document_sharing_type',
   documentUploadType: 'document_upload_type',
-  documentUrl: 'document_url',
   isExternal: 'is_external',
 } as const satisfies Partial<Record<keyof UpdateDocumentDto, string>>;
 
@@ -227,10 +224,11 @@ export class DocumentsService {
         const value = dto[field as keyof typeof FIELD_COLUMNS];
         if (value !== undefined) sets.set(column, value);
       }
-      // The other kind's content goes when the upload type changes; a type id makes the body's type name moot.
-      if (uploadType === 'LINKED') sets.set('file_id', null);
-      else sets.set('document_url', null);
+      // A document holds the content of its upload type only; a type id makes the body's type name moot.
+      sets.set('document_url', uploadType === 'LINKED' ? url : null);
+      sets.set('file_id', uploadType === 'UPLOADED' ? fileId : null);
       if (dto.documentTypeId) sets.set('document_type_name', null);
+      else if (dto.documentTypeName !== undefined) sets.set('document_type_name', dto.documentTypeName);
       for (const [field, column] of Object.entries(OVERSIGHT_COLUMNS)) {
         if (oversight[field as keyof Oversight] !== undefined || namesIdOf(field, oversight)) sets.set(column, oversightColumnValue(oversight, field as keyof Oversight));
       }
