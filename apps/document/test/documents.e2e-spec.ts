@@ -451,6 +451,28 @@ describe('documents (e2e, real Postgres and NATS, auth and settings as child pro
     expect(kinds).toEqual(['created', 'changes-requested', 'updated', 'reviewed', 'approved']);
   });
 
+  it('withdraws a pending request when its person is replaced or removed, or the document is deleted', async () => {
+    const d = await made(linked('Withdrawn reviews', { documentSharingType: 'TENANT', reviewerUserId: manager }));
+    const replaced = await patch(d.id, { reviewerUserId: admin });
+    expect(replaced.body.data.documentOversight).toMatchObject({ reviewerUserId: admin, reviewStatus: 'REVIEW_PENDING' });
+    await patch(d.id, { reviewerUserId: null, approverUserId: manager });
+    await h.svc.http.delete(`${PATH}/${d.id}`, { token: h.tokens.admin });
+    const oversight = (await eventsOf(d.id)).filter((e) => e.subject.startsWith('evt.document.oversight.'));
+    expect(oversight.map((e) => [e.subject, e.payload.status, e.payload.assigneeUserIds])).toEqual([
+      ['evt.document.oversight.review-requested', 'REVIEW_PENDING', [manager]],
+      ['evt.document.oversight.withdrawn', 'WITHDRAWN', [manager]],
+      ['evt.document.oversight.review-requested', 'REVIEW_PENDING', [admin]],
+      ['evt.document.oversight.withdrawn', 'WITHDRAWN', [admin]],
+      ['evt.document.oversight.approval-requested', 'APPROVAL_PENDING', [manager]],
+      ['evt.document.oversight.withdrawn', 'WITHDRAWN', [manager]],
+    ]);
+    // Each withdrawal closes the cycle of the request it withdraws.
+    expect(oversight[1].payload.cycleId).toBe(oversight[0].payload.cycleId);
+    expect(oversight[3].payload.cycleId).toBe(oversight[2].payload.cycleId);
+    expect(oversight[5].payload.cycleId).toBe(oversight[4].payload.cycleId);
+    expect(oversight[1].payload.actedById).toBe(admin);
+  });
+
   it('refuses a reviewer or approver who does not hold the key of the step (400 naming the field)', async () => {
     await h.setMembership('user@demo.test', { keys: ['view:decisions', 'create:actions'] });
     const reviewer = await post(linked('Reviewed by a user', { reviewerUserId: user }));

@@ -60,6 +60,14 @@ interface CurrentRow {
 type Oversight = DocumentOversightDto;
 type Step = 'review' | 'approval';
 
+/** A pending request withdrawn by a change, with the people it was assigned to. */
+interface Withdrawal {
+  step: Step;
+  cycleId: string;
+  userId: string | null;
+  positionId: string | null;
+}
+
 /** The columns of the oversight's people, by request field. */
 const OVERSIGHT_COLUMNS: Record<(typeof OVERSIGHT_FIELDS)[number], string> = {
   responsibleUserId: 'responsible_user_id',
@@ -261,7 +269,13 @@ export class DocumentsService {
       const changes = changesBetween(before, final);
       if (!changes.length) return null;
       const subject = status === 'DELETED' ? 'evt.document.document.deleted' : 'evt.document.document.updated';
-      return this.record(tx, caller, id, changeKindOf(current.document_status, status), changes, subject, outcome, cycles);
+      // A pending request that is no longer the open one (another person, a new review, a deleted document) is withdrawn.
+      const withdrawn: Withdrawal[] = [];
+      if (current.review_status === 'REVIEW_PENDING' && current.review_cycle_id && (status === 'DELETED' || cycles.review !== current.review_cycle_id))
+        withdrawn.push({ step: 'review', cycleId: current.review_cycle_id, userId: current.reviewer_user_id, positionId: current.reviewer_position_id });
+      if (current.approval_status === 'APPROVAL_PENDING' && current.approval_cycle_id && (status === 'DELETED' || cycles.approval !== current.approval_cycle_id))
+        withdrawn.push({ step: 'approval', cycleId: current.approval_cycle_id, userId: current.approver_user_id, positionId: current.approver_position_id });
+      return this.record(tx, caller, id, changeKindOf(current.document_status, status), changes, subject, outcome, cycles, withdrawn);
     });
     if (result?.isDeleted) return this.view(result, caller, await this.audience(this.db, caller), false);
     return this.get(caller, id);
@@ -405,10 +419,13 @@ export class DocumentsService {
     subject: 'evt.document.document.created' | 'evt.document.document.updated' | 'evt.document.document.deleted',
     outcome: OversightOutcome,
     cycles: { review: string | null; approval: string | null },
+    withdrawn: readonly Withdrawal[] = [],
   ): Promise<StoredDocumentView> {
     await tx.query(ADD_REVISION_SQL, [id, caller.tenantId, caller.userId, kind, JSON.stringify(changes)]);
     const [row] = await tx.query<DocumentRow>(DOCUMENT_VIEW_SQL, [id, caller.tenantId]);
     await tx.publish(subject, { tenantId: caller.tenantId, document: toDocumentPayload(row.view, row.version) });
+    for (const w of withdrawn)
+      await tx.publish('evt.document.oversight.withdrawn', { ...(await this.oversightBase(tx, row.view, w.step, w.cycleId, w)), actedById: caller.userId, comment: null, status: 'WITHDRAWN' });
     if (outcome.requestReview && cycles.review)
       await tx.publish('evt.document.oversight.review-requested', { ...(await this.oversightBase(tx, row.view, 'review', cycles.review)), actedById: null, comment: null, status: 'REVIEW_PENDING' });
     if (outcome.requestApproval && cycles.approval)
@@ -422,10 +439,16 @@ export class DocumentsService {
   }
 
   /** What every oversight event carries: the document, the cycle, and who must act (the named user, and the holders of the named position). */
-  private async oversightBase(q: Queryable, v: StoredDocumentView, step: Step, cycleId: string): Promise<Omit<DocumentOversightEvent, 'actedById' | 'comment' | 'status'>> {
+  private async oversightBase(
+    q: Queryable,
+    v: StoredDocumentView,
+    step: Step,
+    cycleId: string,
+    people?: Pick<Withdrawal, 'userId' | 'positionId'>,
+  ): Promise<Omit<DocumentOversightEvent, 'actedById' | 'comment' | 'status'>> {
     const o = v.documentOversight;
-    const userId = step === 'review' ? o.reviewerUserId : o.approverUserId;
-    const positionId = step === 'review' ? o.reviewerPositionId : o.approverPositionId;
+    const userId = people ? people.userId : step === 'review' ? o.reviewerUserId : o.approverUserId;
+    const positionId = people ? people.positionId : step === 'review' ? o.reviewerPositionId : o.approverPositionId;
     const holders = positionId
       ? await q.query<{ id: string }>(
           `SELECT id FROM document.user_projection WHERE tenant_id = $1 AND position_ids @> ARRAY[$2::uuid] AND status = 'ACTIVE' ORDER BY id LIMIT 999`,
