@@ -94,7 +94,7 @@ async function serveBare({ databaseUrl }: BareConfig): Promise<void> {
     const { tenantId, userId, ...query } = req.query;
     const q = plainToInstance(ListDocumentsQuery, query);
     const { rows: [me] } = await pool.query<{ position_ids: string[]; group_ids: string[] }>(AUDIENCE_SQL, [tenantId, userId]);
-    const audience = { userId, positionIds: me?.position_ids ?? [], groupIds: me?.group_ids ?? [], all: false };
+    const audience = { tenantId, userId, positionIds: me?.position_ids ?? [], groupIds: me?.group_ids ?? [], all: false };
     const statement = listSql(documentList(tenantId, audience, q));
     const { rows } = await pool.query(statement.text, statement.values as unknown[]);
     const caller = { userId, keys: new Set<string>(['view:decisions', 'create:actions']) };

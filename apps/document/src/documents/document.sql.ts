@@ -71,6 +71,7 @@ export const DOCUMENT_VIEW = `(jsonb_build_object(
  * descendant groups' members). `all`: System Admins and Auditors see every document.
  */
 export interface Audience {
+  tenantId: string;
   userId: string;
   positionIds: string[];
   groupIds: string[];
@@ -86,15 +87,25 @@ export const AUDIENCE_SQL = `WITH RECURSIVE me AS (
     SELECT unnest(g.parent_group_ids) FROM document.group_projection g JOIN up ON g.id = up.id WHERE g.tenant_id = $1 AND NOT g.is_deleted)
   SELECT coalesce((SELECT position_ids FROM me), '{}') AS position_ids, coalesce((SELECT array_agg(id) FROM up), '{}') AS group_ids`;
 
-/** The condition "the audience may see d" (nothing for those who see everything). */
+/**
+ * The condition "the audience may see d" (nothing for those who see everything): shared with the
+ * tenant, or one of the restricted documents the audience is named on. Those are found once per
+ * statement from the indexes that name people (sharing groups and users, owner, responsible,
+ * reviewer, approver and their positions), and d is tested by id alone: a list or a count reads
+ * (tenant_id, document_sharing_type, ..., id) without visiting the documents it does not answer.
+ */
 export function visibleTo(a: Audience): Sql[] {
   if (a.all) return [];
   return [
-    sql`(d.document_sharing_type = 'TENANT' OR d.owner_id = ${a.userId} OR d.responsible_user_id = ${a.userId} OR d.reviewer_user_id = ${a.userId}
-      OR d.approver_user_id = ${a.userId}
-      OR d.responsible_position_id = ANY(${a.positionIds}::uuid[]) OR d.reviewer_position_id = ANY(${a.positionIds}::uuid[]) OR d.approver_position_id = ANY(${a.positionIds}::uuid[])
-      OR EXISTS (SELECT 1 FROM document.document_sharing_users su WHERE su.document_id = d.id AND su.user_id = ${a.userId})
-      OR EXISTS (SELECT 1 FROM document.document_sharing_groups sg WHERE sg.document_id = d.id AND sg.group_id = ANY(${a.groupIds}::uuid[])))`,
+    sql`(d.document_sharing_type = 'TENANT' OR d.id IN (
+        SELECT sg.document_id FROM document.document_sharing_groups sg WHERE sg.tenant_id = ${a.tenantId} AND sg.group_id = ANY(${a.groupIds}::uuid[])
+        UNION ALL
+        SELECT su.document_id FROM document.document_sharing_users su WHERE su.tenant_id = ${a.tenantId} AND su.user_id = ${a.userId}
+        UNION ALL
+        SELECT n.id FROM document.documents n WHERE n.tenant_id = ${a.tenantId} AND NOT n.is_deleted
+           AND (n.owner_id = ${a.userId} OR n.responsible_user_id = ${a.userId} OR n.reviewer_user_id = ${a.userId} OR n.approver_user_id = ${a.userId}
+                OR n.responsible_position_id = ANY(${a.positionIds}::uuid[]) OR n.reviewer_position_id = ANY(${a.positionIds}::uuid[])
+                OR n.approver_position_id = ANY(${a.positionIds}::uuid[]))))`,
   ];
 }
 

@@ -130,7 +130,7 @@ export class DocumentsService {
   /** Who the caller is to the tenant's documents: their positions, their groups with every ancestor, and whether they see everything. */
   async audience(q: Queryable, caller: Caller): Promise<Audience> {
     const [row] = await q.query<{ position_ids: string[]; group_ids: string[] }>(AUDIENCE_SQL, [caller.tenantId, caller.userId]);
-    return { userId: caller.userId, positionIds: row?.position_ids ?? [], groupIds: row?.group_ids ?? [], all: seesEveryDocument(caller) };
+    return { tenantId: caller.tenantId, userId: caller.userId, positionIds: row?.position_ids ?? [], groupIds: row?.group_ids ?? [], all: seesEveryDocument(caller) };
   }
 
   /** Whether the caller sees a live document of the tenant that uses the file (who may read the file's content). */

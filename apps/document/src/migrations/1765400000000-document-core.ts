@@ -68,6 +68,9 @@ export class DocumentCore1765400000000 implements MigrationInterface {
     await q.query(`CREATE INDEX documents_by_reviewer ON document.documents (tenant_id, reviewer_user_id) WHERE NOT is_deleted AND reviewer_user_id IS NOT NULL`);
     await q.query(`CREATE INDEX documents_by_approver ON document.documents (tenant_id, approver_user_id) WHERE NOT is_deleted AND approver_user_id IS NOT NULL`);
     await q.query(`CREATE INDEX documents_by_responsible ON document.documents (tenant_id, responsible_user_id) WHERE NOT is_deleted AND responsible_user_id IS NOT NULL`);
+    // The audience of a restricted document: the positions it names (the people it names have the indexes above).
+    await q.query(`CREATE INDEX documents_by_positions ON document.documents (tenant_id, responsible_position_id, reviewer_position_id, approver_position_id)
+      WHERE NOT is_deleted AND (responsible_position_id IS NOT NULL OR reviewer_position_id IS NOT NULL OR approver_position_id IS NOT NULL)`);
     await q.query(`CREATE INDEX documents_by_file ON document.documents (tenant_id, file_id) WHERE NOT is_deleted AND file_id IS NOT NULL`);
     await q.query(`CREATE INDEX documents_search ON document.documents USING gin (search_text gin_trgm_ops) WHERE NOT is_deleted`);
 
