@@ -264,6 +264,16 @@ describe('documents (e2e, real Postgres and NATS, auth and settings as child pro
     await h.setMembership('user@demo.test', {});
     expectErrorBody(await get(d.id, h.tokens.user), 404);
 
+    // Its creator sees a restricted document made for someone else; a change that shares it away answers it all the same.
+    const forUser = await post(linked('Made for the user', { documentSharingType: 'RESTRICTED', documentOwnerId: user }), h.tokens.manager);
+    expect(forUser.status).toBe(200);
+    expect((await get(forUser.body.data.id, h.tokens.manager)).status).toBe(200);
+    const owned = await made(linked('Handed over', { documentSharingType: 'RESTRICTED', documentOwnerId: user }));
+    const handed = await patch(owned.id, { documentOwnerId: manager }, h.tokens.user);
+    expect(handed.status).toBe(200);
+    expect(handed.body.data).toMatchObject({ id: owned.id, documentOwnerId: manager });
+    expectErrorBody(await get(owned.id, h.tokens.user), 404);
+
     // Named people are in the audience: a sharing user, the responsible person.
     await patch(d.id, { documentSharingUsers: [{ userId: user }] });
     expect((await get(d.id, h.tokens.user)).status).toBe(200);

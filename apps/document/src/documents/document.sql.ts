@@ -90,7 +90,7 @@ export const AUDIENCE_SQL = `WITH RECURSIVE me AS (
 /**
  * The condition "the audience may see d" (nothing for those who see everything): shared with the
  * tenant, or one of the restricted documents the audience is named on. Those are found once per
- * statement from the indexes that name people (sharing groups and users, owner, responsible,
+ * statement from the indexes that name people (sharing groups and users, owner, creator, responsible,
  * reviewer, approver and their positions), and d is tested by id alone: a list or a count reads
  * (tenant_id, document_sharing_type, ..., id) without visiting the documents it does not answer.
  */
@@ -103,7 +103,7 @@ export function visibleTo(a: Audience): Sql[] {
         SELECT su.document_id FROM document.document_sharing_users su WHERE su.tenant_id = ${a.tenantId} AND su.user_id = ${a.userId}
         UNION ALL
         SELECT n.id FROM document.documents n WHERE n.tenant_id = ${a.tenantId} AND NOT n.is_deleted
-           AND (n.owner_id = ${a.userId} OR n.responsible_user_id = ${a.userId} OR n.reviewer_user_id = ${a.userId} OR n.approver_user_id = ${a.userId}
+           AND (n.owner_id = ${a.userId} OR n.created_by = ${a.userId} OR n.responsible_user_id = ${a.userId} OR n.reviewer_user_id = ${a.userId} OR n.approver_user_id = ${a.userId}
                 OR n.responsible_position_id = ANY(${a.positionIds}::uuid[]) OR n.reviewer_position_id = ANY(${a.positionIds}::uuid[])
                 OR n.approver_position_id = ANY(${a.positionIds}::uuid[]))))`,
   ];

@@ -277,8 +277,10 @@ export class DocumentsService {
         withdrawn.push({ step: 'approval', cycleId: current.approval_cycle_id, userId: current.approver_user_id, positionId: current.approver_position_id });
       return this.record(tx, caller, id, changeKindOf(current.document_status, status), changes, subject, outcome, cycles, withdrawn);
     });
-    if (result?.isDeleted) return this.view(result, caller, await this.audience(this.db, caller), false);
-    return this.get(caller, id);
+    if (!result) return this.get(caller, id);
+    // The document as the change left it, even when the caller no longer sees it (deleted, or shared away from them).
+    const [favourite] = await this.db.query(`SELECT 1 FROM document.document_favourites WHERE document_id = $1 AND user_id = $2`, [id, caller.userId]);
+    return this.view(result, caller, await this.audience(this.db, caller), !!favourite && !result.isDeleted);
   }
 
   /** Deletes a document (softly); answers it as it was, now deleted. */

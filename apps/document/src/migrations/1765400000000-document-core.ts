@@ -65,6 +65,7 @@ export class DocumentCore1765400000000 implements MigrationInterface {
     // The restricted ones (what visibility filters), or the tenant-wide ones, newest change first.
     await q.query(`CREATE INDEX documents_by_sharing ON document.documents (tenant_id, document_sharing_type, updated_on, id) WHERE NOT is_deleted`);
     await q.query(`CREATE INDEX documents_by_owner ON document.documents (tenant_id, owner_id) WHERE NOT is_deleted`);
+    await q.query(`CREATE INDEX documents_by_creator ON document.documents (tenant_id, created_by) WHERE NOT is_deleted`);
     await q.query(`CREATE INDEX documents_by_reviewer ON document.documents (tenant_id, reviewer_user_id) WHERE NOT is_deleted AND reviewer_user_id IS NOT NULL`);
     await q.query(`CREATE INDEX documents_by_approver ON document.documents (tenant_id, approver_user_id) WHERE NOT is_deleted AND approver_user_id IS NOT NULL`);
     await q.query(`CREATE INDEX documents_by_responsible ON document.documents (tenant_id, responsible_user_id) WHERE NOT is_deleted AND responsible_user_id IS NOT NULL`);
