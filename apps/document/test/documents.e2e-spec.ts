@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { delegationEvent, expectErrorBody, publishEvent } from '@ddm/testing';
+import { delegationEvent, expectErrorBody, httpClient, publishEvent } from '@ddm/testing';
 import { FilesService } from '../src/files/files.service';
 import { DocumentHarness, ISO, UUID7, startDocument, until } from './fixtures/harness';
 
@@ -515,6 +515,17 @@ describe('documents (e2e, real Postgres and NATS, auth and settings as child pro
     expect(rejected.body.data.documentOversight.approvalStatus).toBe('REJECTED');
     expect((await eventsOf(d.id)).map((e) => e.subject)).toContain('evt.document.oversight.rejected');
     await h.setMembership('user@demo.test', {});
+  });
+
+  it('shows the names the settings area gives its records: a document type renamed there is renamed on the document (by event)', async () => {
+    const created = await httpClient(h.settings.url).post('/settings/v1/document-types', { token: h.tokens.admin, body: { documentTypeName: 'Guideline' } });
+    expect(created.status).toBe(200);
+    const typeId = created.body.data.id;
+    await until(async () => (await h.db.query(`SELECT 1 FROM document.document_type_projection WHERE id = $1`, [typeId])).length > 0, 'the new type in the projection');
+    const d = await made(linked('Brand guideline', { documentSharingType: 'TENANT', documentTypeId: typeId }));
+    expect(d.documentTypeName).toBe('Guideline');
+    expect((await httpClient(h.settings.url).patch(`/settings/v1/document-types/${typeId}`, { token: h.tokens.admin, body: { documentTypeName: 'Guidelines' } })).status).toBe(200);
+    await until(async () => (await get(d.id)).body.data.documentTypeName === 'Guidelines', 'the renamed type on the document');
   });
 
   it('counts the decisions and delegations that link a document, from the decision area’s events', async () => {
