@@ -526,6 +526,9 @@ describe('documents (e2e, real Postgres and NATS, auth and settings as child pro
     expect(d.documentTypeName).toBe('Guideline');
     expect((await httpClient(h.settings.url).patch(`/settings/v1/document-types/${typeId}`, { token: h.tokens.admin, body: { documentTypeName: 'Guidelines' } })).status).toBe(200);
     await until(async () => (await get(d.id)).body.data.documentTypeName === 'Guidelines', 'the renamed type on the document');
+    // The document publishes itself again, with the new name and a newer version, for the areas that show it.
+    const updated = await until(async () => (await eventsOf(d.id)).find((e) => e.subject === 'evt.document.document.updated'), 'the document republished');
+    expect(updated.payload.document).toMatchObject({ documentTypeName: 'Guidelines', version: 2 });
   });
 
   it('counts the decisions and delegations that link a document, from the decision area’s events', async () => {

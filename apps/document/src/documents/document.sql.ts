@@ -121,6 +121,14 @@ export function documentById(tenantId: string, id: string, a: Audience): Sql {
 export const DOCUMENT_VIEW_SQL = `SELECT d.version, ${DOCUMENT_VIEW} AS view FROM document.documents d ${VIEW_JOINS} WHERE d.id = $1 AND d.tenant_id = $2`;
 
 /**
+ * The live documents of a type, each a version newer (what they publish changed: the type's name
+ * or icon), as their views: $1 = tenant, $2 = type. One statement, however many there are.
+ */
+export const TOUCH_DOCUMENTS_OF_TYPE_SQL = `WITH touched AS (
+    UPDATE document.documents SET version = version + 1 WHERE tenant_id = $1 AND document_type_id = $2 AND NOT is_deleted RETURNING id)
+  SELECT d.version + 1 AS version, ${DOCUMENT_VIEW} AS view FROM touched x JOIN document.documents d ON d.id = x.id ${VIEW_JOINS}`;
+
+/**
  * What a change log entry compares: the fields a change may touch, as plain values (the sharing
  * lists as their ids, in order). $1 = id.
  */
