@@ -1,9 +1,11 @@
 /**
  * npm run seed: demo tenants, users, the settings area's structure (groups, positions, decision
- * roles, sections, categories, authority types), the finance positions' holders, the decision
- * area's decisions and delegation tree, and the actions area's actions. Safe to run twice.
- * SEED_AREAS=auth seeds tenants and users only, SEED_AREAS=settings stops before decisions.
- * Prints { "tenants": [ { "id", "name", "users": [ { "id", "email", "role" } ], "settings"?: {...}, "decision"?: {...} } ] }.
+ * roles, sections, categories, authority types, document types), the finance positions' holders,
+ * the decision area's decisions and delegation tree, the document area's documents (the
+ * delegation-of-authority policy linked to the Finance decisions) and the actions area's actions.
+ * Safe to run twice. SEED_AREAS=auth seeds tenants and users only, SEED_AREAS=settings stops before
+ * decisions, SEED_AREAS=decision before documents and actions.
+ * Prints { "tenants": [ { "id", "name", "users": [ { "id", "email", "role" } ], "settings"?: {...}, "decision"?: {...}, "document"?: {...}, "actions"?: {...} } ] }.
  */
 import { createServiceApp, Db, ensureDevKeys } from '@ddm/platform';
 import { AuthModule } from '../apps/auth/src/auth.module';
@@ -16,13 +18,16 @@ import { seedSettings } from '../apps/settings/src/seed';
 import { SettingsModule } from '../apps/settings/src/settings.module';
 import { decisionDataSource } from '../apps/decision/src/data-source';
 import { DecisionModule } from '../apps/decision/src/decision.module';
-import { seedDecisions, seedDelegations, waitForSeedInvalidation } from '../apps/decision/src/seed';
+import { linkFinanceDecisions, seedDecisions, seedDelegations, waitForSeedInvalidation } from '../apps/decision/src/seed';
+import { documentDataSource } from '../apps/document/src/data-source';
+import { DocumentModule } from '../apps/document/src/document.module';
+import { seedDocuments } from '../apps/document/src/seed';
 import { ActionsModule } from '../apps/actions/src/actions.module';
 import { actionsDataSource } from '../apps/actions/src/data-source';
 import { seedActions } from '../apps/actions/src/seed';
 import { DEV_KEYS_DIR, runtime } from './lib/runtime';
 
-const AREAS = ['auth', 'settings', 'decision', 'actions'] as const;
+const AREAS = ['auth', 'settings', 'decision', 'document', 'actions'] as const;
 
 function seedAreas(raw: string | undefined): Set<string> {
   const areas = (raw ?? AREAS.join(',')).split(',').map((a) => a.trim()).filter(Boolean);
@@ -30,7 +35,7 @@ function seedAreas(raw: string | undefined): Set<string> {
   if (unknown.length) throw new Error(`SEED_AREAS: unknown area(s) ${unknown.join(', ')} (known: ${AREAS.join(', ')})`);
   // Every area's data belongs to the tenants the auth seed makes; decisions name the settings area's records.
   const set = new Set(['auth', ...areas]);
-  if (set.has('actions')) set.add('decision'); // actions link decisions
+  if (set.has('actions') || set.has('document')) set.add('decision'); // actions and documents link decisions
   if (set.has('decision')) set.add('settings');
   return set;
 }
@@ -75,6 +80,18 @@ async function main() {
               await seedPositionMove(users, authDb, tenant);
               await waitForSeedInvalidation(decision.app, tenant);
               Object.assign(tenant, { decision: { ...decisions, ...delegations } });
+            }
+            if (areas.has('document')) {
+              const document = await createServiceApp(DocumentModule, { area: 'document', dataSource: documentDataSource, env });
+              try {
+                for (const tenant of result.tenants) {
+                  const seeded = await seedDocuments(document.app, tenant, counts.get(tenant.id)!);
+                  if (seeded.doaPolicyId) await linkFinanceDecisions(decision.app, tenant, seeded.doaPolicyId);
+                  Object.assign(tenant, { document: seeded });
+                }
+              } finally {
+                await document.app.close();
+              }
             }
             if (areas.has('actions')) {
               // The decision area stays up meanwhile: its relay carries the decisions actions link.

@@ -269,3 +269,21 @@ export async function waitForSeedInvalidation(app: INestApplicationContext, tena
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+
+/** The decisions of the Finance section link the delegation-of-authority policy (pinned), once; through the service (a revision and an event each). */
+export async function linkFinanceDecisions(app: INestApplicationContext, tenant: { id: string; users: { id: string; email: string }[] }, documentId: string): Promise<void> {
+  const db = app.get(Db);
+  const rows = await db.query<{ id: string }>(
+    `SELECT d.id FROM decision.decisions d JOIN decision.section_projection s ON s.id = d.section_id AND s.tenant_id = d.tenant_id
+      WHERE d.tenant_id = $1 AND s.section_name = 'Finance' AND NOT d.is_deleted
+        AND NOT EXISTS (SELECT 1 FROM decision.decision_documents dd WHERE dd.decision_id = d.id AND dd.document_id = $2)`,
+    [tenant.id, documentId],
+  );
+  const caller = seedCaller(tenant.id, tenant.users.find((u) => u.email === 'admin@demo.test')!, ALL_PERMISSION_KEYS);
+  const decisions = app.get(DecisionsService);
+  for (const r of rows) {
+    const current = await decisions.get(caller, r.id);
+    const documents = [...current.decisionDocuments.map((x) => ({ documentId: x.documentId, isPinned: x.isPinned })), { documentId, isPinned: true }];
+    await decisions.update(caller, r.id, { decisionDocuments: documents });
+  }
+}

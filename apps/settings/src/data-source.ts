@@ -6,6 +6,7 @@ import { SettingsStructure1764000000000 } from './migrations/1764000000000-setti
 import { SettingsOutboxTrace1764900000000 } from './migrations/1764900000000-settings-outbox-trace';
 import { SettingsDecisionBuildingBlocks1765100000000 } from './migrations/1765100000000-settings-decision-building-blocks';
 import { SettingsActionTemplates1765350000000 } from './migrations/1765350000000-settings-action-templates';
+import { SettingsDocumentTypes1765450000000 } from './migrations/1765450000000-settings-document-types';
 
 /** The settings schema: used by the service and by `migrate`. */
 export const settingsDataSource: ServiceDataSource = {
@@ -19,5 +20,6 @@ export const settingsDataSource: ServiceDataSource = {
     SettingsOutboxTrace1764900000000,
     SettingsDecisionBuildingBlocks1765100000000,
     SettingsActionTemplates1765350000000,
+    SettingsDocumentTypes1765450000000,
   ],
 };

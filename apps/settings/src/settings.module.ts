@@ -13,6 +13,8 @@ import { DecisionRolesService } from './decision-roles/decision-roles.service';
 import { DecisionSectionRefs } from './decision-sections/decision-section-refs';
 import { DecisionSectionsController } from './decision-sections/decision-sections.controller';
 import { DecisionSectionsService } from './decision-sections/decision-sections.service';
+import { DocumentTypesController } from './document-types/document-types.controller';
+import { DocumentTypesService } from './document-types/document-types.service';
 import { GroupTypesController } from './group-types/group-types.controller';
 import { GroupTypesService } from './group-types/group-types.service';
 import { GroupRefs } from './groups/group-refs';
@@ -26,7 +28,7 @@ import { TenantDefaultsConsumer } from './tenant-defaults.consumer';
 
 /**
  * The settings area: group types, groups, positions, decision roles, the building blocks of a
- * decision (sections, categories, authority types), the consumer giving each new tenant its
+ * decision (sections, categories, authority types), document types, the consumer giving each new tenant its
  * defaults, and the delegation projection behind the counts.
  */
 @Module({
@@ -39,6 +41,7 @@ import { TenantDefaultsConsumer } from './tenant-defaults.consumer';
     DecisionCategoriesController,
     AuthorityTypesController,
     ActionTemplatesController,
+    DocumentTypesController,
   ],
   providers: [
     GroupTypesService,
@@ -55,8 +58,9 @@ import { TenantDefaultsConsumer } from './tenant-defaults.consumer';
     AuthorityTypesService,
     ActionTemplatesService,
     ActionTemplateDefaultsConsumer,
+    DocumentTypesService,
     projectionConsumers(DELEGATIONS),
   ],
-  exports: [GroupTypesService, GroupsService, PositionsService, DecisionRolesService, DecisionSectionsService, DecisionCategoriesService, AuthorityTypesService],
+  exports: [GroupTypesService, GroupsService, PositionsService, DecisionRolesService, DecisionSectionsService, DecisionCategoriesService, AuthorityTypesService, DocumentTypesService],
 })
 export class SettingsModule {}

@@ -2,11 +2,13 @@ import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { EVENT_SUBJECTS } from '@ddm/contracts';
 import { Consumers } from '@ddm/platform';
 import { AuthorityTypesService } from './authority-types/authority-types.service';
+import { DocumentTypesService } from './document-types/document-types.service';
 import { GroupTypesService } from './group-types/group-types.service';
 
 /**
  * Every new tenant starts with its default settings: the group types Organizations, Locations and
- * Departments, and the authority types Approval and Signatory. A durable consumer of
+ * Departments, the authority types Approval and Signatory, and the document types Policy,
+ * Procedure, Charter, Resolution and Contract. A durable consumer of
  * evt.auth.tenant.created inserts them (idempotently) in the transaction that records the message.
  */
 @Injectable()
@@ -15,6 +17,7 @@ export class TenantDefaultsConsumer implements OnApplicationBootstrap {
     private readonly consumers: Consumers,
     private readonly groupTypes: GroupTypesService,
     private readonly authorityTypes: AuthorityTypesService,
+    private readonly documentTypes: DocumentTypesService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -24,6 +27,7 @@ export class TenantDefaultsConsumer implements OnApplicationBootstrap {
       handle: async (msg, tx) => {
         await this.groupTypes.insertDefaults(tx, msg.payload.tenantId);
         await this.authorityTypes.insertDefaults(tx, msg.payload.tenantId);
+        await this.documentTypes.insertDefaults(tx, msg.payload.tenantId);
       },
     });
   }

@@ -48,7 +48,7 @@ export class DocumentOversightEvent {
   /** Who answered (reviewed, approved, rejected); null for a request. */
   @UuidField({ nullable: true }) actedById: string | null;
   @StringField({ nullable: true, max: 2000 }) comment: string | null;
-  /** The oversight status after the step: REVIEW_PENDING, CHANGES_REQUESTED, REVIEWED, APPROVAL_PENDING, APPROVED, REJECTED. */
+  /** The oversight status after the step: REVIEW_PENDING, CHANGES_REQUESTED, REVIEWED, APPROVAL_PENDING, APPROVED, REJECTED; WITHDRAWN for a withdrawn request. */
   @StringField({ max: 20 }) status: string;
 }
 
@@ -61,6 +61,10 @@ export const DOCUMENT_EVENTS = {
   'evt.document.oversight.reviewed': eventEntry(DocumentOversightEvent, 'The reviewer answered: status REVIEWED or CHANGES_REQUESTED (closes the review action of cycleId).'),
   'evt.document.oversight.approved': eventEntry(DocumentOversightEvent, 'The approver approved the document (closes the approval action of cycleId).'),
   'evt.document.oversight.rejected': eventEntry(DocumentOversightEvent, 'The approver rejected the document (closes the approval action of cycleId).'),
+  'evt.document.oversight.withdrawn': eventEntry(
+    DocumentOversightEvent,
+    'A pending review or approval request was withdrawn unanswered (its person was replaced or removed, the review started again, or the document was deleted): status WITHDRAWN; closes the action of cycleId.',
+  ),
 } as const;
 
 /** The document subjects, for the areas that project documents. */

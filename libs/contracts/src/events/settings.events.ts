@@ -129,6 +129,23 @@ export class AuthorityTypeEvent {
   @NestedField(() => AuthorityTypePayload) authorityType: AuthorityTypePayload;
 }
 
+/** A document type (Policy, Procedure, ...) as the settings area publishes it. */
+export class DocumentTypePayload {
+  @UuidField() id: string;
+  @StringField({ max: 150 }) documentTypeName: string;
+  @StringField({ nullable: true, max: 150 }) documentTypeIcon: string | null;
+  @EnumField(STATUSES) status: string;
+  /** One of the types every tenant starts with (Policy, Procedure, Charter, Resolution, Contract). */
+  @BooleanField() isDefault: boolean;
+  @BooleanField() isDeleted: boolean;
+}
+
+/** evt.settings.document-type.created | updated | deleted */
+export class DocumentTypeEvent {
+  @UuidField() tenantId: string;
+  @NestedField(() => DocumentTypePayload) documentType: DocumentTypePayload;
+}
+
 export const SETTINGS_EVENTS = {
   'evt.settings.position.created': eventEntry(PositionEvent, 'A position was created.'),
   'evt.settings.position.updated': eventEntry(PositionEvent, 'A position changed (name, status, groups, source).'),
@@ -151,6 +168,9 @@ export const SETTINGS_EVENTS = {
   'evt.settings.authority-type.created': eventEntry(AuthorityTypeEvent, 'An authority type was created (also the defaults of a new tenant).'),
   'evt.settings.authority-type.updated': eventEntry(AuthorityTypeEvent, 'An authority type changed (name, icon, order, status).'),
   'evt.settings.authority-type.deleted': eventEntry(AuthorityTypeEvent, 'An authority type was deleted (softly).'),
+  'evt.settings.document-type.created': eventEntry(DocumentTypeEvent, 'A document type was created (also the defaults of a new tenant).'),
+  'evt.settings.document-type.updated': eventEntry(DocumentTypeEvent, 'A document type changed (name, icon, status).'),
+  'evt.settings.document-type.deleted': eventEntry(DocumentTypeEvent, 'A document type was deleted (softly).'),
 } as const;
 
 /** The settings area's subjects by name. */
@@ -176,4 +196,7 @@ export const SETTINGS_EVENT_SUBJECTS = {
   authorityTypeCreated: 'evt.settings.authority-type.created',
   authorityTypeUpdated: 'evt.settings.authority-type.updated',
   authorityTypeDeleted: 'evt.settings.authority-type.deleted',
+  documentTypeCreated: 'evt.settings.document-type.created',
+  documentTypeUpdated: 'evt.settings.document-type.updated',
+  documentTypeDeleted: 'evt.settings.document-type.deleted',
 } as const satisfies Record<string, keyof typeof SETTINGS_EVENTS>;

@@ -1094,6 +1094,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/settings/v1/document-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List document types
+         * @description Paged; deleted types are not listed. Sorted by name unless sortBy says otherwise. Every tenant has Policy, Procedure, Charter, Resolution and Contract.
+         */
+        get: operations["DocumentTypesController_list"];
+        put?: never;
+        /**
+         * Create a document type
+         * @description Refused (409) when a type of the tenant already has the name, in any case.
+         */
+        post: operations["DocumentTypesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/settings/v1/document-types/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a document type
+         * @description Rename (409 onto a taken name), set or clear the icon, (de)activate, or delete softly with isDeleted: true (409 for a default type). A deleted type is a 404 afterwards.
+         */
+        patch: operations["DocumentTypesController_update"];
+        trace?: never;
+    };
     "/auth/v1/user/create": {
         parameters: {
             query?: never;
@@ -1429,6 +1473,193 @@ export interface paths {
         };
         /** The catalogue of relationship keys a tenant role can grant */
         get: operations["PermissionKeysController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/document/v1/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List documents
+         * @description Paged documents of the tenant the caller sees, filtered and sorted; `select` keeps only the named fields of each item.
+         */
+        get: operations["DocumentsController_list"];
+        put?: never;
+        /**
+         * Create a document
+         * @description LINKED documents need documentUrl (http/https), UPLOADED ones fileId. Naming a reviewer requests the review at once; an approver without a reviewer, the approval.
+         */
+        post: operations["DocumentsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/document/v1/documents/global-search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search documents
+         * @description The filters of the list (the product’s search screen): documents the caller sees, paged.
+         */
+        get: operations["DocumentsController_search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/document/v1/documents/counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count documents
+         * @description With the filters of the list: active (PUBLISHED), inactive (DRAFT, ARCHIVED), the caller’s favourites, all.
+         */
+        get: operations["DocumentsController_counts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/document/v1/documents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a document */
+        get: operations["DocumentsController_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a document
+         * @description Needs edit:documents, or being the owner. Soft: the document leaves every list and get. Answers it as it was, now deleted.
+         */
+        delete: operations["DocumentsController_remove"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a document
+         * @description Needs edit:documents, or being the owner. Lists replace what the document has. Status moves: DRAFT -> PUBLISHED -> ARCHIVED; DELETED deletes it (softly). After CHANGES_REQUESTED the next change of the content requests a new review.
+         */
+        patch: operations["DocumentsController_update"];
+        trace?: never;
+    };
+    "/document/v1/documents/{id}/changelog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the change log of a document
+         * @description One entry per change (create, update, publish, archive, delete, sharing, oversight), revisionId "1", "2", ...
+         */
+        get: operations["DocumentsController_changelog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/document/v1/documents/{id}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer the review of a document
+         * @description Only the named reviewer (or a holder of the reviewing position): APPROVED -> REVIEWED (then the approval is requested), CHANGES_REQUESTED.
+         */
+        post: operations["DocumentsController_review"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/document/v1/documents/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer the approval of a document
+         * @description Only the named approver (or a holder of the approving position): APPROVED or REJECTED.
+         */
+        post: operations["DocumentsController_approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/document/v1/documents/{id}/favourite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Add a document to the caller’s favourites */
+        put: operations["DocumentsController_favour"];
+        post?: never;
+        /** Remove a document from the caller’s favourites */
+        delete: operations["DocumentsController_unfavour"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/document/v1/files/{id}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a file
+         * @description Streams the content with its media type and a download name; only to its uploader and to callers who see a document using it.
+         */
+        get: operations["FilesController_content"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3655,6 +3886,80 @@ export interface components {
             actionTypeId: string | null;
             type: components["schemas"]["ActionTemplateTypeView"] | null;
         };
+        DocumentTypeView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            /**
+             * @description The type's name, unique in the tenant (case-insensitive)
+             * @example Policy
+             */
+            documentTypeName: string;
+            /** @example file-text */
+            documentTypeIcon: string | null;
+            /** @enum {string} */
+            status: "ACTIVE" | "INACTIVE";
+            /** @description One of the types every tenant starts with: never deleted */
+            isDefault: boolean;
+            isDeleted: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            updatedAt: string;
+        };
+        CreateDocumentTypeDto: {
+            /**
+             * Format: uuid
+             * @description The tenant; defaults to the caller's
+             */
+            tenantId?: string;
+            /**
+             * @description The type's name, unique in the tenant (case-insensitive)
+             * @example Guideline
+             */
+            documentTypeName: string;
+            /**
+             * @description null: no icon
+             * @example file-text
+             */
+            documentTypeIcon?: string | null;
+            /**
+             * @default ACTIVE
+             * @enum {string}
+             */
+            status?: "ACTIVE" | "INACTIVE";
+        };
+        UpdateDocumentTypeDto: {
+            /**
+             * Format: uuid
+             * @description The tenant; defaults to the caller's
+             */
+            tenantId?: string;
+            /** @example Guideline */
+            documentTypeName?: string;
+            /**
+             * @description null: no icon
+             * @example file-text
+             */
+            documentTypeIcon?: string | null;
+            /**
+             * @default ACTIVE
+             * @enum {string}
+             */
+            status?: "ACTIVE" | "INACTIVE";
+            /**
+             * @description true deletes the record (softly); false changes nothing
+             * @example false
+             */
+            isDeleted?: boolean;
+        };
         GroupAssignmentDto: {
             /** @description Group record id */
             groupId: string;
@@ -4122,6 +4427,522 @@ export interface components {
              */
             relationshipKeyName: "view:decisions" | "create:decisions" | "edit:decisions" | "delete:decisions" | "create:root_delegations" | "create:delegations" | "approve:delegations" | "create:actions" | "edit:actions" | "create:documents" | "edit:documents" | "review:documents" | "approve:documents" | "create:matrices" | "edit:matrices" | "share:matrices" | "change_owner:matrices" | "manage:settings" | "manage:users" | "manage:roles" | "create:notifications";
             description: string;
+        };
+        DocumentPersonView: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            name: string | null;
+            displayName: string | null;
+            profileImageUrl: string | null;
+        };
+        DocumentLinkingView: {
+            decisionLinkAllowed: boolean;
+            delegationLinkAllowed: boolean;
+        };
+        DocumentSharingGroupView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            documentId: string;
+            /** Format: uuid */
+            groupId: string;
+            /** Format: uuid */
+            tenantGroupTypeId: string | null;
+            groupName: string | null;
+            displayName: string | null;
+        };
+        DocumentSharingUserView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            documentId: string;
+            /** Format: uuid */
+            userId: string;
+            name: string | null;
+            email: string | null;
+        };
+        DocumentOversightView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            documentId: string;
+            /** @enum {string|null} */
+            reviewStatus: "REVIEW_PENDING" | "CHANGES_REQUESTED" | "REVIEWED" | null;
+            /** @enum {string|null} */
+            approvalStatus: "APPROVAL_PENDING" | "APPROVED" | "REJECTED" | null;
+            reviewerUserProfileUrl: string | null;
+            responsibleUserProfileUrl: string | null;
+            approverUserProfileUrl: string | null;
+            documentOwnerProfileUrl: string | null;
+            /** Format: uuid */
+            responsiblePositionId: string | null;
+            responsiblePositionName: string | null;
+            /** Format: uuid */
+            responsibleUserId: string | null;
+            responsibleUsername: string | null;
+            /** Format: uuid */
+            reviewerUserId: string | null;
+            reviewerUsername: string | null;
+            /** Format: uuid */
+            reviewerPositionId: string | null;
+            reviewerPositionName: string | null;
+            /** Format: uuid */
+            approverUserId: string | null;
+            approverUsername: string | null;
+            /** Format: uuid */
+            approverPositionId: string | null;
+            approverPositionName: string | null;
+            /** Format: date-time */
+            reviewedOn: string | null;
+            /** Format: date-time */
+            approvedOn: string | null;
+        };
+        DocumentFileView: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /**
+             * @description Media type
+             * @example application/pdf
+             */
+            type: string;
+            /** @description Bytes */
+            size: number;
+            /** @description SHA-256 of the content, hex */
+            sha256: string | null;
+            /**
+             * @description Where its content is read (GET)
+             * @example /document/v1/files/0190f5c4-0000-7000-8000-000000000001/content
+             */
+            link: string;
+        };
+        DocumentView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            documentName: string;
+            documentDescription: string | null;
+            /** @description A string holding a JSON object */
+            documentMetadata: string | null;
+            /** Format: uuid */
+            fileId: string | null;
+            /** Format: uuid */
+            documentTypeId: string | null;
+            documentTypeName: string | null;
+            /** @enum {string} */
+            documentStatus: "DRAFT" | "PUBLISHED" | "ARCHIVED" | "DELETED";
+            /** @enum {string} */
+            documentSharingType: "RESTRICTED" | "TENANT";
+            documentIcon: string | null;
+            /** Format: uuid */
+            documentOwnerId: string | null;
+            documentOwnerUsername: string | null;
+            /** @enum {string} */
+            documentUploadType: "LINKED" | "UPLOADED";
+            documentUrl: string | null;
+            /** Format: date-time */
+            uploadedOn: string;
+            /** Format: uuid */
+            lastUpdatedBy: string | null;
+            lastUpdatedByUsername: string | null;
+            /** Format: date-time */
+            lastUpdatedOn: string;
+            /** Format: date-time */
+            archivedOn: string | null;
+            /** Format: date-time */
+            deletedOn: string | null;
+            /** @description Display id ("10000", ...) */
+            documentDisplayId: string;
+            /** @description The document's address in the app */
+            link: string;
+            /**
+             * Format: uuid
+             * @description The same as id
+             */
+            documentId: string;
+            /** @description Live decisions linking the document (from the decision area) */
+            decisionsCount: number;
+            /** @description Live delegations linking the document (from the decision area) */
+            delegationsCount: number;
+            /** @description The review status, then the approval status, when set */
+            oversightStatuses: string[];
+            /** @description For the caller: each key that applies to the document */
+            permissions: components["schemas"]["RecordPermission"][];
+            /** @description A reviewer (user or position) is named */
+            isReviewerEnable: boolean;
+            /** @description An approver (user or position) is named */
+            isApprovalEnable: boolean;
+            /** @description An approval is pending (its system action is open) */
+            isApprovalActionExist: boolean;
+            /** @description A review is pending (its system action is open) */
+            isReviewerActionExist: boolean;
+            /** @description The caller is the approver (or holds the approving position) */
+            isApprovalUser: boolean;
+            /** @description The caller is the reviewer (or holds the reviewing position) */
+            isReviewerUser: boolean;
+            /** @description The caller may approve now */
+            isSettingApprovalActionEnabled: boolean;
+            /** @description The caller may review now */
+            isSettingReviewerActionEnabled: boolean;
+            isExternal: boolean;
+            /** @description In the caller's favourites */
+            isFavourite: boolean;
+            isDeleted: boolean;
+            /** Format: uuid */
+            createdBy: string | null;
+            ownerDetails: components["schemas"]["DocumentPersonView"] | null;
+            documentLinking: components["schemas"]["DocumentLinkingView"];
+            documentSharingGroups: components["schemas"]["DocumentSharingGroupView"][];
+            documentSharingUsers: components["schemas"]["DocumentSharingUserView"][];
+            documentOversight: components["schemas"]["DocumentOversightView"];
+            file: components["schemas"]["DocumentFileView"] | null;
+        };
+        DocumentCountsView: {
+            /** @description PUBLISHED documents */
+            active: number;
+            /** @description DRAFT and ARCHIVED documents */
+            inactive: number;
+            /** @description The caller's favourites */
+            favorites: number;
+            /** @description Every document the filters match */
+            all: number;
+        };
+        DocumentSharingGroupDto: {
+            /**
+             * Format: uuid
+             * @description A group of the tenant (settings area): its members, and those of its descendant groups, see the document
+             */
+            groupId: string;
+            /**
+             * Format: uuid
+             * @description The group's type (taken from the settings area's group when known)
+             */
+            tenantGroupTypeId?: string;
+        };
+        DocumentSharingUserDto: {
+            /**
+             * Format: uuid
+             * @description A member of the tenant
+             */
+            userId: string;
+        };
+        CreateDocumentDto: {
+            /**
+             * Format: uuid
+             * @description The responsible user
+             */
+            responsibleUserId?: string | null;
+            /** @description Used only when no responsibleUserId is given */
+            responsibleUsername?: string | null;
+            /**
+             * Format: uuid
+             * @description The responsible position
+             */
+            responsiblePositionId?: string | null;
+            /** @description Used only when no responsiblePositionId is given */
+            responsiblePositionName?: string | null;
+            /**
+             * Format: uuid
+             * @description The reviewer (must hold review:documents): naming one requests the review
+             */
+            reviewerUserId?: string | null;
+            /** @description Used only when no reviewerUserId is given */
+            reviewerUsername?: string | null;
+            /**
+             * Format: uuid
+             * @description The reviewing position: its holders may review
+             */
+            reviewerPositionId?: string | null;
+            /** @description Used only when no reviewerPositionId is given */
+            reviewerPositionName?: string | null;
+            /**
+             * Format: uuid
+             * @description The approver (must hold approve:documents)
+             */
+            approverUserId?: string | null;
+            /** @description Used only when no approverUserId is given */
+            approverUsername?: string | null;
+            /**
+             * Format: uuid
+             * @description The approving position: its holders may approve
+             */
+            approverPositionId?: string | null;
+            /** @description Used only when no approverPositionId is given */
+            approverPositionName?: string | null;
+            /**
+             * Format: uuid
+             * @description Tenant of the document (default: the caller's active tenant)
+             */
+            tenantId?: string;
+            documentDescription?: string | null;
+            /**
+             * @description An icon name
+             * @example file-text
+             */
+            documentIcon?: string | null;
+            /**
+             * Format: uuid
+             * @description The owner, a member of the tenant (default: the caller)
+             */
+            documentOwnerId?: string;
+            /** @description Ignored: the owner's name comes from the auth area */
+            documentOwnerUsername?: string | null;
+            /**
+             * @description A string holding a JSON object (at most 64 KiB)
+             * @example {"owner":"Finance"}
+             */
+            documentMetadata?: string | null;
+            /**
+             * Format: uuid
+             * @description An uploaded file (POST /document/v1/files) for UPLOADED documents
+             */
+            fileId?: string | null;
+            /**
+             * Format: uuid
+             * @description A document type of the tenant (settings area)
+             */
+            documentTypeId?: string | null;
+            /** @description Used only when no documentTypeId is given */
+            documentTypeName?: string | null;
+            /**
+             * @description RESTRICTED: its owner, sharing users and groups, oversight people, System Admins and Auditors see it; TENANT: everyone in the tenant
+             * @enum {string}
+             */
+            documentSharingType?: "RESTRICTED" | "TENANT";
+            /**
+             * @description LINKED: documentUrl; UPLOADED: fileId
+             * @enum {string}
+             */
+            documentUploadType?: "LINKED" | "UPLOADED";
+            /**
+             * @description An http or https URL (LINKED documents)
+             * @example https://intranet.example.com/policies/doa.pdf
+             */
+            documentUrl?: string | null;
+            /** @description Groups the document is shared with (replaces the set on PATCH) */
+            documentSharingGroups?: components["schemas"]["DocumentSharingGroupDto"][];
+            /** @description Users the document is shared with (replaces the set on PATCH) */
+            documentSharingUsers?: components["schemas"]["DocumentSharingUserDto"][];
+            /**
+             * @description true/false, as a boolean or a string
+             * @example false
+             */
+            isExternal?: boolean;
+            /** @example Delegation of Authority Policy */
+            documentName: string;
+            /**
+             * @default DRAFT
+             * @enum {string}
+             */
+            documentStatus?: "DRAFT" | "PUBLISHED";
+        };
+        ChangeView: {
+            /** @example documentName */
+            field: string;
+            /** @description The value before (any JSON value) */
+            from: Record<string, never> | null;
+            /** @description The value after (any JSON value) */
+            to: Record<string, never> | null;
+        };
+        DocumentChangelogEntryView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            /** Format: uuid */
+            documentId: string;
+            /**
+             * @description Increasing per document: "1", "2", ...
+             * @example 1
+             */
+            revisionId: string;
+            /** Format: date-time */
+            revisionDate: string;
+            /** Format: uuid */
+            revisedById: string | null;
+            revisedByName: string | null;
+            /** @description The reviser's summary when the change was made */
+            revisedUserDetail: components["schemas"]["DocumentPersonView"];
+            /**
+             * @description created, updated, published, archived, deleted, review-requested... reviewed, changes-requested, approved, rejected
+             * @example updated
+             */
+            change: string;
+            changes: components["schemas"]["ChangeView"][];
+        };
+        DocumentOversightDto: {
+            /**
+             * Format: uuid
+             * @description The responsible user
+             */
+            responsibleUserId?: string | null;
+            /** @description Used only when no responsibleUserId is given */
+            responsibleUsername?: string | null;
+            /**
+             * Format: uuid
+             * @description The responsible position
+             */
+            responsiblePositionId?: string | null;
+            /** @description Used only when no responsiblePositionId is given */
+            responsiblePositionName?: string | null;
+            /**
+             * Format: uuid
+             * @description The reviewer (must hold review:documents): naming one requests the review
+             */
+            reviewerUserId?: string | null;
+            /** @description Used only when no reviewerUserId is given */
+            reviewerUsername?: string | null;
+            /**
+             * Format: uuid
+             * @description The reviewing position: its holders may review
+             */
+            reviewerPositionId?: string | null;
+            /** @description Used only when no reviewerPositionId is given */
+            reviewerPositionName?: string | null;
+            /**
+             * Format: uuid
+             * @description The approver (must hold approve:documents)
+             */
+            approverUserId?: string | null;
+            /** @description Used only when no approverUserId is given */
+            approverUsername?: string | null;
+            /**
+             * Format: uuid
+             * @description The approving position: its holders may approve
+             */
+            approverPositionId?: string | null;
+            /** @description Used only when no approverPositionId is given */
+            approverPositionName?: string | null;
+        };
+        DocumentLinkingDto: {
+            /** @description Decisions may link the document */
+            decisionLinkAllowed?: boolean;
+            /** @description Delegations may link the document */
+            delegationLinkAllowed?: boolean;
+        };
+        UpdateDocumentDto: {
+            /**
+             * Format: uuid
+             * @description The responsible user
+             */
+            responsibleUserId?: string | null;
+            /** @description Used only when no responsibleUserId is given */
+            responsibleUsername?: string | null;
+            /**
+             * Format: uuid
+             * @description The responsible position
+             */
+            responsiblePositionId?: string | null;
+            /** @description Used only when no responsiblePositionId is given */
+            responsiblePositionName?: string | null;
+            /**
+             * Format: uuid
+             * @description The reviewer (must hold review:documents): naming one requests the review
+             */
+            reviewerUserId?: string | null;
+            /** @description Used only when no reviewerUserId is given */
+            reviewerUsername?: string | null;
+            /**
+             * Format: uuid
+             * @description The reviewing position: its holders may review
+             */
+            reviewerPositionId?: string | null;
+            /** @description Used only when no reviewerPositionId is given */
+            reviewerPositionName?: string | null;
+            /**
+             * Format: uuid
+             * @description The approver (must hold approve:documents)
+             */
+            approverUserId?: string | null;
+            /** @description Used only when no approverUserId is given */
+            approverUsername?: string | null;
+            /**
+             * Format: uuid
+             * @description The approving position: its holders may approve
+             */
+            approverPositionId?: string | null;
+            /** @description Used only when no approverPositionId is given */
+            approverPositionName?: string | null;
+            /**
+             * Format: uuid
+             * @description Tenant of the document (default: the caller's active tenant)
+             */
+            tenantId?: string;
+            documentDescription?: string | null;
+            /**
+             * @description An icon name
+             * @example file-text
+             */
+            documentIcon?: string | null;
+            /**
+             * Format: uuid
+             * @description The owner, a member of the tenant (default: the caller)
+             */
+            documentOwnerId?: string;
+            /** @description Ignored: the owner's name comes from the auth area */
+            documentOwnerUsername?: string | null;
+            /**
+             * @description A string holding a JSON object (at most 64 KiB)
+             * @example {"owner":"Finance"}
+             */
+            documentMetadata?: string | null;
+            /**
+             * Format: uuid
+             * @description An uploaded file (POST /document/v1/files) for UPLOADED documents
+             */
+            fileId?: string | null;
+            /**
+             * Format: uuid
+             * @description A document type of the tenant (settings area)
+             */
+            documentTypeId?: string | null;
+            /** @description Used only when no documentTypeId is given */
+            documentTypeName?: string | null;
+            /**
+             * @description RESTRICTED: its owner, sharing users and groups, oversight people, System Admins and Auditors see it; TENANT: everyone in the tenant
+             * @enum {string}
+             */
+            documentSharingType?: "RESTRICTED" | "TENANT";
+            /**
+             * @description LINKED: documentUrl; UPLOADED: fileId
+             * @enum {string}
+             */
+            documentUploadType?: "LINKED" | "UPLOADED";
+            /**
+             * @description An http or https URL (LINKED documents)
+             * @example https://intranet.example.com/policies/doa.pdf
+             */
+            documentUrl?: string | null;
+            /** @description Groups the document is shared with (replaces the set on PATCH) */
+            documentSharingGroups?: components["schemas"]["DocumentSharingGroupDto"][];
+            /** @description Users the document is shared with (replaces the set on PATCH) */
+            documentSharingUsers?: components["schemas"]["DocumentSharingUserDto"][];
+            /**
+             * @description true/false, as a boolean or a string
+             * @example false
+             */
+            isExternal?: boolean;
+            documentName?: string;
+            /**
+             * @description DRAFT -> PUBLISHED -> ARCHIVED; DELETED deletes the document (softly)
+             * @enum {string}
+             */
+            documentStatus?: "DRAFT" | "PUBLISHED" | "ARCHIVED" | "DELETED";
+            /** @description The oversight people, as the top-level fields name them (these win when both are sent) */
+            documentOversights?: components["schemas"]["DocumentOversightDto"];
+            documentLinking?: components["schemas"]["DocumentLinkingDto"];
+        };
+        ReviewAnswerDto: {
+            /** @enum {string} */
+            decision: "APPROVED" | "CHANGES_REQUESTED";
+            comment?: string | null;
+        };
+        ApprovalAnswerDto: {
+            /** @enum {string} */
+            decision: "APPROVED" | "REJECTED";
+            comment?: string | null;
         };
     };
     responses: never;
@@ -8928,6 +9749,211 @@ export interface operations {
             };
         };
     };
+    DocumentTypesController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sortOrder?: "asc" | "desc";
+                /** @description The tenant; defaults to the caller's */
+                tenantId?: string;
+                /** @description Name contains (case-insensitive; % and _ match themselves) */
+                search?: string;
+                /** @description Comma-separated: ACTIVE, INACTIVE */
+                status?: string[];
+                /** @description documentTypeName sorts case-insensitively */
+                sortBy?: "documentTypeName" | "createdAt";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged document types */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["DocumentTypeView"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DocumentTypesController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDocumentTypeDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["DocumentTypeView"];
+                    };
+                };
+            };
+            /** @description documentTypeName missing, blank or longer than 150; icon longer than 150; unknown status or field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "manage:settings" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The name is taken in the tenant */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DocumentTypesController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateDocumentTypeDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["DocumentTypeView"];
+                    };
+                };
+            };
+            /** @description Nothing to change, a field out of bounds, unknown status or field, malformed id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "manage:settings" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, deleted or another tenant’s document type */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The new name is taken in the tenant, or deleting a default type */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     InvitationsController_create: {
         parameters: {
             query?: never;
@@ -9996,6 +11022,900 @@ export interface operations {
             };
             /** @description Not a member of the tenant, or missing permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DocumentsController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sortOrder?: "asc" | "desc";
+                /** @description The tenant (default: the caller's active tenant) */
+                tenantId?: string;
+                /** @description Contained in the name, the description or the display id (case-insensitive) */
+                search?: string;
+                /** @description Comma-separated: DRAFT, PUBLISHED, ARCHIVED */
+                status?: string[];
+                /** @description Comma-separated document type ids */
+                documentType?: string[];
+                /** @description Comma-separated oversight statuses: REVIEW_PENDING, CHANGES_REQUESTED, REVIEWED, APPROVAL_PENDING, APPROVED, REJECTED */
+                oversight?: string[];
+                documentSharingType?: "RESTRICTED" | "TENANT";
+                /** @description Comma-separated owner user ids */
+                documentOwnerId?: string[];
+                /** @description Only the caller's favourites (true) or the others (false) */
+                isFavourite?: boolean;
+                responsibleUserId?: string;
+                reviewerUserId?: string;
+                approverUserId?: string;
+                documentUploadType?: "LINKED" | "UPLOADED";
+                /** @description Uploaded (created) at or after (ISO 8601 date-time) */
+                createdStartDate?: string;
+                /** @description Uploaded (created) at or before (ISO 8601 date-time; inclusive to the millisecond) */
+                createdEndDate?: string;
+                /** @description Last updated at or after (ISO 8601 date-time) */
+                updatedStartDate?: string;
+                /** @description Last updated at or before (ISO 8601 date-time; inclusive to the millisecond) */
+                updatedEndDate?: string;
+                /** @description Comma-separated fields to return per item. One of: id, tenantId, documentName, documentDescription, documentMetadata, fileId, documentTypeId, documentTypeName, documentStatus, documentSharingType, documentIcon, documentOwnerId, documentOwnerUsername, documentUploadType, documentUrl, uploadedOn, lastUpdatedBy, lastUpdatedByUsername, lastUpdatedOn, archivedOn, deletedOn, documentDisplayId, link, documentId, decisionsCount, delegationsCount, oversightStatuses, permissions, isReviewerEnable, isApprovalEnable, isApprovalActionExist, isReviewerActionExist, isApprovalUser, isReviewerUser, isSettingApprovalActionEnabled, isSettingReviewerActionEnabled, isExternal, isFavourite, isDeleted, createdBy, ownerDetails, documentLinking, documentSharingGroups, documentSharingUsers, documentOversight, file */
+                select?: string[];
+                /** @description documentDisplayId sorts numerically; ties are broken by id */
+                sortBy?: "documentName" | "documentDisplayId" | "documentStatus" | "uploadedOn" | "lastUpdatedOn";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged documents (spec §2.10) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["DocumentView"][];
+                        };
+                    };
+                };
+            };
+            /** @description A bad parameter: limit outside 1..100, unknown value, field or sort, malformed id or date */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DocumentsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDocumentDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["DocumentView"];
+                    };
+                };
+            };
+            /** @description A bad field (metadata that is not a JSON object, a javascript: URL, an unknown sharing type, an unknown field, ...) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "create:documents" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A document type, file, group, user or position the tenant does not have */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DocumentsController_search: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sortOrder?: "asc" | "desc";
+                /** @description The tenant (default: the caller's active tenant) */
+                tenantId?: string;
+                /** @description Contained in the name, the description or the display id (case-insensitive) */
+                search?: string;
+                /** @description Comma-separated: DRAFT, PUBLISHED, ARCHIVED */
+                status?: string[];
+                /** @description Comma-separated document type ids */
+                documentType?: string[];
+                /** @description Comma-separated oversight statuses: REVIEW_PENDING, CHANGES_REQUESTED, REVIEWED, APPROVAL_PENDING, APPROVED, REJECTED */
+                oversight?: string[];
+                documentSharingType?: "RESTRICTED" | "TENANT";
+                /** @description Comma-separated owner user ids */
+                documentOwnerId?: string[];
+                /** @description Only the caller's favourites (true) or the others (false) */
+                isFavourite?: boolean;
+                responsibleUserId?: string;
+                reviewerUserId?: string;
+                approverUserId?: string;
+                documentUploadType?: "LINKED" | "UPLOADED";
+                /** @description Uploaded (created) at or after (ISO 8601 date-time) */
+                createdStartDate?: string;
+                /** @description Uploaded (created) at or before (ISO 8601 date-time; inclusive to the millisecond) */
+                createdEndDate?: string;
+                /** @description Last updated at or after (ISO 8601 date-time) */
+                updatedStartDate?: string;
+                /** @description Last updated at or before (ISO 8601 date-time; inclusive to the millisecond) */
+                updatedEndDate?: string;
+                /** @description Comma-separated fields to return per item. One of: id, tenantId, documentName, documentDescription, documentMetadata, fileId, documentTypeId, documentTypeName, documentStatus, documentSharingType, documentIcon, documentOwnerId, documentOwnerUsername, documentUploadType, documentUrl, uploadedOn, lastUpdatedBy, lastUpdatedByUsername, lastUpdatedOn, archivedOn, deletedOn, documentDisplayId, link, documentId, decisionsCount, delegationsCount, oversightStatuses, permissions, isReviewerEnable, isApprovalEnable, isApprovalActionExist, isReviewerActionExist, isApprovalUser, isReviewerUser, isSettingApprovalActionEnabled, isSettingReviewerActionEnabled, isExternal, isFavourite, isDeleted, createdBy, ownerDetails, documentLinking, documentSharingGroups, documentSharingUsers, documentOversight, file */
+                select?: string[];
+                /** @description documentDisplayId sorts numerically; ties are broken by id */
+                sortBy?: "documentName" | "documentDisplayId" | "documentStatus" | "uploadedOn" | "lastUpdatedOn";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged documents (spec §2.10) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["DocumentView"][];
+                        };
+                    };
+                };
+            };
+            /** @description A bad parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DocumentsController_counts: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sortOrder?: "asc" | "desc";
+                /** @description The tenant (default: the caller's active tenant) */
+                tenantId?: string;
+                /** @description Contained in the name, the description or the display id (case-insensitive) */
+                search?: string;
+                /** @description Comma-separated: DRAFT, PUBLISHED, ARCHIVED */
+                status?: string[];
+                /** @description Comma-separated document type ids */
+                documentType?: string[];
+                /** @description Comma-separated oversight statuses: REVIEW_PENDING, CHANGES_REQUESTED, REVIEWED, APPROVAL_PENDING, APPROVED, REJECTED */
+                oversight?: string[];
+                documentSharingType?: "RESTRICTED" | "TENANT";
+                /** @description Comma-separated owner user ids */
+                documentOwnerId?: string[];
+                /** @description Only the caller's favourites (true) or the others (false) */
+                isFavourite?: boolean;
+                responsibleUserId?: string;
+                reviewerUserId?: string;
+                approverUserId?: string;
+                documentUploadType?: "LINKED" | "UPLOADED";
+                /** @description Uploaded (created) at or after (ISO 8601 date-time) */
+                createdStartDate?: string;
+                /** @description Uploaded (created) at or before (ISO 8601 date-time; inclusive to the millisecond) */
+                createdEndDate?: string;
+                /** @description Last updated at or after (ISO 8601 date-time) */
+                updatedStartDate?: string;
+                /** @description Last updated at or before (ISO 8601 date-time; inclusive to the millisecond) */
+                updatedEndDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["DocumentCountsView"];
+                    };
+                };
+            };
+            /** @description A bad parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DocumentsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["DocumentView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, deleted, another tenant's document, or a restricted one the caller is not in the audience of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DocumentsController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["DocumentView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, deleted, another tenant's document, or a restricted one the caller is not in the audience of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DocumentsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateDocumentDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["DocumentView"];
+                    };
+                };
+            };
+            /** @description Nothing to change, or a bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, deleted, another tenant's document, or a restricted one the caller is not in the audience of; or a record it names */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A forbidden status move */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DocumentsController_changelog: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sortOrder?: "asc" | "desc";
+                sortBy?: "revisionId" | "revisionDate";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged change log entries (spec §2.11) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["DocumentChangelogEntryView"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, deleted, another tenant's document, or a restricted one the caller is not in the audience of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DocumentsController_review: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewAnswerDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["DocumentView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller is not the reviewer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, deleted, another tenant's document, or a restricted one the caller is not in the audience of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No review is pending */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DocumentsController_approve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApprovalAnswerDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["DocumentView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller is not the approver */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, deleted, another tenant's document, or a restricted one the caller is not in the audience of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No approval is pending */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DocumentsController_favour: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["DocumentView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, deleted, another tenant's document, or a restricted one the caller is not in the audience of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DocumentsController_unfavour: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["DocumentView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, deleted, another tenant's document, or a restricted one the caller is not in the audience of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    FilesController_content: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file content (not enveloped) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        /** @description Not described */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, another tenant's, or used by no document the caller sees */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

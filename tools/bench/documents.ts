@@ -1,0 +1,347 @@
+/**
+ * npm run bench -- documents [--duration 10] [--connections 16] [--warmup 3] [--large 100000] [--small 1000] [--keep]
+ *
+ * What the document service's visibility-checked list costs over the SQL it runs. In a scratch
+ * database (ddm_bench_documents, dropped at the end unless --keep) two tenants get `--small` and
+ * `--large` documents (set-based SQL), a third of them RESTRICTED: a tenth of those shared with the
+ * caller's group (a child of the group they are shared with, so the hierarchy is walked), the
+ * others with another group. The caller is a Global User (no key that sees everything). The built
+ * auth and document services run as child processes (NATS namespace "benchdocuments"); a BARE
+ * handler, plain Fastify + a pg pool of 10 with no auth and no envelope, runs in a worker thread
+ * and serves the very same statements (the audience, then the list, imported from
+ * apps/document/src/documents/document.sql.ts), mapped by the same toDocumentView.
+ *
+ * Measured in one run, service and bare alternating, twice, the better run of each counting:
+ *   list   GET /document/v1/documents?documentSharingType=RESTRICTED&sortBy=lastUpdatedOn&sortOrder=desc&limit=20 (large tenant)
+ *   small  the same list in the small tenant
+ * The restricted documents the caller sees are a tenth of the restricted ones. Prints the ratio
+ * service/bare of requests per second (target >= 0.8), the list's p95 at large over small
+ * (target <= 1.5), and the download throughput of a 20 MiB file (MB/s). Uploads go through the
+ * multipart route, not wired yet (see the README): their throughput is not measured.
+ */
+import 'reflect-metadata';
+import { isDeepStrictEqual } from 'node:util';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { plainToInstance } from 'class-transformer';
+import Fastify from 'fastify';
+import { Client, Pool } from 'pg';
+import { ensureDevKeys, listSql, pageRows } from '@ddm/platform';
+import { AUDIENCE_SQL, DocumentRow, documentList } from '../../apps/document/src/documents/document.sql';
+import { ListDocumentsQuery } from '../../apps/document/src/documents/dto/list-documents.query';
+import { toDocumentView } from '../../apps/document/src/documents/dto/document.response';
+import { DEV_KEYS_DIR, runtime } from '../lib/runtime';
+import { signDevToken } from '../lib/sign';
+import {
+  BenchOptions,
+  Stats,
+  createScratchDatabase,
+  failUnlessAll200,
+  log,
+  measure,
+  pad,
+  parseArgs,
+  removeScratch,
+  round2,
+  runBench,
+  seedCaller,
+  seedTenantWithRoles,
+  startService,
+  summary,
+  usage,
+} from './lib';
+
+const DATABASE = 'ddm_bench_documents';
+const NATS_NAMESPACE = 'benchdocuments';
+const READY_TIMEOUT_MS = 120_000;
+const POOL_SIZE = 10;
+const USAGE = 'npm run bench -- documents [--duration <s>] [--connections <n>] [--warmup <s>] [--large <n>] [--small <n>] [--keep]';
+const LIST_QUERY = 'documentSharingType=RESTRICTED&sortBy=lastUpdatedOn&sortOrder=desc&limit=20';
+const TARGETS = { list: 0.8, p95Growth: 1.5 } as const;
+const APP_URL = 'http://localhost:8080';
+const FILE_BYTES = 20 * 1024 * 1024;
+
+type Kind = 'list' | 'small';
+type Impl = 'service' | 'bare';
+interface Target {
+  kind: Kind;
+  impl: Impl;
+  url: string;
+  headers: Record<string, string>;
+}
+interface Run extends Stats {
+  kind: Kind;
+  impl: Impl;
+  round: number;
+}
+interface Options extends BenchOptions {
+  keep: boolean;
+  large: number;
+  small: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The bare handler (worker thread): same SQL, same mapping, no auth, no envelope.
+// ---------------------------------------------------------------------------------------------
+
+interface BareConfig {
+  databaseUrl: string;
+}
+
+async function serveBare({ databaseUrl }: BareConfig): Promise<void> {
+  const pool = new Pool({ connectionString: databaseUrl, max: POOL_SIZE, application_name: 'ddm-bench-bare' });
+  const app = Fastify({ logger: false });
+  app.get<{ Querystring: Record<string, string> }>('/bare/documents', async (req) => {
+    const { tenantId, userId, ...query } = req.query;
+    const q = plainToInstance(ListDocumentsQuery, query);
+    const { rows: [me] } = await pool.query<{ position_ids: string[]; group_ids: string[] }>(AUDIENCE_SQL, [tenantId, userId]);
+    const audience = { tenantId, userId, positionIds: me?.position_ids ?? [], groupIds: me?.group_ids ?? [], all: false };
+    const statement = listSql(documentList(tenantId, audience, q));
+    const { rows } = await pool.query(statement.text, statement.values as unknown[]);
+    const caller = { userId, keys: new Set<string>(['view:decisions', 'create:actions']) };
+    const { items, total } = pageRows(rows as (DocumentRow & { total: number; ord: unknown })[], (r) => toDocumentView(r.view, caller, audience.positionIds, APP_URL, r.is_favourite ?? false));
+    return { page: q.page, limit: q.limit, total, data: items };
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  parentPort!.postMessage({ port: (app.server.address() as { port: number }).port });
+}
+
+async function startBare(databaseUrl: string): Promise<{ worker: Worker; base: string }> {
+  const worker = new Worker(__filename, { workerData: { databaseUrl } satisfies BareConfig });
+  const port = await new Promise<number>((resolve, reject) => {
+    worker.once('message', (m: { port: number }) => resolve(m.port));
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the bare handler exited (code ${code}) before listening`)));
+  });
+  worker.on('error', (err) => log(`bare handler failed: ${err.message}`));
+  return { worker, base: `http://127.0.0.1:${port}` };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Seed (set-based SQL).
+// ---------------------------------------------------------------------------------------------
+
+interface SeededTenant {
+  tenantId: string;
+  userId: string;
+  callerSub: string;
+  /** Restricted documents the caller sees. */
+  visibleRestricted: number;
+}
+
+/**
+ * `count` documents of the tenant ("Document <n>", created over two years); every third RESTRICTED,
+ * shared with group A when (n / 3) % 10 = 0 (a tenth of the restricted ones), else with group B.
+ * The caller is a member of A's child group, so their audience walks the hierarchy.
+ */
+async function seedTenant(db: Client, name: string, count: number): Promise<SeededTenant> {
+  const { tenantId, roleIds } = await seedTenantWithRoles(db, name);
+  const caller = await seedCaller(db, tenantId, roleIds.GLOBAL_USER, `user@${name.toLowerCase().replace(/\s+/g, '-')}.bench.test`);
+  const [a, b, child] = [0, 1, 2].map(() => crypto.randomUUID());
+  await db.query(
+    `INSERT INTO document.group_projection (id, tenant_id, group_name, status, parent_group_ids)
+     VALUES ($2, $1, 'Group A', 'ACTIVE', '{}'), ($3, $1, 'Group B', 'ACTIVE', '{}'), ($4, $1, 'Group A child', 'ACTIVE', ARRAY[$2]::uuid[])`,
+    [tenantId, a, b, child],
+  );
+  await db.query(
+    `INSERT INTO document.user_projection (tenant_id, id, email, name, status, group_ids) VALUES ($1, $2, $3, 'Bench User', 'ACTIVE', ARRAY[$4]::uuid[])`,
+    [tenantId, caller.userId, `user@${tenantId}.bench.test`, child],
+  );
+  await db.query(
+    `INSERT INTO document.documents (id, tenant_id, document_display_id, document_name, document_description, document_status, document_sharing_type,
+                                     document_upload_type, document_url, owner_id, oversight_id, created_on, updated_on, created_by, updated_by, revision_count)
+     SELECT gen_random_uuid(), $1, (9999 + x.i)::text, 'Document ' || x.i, 'Bench document ' || x.i, CASE WHEN x.i % 4 = 0 THEN 'DRAFT' ELSE 'PUBLISHED' END,
+            CASE WHEN x.i % 3 = 0 THEN 'RESTRICTED' ELSE 'TENANT' END, 'LINKED', 'https://intranet.example.com/' || x.i || '.pdf', gen_random_uuid(), gen_random_uuid(),
+            x.created, least(now(), x.created + (x.i % 30) * interval '1 day'), $3, $3, 1
+       FROM (SELECT i, now() - (($2::int - i)::float8 / $2::int) * interval '730 days' AS created FROM generate_series(1, $2::int) AS i) x`,
+    [tenantId, count, caller.userId],
+  );
+  await db.query(
+    `INSERT INTO document.document_sharing_groups (id, tenant_id, document_id, group_id, position)
+     SELECT gen_random_uuid(), $1, d.id, CASE WHEN ((d.document_display_id::int - 9999) / 3) % 10 = 0 THEN $2::uuid ELSE $3::uuid END, 1
+       FROM document.documents d WHERE d.tenant_id = $1 AND d.document_sharing_type = 'RESTRICTED'`,
+    [tenantId, a, b],
+  );
+  await db.query(`INSERT INTO document.display_id_counters (tenant_id, kind, last_value) VALUES ($1, 'document', $2)`, [tenantId, 9999 + count]);
+  const [{ n }] = (
+    await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM document.document_sharing_groups WHERE tenant_id = $1 AND group_id = $2`, [tenantId, a])
+  ).rows;
+  return { tenantId, userId: caller.userId, callerSub: caller.sub, visibleRestricted: n };
+}
+
+/** A 20 MiB file of the caller's (the uploader reads it back), written as the PostgreSQL store keeps it (1 MiB chunks). */
+async function seedFile(db: Client, t: SeededTenant): Promise<string> {
+  const id = crypto.randomUUID();
+  await db.query(`INSERT INTO document.files (id, tenant_id, name, media_type, size, storage, complete, created_by) VALUES ($1, $2, 'bench.pdf', 'application/pdf', $3, 'postgres', true, $4)`, [
+    id,
+    t.tenantId,
+    FILE_BYTES,
+    t.userId,
+  ]);
+  await db.query(`INSERT INTO document.file_chunks (file_id, seq, data) SELECT $1, s, convert_to(repeat(chr(65 + s % 26), 1048576), 'SQL_ASCII') FROM generate_series(0, 19) AS s`, [id]);
+  return id;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Main.
+// ---------------------------------------------------------------------------------------------
+
+const REQUEST_TIMEOUT_MS = 10_000;
+
+async function getJson(t: Target): Promise<unknown> {
+  const res = await fetch(t.url, { headers: t.headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  const body = (await res.json()) as unknown;
+  if (res.status !== 200) throw new Error(`${t.impl} ${t.kind}: GET ${t.url} answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
+  return body;
+}
+
+/** Service and bare must answer the same page, or the comparison means nothing. */
+async function checkSame(service: Target, bare: Target): Promise<number> {
+  const s = ((await getJson(service)) as { data: { total: number; data: unknown[] } }).data;
+  const b = (await getJson(bare)) as { total: number; data: unknown[] };
+  if (!isDeepStrictEqual({ total: s.total, data: s.data }, { total: b.total, data: b.data })) {
+    throw new Error(`${service.kind}: the service and the bare handler answer different data:\n service ${JSON.stringify(s).slice(0, 400)}\n bare    ${JSON.stringify(b).slice(0, 400)}`);
+  }
+  return b.total;
+}
+
+function parseOptions(argv: string[]): Options {
+  return parseArgs<Options>(argv, { duration: 10, connections: 16, warmup: 3, keep: false, large: 100_000, small: 1_000 }, USAGE, (flag, value, opts) => {
+    if (flag === '--keep') return (opts.keep = true);
+    if (flag !== '--large' && flag !== '--small') return false;
+    const raw = value();
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 30 || n > 1_000_000) usage(`${flag} must be an integer from 30 to 1000000 (got "${raw}")`, USAGE);
+    opts[flag === '--large' ? 'large' : 'small'] = n;
+    return true;
+  });
+}
+
+const KINDS: Kind[] = ['list', 'small'];
+let bareWorker: Worker | undefined;
+
+async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string }): Promise<void> {
+  const url = await createScratchDatabase(rt.databaseUrl, DATABASE);
+  ensureDevKeys(DEV_KEYS_DIR);
+  const env = {
+    DATABASE_URL: url,
+    NATS_URL: rt.natsUrl,
+    NATS_NAMESPACE,
+    AUTH_DEV_KEYS: 'true',
+    DEV_KEYS_DIR,
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    DB_POOL_SIZE: String(POOL_SIZE),
+    APP_URL,
+    OTEL_EXPORTER_OTLP_ENDPOINT: '',
+  };
+  await startService('auth', 'dist/apps/auth/src/main.js', env, READY_TIMEOUT_MS, 'it applies the auth migrations');
+  const { base: svc } = await startService('document', 'dist/apps/document/src/main.js', env, READY_TIMEOUT_MS, 'it applies the document migrations');
+
+  const db = new Client({ connectionString: url });
+  await db.connect();
+  try {
+    const sizes: Record<Kind, number> = { list: opts.large, small: opts.small };
+    const tenants = {} as Record<Kind, SeededTenant>;
+    for (const kind of ['small', 'list'] as const) {
+      const started = Date.now();
+      tenants[kind] = await seedTenant(db, `Bench ${kind}`, sizes[kind]);
+      log(`${kind} tenant: ${sizes[kind].toLocaleString('en')} documents seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    }
+    const fileId = await seedFile(db, tenants.list);
+    await db.query('VACUUM (ANALYZE)');
+
+    const bare = await startBare(url);
+    bareWorker = bare.worker;
+    const headers = (kind: Kind) => ({ authorization: `Bearer ${signDevToken({ sub: tenants[kind].callerSub }, DEV_KEYS_DIR, '2h')}` });
+    const targets = {} as Record<Kind, Record<Impl, Target>>;
+    for (const kind of KINDS) {
+      targets[kind] = {
+        service: { kind, impl: 'service', url: `${svc}/document/v1/documents?${LIST_QUERY}`, headers: headers(kind) },
+        bare: { kind, impl: 'bare', url: `${bare.base}/bare/documents?${LIST_QUERY}&tenantId=${tenants[kind].tenantId}&userId=${tenants[kind].userId}`, headers: {} },
+      };
+    }
+    const matches = {} as Record<Kind, number>;
+    for (const kind of KINDS) matches[kind] = await checkSame(targets[kind].service, targets[kind].bare);
+    log(`service and bare answer the same page; the caller sees ${matches.list} of ${Math.floor(sizes.list / 3)} restricted documents (large), ${matches.small} of ${Math.floor(sizes.small / 3)} (small)`);
+
+    const warmups: Run[] = [];
+    if (opts.warmup > 0)
+      for (const kind of KINDS)
+        for (const impl of ['service', 'bare'] as const) warmups.push({ kind, impl, round: 0, ...(await measure(targets[kind][impl].url, targets[kind][impl].headers, opts.connections, opts.warmup)) });
+    const runs: Run[] = [];
+    for (const round of [1, 2])
+      for (const kind of KINDS)
+        for (const impl of ['service', 'bare'] as const) {
+          log(`${kind} ${impl} run ${round}: ${opts.connections} connections, ${opts.duration} s`);
+          runs.push({ kind, impl, round, ...(await measure(targets[kind][impl].url, targets[kind][impl].headers, opts.connections, opts.duration)) });
+        }
+
+    // Download throughput: the 20 MiB file streamed back, three times, the best counting.
+    let downloadMBs = 0;
+    for (let i = 0; i < 3; i++) {
+      const started = process.hrtime.bigint();
+      const res = await fetch(`${svc}/document/v1/files/${fileId}/content`, { headers: headers('list') });
+      const bytes = (await res.arrayBuffer()).byteLength;
+      if (res.status !== 200 || bytes !== FILE_BYTES) throw new Error(`download answered ${res.status} with ${bytes} bytes`);
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      downloadMBs = Math.max(downloadMBs, round2(FILE_BYTES / 1e6 / seconds));
+    }
+
+    report(opts, sizes, runs, matches, downloadMBs);
+    failUnlessAll200([...warmups, ...runs], (r) => `${r.kind} ${r.impl}#${r.round}`);
+  } finally {
+    await db.end();
+  }
+}
+
+function report(opts: Options, sizes: Record<Kind, number>, runs: Run[], matches: Record<Kind, number>, downloadMBs: number): void {
+  const best = (kind: Kind, impl: Impl) => runs.filter((r) => r.kind === kind && r.impl === impl).reduce((a, b) => (b.rps > a.rps ? b : a));
+  const bests = new Set(KINDS.flatMap((k) => [best(k, 'service'), best(k, 'bare')]));
+  const ratio = best('list', 'service').rps / best('list', 'bare').rps;
+  const growth = best('list', 'service').p95 / best('small', 'service').p95;
+  const lines = [
+    `documents list (RESTRICTED, as a Global User who sees a tenth of them): service (NestJS, caches warm, envelope) vs bare (Fastify + pg, same SQL) — ${opts.connections} connections, ${opts.duration} s per run, better of 2 runs each (*)`,
+    `  list  GET /document/v1/documents?${LIST_QUERY}, ${sizes.list.toLocaleString('en')} documents`,
+    `  small the same list, ${sizes.small.toLocaleString('en')} documents`,
+    '',
+    `${'target'.padEnd(6)} ${'impl'.padEnd(7)} ${pad('round', 5)} ${pad('req/s', 7)} ${pad('p50 ms', 7)} ${pad('p95 ms', 7)} ${pad('p99 ms', 7)} ${pad('requests', 8)} ${pad('non-200', 7)}`,
+    ...runs.map(
+      (r) =>
+        `${r.kind.padEnd(6)} ${r.impl.padEnd(7)} ${pad(r.round, 5)} ${pad(r.rps, 7)} ${pad(r.p50.toFixed(2), 7)} ${pad(r.p95.toFixed(2), 7)} ${pad(r.p99.toFixed(2), 7)} ${pad(r.requests, 8)} ${pad(r.non200 + r.errors, 7)}${bests.has(r) ? '  *' : ''}`,
+    ),
+    '',
+    `list: service/bare ${ratio.toFixed(2)} (${best('list', 'service').rps} / ${best('list', 'bare').rps} req/s; target >= ${TARGETS.list}, ${ratio >= TARGETS.list ? 'met' : 'NOT met'})`,
+    `list p95 (service): ${best('small', 'service').p95.toFixed(2)} ms at ${sizes.small.toLocaleString('en')}, ${best('list', 'service').p95.toFixed(2)} ms at ${sizes.list.toLocaleString('en')}: ` +
+      `${growth.toFixed(2)}x (target <= ${TARGETS.p95Growth}, ${growth <= TARGETS.p95Growth ? 'met' : 'NOT met'}); the caller sees ${matches.small} and ${matches.list} restricted documents`,
+    `download of a 20 MiB file: ${downloadMBs} MB/s (upload: not measured, the multipart route is not wired)`,
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+  const pair = (kind: Kind) => ({ service: summary(best(kind, 'service')), bare: summary(best(kind, 'bare')) });
+  process.stdout.write(
+    JSON.stringify({
+      bench: 'documents',
+      connections: opts.connections,
+      durationSec: opts.duration,
+      documents: sizes,
+      list: { path: `/document/v1/documents?${LIST_QUERY}`, matches: matches.list, ...pair('list'), ratio: round2(ratio), target: TARGETS.list, met: ratio >= TARGETS.list },
+      listSmall: { matches: matches.small, ...pair('small') },
+      p95Growth: { ratio: round2(growth), target: TARGETS.p95Growth, met: growth <= TARGETS.p95Growth },
+      downloadMBs,
+      runs,
+    }) + '\n',
+  );
+}
+
+if (isMainThread) {
+  const rt = runtime();
+  const options = parseOptions(process.argv.slice(2));
+  runBench(
+    () => main(options, rt),
+    async () => {
+      await bareWorker?.terminate();
+      await removeScratch(rt, DATABASE, NATS_NAMESPACE, options.keep);
+    },
+  );
+} else {
+  void serveBare(workerData as BareConfig);
+}
