@@ -15,8 +15,9 @@ describe('npm run seed (actions): Demo Co gets 40 actions over its users, a few 
         await pool.query(
           `SELECT count(*)::int AS n, count(*) FILTER (WHERE status_key = 'OVERDUE')::int AS overdue, count(*) FILTER (WHERE decision_id IS NOT NULL)::int AS linked,
                   count(DISTINCT owner_id)::int AS owners,
-                  (SELECT count(DISTINCT assignee_id)::int FROM actions.action_assignees WHERE tenant_id = $1) AS assignees
-             FROM actions.actions WHERE tenant_id = $1 AND NOT is_deleted`,
+                  (SELECT count(DISTINCT x.assignee_id)::int FROM actions.action_assignees x JOIN actions.actions a ON a.id = x.action_id
+                    WHERE x.tenant_id = $1 AND NOT a.is_system_generated) AS assignees
+             FROM actions.actions WHERE tenant_id = $1 AND NOT is_deleted AND NOT is_system_generated`,
           [demo.id],
         )
       ).rows;

@@ -191,4 +191,22 @@ describe('system actions (e2e: events of other areas open and close actions)', (
     await until(async () => (await actionsOf('a.document_id', documentId))[2].status_key === 'CANCELED', 'the open review canceled');
     expect((await actionsOf('a.document_id', documentId)).map((a) => a.status_key)).toEqual(['COMPLETED', 'COMPLETED', 'CANCELED']);
   });
+
+  it('a review request withdrawn unanswered (its reviewer replaced) cancels its action; the new request opens its own', async () => {
+    const documentId = randomUUID();
+    const first = randomUUID();
+    const second = randomUUID();
+    const oversight = (cycleId: string, status: string, assigneeUserIds: string[]) => ({
+      tenantId: h.demo.id, documentId, documentDisplayId: '10004', documentName: 'Expense policy', cycleId, ownerId: issuer, assigneeUserIds, actedById: null, comment: null, status,
+    });
+    await publishEvent(h.svc, 'evt.document.oversight.review-requested', oversight(first, 'REVIEW_PENDING', [approver]));
+    await publishEvent(h.svc, 'evt.document.oversight.withdrawn', oversight(first, 'WITHDRAWN', [approver]));
+    await publishEvent(h.svc, 'evt.document.oversight.review-requested', oversight(second, 'REVIEW_PENDING', [recipient]));
+    await until(async () => (await actionsOf('a.document_id', documentId)).length === 2, 'the second request');
+    await documentsDrained();
+    expect((await actionsOf('a.document_id', documentId)).map((a) => [a.status_key, a.assignees])).toEqual([
+      ['CANCELED', [approver]],
+      ['TODO', [recipient]],
+    ]);
+  });
 });

@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DEFAULT_ROLES } from '@ddm/contracts';
 import { Db } from '@ddm/platform';
 import { TestService, expectErrorBody, mintToken, startTestService, tokenFor } from '@ddm/testing';
 import { AuthModule } from '../src/auth.module';
@@ -320,6 +321,8 @@ describe('users (e2e, real Postgres and NATS)', () => {
           manager: { id: idOf('manager@demo.test'), name: 'Max Manager', displayName: 'Max Manager', profileImageUrl: null },
           // Every group the user is a member of (the delegation rules' Functional pathway reads them), in id order.
           groupIds: [groups.ops.id, groups.finance.id].sort(),
+          // The keys the user's roles grant (Global Authority Manager's), whom other areas ask to approve or review.
+          permissionKeys: [...DEFAULT_ROLES.find((r) => r.key === 'GLOBAL_AUTHORITY_MANAGER')!.keys].sort(),
         },
       });
 

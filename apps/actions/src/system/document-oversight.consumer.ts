@@ -10,7 +10,8 @@ const approvalKey = (cycleId: string) => `document-cycle:${cycleId}:approval`;
 /**
  * A document's review and approval steps, as system actions: a request opens one Document Review
  * or Document Approval action per cycle for the people named, owned by the document's owner; the
- * answer (reviewed, changes requested, approved, rejected) completes it.
+ * answer (reviewed, changes requested, approved, rejected) completes it; a request withdrawn
+ * unanswered cancels it.
  */
 @Injectable()
 export class DocumentOversightConsumer implements OnApplicationBootstrap {
@@ -35,6 +36,11 @@ export class DocumentOversightConsumer implements OnApplicationBootstrap {
           case 'evt.document.oversight.approved':
           case 'evt.document.oversight.rejected':
             await settleSystemActions(tx, e.tenantId, ['DOCUMENT_APPROVAL'], { causeKey: approvalKey(e.cycleId) }, 'COMPLETED');
+            return;
+          case 'evt.document.oversight.withdrawn':
+            // Nobody will answer this request any more (its person replaced, the review restarted, the document deleted).
+            await settleSystemActions(tx, e.tenantId, ['DOCUMENT_REVIEW'], { causeKey: reviewKey(e.cycleId) }, 'CANCELED');
+            await settleSystemActions(tx, e.tenantId, ['DOCUMENT_APPROVAL'], { causeKey: approvalKey(e.cycleId) }, 'CANCELED');
             return;
         }
       },

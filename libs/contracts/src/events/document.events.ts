@@ -76,4 +76,5 @@ export const DOCUMENT_OVERSIGHT_SUBJECTS = [
   'evt.document.oversight.reviewed',
   'evt.document.oversight.approved',
   'evt.document.oversight.rejected',
+  'evt.document.oversight.withdrawn',
 ] as const satisfies readonly (keyof typeof DOCUMENT_EVENTS)[];

@@ -1,5 +1,5 @@
 import { ArgumentMetadata, Injectable, Param, PipeTransform, ValidationError, ValidationPipe, applyDecorators } from '@nestjs/common';
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsDefined, IsIn, IsInt, IsOptional, IsUUID, Max, Min, ValidateBy, ValidateIf, getMetadataStorage, isISO8601 } from 'class-validator';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
@@ -263,3 +263,11 @@ export const UuidListQuery = (max: number) => applyDecorators(OptionalNotNull(),
 /** A query parameter holding an optional comma-separated list of enumerated values (at most `max`; an unknown value is a 400). */
 export const EnumListQuery = (values: readonly string[], max: number = values.length) =>
   applyDecorators(OptionalNotNull(), CommaList(), IsArray(), ArrayMaxSize(max), IsIn(values as string[], { each: true }));
+
+/** A field that holds any JSON value (a change log's before and after), typed in the OpenAPI document as one of the JSON kinds, never a bare object. */
+export const ApiJsonValue = (description: string) =>
+  ApiProperty({
+    description,
+    nullable: true,
+    oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'array', items: {} }, { type: 'object', additionalProperties: true }],
+  });

@@ -4742,9 +4742,13 @@ export interface components {
             /** @example documentName */
             field: string;
             /** @description The value before (any JSON value) */
-            from: Record<string, never> | null;
+            from: (string | number | boolean | unknown[] | {
+                [key: string]: unknown;
+            }) | null;
             /** @description The value after (any JSON value) */
-            to: Record<string, never> | null;
+            to: (string | number | boolean | unknown[] | {
+                [key: string]: unknown;
+            }) | null;
         };
         DocumentChangelogEntryView: {
             /** Format: uuid */

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
-import { OptionalNotNull, PageQuery, SORT_ORDERS, SortOrder } from '@ddm/contracts';
+import { ApiJsonValue, OptionalNotNull, PageQuery, SORT_ORDERS, SortOrder } from '@ddm/contracts';
 
 export const CHANGELOG_SORTS = ['revisionId', 'revisionDate'] as const;
 export type ChangelogSort = (typeof CHANGELOG_SORTS)[number];
@@ -18,14 +18,11 @@ export class ChangelogQuery extends PageQuery {
   override sortOrder: SortOrder = 'desc';
 }
 
-/** Any JSON value of a delegation's field (a string, number, boolean, list or object). */
-const JSON_VALUE = { nullable: true, oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'array', items: {} }, { type: 'object', additionalProperties: true }] };
-
 /** One changed field of a revision: its value before and after (JSON values as the delegation shows them). */
 export class FieldChangeView {
   @ApiProperty({ example: 'status' }) field: string;
-  @ApiProperty({ ...JSON_VALUE, description: 'The value before (null for the first revision)' }) from: unknown;
-  @ApiProperty({ ...JSON_VALUE, description: 'The value after' }) to: unknown;
+  @ApiJsonValue('The value before (null for the first revision)') from: unknown;
+  @ApiJsonValue('The value after') to: unknown;
 }
 
 /** An entry of a delegation's change log: one revision. */

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Caller, DOCUMENT_STATUSES, DocumentPayload, RecordPermission, recordPermissions, relationshipsOf } from '@ddm/contracts';
+import { Caller, DOCUMENT_STATUSES, ApiJsonValue, DocumentPayload, RecordPermission, recordPermissions, relationshipsOf } from '@ddm/contracts';
 import { APPROVAL_STATUSES, APPROVE_DOCUMENT, EDIT_DOCUMENT, REVIEW_DOCUMENT, REVIEW_STATUSES, SHARING_TYPES, UPLOAD_TYPES, isNamed, oversightStatuses } from '../document.rules';
 
 /** A person a document names, from the projection of the auth area's users. */
@@ -131,8 +131,8 @@ export class DocumentCountsView {
 /** A change log entry (spec §2.11), with what changed. */
 export class ChangeView {
   @ApiProperty({ example: 'documentName' }) field: string;
-  @ApiProperty({ nullable: true, description: 'The value before (any JSON value)' }) from: unknown;
-  @ApiProperty({ nullable: true, description: 'The value after (any JSON value)' }) to: unknown;
+  @ApiJsonValue('The value before (any JSON value)') from: unknown;
+  @ApiJsonValue('The value after (any JSON value)') to: unknown;
 }
 
 export class ChangelogEntryView {
