@@ -3,6 +3,7 @@
  *   actions   actions get-by-id and "my open actions" against a bare Fastify + pg handler (2,000 and 200,000 actions)
  *   auth      users list with a search term at 1,000 and at 100,000 users
  *   documents the documents list as a user who sees a tenth of the restricted ones against a bare Fastify + pg handler (1,000 and 100,000 documents), a 20 MiB download
+ *   delegations delegations get-by-id and list against a bare Fastify + pg handler (1,000,000 delegations), the cascading check over 1,111, issuing a redelegation
  *   decisions decisions get-by-id and lists against a bare Fastify + pg handler (1,000 and 100,000 decisions), statements per request, bulk duplicate and delete of 1,000
  *   gateway   the auth details endpoint directly and through the gateway
  *   settings  positions get-by-id and list against a bare Fastify + pg handler running the same SQL (1,000 and 100,000 positions)
@@ -11,6 +12,7 @@ const BENCHES: Record<string, string> = {
   actions: './actions',
   auth: './auth',
   decisions: './decisions',
+  delegations: './delegations',
   documents: './documents',
   gateway: './gateway',
   settings: './settings',

@@ -1,0 +1,445 @@
+/**
+ * npm run bench -- delegations [--duration 10] [--connections 16] [--warmup 3] [--size 1000000] [--keep]
+ *
+ * What the decision service costs over the SQL it runs for delegations, at size, and how fast its
+ * rules answer. In a scratch database (ddm_bench_delegations, dropped at the end unless --keep) one
+ * tenant gets --size delegations (default 1,000,000), set-based (generate_series): a tenth of them
+ * root delegations of 1,000 decisions to 5,000 people, the rest redelegations by the root's holder
+ * to another person (statuses mostly ISSUED, some ACCEPTED, SUSPENDED, REVOKED, EXPIRED), each with
+ * an approval limit; plus a tree of fan-out 10 three levels below its root (1,111 delegations) and a
+ * root held by the caller to hand on. The built auth and decision services run as child processes
+ * (NATS namespace "benchdelegations"); a BARE handler, plain Fastify + a pg pool of 10 with no auth
+ * and no envelope, runs in a worker thread and serves the very same statements (DELEGATION_BY_ID_SQL,
+ * delegationList through listSql), mapped by the same toDelegationView.
+ *
+ * Measured in one run, service and bare alternating, twice, the better run of each counting:
+ *   get   GET /decision/v1/delegations/{id}                                  (target: service/bare >= 0.6)
+ *   list  GET /decision/v1/delegations?status=ISSUED&limit=20 (display id order) (target >= 0.8)
+ * Then, one request at a time (latency, not throughput):
+ *   cascading  PATCH /decision/v1/delegations/check-cascading-updates over the 1,111 tree, narrowing the
+ *              root so that half of it breaks (555 descendants answered)            (target p95 <= 100 ms)
+ *   issue      POST /decision/v1/delegations: a redelegation of the caller's root, ISSUED, the rules checked
+ *
+ * Prints a table, the ratios, the p95s, whether each target is met, and one JSON line. A missed
+ * target is reported, not an error (a loaded machine misses them). Exits 1 if a response was not a
+ * 200 or the service and the bare handler disagree. Children, worker, database and streams are
+ * removed in every case.
+ */
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { plainToInstance } from 'class-transformer';
+import Fastify from 'fastify';
+import { Client, Pool } from 'pg';
+import { Caller, DEFAULT_ROLES } from '@ddm/contracts';
+import { ensureDevKeys, listSql, pageRows } from '@ddm/platform';
+import { DelegationRow } from '../../apps/decision/src/delegations/delegation-changes';
+import { DELEGATION_BY_ID_SQL, delegationList } from '../../apps/decision/src/delegations/delegation.sql';
+import { selectDelegationFields, toDelegationView } from '../../apps/decision/src/delegations/dto/delegation.response';
+import { SearchDelegationsDto } from '../../apps/decision/src/delegations/dto/search-delegations.dto';
+import { DEV_KEYS_DIR, runtime } from '../lib/runtime';
+import { signDevToken } from '../lib/sign';
+import {
+  BenchOptions,
+  Stats,
+  createScratchDatabase,
+  failUnlessAll200,
+  log,
+  measure,
+  pad,
+  parseArgs,
+  removeScratch,
+  round2,
+  runBench,
+  seedCaller,
+  seedTenantWithRoles,
+  startService,
+  summary,
+  usage,
+} from './lib';
+
+const DATABASE = 'ddm_bench_delegations';
+const NATS_NAMESPACE = 'benchdelegations';
+const READY_TIMEOUT_MS = 120_000;
+const POOL_SIZE = 10;
+const USAGE = 'npm run bench -- delegations [--duration <s>] [--connections <n>] [--warmup <s>] [--size <n>] [--keep]';
+const APP_URL = 'http://localhost:8080';
+const TARGETS = { get: 0.6, list: 0.8, cascadingP95Ms: 100 } as const;
+const USERS = 5_000;
+const DECISIONS = 1_000;
+/** Sequential requests of the latency measurements. */
+const LATENCY_REQUESTS = { cascading: 100, issue: 200 } as const;
+const REQUEST_TIMEOUT_MS = 30_000;
+
+type Variant = 'get' | 'list';
+type Impl = 'service' | 'bare';
+interface Run extends Stats {
+  variant: Variant;
+  impl: Impl;
+  round: number;
+}
+interface Options extends BenchOptions {
+  size: number;
+  keep: boolean;
+}
+interface BareConfig {
+  databaseUrl: string;
+  tenantId: string;
+  callerUserId: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The bare handler: the service's statements and mapping, without auth, validation pipe or envelope.
+// ---------------------------------------------------------------------------------------------
+
+async function serveBare({ databaseUrl, tenantId, callerUserId }: BareConfig): Promise<void> {
+  const pool = new Pool({ connectionString: databaseUrl, max: POOL_SIZE, application_name: 'ddm-bench-bare' });
+  const keys = new Set(DEFAULT_ROLES.find((r) => r.key === 'SYSTEM_ADMIN')!.keys);
+  const caller: Caller = { userId: callerUserId, tenantId, email: '', name: '', roleIds: [], keys, claims: {} as Caller['claims'] };
+  const app = Fastify({ logger: false });
+  app.get<{ Params: { id: string } }>('/bare/delegations/:id', async (req, reply) => {
+    const { rows } = await pool.query<DelegationRow>(DELEGATION_BY_ID_SQL, [req.params.id, tenantId]);
+    if (!rows.length || rows[0].view.status === 'DELETED') return reply.code(404).send({ message: 'not found' });
+    return toDelegationView(rows[0].view, caller, APP_URL, true);
+  });
+  app.get<{ Querystring: Record<string, string> }>('/bare/delegations', async (req) => {
+    const q = plainToInstance(SearchDelegationsDto, { ...req.query });
+    const { text, values } = listSql(delegationList(tenantId, caller.userId, q));
+    const { rows } = await pool.query<DelegationRow & { total: number; ord: unknown }>(text, values as unknown[]);
+    const { items, total } = pageRows(rows, (r: DelegationRow) => selectDelegationFields(toDelegationView(r.view, caller, APP_URL), q.select));
+    return { page: q.page, limit: q.limit, total, data: items };
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  parentPort!.postMessage({ port: (app.server.address() as { port: number }).port });
+}
+
+async function startBare(config: BareConfig): Promise<{ worker: Worker; base: string }> {
+  const worker = new Worker(__filename, { workerData: config });
+  const port = await new Promise<number>((resolve, reject) => {
+    worker.once('message', (m: { port: number }) => resolve(m.port));
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the bare handler exited (code ${code}) before listening`)));
+  });
+  worker.on('error', (err) => log(`bare handler failed: ${err.message}`));
+  return { worker, base: `http://127.0.0.1:${port}` };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Seed (set-based SQL).
+// ---------------------------------------------------------------------------------------------
+
+const uuidV7 = (ts: string) =>
+  `(lpad(to_hex((extract(epoch FROM ${ts}) * 1000)::bigint), 12, '0') || '7' || substr(md5(random()::text), 1, 3) || '8' || substr(md5(random()::text), 1, 15))::uuid`;
+
+const authority = (typeId: string, value: string, redelegable: boolean) => ({
+  authorityTypeId: typeId,
+  authorityTypeOrder: 1,
+  authorityLimit: 'Primary',
+  authorityLimitValueType: 'Currency',
+  authorityLimitOperator: '<=',
+  authorityLimitValue: value,
+  authorityLimitValueUnit: 'USD',
+  redelegable,
+  redelegationLimitValue: null,
+  redelegationLimitValueUnit: null,
+  isLimitOverridden: false,
+});
+
+interface Seeded {
+  tenantId: string;
+  callerUserId: string;
+  callerSub: string;
+  approvalTypeId: string;
+  /** A decision all the hand-ons below belong to. */
+  decisionId: string;
+  /** The root of the 1,111-delegation tree. */
+  treeRootId: string;
+  /** A root delegation the caller holds (SPECIFIC_PERSONNEL, Matrix, redelegable). */
+  heldId: string;
+  /** A delegation of the bulk, for the get. */
+  getId: string;
+  users: string[];
+}
+
+async function seed(db: Client, size: number): Promise<Seeded> {
+  const { tenantId, roleIds } = await seedTenantWithRoles(db, 'Bench delegations');
+  const email = 'admin@delegations.bench.test';
+  const caller = await seedCaller(db, tenantId, roleIds.SYSTEM_ADMIN, email);
+  const approvalTypeId = randomUUID();
+  await db.query(`INSERT INTO decision.authority_type_projection (id, tenant_id, authority_type, authority_type_icon, authority_type_order, status, version) VALUES ($1, $2, 'Approval', 'check', 1, 'ACTIVE', 1)`, [
+    approvalTypeId,
+    tenantId,
+  ]);
+  // People: the caller and USERS - 1 others, each reporting to the one 10 before it (a reporting line for Direct Line and Down-Line).
+  const users = [caller.userId, ...Array.from({ length: USERS - 1 }, () => randomUUID())];
+  await db.query(
+    `INSERT INTO decision.user_projection (tenant_id, id, email, name, display_name, status, version, manager_id)
+     SELECT $1::uuid, x.id, 'user' || x.n || '@delegations.bench.test', 'Person ' || x.n, 'Person ' || x.n, 'ACTIVE', 1, CASE WHEN x.n > 10 THEN ($2::uuid[])[x.n - 10] END
+       FROM unnest($2::uuid[]) WITH ORDINALITY AS x(id, n)`,
+    [tenantId, users],
+  );
+  // Decisions: PUBLISHED, delegable, every pathway, a limit of 10,000,000 USD.
+  await db.query(
+    `INSERT INTO decision.decisions (id, tenant_id, decision_display_id, name, description, status, delegable, delegation_pathway, version, created_by, updated_by)
+     SELECT gen_random_uuid(), $1::uuid, (9999 + i)::text, 'Approve spending ' || i, 'Spending of the group', 'PUBLISHED', true, ARRAY['Matrix', 'Direct Line', 'Functional', 'Down-Line'], 1, $2::uuid, $2::uuid
+       FROM generate_series(1, $3::int) AS i`,
+    [tenantId, caller.userId, DECISIONS],
+  );
+  await db.query(
+    `INSERT INTO decision.decision_authorities (id, tenant_id, decision_id, authority_type_id, authority_type_order, authority_limit, value_type, operator, value_text, value_number, unit, position)
+     SELECT gen_random_uuid(), $1::uuid, d.id, $2::uuid, 1, 'Primary', 'Currency', '<=', '10000000', 10000000, 'USD', 1 FROM decision.decisions d WHERE d.tenant_id = $1`,
+    [tenantId, approvalTypeId],
+  );
+  await db.query(`INSERT INTO decision.display_id_counters (tenant_id, kind, last_value) VALUES ($1, 'decision', $2)`, [tenantId, 9999 + DECISIONS]);
+  const [{ id: decisionId }] = (await db.query<{ id: string }>(`SELECT id FROM decision.decisions WHERE tenant_id = $1 AND decision_display_id = '10000'`, [tenantId])).rows;
+
+  // The bulk: roots i = 1..size/10 (display id 9999 + i), redelegations i > size/10 under root 1 + i % roots, by its holder.
+  const roots = Math.max(1, Math.floor(size / 10));
+  const statusOf = (i: string) => `CASE WHEN ${i} % 50 = 0 THEN 'REVOKED' WHEN ${i} % 50 = 1 THEN 'SUSPENDED' WHEN ${i} % 50 = 2 THEN 'EXPIRED' WHEN ${i} % 5 = 3 THEN 'ACCEPTED' ELSE 'ISSUED' END`;
+  const started = Date.now();
+  await db.query(
+    `INSERT INTO decision.delegations (id, tenant_id, delegation_display_id, decision_id, depth, issuer_type, issuer_user_id, recipient_type, recipient_user_id, status,
+                                       effective_date, is_no_expiration, issued_date, accepted_date, delegation_pathway, delegation_authorities, created_on, created_by, updated_on, updated_by)
+     SELECT ${uuidV7('x.created')}, $1::uuid, (9999 + x.i)::text, (SELECT id FROM decision.decisions WHERE tenant_id = $1 AND decision_display_id = (9999 + 1 + x.i % $5::int)::text),
+            0, 'ROOT_AUTHORITY', $2::uuid, 'SPECIFIC_PERSONNEL', ($3::uuid[])[1 + x.i % $6::int], ${statusOf('x.i')}, x.created, true, x.created,
+            CASE WHEN x.i % 5 = 3 THEN x.created END, ARRAY['Matrix', 'Direct Line', 'Down-Line'], jsonb_build_array($4::jsonb), x.created, $2::uuid, x.created, $2::uuid
+       FROM (SELECT i, now() - (($7::int - i)::float8 / $7::int) * interval '730 days' AS created FROM generate_series(1, $7::int) AS i) x`,
+    [tenantId, caller.userId, users, JSON.stringify(authority(approvalTypeId, '1000000', true)), DECISIONS, USERS, roots],
+  );
+  await db.query(
+    `INSERT INTO decision.delegations (id, tenant_id, delegation_display_id, decision_id, parent_delegation_id, depth, issuer_type, issuer_user_id, recipient_type, recipient_user_id,
+                                       status, effective_date, is_no_expiration, issued_date, accepted_date, delegation_pathway, delegation_authorities, created_on, created_by, updated_on, updated_by)
+     SELECT ${uuidV7('x.created')}, $1::uuid, (9999 + x.i)::text, p.decision_id, p.id, 1, 'SPECIFIC_PERSONNEL', p.recipient_user_id, 'SPECIFIC_PERSONNEL',
+            ($2::uuid[])[1 + (x.i * 7) % $4::int], ${statusOf('x.i')}, x.created, true, x.created, CASE WHEN x.i % 5 = 3 THEN x.created END, ARRAY['Matrix'],
+            jsonb_build_array(jsonb_set($3::jsonb, '{authorityLimitValue}', to_jsonb(((1 + x.i % 999) * 1000)::text))), x.created, p.recipient_user_id, x.created, p.recipient_user_id
+       FROM (SELECT i, now() - (($5::int - i)::float8 / $5::int) * interval '700 days' AS created FROM generate_series($6::int + 1, $5::int) AS i) x
+       JOIN decision.delegations p ON p.tenant_id = $1 AND p.delegation_display_id = (9999 + 1 + x.i % $6::int)::text`,
+    [tenantId, users, JSON.stringify(authority(approvalTypeId, '0', false)), USERS, size, roots],
+  );
+  log(`${size.toLocaleString('en')} delegations (${roots.toLocaleString('en')} roots) seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+  // The 1,111 tree (fan-out 10, three levels below its root): all held by the caller, so the check needs no other person.
+  const tree: { id: string; parent: string | null; depth: number; value: number }[] = [];
+  const add = (parent: string | null, depth: number, value: number) => {
+    const row = { id: randomUUID(), parent, depth, value };
+    tree.push(row);
+    return row;
+  };
+  const top = add(null, 0, 10_000);
+  for (let a = 0; a < 10; a++) {
+    const child = add(top.id, 1, 1000 * (a + 1));
+    for (let b = 0; b < 10; b++) {
+      const grand = add(child.id, 2, child.value - b);
+      for (let c = 0; c < 10; c++) add(grand.id, 3, grand.value - c);
+    }
+  }
+  const held = add(null, 0, 10_000_000);
+  await db.query(
+    `INSERT INTO decision.delegations (id, tenant_id, delegation_display_id, decision_id, parent_delegation_id, depth, issuer_type, issuer_user_id, recipient_type, recipient_user_id,
+                                       status, effective_date, is_no_expiration, issued_date, delegation_pathway, delegation_authorities, created_by, updated_by)
+     SELECT x.id, $1::uuid, ($2::bigint + x.n)::text, $3::uuid, x.parent, x.depth, CASE WHEN x.parent IS NULL THEN 'ROOT_AUTHORITY' ELSE 'SPECIFIC_PERSONNEL' END, $4::uuid, 'SPECIFIC_PERSONNEL', $4::uuid,
+            'ISSUED', now() - interval '1 day', true, now(), ARRAY['Matrix'], jsonb_build_array(jsonb_set($5::jsonb, '{authorityLimitValue}', to_jsonb(x.value::text))), $4::uuid, $4::uuid
+       FROM unnest($6::uuid[], $7::uuid[], $8::int[], $9::bigint[]) WITH ORDINALITY AS x(id, parent, depth, value, n)`,
+    [tenantId, 9999 + size, decisionId, caller.userId, JSON.stringify(authority(approvalTypeId, '0', true)), tree.map((t) => t.id), tree.map((t) => t.parent), tree.map((t) => t.depth), tree.map((t) => t.value)],
+  );
+  await db.query(`INSERT INTO decision.display_id_counters (tenant_id, kind, last_value) VALUES ($1, 'delegation', $2)`, [tenantId, 9999 + size + tree.length]);
+  const getNumber = roots + Math.floor((size - roots) / 2) + 4; // a redelegation, ISSUED (i % 5 = 4)
+  const [{ id: getId }] = (await db.query<{ id: string }>(`SELECT id FROM decision.delegations WHERE tenant_id = $1 AND delegation_display_id = $2`, [tenantId, String(9999 + getNumber)])).rows;
+  return { tenantId, callerUserId: caller.userId, callerSub: caller.sub, approvalTypeId, decisionId, treeRootId: top.id, heldId: held.id, getId, users };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Requests.
+// ---------------------------------------------------------------------------------------------
+
+async function call(method: 'GET' | 'PATCH' | 'POST', url: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; body: Record<string, unknown>; ms: number }> {
+  const started = performance.now();
+  const res = await fetch(url, {
+    method,
+    headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  });
+  const json = (await res.json()) as Record<string, unknown>;
+  return { status: res.status, body: json, ms: performance.now() - started };
+}
+
+/** Service and bare must answer the same data (the service inside its envelope), or the comparison means nothing. */
+async function checkSame(variant: Variant, serviceUrl: string, bareUrl: string, headers: Record<string, string>): Promise<number> {
+  const s = await call('GET', serviceUrl, headers);
+  const b = await call('GET', bareUrl, {});
+  if (s.status !== 200 || b.status !== 200) throw new Error(`${variant}: the service answered ${s.status}, the bare handler ${b.status}`);
+  const comparable = (x: unknown) => (variant === 'get' ? x : { total: (x as { total: number }).total, data: (x as { data: unknown[] }).data });
+  if (!isDeepStrictEqual(comparable(s.body.data), comparable(b.body))) {
+    throw new Error(`${variant}: the service and the bare handler answer different data:\n service ${JSON.stringify(s.body.data).slice(0, 400)}\n bare    ${JSON.stringify(b.body).slice(0, 400)}`);
+  }
+  return variant === 'get' ? 1 : (b.body as { total: number }).total;
+}
+
+/** `n` requests one after the other; their latencies in ms (sorted) and every status seen. */
+async function latencies(n: number, request: (k: number) => Promise<{ status: number; ms: number; body: Record<string, unknown> }>, ok: number): Promise<{ sorted: number[]; bad: string[]; last: Record<string, unknown> }> {
+  const times: number[] = [];
+  const bad: string[] = [];
+  let last: Record<string, unknown> = {};
+  for (let k = 0; k < n; k++) {
+    const r = await request(k);
+    times.push(r.ms);
+    last = r.body;
+    if (r.status !== ok) bad.push(`${r.status}: ${JSON.stringify(r.body).slice(0, 200)}`);
+  }
+  return { sorted: times.sort((a, b) => a - b), bad, last };
+}
+const pct = (sorted: number[], p: number) => round2(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
+
+// ---------------------------------------------------------------------------------------------
+// Main.
+// ---------------------------------------------------------------------------------------------
+
+let bareWorker: Worker | undefined;
+
+async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string }): Promise<void> {
+  const url = await createScratchDatabase(rt.databaseUrl, DATABASE);
+  ensureDevKeys(DEV_KEYS_DIR);
+  const env = {
+    DATABASE_URL: url,
+    NATS_URL: rt.natsUrl,
+    NATS_NAMESPACE,
+    AUTH_DEV_KEYS: 'true',
+    DEV_KEYS_DIR,
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    DB_POOL_SIZE: String(POOL_SIZE),
+    APP_URL,
+    OTEL_EXPORTER_OTLP_ENDPOINT: '',
+  };
+  await startService('auth', 'dist/apps/auth/src/main.js', env, READY_TIMEOUT_MS, 'it applies the auth migrations');
+  const { base: svc } = await startService('decision', 'dist/apps/decision/src/main.js', env, READY_TIMEOUT_MS, 'it applies the decision migrations');
+  const db = new Client({ connectionString: url });
+  await db.connect();
+  try {
+    const s = await seed(db, opts.size);
+    await db.query('VACUUM (ANALYZE)');
+    const bare = await startBare({ databaseUrl: url, tenantId: s.tenantId, callerUserId: s.callerUserId });
+    bareWorker = bare.worker;
+    const headers = { authorization: `Bearer ${signDevToken({ sub: s.callerSub }, DEV_KEYS_DIR, '2h')}` };
+    const LIST_QUERY = 'status=ISSUED&limit=20';
+    const urls: Record<Variant, Record<Impl, string>> = {
+      get: { service: `${svc}/decision/v1/delegations/${s.getId}`, bare: `${bare.base}/bare/delegations/${s.getId}` },
+      list: { service: `${svc}/decision/v1/delegations?${LIST_QUERY}`, bare: `${bare.base}/bare/delegations?${LIST_QUERY}` },
+    };
+    const matched = { get: await checkSame('get', urls.get.service, urls.get.bare, headers), list: await checkSame('list', urls.list.service, urls.list.bare, headers) };
+    log(`service and bare answer the same data; the list matches ${matched.list.toLocaleString('en')} delegations`);
+
+    const warmups: Run[] = [];
+    for (const variant of ['get', 'list'] as const)
+      for (const impl of ['service', 'bare'] as const)
+        if (opts.warmup > 0) warmups.push({ variant, impl, round: 0, ...(await measure(urls[variant][impl], impl === 'service' ? headers : {}, opts.connections, opts.warmup)) });
+    const runs: Run[] = [];
+    for (const round of [1, 2])
+      for (const variant of ['get', 'list'] as const)
+        for (const impl of ['service', 'bare'] as const) {
+          log(`${variant} ${impl} run ${round}: ${opts.connections} connections, ${opts.duration} s`);
+          runs.push({ variant, impl, round, ...(await measure(urls[variant][impl], impl === 'service' ? headers : {}, opts.connections, opts.duration)) });
+        }
+
+    // The cascading check over the 1,111 tree: the root narrowed to 5,500 breaks children 6..10 and everything below them.
+    log(`check-cascading-updates over the 1,111-delegation tree, ${LATENCY_REQUESTS.cascading} requests one at a time`);
+    const narrowed = [{ ...authority(s.approvalTypeId, '5500', true) }];
+    const cascading = await latencies(
+      LATENCY_REQUESTS.cascading,
+      () => call('PATCH', `${svc}/decision/v1/delegations/check-cascading-updates`, headers, { parentDelegationId: s.treeRootId, updatedDelegationAuthorities: narrowed }),
+      200,
+    );
+    const answered = (cascading.last.data as { numberOfChildDelegationsInvalidated?: number } | undefined)?.numberOfChildDelegationsInvalidated;
+    if (answered !== 555) cascading.bad.push(`the check answered ${answered} invalidated descendants, not 555`);
+
+    // Issuing a redelegation of the caller's root to someone along Matrix, the rules checked (one transaction, revision and event each).
+    log(`issuing ${LATENCY_REQUESTS.issue} redelegations one at a time`);
+    const issue = await latencies(
+      LATENCY_REQUESTS.issue,
+      (k) =>
+        call('POST', `${svc}/decision/v1/delegations`, headers, {
+          decisionId: s.decisionId,
+          parentDelegationId: s.heldId,
+          status: 'ISSUED',
+          recipientType: 'SPECIFIC_PERSONNEL',
+          delegationRecipients: [{ recipientUserId: s.users[1 + (k % (s.users.length - 1))] }],
+          delegationPathway: ['Matrix'],
+          isNoExpiration: true,
+          delegationAuthorities: [{ ...authority(s.approvalTypeId, String(1000 + k), false) }],
+        }),
+      200,
+    );
+
+    const failures = report(opts, runs, { cascading, issue }, matched.list);
+    failUnlessAll200([...warmups, ...runs], (r) => `${r.variant} ${r.impl}#${r.round}`);
+    if (cascading.bad.length || issue.bad.length) {
+      log(`FAILED: ${[...cascading.bad.slice(0, 3), ...issue.bad.slice(0, 3)].join('; ')}`);
+      process.exitCode = 1;
+    }
+    if (failures.length) log(`targets missed: ${failures.join('; ')}`);
+  } finally {
+    await db.end();
+  }
+}
+
+function report(opts: Options, runs: Run[], latency: { cascading: { sorted: number[] }; issue: { sorted: number[] } }, listTotal: number): string[] {
+  const best = (variant: Variant, impl: Impl) => runs.filter((r) => r.variant === variant && r.impl === impl).reduce((a, b) => (b.rps > a.rps ? b : a));
+  const ratio = (v: Variant) => round2(best(v, 'service').rps / best(v, 'bare').rps);
+  const out = process.stdout;
+  out.write(`\ndelegations: ${opts.size.toLocaleString('en')} in one tenant (the list matches ${listTotal.toLocaleString('en')}); ${opts.connections} connections, ${opts.duration} s per run, better of two\n`);
+  out.write(`${pad('', 8)}${pad('service rps', 13)}${pad('bare rps', 10)}${pad('ratio', 8)}${pad('target', 8)}${pad('svc p95 ms', 12)}${pad('bare p95', 10)}\n`);
+  for (const v of ['get', 'list'] as const) {
+    const [sv, bv] = [best(v, 'service'), best(v, 'bare')];
+    out.write(`${pad(v, 8)}${pad(sv.rps, 13)}${pad(bv.rps, 10)}${pad(ratio(v), 8)}${pad(`>=${TARGETS[v]}`, 8)}${pad(sv.p95, 12)}${pad(bv.p95, 10)}\n`);
+  }
+  const c = latency.cascading.sorted;
+  const i = latency.issue.sorted;
+  out.write(`cascading check (1,111 tree, 555 answered): p50 ${pct(c, 50)} ms, p95 ${pct(c, 95)} ms (target <= ${TARGETS.cascadingP95Ms}), max ${pct(c, 100)} ms\n`);
+  out.write(`issue a redelegation (rules checked): p50 ${pct(i, 50)} ms, p95 ${pct(i, 95)} ms, max ${pct(i, 100)} ms\n`);
+  const failures: string[] = [];
+  if (ratio('get') < TARGETS.get) failures.push(`get ratio ${ratio('get')} < ${TARGETS.get}`);
+  if (ratio('list') < TARGETS.list) failures.push(`list ratio ${ratio('list')} < ${TARGETS.list}`);
+  if (pct(c, 95) > TARGETS.cascadingP95Ms) failures.push(`cascading p95 ${pct(c, 95)} ms > ${TARGETS.cascadingP95Ms} ms`);
+  out.write(
+    JSON.stringify({
+      bench: 'delegations',
+      size: opts.size,
+      get: { ratio: ratio('get'), target: TARGETS.get, service: summary(best('get', 'service')), bare: summary(best('get', 'bare')) },
+      list: { ratio: ratio('list'), target: TARGETS.list, service: summary(best('list', 'service')), bare: summary(best('list', 'bare')) },
+      cascading: { p50: pct(c, 50), p95: pct(c, 95), max: pct(c, 100), target: TARGETS.cascadingP95Ms },
+      issue: { p50: pct(i, 50), p95: pct(i, 95), max: pct(i, 100) },
+      met: failures.length === 0,
+    }) + '\n',
+  );
+  return failures;
+}
+
+function parseOptions(argv: string[]): Options {
+  return parseArgs<Options>(argv, { duration: 10, connections: 16, warmup: 3, size: 1_000_000, keep: false }, USAGE, (flag, value, opts) => {
+    if (flag === '--keep') {
+      opts.keep = true;
+      return true;
+    }
+    if (flag !== '--size') return false;
+    const n = Number(value());
+    if (!Number.isInteger(n) || n < 2_000 || n > 5_000_000) usage('--size must be an integer from 2,000 to 5,000,000', USAGE);
+    opts.size = n;
+    return true;
+  });
+}
+
+if (isMainThread) {
+  const rt = runtime();
+  const options = parseOptions(process.argv.slice(2));
+  runBench(
+    () => main(options, rt),
+    async () => {
+      await bareWorker?.terminate();
+      await removeScratch(rt, DATABASE, NATS_NAMESPACE, options.keep);
+    },
+  );
+} else {
+  void serveBare(workerData as BareConfig);
+}
