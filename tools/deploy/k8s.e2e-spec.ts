@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROUTES } from '@ddm/contracts';
+import { ROUTES, UPLOAD_BODY_LIMIT, UPLOAD_ROUTE } from '@ddm/contracts';
 import { Container, K8S, K8sObject, OVERLAYS, Overlay, ROOT, byKind, containersOf, kustomize, parseYaml, podTemplates, schemaErrors } from './manifests';
 
 /**
@@ -86,10 +86,12 @@ describe('k8s: the route table, the services, the base files and the Ingress agr
     }
   });
 
-  it.each(OVERLAYS)('%s: one Ingress of class nginx, one Prefix path per area equal to the route table path, to that area service, without rewrites', (overlay) => {
+  it.each(OVERLAYS)('%s: one Ingress of class nginx for the API, one Prefix path per area equal to the route table path, to that area service, without rewrites', (overlay) => {
     const { objects } = rendered.get(overlay)!;
-    const [ingress, ...others] = byKind(objects, 'Ingress');
-    expect(others).toEqual([]);
+    const ingresses = byKind(objects, 'Ingress');
+    expect(ingresses.map((i) => i.metadata.name).sort()).toEqual(['ddm', 'ddm-uploads']);
+    const ingress = ingresses.find((i) => i.metadata.name === 'ddm')!;
+    expect(ingress.metadata.annotations?.['nginx.ingress.kubernetes.io/proxy-body-size']).toBe('1m');
     expect(ingress.spec.ingressClassName).toBe('nginx');
     expect(Object.keys(ingress.metadata.annotations ?? {}).filter((a) => /rewrite|configuration-snippet/.test(a))).toEqual([]);
     expect(ingress.spec.rules).toHaveLength(1);
@@ -102,6 +104,20 @@ describe('k8s: the route table, the services, the base files and the Ingress agr
       expect(p.backend.service).toEqual({ name: route.area, port: { name: 'http' } });
       expect(services.find((s) => s.metadata.name === route.area)?.spec.ports.map((port: { name: string }) => port.name)).toContain('http');
     }
+  });
+
+  it.each(OVERLAYS)('%s: the upload route has its own Ingress: the one Exact path of UPLOAD_ROUTE to the document service, 26m bodies streamed, the same host and certificate', (overlay) => {
+    const ingresses = byKind(rendered.get(overlay)!.objects, 'Ingress');
+    const api = ingresses.find((i) => i.metadata.name === 'ddm')!;
+    const uploads = ingresses.find((i) => i.metadata.name === 'ddm-uploads')!;
+    expect(uploads.spec.ingressClassName).toBe('nginx');
+    expect(uploads.spec.rules).toHaveLength(1);
+    expect(uploads.spec.rules[0].http.paths).toEqual([{ path: UPLOAD_ROUTE.path, pathType: 'Exact', backend: { service: { name: 'document', port: { name: 'http' } } } }]);
+    expect(uploads.metadata.annotations).toMatchObject({ 'nginx.ingress.kubernetes.io/proxy-body-size': '26m', 'nginx.ingress.kubernetes.io/proxy-request-buffering': 'off' });
+    // 26m leaves room for the multipart framing of a 25 MiB file (UPLOAD_BODY_LIMIT).
+    expect(26 * 1024 * 1024).toBeGreaterThanOrEqual(UPLOAD_BODY_LIMIT);
+    expect(uploads.spec.rules[0].host).toBe(api.spec.rules[0].host);
+    expect(uploads.spec.tls).toEqual(api.spec.tls);
   });
 
   it.each(OVERLAYS)('%s: each area has its Deployment, Service, ServiceAccount, autoscaler and disruption budget, all pointing at the same pods', (overlay) => {

@@ -4,6 +4,7 @@ import { DocumentsController } from './documents/documents.controller';
 import { DocumentsService } from './documents/documents.service';
 import { FILE_STORE } from './files/file-store';
 import { FilesController } from './files/files.controller';
+import { MultipartSetup } from './files/multipart.setup';
 import { FilesService } from './files/files.service';
 import { PgFileStore } from './files/pg-file.store';
 import { DECISIONS } from './projections/decision.projection';
@@ -20,6 +21,6 @@ import { USERS } from './projections/user.projection';
  */
 @Module({
   controllers: [DocumentsController, FilesController],
-  providers: [DocumentsService, FilesService, { provide: FILE_STORE, useClass: PgFileStore }, projectionConsumers(USERS, GROUPS, POSITIONS, DOCUMENT_TYPES, DECISIONS, DELEGATIONS)],
+  providers: [DocumentsService, FilesService, MultipartSetup, { provide: FILE_STORE, useClass: PgFileStore }, projectionConsumers(USERS, GROUPS, POSITIONS, DOCUMENT_TYPES, DECISIONS, DELEGATIONS)],
 })
 export class DocumentModule {}

@@ -3,7 +3,7 @@ import { Transform, TransformCallback, pipeline } from 'node:stream';
 import Fastify, { FastifyInstance, LogController } from 'fastify';
 import proxy, { FastifyHttpProxyOptions } from '@fastify/http-proxy';
 import { LevelWithSilent, Logger } from 'pino';
-import { AREAS, AreaName, BODY_LIMIT, BODY_TOO_LARGE_MESSAGE, ROUTES, errorBody } from '@ddm/contracts';
+import { AREAS, AreaName, BODY_LIMIT, BODY_TOO_LARGE_MESSAGE, ROUTES, bodyLimitOf, errorBody } from '@ddm/contracts';
 import { createLogger, currentTraceContext } from '@ddm/platform';
 import { GatewayConfig, loadGatewayConfig } from './config';
 import { MergedDocs, registerDocs } from './docs';
@@ -98,10 +98,12 @@ export function buildGateway(options: GatewayOptions = {}): FastifyInstance {
       return;
     }
     // Bodies are streamed, not parsed, so fastify's bodyLimit does not apply to proxied routes.
+    // The upload route takes a 25 MiB file (streamed to the document service); every other route the configured limit.
+    const limit = bodyLimitOf(request.method, request.url, config.bodyLimit);
     const declared = request.headers['content-length'];
-    if (declared !== undefined && Number(declared) > config.bodyLimit) {
+    if (declared !== undefined && Number(declared) > limit) {
       reply.header('connection', 'close');
-      sendError(request, reply, 413, bodyTooLargeMessage(config.bodyLimit));
+      sendError(request, reply, 413, bodyTooLargeMessage(limit));
       return;
     }
     done();
@@ -162,7 +164,7 @@ export function buildGateway(options: GatewayOptions = {}): FastifyInstance {
         upstreamFailures.set(reply.request, code || error.message);
         if (code === BODY_TOO_LARGE) {
           reply.header('connection', 'close');
-          sendError(reply.request, reply, 413, bodyTooLargeMessage(config.bodyLimit));
+          sendError(reply.request, reply, 413, bodyTooLargeMessage(bodyLimitOf(reply.request.method, reply.request.url, config.bodyLimit)));
         } else if (UNREACHABLE.has(code) || UNREACHABLE.has(error.code ?? '')) {
           sendError(reply.request, reply, 503, `The ${area} service is unavailable; retry shortly`);
         } else if (TIMED_OUT.has(code) || error.statusCode === 504) {
@@ -181,7 +183,7 @@ export function buildGateway(options: GatewayOptions = {}): FastifyInstance {
       // A declared length is checked in onRequest and enforced by Node; a chunked body is counted on the way.
       if (request.headers['content-length'] !== undefined) return done(null, payload);
       // pipeline, not pipe: a client that goes away mid-body must abort the upstream request too.
-      done(null, pipeline(payload, new BodyLimit(config.bodyLimit), () => undefined));
+      done(null, pipeline(payload, new BodyLimit(bodyLimitOf(request.method, request.url, config.bodyLimit)), () => undefined));
     });
     for (const route of ROUTES) {
       await scope.register(proxy, {

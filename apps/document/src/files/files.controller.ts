@@ -1,8 +1,20 @@
-import { Controller, Get, Res } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { ApiAuth, Caller, CurrentCaller, UuidParam } from '@ddm/contracts';
-import type { FastifyReply } from 'fastify';
-import { contentDisposition } from './file.rules';
+import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiConsumes,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiPayloadTooLargeResponse,
+  ApiProduces,
+  ApiTags,
+  ApiUnsupportedMediaTypeResponse,
+} from '@nestjs/swagger';
+import { ApiAuth, AppError, Caller, CurrentCaller, ErrorCode, RequirePermission, ResponseMessage, UuidParam, badRequest } from '@ddm/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { FileView } from './dto/file.response';
+import { ALLOWED_MEDIA_TYPES, MAX_FILE_BYTES, contentDisposition } from './file.rules';
 import { FilesService } from './files.service';
 
 @ApiTags('Files')
@@ -10,6 +22,29 @@ import { FilesService } from './files.service';
 @Controller('v1/files')
 export class FilesController {
   constructor(private readonly files: FilesService) {}
+
+  @Post()
+  @HttpCode(200)
+  @RequirePermission('create:documents')
+  @ApiOperation({
+    summary: 'Upload a file',
+    description: `multipart/form-data with one file in the field "file", at most ${MAX_FILE_BYTES} bytes (25 MiB), streamed to storage (never held whole). ` +
+      `Accepted media types: ${ALLOWED_MEDIA_TYPES.join(', ')}. A document then names it by fileId (documentUploadType UPLOADED).`,
+  })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } } })
+  @ApiOkResponse({ type: FileView })
+  @ApiBadRequestResponse({ description: 'No file in the request' })
+  @ApiPayloadTooLargeResponse({ description: 'The file holds more than 25 MiB (nothing is stored)' })
+  @ApiUnsupportedMediaTypeResponse({ description: 'Not multipart/form-data, or a media type outside the allow-list' })
+  @ResponseMessage('File uploaded successfully')
+  async upload(@Req() request: FastifyRequest, @CurrentCaller() caller: Caller): Promise<FileView> {
+    if (!request.isMultipart()) throw new AppError(ErrorCode.UnsupportedMediaType, 'Send the file as multipart/form-data (one file in the field "file")');
+    const part = await request.file();
+    if (!part) throw badRequest('No file in the request: send one in the field "file"', [{ field: 'file', message: 'is required' }]);
+    if (part.fieldname !== 'file') throw badRequest(`The file must come in the field "file", not "${part.fieldname}"`, [{ field: 'file', message: 'is required' }]);
+    return this.files.upload(caller, { filename: part.filename, mimetype: part.mimetype, content: part.file });
+  }
 
   @Get(':id/content')
   @ApiOperation({ summary: 'Download a file', description: 'Streams the content with its media type and a download name; only to its uploader and to callers who see a document using it.' })

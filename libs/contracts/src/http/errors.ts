@@ -91,6 +91,18 @@ export function errorBody(status: number, message: string, path: string, request
 export const BODY_LIMIT = 1024 * 1024;
 export const BODY_TOO_LARGE_MESSAGE = 'Request body is larger than the 1 MiB limit';
 
+/** The one route that takes more than BODY_LIMIT: a document's file upload (multipart, streamed), whose file may hold 25 MiB. */
+export const UPLOAD_ROUTE = { method: 'POST', path: '/document/v1/files' } as const;
+/** The upload route's body limit: a 25 MiB file and its multipart framing. */
+export const UPLOAD_BODY_LIMIT = 25 * 1024 * 1024 + 64 * 1024;
+
+/** The body limit of a request: UPLOAD_BODY_LIMIT on the upload route, `otherwise` everywhere else. */
+export function bodyLimitOf(method: string, url: string, otherwise: number): number {
+  const q = url.indexOf('?');
+  const path = (q === -1 ? url : url.slice(0, q)).replace(/\/+$/, '');
+  return method === UPLOAD_ROUTE.method && path === UPLOAD_ROUTE.path ? UPLOAD_BODY_LIMIT : otherwise;
+}
+
 /** Fastify's own errors (body parsing, limits) by code. */
 const FASTIFY_ERRORS: Record<string, { status: number; message: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: BODY_TOO_LARGE_MESSAGE },

@@ -1648,6 +1648,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/document/v1/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file
+         * @description multipart/form-data with one file in the field "file", at most 26214400 bytes (25 MiB), streamed to storage (never held whole). Accepted media types: application/pdf, application/msword, application/vnd.openxmlformats-officedocument.wordprocessingml.document, application/vnd.ms-excel, application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, application/vnd.ms-powerpoint, application/vnd.openxmlformats-officedocument.presentationml.presentation, application/vnd.oasis.opendocument.text, application/vnd.oasis.opendocument.spreadsheet, application/vnd.oasis.opendocument.presentation, application/rtf, image/png, image/jpeg, image/gif, image/webp, image/svg+xml, text/plain, text/csv, text/markdown. A document then names it by fileId (documentUploadType UPLOADED).
+         */
+        post: operations["FilesController_upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/document/v1/files/{id}/content": {
         parameters: {
             query?: never;
@@ -4947,6 +4967,26 @@ export interface components {
             /** @enum {string} */
             decision: "APPROVED" | "REJECTED";
             comment?: string | null;
+        };
+        FileView: {
+            /** Format: uuid */
+            id: string;
+            /** @example doa-policy.pdf */
+            name: string;
+            /**
+             * @description Media type
+             * @example application/pdf
+             */
+            type: string;
+            /** @description Bytes */
+            size: number;
+            /** @description SHA-256 of the content, hex */
+            sha256: string;
+            /**
+             * @description Where its content is read (GET)
+             * @example /document/v1/files/0190f5c4-0000-7000-8000-000000000001/content
+             */
+            link: string;
         };
     };
     responses: never;
@@ -11863,6 +11903,84 @@ export interface operations {
             };
             /** @description Unknown, deleted, another tenant's document, or a restricted one the caller is not in the audience of */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    FilesController_upload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["FileView"];
+                    };
+                };
+            };
+            /** @description No file in the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "create:documents" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The file holds more than 25 MiB (nothing is stored) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not multipart/form-data, or a media type outside the allow-list */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
