@@ -111,6 +111,35 @@ describe('system actions (e2e: events of other areas open and close actions)', (
     expect((await actionsOf('a.delegation_id', e.delegationId))[0].status_key).toBe('COMPLETED');
   });
 
+  it('a role set on a delegation opens one Decision Role Acceptance action per assignment for its designees; a new assignment or an inactive role cancels the earlier one; revoking the delegation cancels it', async () => {
+    const e = delegationEvent(h.demo.id, { issuerUserId: issuer, recipientUserId: recipient, status: 'ISSUED', version: 1, delegationDisplayId: '10011' });
+    const roleId = randomUUID();
+    const assignment = (assignmentId: string, designeeUserIds: string[], roleStatus = 'ACTIVE') => ({
+      tenantId: h.demo.id, assignmentId, delegationId: e.delegationId, delegationDisplayId: '10011', decisionId: e.decisionId, roleId, roleName: 'Informed',
+      roleStatus, designeeUserIds, issuerUserId: issuer,
+    });
+    const first = randomUUID();
+    await publishEvent(h.svc, 'evt.decision.delegation.role-assigned', assignment(first, [approver]));
+    await publishEvent(h.svc, 'evt.decision.delegation.role-assigned', assignment(first, [approver]));
+    await drained();
+    expect((await actionsOf('a.delegation_id', e.delegationId)).map((a) => [a.system_kind, a.status_key, a.owner_id, a.assignees, a.action_name])).toEqual([
+      ['DECISION_ROLE_ACCEPTANCE', 'TODO', issuer, [approver], 'Accept the role Informed on delegation 10011'],
+    ]);
+    await publishEvent(h.svc, 'evt.decision.delegation.role-assigned', assignment(randomUUID(), [recipient]));
+    await drained();
+    expect((await actionsOf('a.delegation_id', e.delegationId)).map((a) => [a.status_key, a.assignees])).toEqual([
+      ['CANCELED', [approver]],
+      ['TODO', [recipient]],
+    ]);
+    await publishEvent(h.svc, 'evt.decision.delegation.role-assigned', assignment(randomUUID(), [recipient], 'INACTIVE'));
+    await drained();
+    expect((await actionsOf('a.delegation_id', e.delegationId)).map((a) => a.status_key)).toEqual(['CANCELED', 'CANCELED']);
+    const again = randomUUID();
+    await publishEvent(h.svc, 'evt.decision.delegation.role-assigned', assignment(again, [recipient]));
+    await publishEvent(h.svc, 'evt.decision.delegation.revoked', { ...e, status: 'REVOKED', version: 2 });
+    await until(async () => (await actionsOf('a.delegation_id', e.delegationId)).map((a) => a.status_key).join() === 'CANCELED,CANCELED,CANCELED', 'the role acceptance canceled with the delegation');
+  });
+
   it('a delegation request opens the holder’s Delegation Request action once per requestId; validate-action finds it for the requester only', async () => {
     const decisionId = await announceDecision(h, h.demo.id, '10088');
     const e = delegationEvent(h.demo.id, { decisionId, issuerUserId: issuer, recipientUserId: recipient, status: 'ACCEPTED', version: 1, delegationDisplayId: '10010' });

@@ -207,6 +207,13 @@ describe('delegations: changes after issue (e2e)', () => {
       expect(set.body.data).toMatchObject({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), delegationId: root.id, roleId: informed, roleName: 'Informed', designeeRecipientType: 'SPECIFIC_PERSONNEL', isAutoIssue: true, roleDesignees: [{ designeeUserId: auditor, designeePositionId: null }], roleStatus: 'ACTIVE', roleRequirement: 'Required', isCascade: true });
       const below = (await h.svc.http.get(`${DELEGATIONS}/${child.id}/roles?limit=100`, { token: h.tokens.admin })).body.data.data.find((r: { roleId: string }) => r.roleId === informed);
       expect(below).toMatchObject({ delegationId: child.id, roleStatus: 'ACTIVE', roleDesignees: [{ designeeUserId: auditor, designeePositionId: null }] });
+      // The actions area hears of each: the designees, the issuer, one assignment id per change.
+      for (const [id, issuer] of [[root.id, admin], [child.id, manager]]) {
+        const assigned = (await eventsOf(id)).filter((e) => e.subject === 'evt.decision.delegation.role-assigned');
+        expect(assigned.map((e) => e.payload)).toEqual([
+          expect.objectContaining({ delegationId: id, roleId: informed, roleName: 'Informed', roleStatus: 'ACTIVE', designeeUserIds: [auditor], issuerUserId: issuer, assignmentId: expect.any(String) }),
+        ]);
+      }
 
       // The changelog has the role change; the revision before it had no roles set, the one of it has Informed.
       const log = (await h.svc.http.get(`${DELEGATIONS}/${root.id}/changelog?sortOrder=asc`, { token: h.tokens.admin })).body.data.data as { id: string; change: string }[];

@@ -71,12 +71,19 @@ export async function settleSystemActions(
   tx: Tx,
   tenantId: string,
   kinds: readonly SystemKind[],
-  by: { delegationId: string } | { documentId: string } | { causeKey: string },
+  by: { delegationId: string } | { documentId: string } | { causeKey: string } | { causePrefix: string; except?: string },
   key: Extract<StatusKey, 'COMPLETED' | 'CANCELED'>,
 ): Promise<number> {
   if (!kinds.length) return 0;
   const statusId = statusIdOf(tenantId, key);
-  const target = 'causeKey' in by ? sql`cause_key = ${by.causeKey}` : 'documentId' in by ? sql`document_id = ${by.documentId}::uuid` : sql`delegation_id = ${by.delegationId}::uuid`;
+  const target =
+    'causeKey' in by
+      ? sql`cause_key = ${by.causeKey}`
+      : 'causePrefix' in by
+        ? sql`starts_with(cause_key, ${by.causePrefix}) AND cause_key IS DISTINCT FROM ${by.except ?? null}::text`
+        : 'documentId' in by
+          ? sql`document_id = ${by.documentId}::uuid`
+          : sql`delegation_id = ${by.delegationId}::uuid`;
   const rows = await tx.query<{ id: string }>(sql`
     UPDATE actions.actions SET action_status_id = ${statusId}, status_key = ${key}, status_rank = ${statusRank(key)}, version = version + 1,
            updated_on = now(), updated_by = NULL

@@ -79,7 +79,7 @@ export function settledByDelegationStatus(status: string | undefined, ended: boo
   if (status === 'ACCEPTED') return { complete: ['DELEGATION_ACCEPTANCE', 'DELEGATION_APPROVAL'], cancel: [] };
   if (status === 'REJECTED') return { complete: ['DELEGATION_ACCEPTANCE', 'DELEGATION_APPROVAL'], cancel: ['DELEGATION_REQUEST'] };
   if (status === 'ISSUED') return { complete: ['DELEGATION_APPROVAL'], cancel: [] };
-  if (ended) return { complete: [], cancel: ['DELEGATION_ACCEPTANCE', 'DELEGATION_APPROVAL', 'DELEGATION_REQUEST'] };
+  if (ended) return { complete: [], cancel: ['DELEGATION_ACCEPTANCE', 'DELEGATION_APPROVAL', 'DELEGATION_REQUEST', 'DECISION_ROLE_ACCEPTANCE'] };
   return { complete: [], cancel: [] };
 }
 

@@ -76,7 +76,7 @@ describe('action rules', () => {
     expect(settledByDelegationStatus('ACCEPTED', false)).toEqual({ complete: ['DELEGATION_ACCEPTANCE', 'DELEGATION_APPROVAL'], cancel: [] });
     expect(settledByDelegationStatus('ISSUED', false)).toEqual({ complete: ['DELEGATION_APPROVAL'], cancel: [] });
     expect(settledByDelegationStatus('REJECTED', true).complete).toContain('DELEGATION_ACCEPTANCE');
-    expect(settledByDelegationStatus('REVOKED', true)).toEqual({ complete: [], cancel: ['DELEGATION_ACCEPTANCE', 'DELEGATION_APPROVAL', 'DELEGATION_REQUEST'] });
+    expect(settledByDelegationStatus('REVOKED', true)).toEqual({ complete: [], cancel: ['DELEGATION_ACCEPTANCE', 'DELEGATION_APPROVAL', 'DELEGATION_REQUEST', 'DECISION_ROLE_ACCEPTANCE'] });
     expect(settledByDelegationStatus('PENDING', false)).toEqual({ complete: [], cancel: [] });
     expect(settledByDelegationStatus('SUSPENDED', false)).toEqual({ complete: [], cancel: [] });
   });

@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { DELEGATION_ENDED_STATUSES, DelegationEvent, DelegationRequestEvent, EventSubject } from '@ddm/contracts';
+import { DELEGATION_ENDED_STATUSES, DelegationEvent, DelegationRequestEvent, DelegationRoleEvent, EventSubject } from '@ddm/contracts';
 import { Consumers, LOGGER, Tx } from '@ddm/platform';
 import { Logger } from 'pino';
 import { acceptanceAssignees, approvalAssignees, pendingStage, settledByDelegationStatus } from '../actions/action.rules';
@@ -15,10 +15,13 @@ const SUBJECTS = [
   'evt.decision.delegation.rejected',
   'evt.decision.delegation.expired',
   'evt.decision.delegation.requested',
+  'evt.decision.delegation.role-assigned',
 ] as const satisfies readonly EventSubject[];
 
 const approvalKey = (delegationId: string) => `delegation:${delegationId}:approval`;
 const acceptanceKey = (delegationId: string) => `delegation:${delegationId}:acceptance`;
+/** The cause keys of a role's acceptances on a delegation: one per assignment. */
+const roleCausePrefix = (delegationId: string, roleId: string) => `delegation:${delegationId}:role:${roleId}:`;
 const label = (e: DelegationEvent) => e.delegationDisplayId ?? e.delegationId;
 
 /**
@@ -41,6 +44,7 @@ export class DelegationStepsConsumer implements OnApplicationBootstrap {
       subjects: SUBJECTS,
       handle: async (msg, tx) => {
         if (msg.subject === 'evt.decision.delegation.requested') return this.requested(tx, msg.payload);
+        if (msg.subject === 'evt.decision.delegation.role-assigned') return this.roleAssigned(tx, msg.payload);
         if (msg.subject === 'evt.decision.delegation.pending') return this.pending(tx, msg.payload);
         const e = msg.payload;
         // A notice names the move whatever status it carries; a state event carries the status.
@@ -83,6 +87,22 @@ export class DelegationStepsConsumer implements OnApplicationBootstrap {
     await openSystemAction(tx, {
       tenantId: e.tenantId, kind: 'DELEGATION_ACCEPTANCE', causeKey: acceptanceKey(e.delegationId), causeVersion: e.version ?? null,
       actionName: `Accept delegation ${label(e)}`, typeKey: 'TASK', ownerId: e.issuerUserId, assigneeIds: assignees,
+      decisionId: e.decisionId, delegationId: e.delegationId,
+    });
+  }
+
+  /**
+   * A role set on a delegation: the earlier assignment's open acceptance is canceled (its people or
+   * terms changed), and an ACTIVE role with designees opens one Decision Role Acceptance action for
+   * them, once per assignment, owned by the delegation's issuer.
+   */
+  private async roleAssigned(tx: Tx, e: DelegationRoleEvent): Promise<void> {
+    const prefix = roleCausePrefix(e.delegationId, e.roleId);
+    await settleSystemActions(tx, e.tenantId, ['DECISION_ROLE_ACCEPTANCE'], { causePrefix: prefix, except: `${prefix}${e.assignmentId}` }, 'CANCELED');
+    if (e.roleStatus !== 'ACTIVE' || !e.designeeUserIds.length) return;
+    await openSystemAction(tx, {
+      tenantId: e.tenantId, kind: 'DECISION_ROLE_ACCEPTANCE', causeKey: `${prefix}${e.assignmentId}`,
+      actionName: `Accept the role ${e.roleName} on delegation ${e.delegationDisplayId}`, typeKey: 'TASK', ownerId: e.issuerUserId, assigneeIds: e.designeeUserIds,
       decisionId: e.decisionId, delegationId: e.delegationId,
     });
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Caller, Page, conflict, notFound } from '@ddm/contracts';
 import { Db, Tx, listPage } from '@ddm/platform';
+import { v7 as uuidv7 } from 'uuid';
 import { DelegationStatus, LIVE_SQL } from '../delegations/delegation.rules';
 import { DelegationRuleRow, RULE_COLUMNS } from '../delegations/delegation.sql';
 import { recordDelegationChange, requireMayManage, stateSubjectOf } from '../delegations/delegation-changes';
@@ -82,6 +83,7 @@ export class RolesService {
       for (const status of new Set(touched.map((t) => t.status))) {
         await recordDelegationChange(tx, tenantId, touched.filter((t) => t.status === status).map((t) => t.delegation_id), 'role changed', caller.userId, stateSubjectOf(status));
       }
+      await publishRoleAssignments(tx, tenantId, roleId, touched.map((t) => t.delegation_id));
       const [view] = await tx.query<{ view: DelegationRoleView }>(
         `SELECT ${ROLE_VIEW('dr.delegation_id')} AS view FROM decision.delegation_roles dr JOIN decision.decision_role_projection r ON r.id = dr.role_id
           WHERE dr.delegation_id = $1 AND dr.role_id = $2`,
@@ -103,4 +105,41 @@ export class RolesService {
     await requireMayManage(tx, caller, row, 'change the roles of');
     return row;
   }
+}
+
+/**
+ * evt.decision.delegation.role-assigned for each delegation the role was set on, in one statement:
+ * the people it names now (SPECIFIC_PERSONNEL and PERSONNEL_IN_POSITION designees by their user,
+ * POSITION_ONLY ones by whoever holds the position today, active members only).
+ */
+async function publishRoleAssignments(tx: Tx, tenantId: string, roleId: string, delegationIds: readonly string[]): Promise<void> {
+  const rows = await tx.query<{ delegation_id: string; delegation_display_id: string; decision_id: string; issuer_user_id: string | null; role_name: string; role_status: string; designees: string[] }>(
+    `SELECT g.id AS delegation_id, g.delegation_display_id, g.decision_id, g.issuer_user_id, r.role_name, dr.role_status,
+            coalesce((SELECT array_agg(DISTINCT u.id ORDER BY u.id)
+                        FROM jsonb_array_elements(dr.role_designees) d
+                        JOIN decision.user_projection u ON u.tenant_id = g.tenant_id AND u.status = 'ACTIVE'
+                         AND (CASE WHEN dr.designee_recipient_type = 'POSITION_ONLY'
+                                   THEN (d->>'designeePositionId')::uuid = ANY(u.position_ids)
+                                   ELSE u.id = (d->>'designeeUserId')::uuid END)), '{}') AS designees
+       FROM decision.delegation_roles dr
+       JOIN decision.delegations g ON g.id = dr.delegation_id
+       JOIN decision.decision_role_projection r ON r.id = dr.role_id
+      WHERE dr.tenant_id = $1 AND dr.role_id = $2 AND dr.delegation_id = ANY($3::uuid[]) AND g.status <> 'DRAFT'`,
+    [tenantId, roleId, delegationIds],
+  );
+  await tx.publishMany(
+    'evt.decision.delegation.role-assigned',
+    rows.map((r) => ({
+      tenantId,
+      assignmentId: uuidv7(),
+      delegationId: r.delegation_id,
+      delegationDisplayId: r.delegation_display_id,
+      decisionId: r.decision_id,
+      roleId,
+      roleName: r.role_name,
+      roleStatus: r.role_status,
+      designeeUserIds: r.designees,
+      issuerUserId: r.issuer_user_id,
+    })),
+  );
 }

@@ -108,6 +108,27 @@ export class DecisionEvent {
   @NestedField(() => DecisionPayload) decision: DecisionPayload;
 }
 
+/**
+ * evt.decision.delegation.role-assigned: a decision role (Informed, Consulted, ...) was set on a
+ * delegation, or changed. `designeeUserIds` are the people it names now (a position's holders);
+ * the actions area opens one Decision Role Acceptance action per `assignmentId` for them (owned by
+ * the delegation's issuer) and cancels the one of the role's earlier assignment; an INACTIVE role
+ * opens nothing.
+ */
+export class DelegationRoleEvent {
+  @UuidField() tenantId: string;
+  /** One id per change of the role on the delegation. */
+  @UuidField() assignmentId: string;
+  @UuidField() delegationId: string;
+  @StringField({ max: 20 }) delegationDisplayId: string;
+  @UuidField() decisionId: string;
+  @UuidField() roleId: string;
+  @StringField({ max: 50 }) roleName: string;
+  @StringField({ max: 20, description: 'ACTIVE or INACTIVE' }) roleStatus: string;
+  @UuidArrayField({ max: 1000 }) designeeUserIds: string[];
+  @UuidField({ nullable: true }) issuerUserId: string | null;
+}
+
 export const DECISION_EVENTS = {
   'evt.decision.decision.created': eventEntry(DecisionEvent, 'A decision was created (also each copy of a bulk duplicate).'),
   'evt.decision.decision.updated': eventEntry(DecisionEvent, 'A decision changed (fields, status, groups, authorities, documents).'),
@@ -126,6 +147,7 @@ export const DECISION_EVENTS = {
   'evt.decision.delegation.suspended': eventEntry(DelegationEvent, 'A delegation was suspended.'),
   'evt.decision.delegation.expired': eventEntry(DelegationEvent, 'A delegation reached its expiration date.'),
   'evt.decision.delegation.invalidated': eventEntry(DelegationEvent, 'A change of the organisation or of a parent made a live delegation invalid.'),
+  'evt.decision.delegation.role-assigned': eventEntry(DelegationRoleEvent, 'A decision role was set or changed on a delegation: the actions area asks its designees to accept it.'),
   'evt.decision.delegation.requested': eventEntry(DelegationRequestEvent, 'Someone asked the holder of a delegation for a redelegation: the actions area opens a "Delegation Request" action.'),
 } as const;
 
