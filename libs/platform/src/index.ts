@@ -6,6 +6,7 @@ export * from './database';
 export * from './db';
 export * from './nats';
 export * from './outbox';
+export * from './sweep';
 export * from './consumer';
 export * from './tracing';
 export * from './observability';

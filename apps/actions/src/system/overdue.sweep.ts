@@ -1,6 +1,6 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ACTION_SUBJECTS } from '@ddm/contracts';
-import { Db, LOGGER } from '@ddm/platform';
+import { Db, LOGGER, ScheduledSweep } from '@ddm/platform';
 import { Logger } from 'pino';
 import { publishActions, readViews, statusRank } from '../actions/action-writes';
 
@@ -15,35 +15,12 @@ const BATCH = 500;
  * replicas never take the same one), moves them in one statement and publishes overdue for each.
  */
 @Injectable()
-export class OverdueSweep implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<number> | undefined;
-
+export class OverdueSweep extends ScheduledSweep {
   constructor(
     private readonly db: Db,
-    @Inject(LOGGER) private readonly log: Logger,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.tick(), OVERDUE_SWEEP_MS);
-    this.timer.unref();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running?.catch(() => undefined);
-  }
-
-  private async tick(): Promise<void> {
-    if (this.running) return;
-    try {
-      const n = await (this.running = this.sweep());
-      if (n) this.log.info({ overdue: n }, 'actions moved to Overdue');
-    } catch (err) {
-      this.log.error({ err }, 'overdue sweep failed (the next one retries)');
-    } finally {
-      this.running = undefined;
-    }
+    @Inject(LOGGER) log: Logger,
+  ) {
+    super(log, OVERDUE_SWEEP_MS, 'actions moved to Overdue');
   }
 
   /** One sweep: answers how many actions it moved. */

@@ -1,5 +1,5 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { Db, LOGGER } from '@ddm/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import { Db, LOGGER, ScheduledSweep } from '@ddm/platform';
 import { Logger } from 'pino';
 import { recordDelegationChange } from './delegation-changes';
 import { revalidate } from './invalidation';
@@ -17,35 +17,12 @@ const BATCH = 500;
  * delegation become invalid: Parent).
  */
 @Injectable()
-export class ExpirySweep implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<number> | undefined;
-
+export class ExpirySweep extends ScheduledSweep {
   constructor(
     private readonly db: Db,
-    @Inject(LOGGER) private readonly log: Logger,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.tick(), EXPIRY_SWEEP_MS);
-    this.timer.unref();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running?.catch(() => undefined);
-  }
-
-  private async tick(): Promise<void> {
-    if (this.running) return;
-    try {
-      const n = await (this.running = this.sweep());
-      if (n) this.log.info({ expired: n }, 'delegations expired');
-    } catch (err) {
-      this.log.error({ err }, 'expiry sweep failed (the next one retries)');
-    } finally {
-      this.running = undefined;
-    }
+    @Inject(LOGGER) log: Logger,
+  ) {
+    super(log, EXPIRY_SWEEP_MS, 'delegations expired');
   }
 
   /** One sweep: answers how many delegations it expired. */
