@@ -33,7 +33,7 @@ import { ListActionsQuery } from '../../apps/actions/src/actions/dto/list-action
 import { toActionView } from '../../apps/actions/src/actions/dto/action.response';
 import { DEV_KEYS_DIR, runtime } from '../lib/runtime';
 import { signDevToken } from '../lib/sign';
-import { BenchOptions, Stats, createScratchDatabase, failUnlessAll200, log, measure, pad, parseArgs, usage, removeScratch, round2, runBench, seedCaller, seedTenantWithRoles, startService, summary } from './lib';
+import { BenchOptions, Stats, createScratchDatabase, failUnlessAll200, log, measure, pad, parseArgs, usage, removeScratch, round2, runBench, seedCaller, seedTenantWithRoles, startService, summary, startBareWorker } from './lib';
 
 const DATABASE = 'ddm_bench_actions';
 const NATS_NAMESPACE = 'benchactions';
@@ -92,15 +92,8 @@ async function serveBare({ databaseUrl }: BareConfig): Promise<void> {
   parentPort!.postMessage({ port: (app.server.address() as { port: number }).port });
 }
 
-async function startBare(databaseUrl: string): Promise<{ worker: Worker; base: string }> {
-  const worker = new Worker(__filename, { workerData: { databaseUrl } satisfies BareConfig });
-  const port = await new Promise<number>((resolve, reject) => {
-    worker.once('message', (m: { port: number }) => resolve(m.port));
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the bare handler exited (code ${code}) before listening`)));
-  });
-  worker.on('error', (err) => log(`bare handler failed: ${err.message}`));
-  return { worker, base: `http://127.0.0.1:${port}` };
+function startBare(databaseUrl: string): Promise<{ worker: Worker; base: string }> {
+  return startBareWorker(__filename, { databaseUrl } satisfies BareConfig);
 }
 
 // Seed (set-based SQL).

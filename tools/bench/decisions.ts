@@ -72,6 +72,7 @@ import {
   stopChild,
   summary,
   usage,
+  startBareWorker,
 } from './lib';
 
 const DATABASE = 'ddm_bench_decisions';
@@ -164,15 +165,8 @@ async function serveBare({ databaseUrl, callers }: BareConfig): Promise<void> {
 }
 
 /** Starts the bare handler in a worker thread: its own event loop, so it does not share one with autocannon. */
-async function startBare(config: BareConfig): Promise<{ worker: Worker; base: string }> {
-  const worker = new Worker(__filename, { workerData: config });
-  const port = await new Promise<number>((resolve, reject) => {
-    worker.once('message', (m: { port: number }) => resolve(m.port));
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the bare handler exited (code ${code}) before listening`)));
-  });
-  worker.on('error', (err) => log(`bare handler failed: ${err.message}`));
-  return { worker, base: `http://127.0.0.1:${port}` };
+function startBare(config: BareConfig): Promise<{ worker: Worker; base: string }> {
+  return startBareWorker(__filename, config);
 }
 
 // ---------------------------------------------------------------------------------------------

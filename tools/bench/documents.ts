@@ -48,6 +48,7 @@ import {
   startService,
   summary,
   usage,
+  startBareWorker,
 } from './lib';
 
 const DATABASE = 'ddm_bench_documents';
@@ -105,15 +106,8 @@ async function serveBare({ databaseUrl }: BareConfig): Promise<void> {
   parentPort!.postMessage({ port: (app.server.address() as { port: number }).port });
 }
 
-async function startBare(databaseUrl: string): Promise<{ worker: Worker; base: string }> {
-  const worker = new Worker(__filename, { workerData: { databaseUrl } satisfies BareConfig });
-  const port = await new Promise<number>((resolve, reject) => {
-    worker.once('message', (m: { port: number }) => resolve(m.port));
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the bare handler exited (code ${code}) before listening`)));
-  });
-  worker.on('error', (err) => log(`bare handler failed: ${err.message}`));
-  return { worker, base: `http://127.0.0.1:${port}` };
+function startBare(databaseUrl: string): Promise<{ worker: Worker; base: string }> {
+  return startBareWorker(__filename, { databaseUrl } satisfies BareConfig);
 }
 
 // ---------------------------------------------------------------------------------------------

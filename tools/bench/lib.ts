@@ -342,3 +342,19 @@ export function failUnlessAll200<R extends Stats>(runs: R[], label: (r: R) => st
     process.exitCode = 1;
   }
 }
+
+/**
+ * Starts the bare handler of a benchmark in a worker thread of `script` (the benchmark's own file,
+ * run with `config` as its workerData): its own event loop, so it does not share one with
+ * autocannon. The worker posts `{ port }` once listening.
+ */
+export async function startBareWorker(script: string, config: unknown): Promise<{ worker: Worker; base: string }> {
+  const worker = new Worker(script, { workerData: config });
+  const port = await new Promise<number>((resolve, reject) => {
+    worker.once('message', (m: { port: number }) => resolve(m.port));
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the bare handler exited (code ${code}) before listening`)));
+  });
+  worker.on('error', (err) => log(`bare handler failed: ${err.message}`));
+  return { worker, base: `http://127.0.0.1:${port}` };
+}
