@@ -5,6 +5,8 @@ import { DocumentsService } from './documents/documents.service';
 import { FILE_STORE } from './files/file-store';
 import { FilesController } from './files/files.controller';
 import { MultipartSetup } from './files/multipart.setup';
+import { FILES_OPTIONS, FilesOptions, loadFilesOptions } from './files/files.config';
+import { S3FileStore } from './files/s3-file.store';
 import { FilesService } from './files/files.service';
 import { PgFileStore } from './files/pg-file.store';
 import { DECISIONS } from './projections/decision.projection';
@@ -21,6 +23,11 @@ import { USERS } from './projections/user.projection';
  */
 @Module({
   controllers: [DocumentsController, FilesController],
-  providers: [DocumentsService, FilesService, MultipartSetup, { provide: FILE_STORE, useClass: PgFileStore }, projectionConsumers(USERS, GROUPS, POSITIONS, DOCUMENT_TYPES, DECISIONS, DELEGATIONS)],
+  providers: [DocumentsService, FilesService, MultipartSetup, { provide: FILES_OPTIONS, useFactory: () => loadFilesOptions(process.env) },
+    {
+      provide: FILE_STORE,
+      inject: [FILES_OPTIONS],
+      useFactory: (options: FilesOptions) => (options.storage === 's3' ? new S3FileStore(options.s3!) : new PgFileStore()),
+    }, projectionConsumers(USERS, GROUPS, POSITIONS, DOCUMENT_TYPES, DECISIONS, DELEGATIONS)],
 })
 export class DocumentModule {}

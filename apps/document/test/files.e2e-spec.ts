@@ -1,5 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import S3rver from 's3rver';
 import { expectErrorBody } from '@ddm/testing';
 import { DocumentHarness, startDocument } from './fixtures/harness';
 
@@ -43,14 +49,73 @@ async function upload(url: string, token: string, file: { name: string; type: st
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 }
 
-describe('document files (e2e, PostgreSQL storage, real Postgres and NATS)', () => {
+const BUCKET = 'ddm-files';
+
+/**
+ * A storage backend for the same specs: PostgreSQL (the default) or S3, against a real
+ * S3-compatible server (s3rver) the spec starts on a free port, with its data in a temporary folder.
+ */
+interface Backend {
+  name: string;
+  /** Starts what the backend needs; answers the service's FILES_* environment. */
+  start(): Promise<Record<string, string>>;
+  stop(): Promise<void>;
+  /** What the backend holds beside the file rows (chunks, or objects). */
+  held(h: DocumentHarness): Promise<number>;
+}
+
+const postgres: Backend = {
+  name: 'PostgreSQL storage',
+  start: async () => ({ FILES_STORAGE: 'postgres' }),
+  stop: async () => undefined,
+  held: async (h) => (await h.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM document.file_chunks`))[0].n,
+};
+
+function s3(): Backend {
+  let server: S3rver | undefined;
+  let dir = '';
+  let client: S3Client | undefined;
+  return {
+    name: 'S3 storage (s3rver)',
+    async start() {
+      dir = mkdtempSync(join(tmpdir(), 'ddm-s3-'));
+      server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir, configureBuckets: [{ name: BUCKET, configs: [] }] });
+      const address = (await server.run()) as AddressInfo;
+      const endpoint = `http://127.0.0.1:${address.port}`;
+      client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+      return { FILES_STORAGE: 's3', FILES_S3_BUCKET: BUCKET, FILES_S3_ENDPOINT: endpoint, FILES_S3_ACCESS_KEY_ID: 'S3RVER', FILES_S3_SECRET_ACCESS_KEY: 'S3RVER' };
+    },
+    async stop() {
+      client?.destroy();
+      await server?.close();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    },
+    held: async () => (await client!.send(new ListObjectsV2Command({ Bucket: BUCKET }))).KeyCount ?? 0,
+  };
+}
+
+describe.each([postgres, s3()])('document files (e2e, $name, real Postgres and NATS)', (backend) => {
   let h: DocumentHarness;
-  const stored = async () => (await h.db.query<{ files: number; chunks: number }>(`SELECT (SELECT count(*)::int FROM document.files) AS files, (SELECT count(*)::int FROM document.file_chunks) AS chunks`))[0];
+  const stored = async () => ({ files: (await h.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM document.files`))[0].n, held: await backend.held(h) });
+  const saved: Record<string, string | undefined> = {};
 
   beforeAll(async () => {
+    // The service reads its storage settings from the environment when it starts (in this process).
+    const env = await backend.start();
+    for (const [k, v] of Object.entries(env)) {
+      saved[k] = process.env[k];
+      process.env[k] = v;
+    }
     h = await startDocument();
   });
-  afterAll(() => h?.close());
+  afterAll(async () => {
+    await h?.close();
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+    await backend.stop();
+  });
 
   it('stores a 20 MiB upload over HTTP as it streams in (the process grows by less than 64 MiB) and streams it back to who may see it', async () => {
     const body = content(20 * MiB);
@@ -69,8 +134,12 @@ describe('document files (e2e, PostgreSQL storage, real Postgres and NATS)', () 
     expect(res.status).toBe(200);
     const view = res.body.data;
     expect(view).toEqual({ id: expect.any(String), name: 'Q1 report.pdf', type: 'application/pdf', size: 20 * MiB, sha256: body.hash(), link: `/document/v1/files/${view.id}/content` });
-    const [row] = await h.db.query<{ chunks: number; biggest: number }>(`SELECT count(*)::int AS chunks, max(length(data))::int AS biggest FROM document.file_chunks WHERE file_id = $1`, [view.id]);
-    expect(row).toEqual({ chunks: 20, biggest: MiB });
+    const [row] = await h.db.query<{ storage: string; chunks: number; biggest: number | null }>(
+      `SELECT f.storage, (SELECT count(*)::int FROM document.file_chunks c WHERE c.file_id = f.id) AS chunks,
+              (SELECT max(length(c.data))::int FROM document.file_chunks c WHERE c.file_id = f.id) AS biggest FROM document.files f WHERE f.id = $1`,
+      [view.id],
+    );
+    expect(row).toEqual(backend === postgres ? { storage: 'postgres', chunks: 20, biggest: MiB } : { storage: 's3', chunks: 0, biggest: null });
 
     // The uploader reads it; a restricted document using it lets its audience read it, no one else.
     const mine = await fetch(`${h.svc.url}${view.link}`, { headers: { authorization: `Bearer ${h.tokens.admin}` } });

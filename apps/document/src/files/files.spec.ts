@@ -1,5 +1,6 @@
 import { PgFileStore } from './pg-file.store';
 import { CHUNK_BYTES, bareMediaType, contentDisposition, isAllowedMediaType, safeFileName } from './file.rules';
+import { loadFilesOptions } from './files.config';
 
 describe('file rules', () => {
   it('accepts PDF, Office documents, images and text, whatever the parameters and case', () => {
@@ -56,5 +57,22 @@ describe('the PostgreSQL store', () => {
 
   it('stops at the limit with the error it is given', async () => {
     await expect(new PgFileStore().write(memory() as never, 'f', parts([600, 600]), 1000, () => new Error('too large'))).rejects.toThrow('too large');
+  });
+});
+
+describe('loadFilesOptions', () => {
+  it('defaults to PostgreSQL; s3 needs a bucket name, and credentials come in pairs', () => {
+    expect(loadFilesOptions({})).toEqual({ storage: 'postgres', s3: null });
+    expect(() => loadFilesOptions({ FILES_STORAGE: 'disk' })).toThrow(/FILES_STORAGE must be postgres or s3/);
+    expect(() => loadFilesOptions({ FILES_STORAGE: 's3' })).toThrow(/FILES_S3_BUCKET/);
+    expect(() => loadFilesOptions({ FILES_STORAGE: 's3', FILES_S3_BUCKET: 'Bad_Bucket' })).toThrow(/FILES_S3_BUCKET/);
+    expect(() => loadFilesOptions({ FILES_STORAGE: 's3', FILES_S3_BUCKET: 'ddm-files', FILES_S3_ACCESS_KEY_ID: 'a' })).toThrow(/go together/);
+    expect(() => loadFilesOptions({ FILES_STORAGE: 's3', FILES_S3_BUCKET: 'ddm-files', FILES_S3_ENDPOINT: 'ftp://x' })).toThrow(/FILES_S3_ENDPOINT/);
+    expect(loadFilesOptions({ FILES_STORAGE: 's3', FILES_S3_BUCKET: 'ddm-files' }).s3).toEqual({
+      bucket: 'ddm-files', region: 'us-east-1', endpoint: null, forcePathStyle: false, accessKeyId: null, secretAccessKey: null, prefix: 'files/',
+    });
+    expect(loadFilesOptions({ FILES_STORAGE: 's3', FILES_S3_BUCKET: 'ddm-files', FILES_S3_ENDPOINT: 'http://minio:9000', FILES_S3_ACCESS_KEY_ID: 'k', FILES_S3_SECRET_ACCESS_KEY: 's' }).s3).toMatchObject({
+      endpoint: 'http://minio:9000', forcePathStyle: true, accessKeyId: 'k', secretAccessKey: 's',
+    });
   });
 });
