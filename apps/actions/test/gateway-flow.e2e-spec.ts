@@ -6,7 +6,7 @@ import { Pool } from 'pg';
  * seeded actions, and a delegation issued in the decision area that waits for its recipient's
  * acceptance opening the recipient's action, which the acceptance completes, all on events.
  */
-describe('system: actions behind the gateway, with auth, settings and decision, on events', () => {
+describe('system: actions behind the gateway, with auth, settings, decision and document, on events', () => {
   let dbx: TestDatabase;
   let ns: TestNamespace;
   let system: RunningSystem;
@@ -20,7 +20,7 @@ describe('system: actions behind the gateway, with auth, settings and decision, 
     dbx = await createTestDatabase();
     ns = createTestNamespace();
     pool = new Pool({ connectionString: dbx.url, max: 1 });
-    system = await startSystem(dbx, ns, { areas: ['auth', 'settings', 'decision', 'actions'] });
+    system = await startSystem(dbx, ns, { areas: ['auth', 'settings', 'decision', 'document', 'actions'] });
     const seeded = runSeed(system.env);
     const demo = seeded.tenants.find((t) => t.name === 'Demo Co')!;
     demoId = demo.id;
@@ -158,5 +158,37 @@ describe('system: actions behind the gateway, with auth, settings and decision, 
     expect((byName.get(`Approve delegation ${delegation.delegationDisplayId}`) as { status: { actionStatusName: string } }).status.actionStatusName).toBe('Completed');
     expect((byName.get(`Accept delegation ${delegation.delegationDisplayId}`) as { assignees: { assigneeId: string }[] }).assignees.map((x) => x.assigneeId)).toEqual([userId]);
     await system.http.patch(`/auth/v1/tenants/${demoId}/settings`, { token: admin(), body: { delegationApprovalRequired: false, delegationAcceptanceRequired: false } });
+  });
+
+  it("a document's reviewer and approver get their actions from the document area's events; each answer completes its action", async () => {
+    const manager = tokenFor('manager@demo.test');
+    const { rows } = await pool.query<{ id: string; email: string }>(`SELECT id, email FROM actions.user_projection WHERE tenant_id = $1 AND email IN ('manager@demo.test', 'admin@demo.test')`, [demoId]);
+    const idOf = (email: string) => rows.find((r) => r.email === email)!.id;
+    const created = await system.http.post('/document/v1/documents', {
+      token: admin(),
+      body: { documentName: 'Signing policy (system flow)', documentUploadType: 'LINKED', documentUrl: 'https://intranet.example.com/signing.pdf', documentSharingType: 'TENANT', reviewerUserId: idOf('manager@demo.test'), approverUserId: idOf('admin@demo.test') },
+    });
+    expect(created.status).toBe(200);
+    const document = created.body.data;
+    expect(document.documentOversight.reviewStatus).toBe('REVIEW_PENDING');
+    const ofDocument = () => system.http.get(`/actions/v1/actions?isSystemGenerated=true&documentIds=${document.id}&sortBy=createdAt&limit=10`, { token: admin() });
+    const review = await until(async () => {
+      const res = await ofDocument();
+      return res.body.data?.total === 1 && res.body.data.data[0];
+    }, 'the review action', 20_000);
+    expect(review).toMatchObject({ actionName: 'Review document Signing policy (system flow)', documentId: document.id, documentDisplayId: document.documentDisplayId });
+    expect(review.assignees.map((x: { assigneeId: string }) => x.assigneeId)).toEqual([idOf('manager@demo.test')]);
+
+    expect((await system.http.post(`/document/v1/documents/${document.id}/review`, { token: manager, body: { decision: 'APPROVED', comment: 'Fine' } })).status).toBe(200);
+    const both = await until(async () => {
+      const res = await ofDocument();
+      return res.body.data?.total === 2 && res.body.data.data;
+    }, 'the approval action after the review', 20_000);
+    type Listed = { actionName: string; status: { actionStatusName: string }; assignees: { assigneeId: string }[] };
+    const byName = new Map((both as Listed[]).map((a) => [a.actionName, a]));
+    expect(byName.get('Review document Signing policy (system flow)')!.status.actionStatusName).toBe('Completed');
+    expect(byName.get('Approve document Signing policy (system flow)')!.assignees.map((x) => x.assigneeId)).toEqual([idOf('admin@demo.test')]);
+    expect((await system.http.post(`/document/v1/documents/${document.id}/approve`, { token: admin(), body: { decision: 'APPROVED' } })).status).toBe(200);
+    await until(async () => (await ofDocument()).body.data.data.every((a: { status: { actionStatusName: string } }) => a.status.actionStatusName === 'Completed'), 'both actions completed', 20_000);
   });
 });
