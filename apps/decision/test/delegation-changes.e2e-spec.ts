@@ -264,6 +264,13 @@ describe('delegations: changes after issue (e2e)', () => {
         expect(last).toMatchObject({ subject: 'evt.decision.delegation.updated', payload: { status: 'DELETED' } });
       }
       expect((await get(root.id)).status).toBe('ISSUED');
+
+      // Ended descendants do not hold the parent back, and stay (as history) when it goes alone.
+      const again = await tree();
+      expect((await h.svc.http.post(`${DELEGATIONS}/${again.grandchild.id}/revoke`, { token: h.tokens.admin, body: {} })).status).toBe(200);
+      const alone = await h.svc.http.patch(`${DELEGATIONS}/bulk-delete`, { token: h.tokens.admin, body: { delegationIds: [again.child.id] } });
+      expect(alone.body.data).toEqual({ deleteCount: 1 });
+      expect((await get(again.grandchild.id)).status).toBe('REVOKED');
     });
 
     it('all or nothing: an unknown or another tenant\'s id is a 404 naming it, one the caller may not manage a 403; nothing changes', async () => {

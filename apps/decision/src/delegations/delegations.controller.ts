@@ -67,7 +67,7 @@ export class DelegationsController {
   @ApiOperation({
     summary: 'Delete delegations in bulk',
     description:
-      'All or nothing: each named delegation (and with cascadeToChildDelegations its whole subtree, in one recursive statement) becomes DELETED, with a revision and its event each. ' +
+      'All or nothing: each named delegation (and with cascadeToChildDelegations its whole subtree, in one recursive statement) becomes DELETED, with a revision and its event each; without it, ended descendants stay as they are. ' +
       'Without cascadeToChildDelegations a delegation with live descendants is a 409.',
   })
   @ApiOkResponse({ type: BulkDeleteDelegationsResult })

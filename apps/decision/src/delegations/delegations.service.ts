@@ -344,14 +344,17 @@ export class DelegationsService {
          SELECT g.id, g.status, bool_or(t.named) AS named FROM tree t JOIN decision.delegations g ON g.id = t.id GROUP BY g.id, g.status`,
         [tenantId, wanted],
       );
-      const below = tree.filter((t) => !t.named);
+      // Only live descendants hold anything: ended ones (revoked, expired, ...) go with their parent without asking.
+      const below = tree.filter((t) => !t.named && LIVE_STATUSES.includes(t.status));
       if (below.length && !cascade) {
         throw conflict(`${below.length} delegation(s) below the named ones would be left without their parent; send cascadeToChildDelegations: true to delete them too`, below.slice(0, 50).map((b) => ({ field: `childDelegations.${b.id}`, message: 'is a descendant of a named delegation' })));
       }
+      // Without cascade only the named ones go (their ended descendants stay, as history); with it, the whole subtrees.
+      const doomed = cascade ? tree : tree.filter((t) => t.named);
       const deleted = await tx.query<{ id: string; was: DelegationStatus }>(
         `UPDATE decision.delegations g SET status = 'DELETED', pending_stage = NULL, updated_on = now(), updated_by = $3, version = g.version + 1
            FROM unnest($2::uuid[], $4::text[]) AS x(id, was) WHERE g.id = x.id AND g.tenant_id = $1 RETURNING g.id, x.was`,
-        [tenantId, tree.map((t) => t.id), caller.userId, tree.map((t) => t.status)],
+        [tenantId, doomed.map((t) => t.id), caller.userId, doomed.map((t) => t.status)],
       );
       // Drafts were never announced; every other deleted delegation tells its projections it has ended.
       const announced = deleted.filter((d) => d.was !== 'DRAFT').map((d) => d.id);

@@ -229,7 +229,7 @@ export interface paths {
         head?: never;
         /**
          * Delete delegations in bulk
-         * @description All or nothing: each named delegation (and with cascadeToChildDelegations its whole subtree, in one recursive statement) becomes DELETED, with a revision and its event each. Without cascadeToChildDelegations a delegation with live descendants is a 409.
+         * @description All or nothing: each named delegation (and with cascadeToChildDelegations its whole subtree, in one recursive statement) becomes DELETED, with a revision and its event each; without it, ended descendants stay as they are. Without cascadeToChildDelegations a delegation with live descendants is a 409.
          */
         patch: operations["DelegationsController_bulkDelete"];
         trace?: never;
