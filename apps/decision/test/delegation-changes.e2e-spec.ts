@@ -171,6 +171,30 @@ describe('delegations: changes after issue (e2e)', () => {
     });
   });
 
+  describe('GET /delegations/{id}?at=', () => {
+    it('answers the delegation as it stood at an instant (its revision then); before it existed a 404', async () => {
+      const before = new Date(Date.now() - 1000).toISOString();
+      const { child } = await tree();
+      const issuedAt = new Date().toISOString();
+      await new Promise((r) => setTimeout(r, 5));
+      expect((await h.svc.http.post(`${DELEGATIONS}/${child.id}/suspend`, { token: h.tokens.admin, body: {} })).status).toBe(200);
+      expect((await patch(child.id, { delegationAuthorities: [approval('3500', { redelegable: true })] }, h.tokens.manager)).status).toBe(200);
+      const at = (instant: string) => h.svc.http.get(`${DELEGATIONS}/${child.id}?at=${encodeURIComponent(instant)}`, { token: h.tokens.admin });
+      const then = await at(issuedAt);
+      expect(then.status).toBe(200);
+      expect(then.body.data).toMatchObject({ id: child.id, status: 'ISSUED', delegationAuthorities: [expect.objectContaining({ authorityLimitValue: '4000' })] });
+      expect(then.body.data).not.toHaveProperty('conditions');
+      const now = await at(new Date().toISOString());
+      expect(now.body.data).toMatchObject({ status: 'SUSPENDED', delegationAuthorities: [expect.objectContaining({ authorityLimitValue: '3500' })] });
+      expectErrorBody(await at(before), 404);
+      expectErrorBody(await at('yesterday'), 400);
+      expectErrorBody(await h.svc.http.get(`${DELEGATIONS}/${child.id}?at=${encodeURIComponent(issuedAt)}`, { token: h.tokens.otherAdmin }), 404);
+      // Each revision is valid until the next: one open revision per delegation.
+      const open = await h.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM decision.delegation_revisions WHERE delegation_id = $1 AND valid_to IS NULL`, [child.id]);
+      expect(open[0].n).toBe(1);
+    });
+  });
+
   describe('roles', () => {
     let roleDecisionId: string;
     beforeAll(async () => {

@@ -86,6 +86,12 @@ describe('delegation invalidation (e2e, auth and settings as child processes)', 
 
     await setPositions(user, [positionId]);
     await becomes(d.id, { isInvalid: false, invalidFields: [] });
+    // The history keeps each holding with its validity: held, left, held again.
+    const holdings = await h.db.query<{ open: boolean }>(
+      `SELECT valid_to IS NULL AS open FROM decision.position_holding_history WHERE tenant_id = $1 AND user_id = $2 AND position_id = $3 ORDER BY valid_from, id`,
+      [h.demo.id, user, positionId],
+    );
+    expect(holdings.map((x) => x.open)).toEqual([false, true]);
     const listed = await h.svc.http.get(`${DELEGATIONS}?decisionIds=${decisionId}&isInvalid=true`, { token: h.tokens.admin });
     expect(listed.body.data.data.map((x: { id: string }) => x.id)).not.toContain(d.id);
   });

@@ -45,6 +45,14 @@ const CONDITIONS_OF = (id: string) =>
   `(SELECT coalesce(jsonb_agg(${CONDITION_MAPPING('c')} ORDER BY c.created_on, c.id), '[]'::jsonb)
       FROM (SELECT dc.id AS mapping_id, dc.* FROM decision.delegation_conditions dc WHERE dc.delegation_id = ${id}) c)`;
 
+/**
+ * The revision in force at an instant: the newest made at or before it, to the millisecond the views
+ * show. $1 = delegation, $2 = tenant, $3 = the instant (as toInstant makes it).
+ */
+export const DELEGATION_AT_SQL = `SELECT r.snapshot - 'conditions' - 'roles' AS view FROM decision.delegation_revisions r
+  WHERE r.delegation_id = $1 AND r.tenant_id = $2 AND r.revision_date < $3::timestamptz + interval '1 millisecond'
+  ORDER BY r.revision_date DESC, r.revision_id DESC LIMIT 1`;
+
 /** Get by id: $1 = id, $2 = tenant (a DELETED one too: its status says so). */
 export const DELEGATION_BY_ID_SQL = `SELECT g.version, ${DELEGATION_VIEW} AS view FROM decision.delegations g ${VIEW_JOINS} WHERE g.id = $1 AND g.tenant_id = $2`;
 
@@ -57,6 +65,9 @@ export function reviseDelegations(tenantId: string, ids: readonly string[], chan
       SELECT x.n, g.id, g.tenant_id, g.version, ${raw(DELEGATION_VIEW)} AS view
         FROM unnest(${ids}::uuid[]) WITH ORDINALITY AS x(id, n)
         JOIN decision.delegations g ON g.id = x.id AND g.tenant_id = ${tenantId} ${raw(VIEW_JOINS)}),
+    -- The revision each had until now is valid until this one.
+    closed AS (
+      UPDATE decision.delegation_revisions r SET valid_to = now() FROM v WHERE r.delegation_id = v.id AND r.valid_to IS NULL RETURNING 1),
     revised AS (
       INSERT INTO decision.delegation_revisions (id, tenant_id, delegation_id, revision_id, revised_by, change, snapshot)
       SELECT gen_random_uuid(), v.tenant_id, v.id,

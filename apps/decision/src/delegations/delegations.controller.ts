@@ -6,7 +6,7 @@ import { DelegationsService } from './delegations.service';
 import { CascadingCheckView, CheckCascadingUpdatesDto } from './dto/cascading.dto';
 import { BulkDeleteDelegationsDto, BulkLinkDocumentsDto, BulkReassignRecipientsDto, CreateDelegationDto, DelegationRequestActionDto, UpdateDelegationDto } from './dto/delegation-change.dto';
 import { BulkDeleteDelegationsResult, DelegationRequestView, DelegationView } from './dto/delegation.response';
-import { SearchDelegationsDto } from './dto/search-delegations.dto';
+import { DelegationAtQuery, SearchDelegationsDto } from './dto/search-delegations.dto';
 
 @ApiTags('Delegations')
 @ApiAuth()
@@ -127,12 +127,15 @@ export class DelegationsController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Get a delegation', description: 'With isInvalid and invalidFields, and whether the caller must approve or accept it.' })
+  @ApiOperation({
+    summary: 'Get a delegation',
+    description: 'With isInvalid and invalidFields, and whether the caller must approve or accept it. With `at`: the delegation as it stood at that instant (its revision then).',
+  })
   @ApiOkResponse({ type: DelegationView })
-  @ApiNotFoundResponse({ description: "Unknown, or another tenant's" })
+  @ApiNotFoundResponse({ description: "Unknown, or another tenant's; with `at`, not yet created then" })
   @ResponseMessage('Delegation retrieved successfully')
-  get(@UuidParam('id') id: string, @CurrentCaller() caller: Caller): Promise<DelegationView> {
-    return this.delegations.get(caller, id);
+  get(@UuidParam('id') id: string, @Query() query: DelegationAtQuery, @CurrentCaller() caller: Caller): Promise<DelegationView> {
+    return query.at ? this.delegations.getAt(caller, id, query.at) : this.delegations.get(caller, id);
   }
 
   @Patch(':id')

@@ -24,7 +24,7 @@ import {
   statusOnReassign,
 } from './delegation.rules';
 import { DelegationRow, mayManage, recordDelegationChange, requireMayManage, stateSubjectOf } from './delegation-changes';
-import { DELEGATION_BY_ID_SQL, DelegationFilters, DelegationRuleRow, RULE_COLUMNS, decisionScope, delegationList, loadOrg, tenantSettingsOf, toState } from './delegation.sql';
+import { DELEGATION_AT_SQL, DELEGATION_BY_ID_SQL, DelegationFilters, DelegationRuleRow, RULE_COLUMNS, decisionScope, delegationList, loadOrg, tenantSettingsOf, toState } from './delegation.sql';
 import { CascadeAuthorityDto, CascadeDelegationAuthorityDto, CascadingCheckView, CheckCascadingUpdatesDto } from './dto/cascading.dto';
 import { BulkReassignRecipientsDto, CreateDelegationDto, DelegationRequestActionDto, UpdateDelegationDto } from './dto/delegation-change.dto';
 import { DelegationRequestView, DelegationView, selectDelegationFields, toDelegationView } from './dto/delegation.response';
@@ -70,6 +70,15 @@ export class DelegationsService {
     return this.db.transaction((tx) =>
       this.jobs.start(tx, 'job.decision.bulk-link-documents', { tenantId: caller.tenantId, requestedBy: caller.userId, itemIds: delegationIds, params: { documentIds: documents } }),
     );
+  }
+
+  /** The delegation as it stood at `at` (its revision then, without the action flags of now); 404 before it existed or once deleted. */
+  async getAt(caller: Caller, id: string, at: string): Promise<DelegationView> {
+    const [now] = await this.db.query<{ status: string }>(`SELECT status FROM decision.delegations WHERE id = $1 AND tenant_id = $2`, [id, caller.tenantId]);
+    if (!now || now.status === 'DELETED') throw notFound(`Delegation ${id} not found`);
+    const [row] = await this.db.query<{ view: DelegationRow['view'] }>(DELEGATION_AT_SQL, [id, caller.tenantId, at]);
+    if (!row) throw notFound(`Delegation ${id} did not exist at ${at}`);
+    return toDelegationView(row.view, caller, this.config.appUrl);
   }
 
   async get(caller: Caller, id: string): Promise<DelegationView> {

@@ -1,5 +1,6 @@
 import { ProjectionSpec } from '@ddm/platform';
 import { revalidate } from '../delegations/invalidation';
+import { recordGroup } from './history';
 
 const SUBJECTS = ['evt.settings.group.created', 'evt.settings.group.updated', 'evt.settings.group.deleted'] as const;
 
@@ -22,5 +23,8 @@ export const GROUPS: ProjectionSpec<(typeof SUBJECTS)[number]> = {
     },
   }),
   // A person, position or group that changed may break delegations that name it: they are checked again.
-  afterChange: (tx, { payload: { tenantId, group } }) => revalidate(tx, tenantId, { groupIds: [group.id] }).then(() => undefined),
+  afterChange: async (tx, { payload: { tenantId, group } }) => {
+    await recordGroup(tx, tenantId, group.id, group.parentGroupIds ?? [], !group.isDeleted && group.status === 'ACTIVE');
+    await revalidate(tx, tenantId, { groupIds: [group.id] });
+  },
 };

@@ -1,5 +1,6 @@
 import { ProjectionSpec } from '@ddm/platform';
 import { revalidate } from '../delegations/invalidation';
+import { recordHoldings, recordManager } from './history';
 
 const SUBJECTS = ['evt.auth.user.created', 'evt.auth.user.updated', 'evt.auth.user.deleted'] as const;
 
@@ -32,5 +33,11 @@ export const USERS: ProjectionSpec<(typeof SUBJECTS)[number]> = {
     },
   }),
   // A person, position or group that changed may break delegations that name it: they are checked again.
-  afterChange: (tx, { payload: { tenantId, user } }) => revalidate(tx, tenantId, { userIds: [user.id] }).then(() => undefined),
+  afterChange: async (tx, { payload: { tenantId, user } }) => {
+    // The history "as of an instant" reads: positions held and the reporting line.
+    const gone = user.status === 'DELETED';
+    await recordHoldings(tx, tenantId, user.id, gone ? [] : (user.positions ?? []).map((p) => p.id));
+    await recordManager(tx, tenantId, user.id, gone ? null : (user.manager?.id ?? null));
+    await revalidate(tx, tenantId, { userIds: [user.id] });
+  },
 };

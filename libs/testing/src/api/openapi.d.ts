@@ -303,7 +303,7 @@ export interface paths {
         };
         /**
          * Get a delegation
-         * @description With isInvalid and invalidFields, and whether the caller must approve or accept it.
+         * @description With isInvalid and invalidFields, and whether the caller must approve or accept it. With `at`: the delegation as it stood at that instant (its revision then).
          */
         get: operations["DelegationsController_get"];
         put?: never;
@@ -6169,7 +6169,10 @@ export interface operations {
     };
     DelegationsController_get: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Answer the delegation as it stood at this instant (ISO 8601); now when left out */
+                at?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -6211,7 +6214,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unknown, or another tenant's */
+            /** @description Unknown, or another tenant's; with `at`, not yet created then */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -142,3 +142,11 @@ export class SearchDelegationsDto extends PageQuery {
   @IsIn(DELEGATION_SORTS)
   sortBy: DelegationSort = 'delegationDisplayId';
 }
+
+/** GET /decision/v1/delegations/{id}?at=: the delegation as it stood at an instant (its revision then). */
+export class DelegationAtQuery {
+  @ApiPropertyOptional({ format: 'date-time', description: 'Answer the delegation as it stood at this instant (ISO 8601); now when left out' })
+  @OptionalNotNull()
+  @IsoDateTime()
+  at?: string;
+}
