@@ -1,0 +1,88 @@
+/**
+ * The authority engine's rules, pure (no I/O): whether a chain of delegations, as it stood at an
+ * instant, lets its holder decide a value of one authority type, and if not, why not, naming the
+ * blocking delegation. The limit comparison is the one issuing uses (limitProblem): a value is
+ * admitted by a limit exactly when a delegation of that value (`<=`) would fit under it.
+ */
+import { DelegationLimit, DelegationStatus, HOLDING_STATUSES, Limit, UNLIMITED, limitProblem } from '../delegations/delegation.rules';
+
+/** One delegation of a chain as it stood at the instant asked about. */
+export interface ChainLink {
+  delegationId: string;
+  delegationDisplayId: string;
+  status: DelegationStatus;
+  isInvalid: boolean;
+  effectiveDate: Date;
+  expirationDate: Date | null;
+  /** The groups it covers; none: the decision's whole scope. */
+  groupIds: readonly string[];
+  authorities: readonly DelegationLimit[];
+}
+
+/** What is asked: a value (absent for Authorized) of a type, in a unit, where (a group), when. */
+export interface AuthorityQuestion {
+  authorityTypeId: string;
+  value: string | null;
+  unit: string | null;
+  groupId: string | null;
+  at: Date;
+}
+
+export type ChainAnswer =
+  | { allowed: true; limit: Limit }
+  | { allowed: false; blockedBy: { delegationId: string; delegationDisplayId: string }; reason: string };
+
+/**
+ * Why `limit` does not admit `value` (in `unit`), or null when it does: the value is what a
+ * delegation of `<=` that value would hold, so `< 1000` admits 999.99 but not 1000, `<= 1000` admits
+ * 1000, Unlimited admits any number, Authorized needs no value.
+ */
+export function admits(limit: Limit, value: string | null, unit: string | null): string | null {
+  if (limit.authorityLimitValueType === 'Authorized') return value === null ? null : 'the authority is Authorized, without a value to compare';
+  if (value === null) return `a ${limit.authorityLimitValueType} value is needed`;
+  const asked: Limit = { ...limit, authorityLimitOperator: '<=', authorityLimitValue: value, authorityLimitValueUnit: unit };
+  if (limit.authorityLimitValue === UNLIMITED) return asked.authorityLimitValueUnit === limit.authorityLimitValueUnit ? null : `the unit ${unit ?? 'none'} is not ${limit.authorityLimitValueUnit ?? 'none'}`;
+  return limitProblem(asked, limit);
+}
+
+/** "USD 250,000" / "<= 30 Percentage" / "Unlimited": a limit as a person reads it. */
+export function formatLimit(limit: Limit): string {
+  if (limit.authorityLimitValueType === 'Authorized') return 'Authorized';
+  if (limit.authorityLimitValue === UNLIMITED) return 'Unlimited';
+  const amount = limit.authorityLimitValue === null ? '?' : Number(limit.authorityLimitValue).toLocaleString('en-US', { maximumFractionDigits: 6 });
+  return `${limit.authorityLimitOperator ?? ''} ${limit.authorityLimitValueUnit ? `${limit.authorityLimitValueUnit} ` : ''}${amount}`.trim();
+}
+
+const day = (d: Date) => d.toISOString().slice(0, 10);
+
+/**
+ * A chain, root first, the holder's delegation last, evaluated at `q.at`: every link ISSUED or
+ * ACCEPTED, not invalid, effective and not expired then; covering `q.groupId` (`covers` answers
+ * whether a link's group reaches it through the hierarchy as it stood); and holding the type with
+ * a limit that admits the value. The answer's limit is the holder's own (each link is within its
+ * parent when issued; a link whose limit does not admit the value blocks the chain anyway). The
+ * first link that fails, root first, is the one named.
+ */
+export function evaluateChain(links: readonly ChainLink[], q: AuthorityQuestion, covers: (linkGroupId: string, groupId: string) => boolean): ChainAnswer {
+  if (!links.length) throw new Error('a chain has at least one delegation');
+  const at = q.at.getTime();
+  for (const link of links) {
+    const blocked = (reason: string): ChainAnswer => ({ allowed: false, blockedBy: { delegationId: link.delegationId, delegationDisplayId: link.delegationDisplayId }, reason });
+    if (!HOLDING_STATUSES.includes(link.status)) return blocked(`delegation ${link.delegationDisplayId} was ${link.status} on ${day(q.at)}`);
+    if (link.isInvalid) return blocked(`delegation ${link.delegationDisplayId} was invalid on ${day(q.at)}`);
+    if (link.effectiveDate.getTime() > at) return blocked(`delegation ${link.delegationDisplayId} was not effective until ${day(link.effectiveDate)}`);
+    if (link.expirationDate !== null && link.expirationDate.getTime() <= at) return blocked(`delegation ${link.delegationDisplayId} expired on ${day(link.expirationDate)}`);
+    if (q.groupId !== null && link.groupIds.length > 0 && !link.groupIds.some((g) => covers(g, q.groupId!))) {
+      return blocked(`delegation ${link.delegationDisplayId} does not cover group ${q.groupId}`);
+    }
+    const limit = link.authorities.find((a) => a.authorityTypeId.toLowerCase() === q.authorityTypeId.toLowerCase());
+    if (!limit) return blocked(`delegation ${link.delegationDisplayId} does not hold that authority type`);
+    const problem = admits(limit, q.value, q.unit);
+    if (problem) {
+      const asked = q.value === null ? '' : ` < ${q.unit ? `${q.unit} ` : ''}${Number(q.value).toLocaleString('en-US', { maximumFractionDigits: 6 })}`;
+      return blocked(`limit ${formatLimit(limit)}${asked} via ${link.delegationDisplayId} (${problem})`);
+    }
+  }
+  const own = links[links.length - 1].authorities.find((a) => a.authorityTypeId.toLowerCase() === q.authorityTypeId.toLowerCase())!;
+  return { allowed: true, limit: own };
+}
