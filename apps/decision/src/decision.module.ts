@@ -12,6 +12,8 @@ import { ChangelogService } from './delegation-changelog/changelog.service';
 import { RolesController } from './roles/roles.controller';
 import { RolesService } from './roles/roles.service';
 import { DECISION_ROLES } from './projections/decision-role.projection';
+import { AuthorityController } from './authority/authority.controller';
+import { AuthorityService } from './authority/authority.service';
 import { BulkDuplicateJob } from './jobs/bulk-duplicate.job';
 import { BulkLinkDocumentsJob } from './jobs/bulk-link-documents.job';
 import { BulkReassignRecipientsJob } from './jobs/bulk-reassign-recipients.job';
@@ -33,7 +35,7 @@ import { RevisionsService } from './revisions/revisions.service';
  * (groups, users, sections, categories, authority types).
  */
 @Module({
-  controllers: [DecisionsController, DelegationsController, ConditionsController, RolesController, ChangelogController, RevisionsController, JobsController],
-  providers: [DecisionsService, DelegationsService, ConditionsService, RolesService, ChangelogService, ExpirySweep, RevisionsService, BulkDuplicateJob, BulkLinkDocumentsJob, BulkReassignRecipientsJob, projectionConsumers(GROUPS, USERS, POSITIONS, SECTIONS, CATEGORIES, AUTHORITY_TYPES, TENANT_SETTINGS, DECISION_ROLES)],
+  controllers: [DecisionsController, DelegationsController, AuthorityController, ConditionsController, RolesController, ChangelogController, RevisionsController, JobsController],
+  providers: [DecisionsService, DelegationsService, AuthorityService, ConditionsService, RolesService, ChangelogService, ExpirySweep, RevisionsService, BulkDuplicateJob, BulkLinkDocumentsJob, BulkReassignRecipientsJob, projectionConsumers(GROUPS, USERS, POSITIONS, SECTIONS, CATEGORIES, AUTHORITY_TYPES, TENANT_SETTINGS, DECISION_ROLES)],
 })
 export class DecisionModule {}

@@ -338,6 +338,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/decision/v1/authority/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * May this person decide this?
+         * @description Whether the person (or position) held, at `at` (default now), a chain of delegations from the decision's root whose every link was ISSUED or ACCEPTED, effective, not expired, suspended, revoked or invalid, covered the group, and admitted the value; with the chain of the highest limit, or the reasons of the nearest misses.
+         */
+        post: operations["AuthorityController_check"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/decision/v1/delegations/{delegationHistoryId}/conditions-history": {
         parameters: {
             query?: never;
@@ -2655,6 +2675,73 @@ export interface components {
              * @default false
              */
             cascade?: boolean;
+        };
+        AuthorityCheckDto: {
+            /**
+             * Format: uuid
+             * @description Tenant (default: the caller's active tenant)
+             */
+            tenantId?: string;
+            /**
+             * Format: uuid
+             * @description The person asked about (record id); or positionId
+             */
+            userId?: string | null;
+            /**
+             * Format: uuid
+             * @description The position asked about: what was delegated to it as POSITION_ONLY
+             */
+            positionId?: string | null;
+            /** Format: uuid */
+            decisionId: string;
+            /**
+             * Format: uuid
+             * @description The authority type (default: the decision's first)
+             */
+            authorityTypeId?: string;
+            /**
+             * @description A decimal (Currency, Number, Percentage, Time); none for Authorized
+             * @example 400000
+             */
+            value?: string | null;
+            /**
+             * @description ISO 4217 for Currency; Days, Months or Years for Time
+             * @example USD
+             */
+            unit?: string | null;
+            /**
+             * Format: uuid
+             * @description Where the decision is taken (a group of the tenant)
+             */
+            groupId?: string | null;
+            /**
+             * Format: date-time
+             * @description The instant asked about (default: now)
+             */
+            at?: string;
+        };
+        ChainLinkView: {
+            /** Format: uuid */
+            delegationId: string;
+            /** @example 10231 */
+            delegationDisplayId: string;
+            /** @example <= USD 250,000 */
+            limit: string;
+        };
+        AuthorityCheckView: {
+            allowed: boolean;
+            /** Format: date-time */
+            at: string;
+            /** Format: uuid */
+            decisionId: string;
+            /** Format: uuid */
+            authorityTypeId: string;
+            /** @description The holder's limit on the chain that allows (the highest), e.g. '<= USD 500,000' */
+            limit: string | null;
+            /** @description The chain that allows, root first (empty when none does) */
+            chain: components["schemas"]["ChainLinkView"][];
+            /** @description Why the nearest chains do not allow, each naming the blocking delegation (empty when allowed) */
+            reasons: string[];
         };
         ConditionDetailsView: {
             /** Format: uuid */
@@ -6358,6 +6445,72 @@ export interface operations {
             };
             /** @description The move is not allowed from the current status (the message names both) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    AuthorityController_check: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuthorityCheckDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["AuthorityCheckView"];
+                    };
+                };
+            };
+            /** @description Neither or both of userId and positionId, a bad value, or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "view:decisions" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, or another tenant's decision */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
