@@ -82,6 +82,39 @@ describe('authority check (e2e)', () => {
     expect((await check({ userId: h.refs.users.get('auditor@demo.test')!, value: '1' })).allowed).toBe(false);
   });
 
+  it("holders: everyone who held the decision's authority at an instant, through chains in force then", async () => {
+    const decision = await h.svc.http.post('/decision/v1/decisions', {
+      token: h.tokens.admin,
+      body: { name: 'Sign supplier contracts (holders spec)', status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approval('1000000')] },
+    });
+    const own = decision.body.data.id as string;
+    const give = async (body: object, token = h.tokens.admin) => {
+      const res = await h.svc.http.post(DELEGATIONS, { token, body: { decisionId: own, status: 'ISSUED', delegationPathway: ['Matrix'], ...body } });
+      expect(res.status).toBe(200);
+      return res.body.data[0] as { id: string; delegationDisplayId: string };
+    };
+    const root = await give({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approval('500000', { redelegable: true })] });
+    const child = await give({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }], delegationAuthorities: [approval('100000')] }, h.tokens.manager);
+    const holders = async (at?: string) => {
+      const res = await h.svc.http.get(`/decision/v1/authority/holders?decisionId=${own}&limit=100${at ? `&at=${encodeURIComponent(at)}` : ''}`, { token: h.tokens.auditor });
+      expect(res.status).toBe(200);
+      return res.body.data as { total: number; data: { holderType: string; userId: string; delegationDisplayId: string; limits: { limit: string }[] }[] };
+    };
+    const both = await holders();
+    expect(both.total).toBe(2);
+    expect(both.data.map((x) => [x.holderType, x.userId, x.delegationDisplayId, x.limits[0].limit])).toEqual([
+      ['USER', manager, root.delegationDisplayId, '<= USD 500,000'],
+      ['USER', user, child.delegationDisplayId, '<= USD 100,000'],
+    ]);
+    const beforeRevoke = new Date().toISOString();
+    await new Promise((r) => setTimeout(r, 5));
+    expect((await h.svc.http.post(`${DELEGATIONS}/${root.id}/revoke`, { token: h.tokens.admin, body: {} })).status).toBe(200);
+    expect((await holders()).total).toBe(0);
+    expect((await holders(beforeRevoke)).total).toBe(2);
+    expectErrorBody(await h.svc.http.get(`/decision/v1/authority/holders?decisionId=${own}`, { token: h.tokens.otherAdmin }), 404);
+    expectErrorBody(await h.svc.http.get('/decision/v1/authority/holders', { token: h.tokens.auditor }), 400);
+  });
+
   it('400 without a subject or with both, a bad value or an unknown field; 404 for an unknown or another tenant\'s decision', async () => {
     expectErrorBody(await h.svc.http.post(CHECK, { token: h.tokens.auditor, body: { decisionId, value: '1' } }), 400);
     expectErrorBody(await h.svc.http.post(CHECK, { token: h.tokens.auditor, body: { decisionId, userId: user, positionId: user } }), 400);

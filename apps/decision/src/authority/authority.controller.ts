@@ -1,8 +1,8 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiAuth, Caller, CurrentCaller, RequirePermission, ResponseMessage } from '@ddm/contracts';
+import { ApiAuth, ApiPageResponse, Caller, CurrentCaller, Page, RequirePermission, ResponseMessage } from '@ddm/contracts';
 import { AuthorityService } from './authority.service';
-import { AuthorityCheckDto, AuthorityCheckView } from './dto/authority-check.dto';
+import { AuthorityCheckDto, AuthorityCheckView, AuthorityHolderView, AuthorityHoldersQuery } from './dto/authority-check.dto';
 
 @ApiTags('Authority')
 @ApiAuth()
@@ -25,5 +25,18 @@ export class AuthorityController {
   @ResponseMessage('Authority checked successfully')
   check(@Body() body: AuthorityCheckDto, @CurrentCaller() caller: Caller): Promise<AuthorityCheckView> {
     return this.authority.check(caller, body);
+  }
+
+  @Get('holders')
+  @RequirePermission('view:decisions')
+  @ApiOperation({
+    summary: "Who held a decision's authority",
+    description: 'Everyone who held it at `at` (default now) through a delegation in force whose whole chain was in force: people (by person, or while in the position) and positions with their holders then, with their limits.',
+  })
+  @ApiPageResponse(AuthorityHolderView, 'Paged holders')
+  @ApiNotFoundResponse({ description: "Unknown, or another tenant's decision" })
+  @ResponseMessage('Authority holders retrieved successfully')
+  holders(@Query() query: AuthorityHoldersQuery, @CurrentCaller() caller: Caller): Promise<Page<AuthorityHolderView>> {
+    return this.authority.holders(caller, query);
   }
 }

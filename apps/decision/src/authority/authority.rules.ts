@@ -56,6 +56,18 @@ export function formatLimit(limit: Limit): string {
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
 /**
+ * Why a delegation gave no authority at `at` (not ISSUED or ACCEPTED, invalid, not yet effective,
+ * expired), or null when it was in force then.
+ */
+export function notInForce(link: ChainLink, at: Date): string | null {
+  if (!HOLDING_STATUSES.includes(link.status)) return `delegation ${link.delegationDisplayId} was ${link.status} on ${day(at)}`;
+  if (link.isInvalid) return `delegation ${link.delegationDisplayId} was invalid on ${day(at)}`;
+  if (link.effectiveDate.getTime() > at.getTime()) return `delegation ${link.delegationDisplayId} was not effective until ${day(link.effectiveDate)}`;
+  if (link.expirationDate !== null && link.expirationDate.getTime() <= at.getTime()) return `delegation ${link.delegationDisplayId} expired on ${day(link.expirationDate)}`;
+  return null;
+}
+
+/**
  * A chain, root first, the holder's delegation last, evaluated at `q.at`: every link ISSUED or
  * ACCEPTED, not invalid, effective and not expired then; covering `q.groupId` (`covers` answers
  * whether a link's group reaches it through the hierarchy as it stood); and holding the type with
@@ -65,13 +77,10 @@ const day = (d: Date) => d.toISOString().slice(0, 10);
  */
 export function evaluateChain(links: readonly ChainLink[], q: AuthorityQuestion, covers: (linkGroupId: string, groupId: string) => boolean): ChainAnswer {
   if (!links.length) throw new Error('a chain has at least one delegation');
-  const at = q.at.getTime();
   for (const link of links) {
     const blocked = (reason: string): ChainAnswer => ({ allowed: false, blockedBy: { delegationId: link.delegationId, delegationDisplayId: link.delegationDisplayId }, reason });
-    if (!HOLDING_STATUSES.includes(link.status)) return blocked(`delegation ${link.delegationDisplayId} was ${link.status} on ${day(q.at)}`);
-    if (link.isInvalid) return blocked(`delegation ${link.delegationDisplayId} was invalid on ${day(q.at)}`);
-    if (link.effectiveDate.getTime() > at) return blocked(`delegation ${link.delegationDisplayId} was not effective until ${day(link.effectiveDate)}`);
-    if (link.expirationDate !== null && link.expirationDate.getTime() <= at) return blocked(`delegation ${link.delegationDisplayId} expired on ${day(link.expirationDate)}`);
+    const inForce = notInForce(link, q.at);
+    if (inForce) return blocked(inForce);
     if (q.groupId !== null && link.groupIds.length > 0 && !link.groupIds.some((g) => covers(g, q.groupId!))) {
       return blocked(`delegation ${link.delegationDisplayId} does not cover group ${q.groupId}`);
     }

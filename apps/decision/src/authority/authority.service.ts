@@ -1,16 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { Caller, badRequest, notFound } from '@ddm/contracts';
+import { Caller, Page, badRequest, notFound } from '@ddm/contracts';
 import { Db } from '@ddm/platform';
 import { DelegationLimit, DelegationStatus, limitProblem } from '../delegations/delegation.rules';
-import { ChainAnswer, ChainLink, evaluateChain, formatLimit } from './authority.rules';
-import { CHAINS_AT_SQL, GROUPS_AT_SQL } from './authority.sql';
-import { AuthorityCheckDto, AuthorityCheckView } from './dto/authority-check.dto';
+import { ChainAnswer, ChainLink, evaluateChain, formatLimit, notInForce } from './authority.rules';
+import { CHAINS_AT_SQL, DECISION_DELEGATIONS_AT_SQL, GROUPS_AT_SQL, HOLDERS_AT_SQL } from './authority.sql';
+import { AuthorityCheckDto, AuthorityCheckView, AuthorityHolderView, AuthorityHoldersQuery } from './dto/authority-check.dto';
 
 /** Reasons answered when nothing allows: the nearest misses, each once. */
 const MAX_REASONS = 5;
 
 interface Snapshot {
   id: string;
+  parentDelegationId: string | null;
+  recipientType: string;
+  recipientUserId: string | null;
+  recipientPositionId: string | null;
   delegationDisplayId: string;
   status: DelegationStatus;
   isInvalid: boolean;
@@ -30,6 +34,10 @@ interface Snapshot {
 @Injectable()
 export class AuthorityService {
   constructor(private readonly db: Db) {}
+
+  holders(caller: Caller, q: AuthorityHoldersQuery): Promise<Page<AuthorityHolderView>> {
+    return holdersAt(this.db, caller, q);
+  }
 
   async check(caller: Caller, dto: AuthorityCheckDto): Promise<AuthorityCheckView> {
     const tenantId = caller.tenantId;
@@ -86,6 +94,48 @@ export class AuthorityService {
     const reasons = [...new Set(answers.map((a) => (a.answer.allowed ? '' : a.answer.reason)))].filter(Boolean).slice(0, MAX_REASONS);
     return { ...base, allowed: false, limit: null, chain: [], reasons: reasons.length ? reasons : [`no delegation of this decision was held by the ${userId ? 'person' : 'position'} at ${at.toISOString()}`] };
   }
+}
+
+/**
+ * GET holders: everyone who held the decision's authority at the instant, each through one
+ * delegation in force then whose whole chain was in force too: its person (SPECIFIC_PERSONNEL, or
+ * PERSONNEL_IN_POSITION while they held the position), or its position and whoever held it
+ * (POSITION_ONLY). In delegation order, paged.
+ */
+export async function holdersAt(db: Db, caller: Caller, q: AuthorityHoldersQuery): Promise<Page<AuthorityHolderView>> {
+  const tenantId = caller.tenantId;
+  const [decision] = await db.query(`SELECT 1 FROM decision.decisions WHERE id = $1 AND tenant_id = $2 AND NOT is_deleted`, [q.decisionId, tenantId]);
+  if (!decision) throw notFound(`Decision ${q.decisionId} not found`, [{ field: 'decisionId', message: `Decision ${q.decisionId} not found` }]);
+  const at = q.at ? new Date(q.at) : new Date();
+  const rows = await db.query<{ id: string; snapshot: Snapshot }>(DECISION_DELEGATIONS_AT_SQL, [tenantId, q.decisionId, at.toISOString()]);
+  const byId = new Map(rows.map((r) => [r.id, r.snapshot]));
+  const inForce = new Map<string, boolean>();
+  const chainInForce = (id: string, depth = 0): boolean => {
+    if (inForce.has(id)) return inForce.get(id)!;
+    const s = byId.get(id);
+    const ok = !!s && depth < 64 && notInForce(toLink(s), at) === null && (s.parentDelegationId === null || chainInForce(s.parentDelegationId, depth + 1));
+    inForce.set(id, ok);
+    return ok;
+  };
+  const held = rows.map((r) => r.snapshot).filter((s) => chainInForce(s.id));
+  const positions = [...new Set(held.map((s) => s.recipientPositionId).filter((p): p is string => !!p))];
+  const holdings = positions.length ? await db.query<{ position_id: string; user_id: string; name: string | null }>(HOLDERS_AT_SQL, [tenantId, positions, at.toISOString()]) : [];
+  const names = new Map((await db.query<{ id: string; name: string | null }>(`SELECT id, name FROM decision.user_projection WHERE tenant_id = $1 AND id = ANY($2::uuid[])`, [tenantId, held.map((s) => s.recipientUserId).filter(Boolean)])).map((u) => [u.id, u.name]));
+  const items: AuthorityHolderView[] = [];
+  for (const s of held.sort((a, b) => Number(a.delegationDisplayId) - Number(b.delegationDisplayId))) {
+    const base = { delegationId: s.id, delegationDisplayId: s.delegationDisplayId, recipientType: s.recipientType, limits: s.delegationAuthorities.map((a) => ({ authorityTypeId: a.authorityTypeId, limit: formatLimit(a) })) };
+    if (s.recipientType === 'SPECIFIC_PERSONNEL') items.push({ ...base, holderType: 'USER', userId: s.recipientUserId, userName: names.get(s.recipientUserId!) ?? null, positionId: null });
+    else if (s.recipientType === 'PERSONNEL_IN_POSITION') {
+      if (holdings.some((h) => h.position_id === s.recipientPositionId && h.user_id === s.recipientUserId)) {
+        items.push({ ...base, holderType: 'USER', userId: s.recipientUserId, userName: names.get(s.recipientUserId!) ?? null, positionId: s.recipientPositionId });
+      }
+    } else {
+      items.push({ ...base, holderType: 'POSITION', userId: null, userName: null, positionId: s.recipientPositionId });
+      for (const h of holdings.filter((x) => x.position_id === s.recipientPositionId)) items.push({ ...base, holderType: 'USER', userId: h.user_id, userName: h.name, positionId: s.recipientPositionId });
+    }
+  }
+  const start = (q.page - 1) * q.limit;
+  return new Page(items.slice(start, start + q.limit), items.length, q.page, q.limit);
 }
 
 function toLink(s: Snapshot): ChainLink {

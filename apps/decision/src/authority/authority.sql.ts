@@ -36,3 +36,16 @@ SELECT holder_id, id, up, s AS snapshot FROM chain ORDER BY holder_id, up DESC`;
 export const GROUPS_AT_SQL = `
 SELECT group_id, parent_group_ids, live FROM decision.group_history
  WHERE tenant_id = $1 AND valid_from <= $2 AND (valid_to IS NULL OR valid_to > $2)`;
+
+/** Every delegation of a decision as it stood at the instant (its revision in force then): $1 = tenant, $2 = decision, $3 = instant. */
+export const DECISION_DELEGATIONS_AT_SQL = `
+SELECT DISTINCT ON (r.delegation_id) r.delegation_id AS id, r.snapshot - 'conditions' - 'roles' AS snapshot
+  FROM decision.delegations g JOIN decision.delegation_revisions r ON r.delegation_id = g.id
+ WHERE g.tenant_id = $1 AND g.decision_id = $2 AND r.revision_date < $3::timestamptz + interval '1 millisecond'
+ ORDER BY r.delegation_id, r.revision_date DESC, r.revision_id DESC`;
+
+/** Who held each of the positions at the instant (the holding history), with their names: $1 = tenant, $2 = positions, $3 = instant. */
+export const HOLDERS_AT_SQL = `
+SELECT h.position_id, h.user_id, u.name FROM decision.position_holding_history h
+  LEFT JOIN decision.user_projection u ON u.tenant_id = h.tenant_id AND u.id = h.user_id
+ WHERE h.tenant_id = $1 AND h.position_id = ANY($2::uuid[]) AND h.valid_from <= $3 AND (h.valid_to IS NULL OR h.valid_to > $3)`;

@@ -358,6 +358,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/decision/v1/authority/holders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who held a decision's authority
+         * @description Everyone who held it at `at` (default now) through a delegation in force whose whole chain was in force: people (by person, or while in the position) and positions with their holders then, with their limits.
+         */
+        get: operations["AuthorityController_holders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/decision/v1/delegations/{delegationHistoryId}/conditions-history": {
         parameters: {
             query?: never;
@@ -2742,6 +2762,27 @@ export interface components {
             chain: components["schemas"]["ChainLinkView"][];
             /** @description Why the nearest chains do not allow, each naming the blocking delegation (empty when allowed) */
             reasons: string[];
+        };
+        HolderLimitView: {
+            /** Format: uuid */
+            authorityTypeId: string;
+            /** @example <= USD 250,000 */
+            limit: string;
+        };
+        AuthorityHolderView: {
+            /** @enum {string} */
+            holderType: "USER" | "POSITION";
+            /** Format: uuid */
+            userId: string | null;
+            userName: string | null;
+            /** Format: uuid */
+            positionId: string | null;
+            /** Format: uuid */
+            delegationId: string;
+            delegationDisplayId: string;
+            /** @example PERSONNEL_IN_POSITION */
+            recipientType: string;
+            limits: components["schemas"]["HolderLimitView"][];
         };
         ConditionDetailsView: {
             /** Format: uuid */
@@ -6489,6 +6530,72 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "view:decisions" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, or another tenant's decision */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    AuthorityController_holders: {
+        parameters: {
+            query: {
+                page?: number;
+                limit?: number;
+                sortOrder?: "asc" | "desc";
+                decisionId: string;
+                /** @description The instant asked about (default: now) */
+                at?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged holders */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["AuthorityHolderView"][];
+                        };
+                    };
                 };
             };
             /** @description Missing, invalid or expired token */

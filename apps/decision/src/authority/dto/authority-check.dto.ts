@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsString, IsUUID, Matches, MaxLength } from 'class-validator';
-import { IsoDateTime, Nullable, OptionalNotNull } from '@ddm/contracts';
+import { IsoDateTime, Nullable, OptionalNotNull, PageQuery } from '@ddm/contracts';
 
 const DECIMAL = /^(0|[1-9]\d{0,14})(\.\d{1,6})?$/;
 
@@ -67,4 +67,33 @@ export class AuthorityCheckView {
   @ApiProperty({ type: String, nullable: true, description: "The holder's limit on the chain that allows (the highest), e.g. '<= USD 500,000'" }) limit: string | null;
   @ApiProperty({ type: [ChainLinkView], description: 'The chain that allows, root first (empty when none does)' }) chain: ChainLinkView[];
   @ApiProperty({ type: [String], description: 'Why the nearest chains do not allow, each naming the blocking delegation (empty when allowed)' }) reasons: string[];
+}
+
+/** GET /decision/v1/authority/holders: who held the decision's authority at an instant. */
+export class AuthorityHoldersQuery extends PageQuery {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID()
+  decisionId: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'The instant asked about (default: now)' })
+  @OptionalNotNull()
+  @IsoDateTime()
+  at?: string;
+}
+
+export class HolderLimitView {
+  @ApiProperty({ format: 'uuid' }) authorityTypeId: string;
+  @ApiProperty({ example: '<= USD 250,000' }) limit: string;
+}
+
+/** One holder: a person (by person, or while in the position) or a position, through one delegation in force with its whole chain. */
+export class AuthorityHolderView {
+  @ApiProperty({ enum: ['USER', 'POSITION'] }) holderType: 'USER' | 'POSITION';
+  @ApiProperty({ type: String, format: 'uuid', nullable: true }) userId: string | null;
+  @ApiProperty({ type: String, nullable: true }) userName: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true }) positionId: string | null;
+  @ApiProperty({ format: 'uuid' }) delegationId: string;
+  @ApiProperty() delegationDisplayId: string;
+  @ApiProperty({ example: 'PERSONNEL_IN_POSITION' }) recipientType: string;
+  @ApiProperty({ type: [HolderLimitView] }) limits: HolderLimitView[];
 }
