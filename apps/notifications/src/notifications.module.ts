@@ -1,5 +1,31 @@
 import { Module } from '@nestjs/common';
+import { projectionConsumers } from '@ddm/platform';
+import { EventNotificationsConsumer } from './consumers/event-notifications.consumer';
+import { NotificationsController } from './notifications/notifications.controller';
+import { NotificationsService } from './notifications/notifications.service';
+import { NOTIFICATIONS_OPTIONS, loadNotificationsOptions } from './notifications.config';
+import { PreferencesController } from './preferences/preferences.controller';
+import { PreferencesService } from './preferences/preferences.service';
+import { USERS } from './projections/user.projection';
+import { LiveStreams } from './stream/live-streams';
+import { TemplatesController } from './templates/templates.controller';
+import { TemplatesService } from './templates/templates.service';
 
-/** The notifications area. Its resources are added one folder each (see README, "Adding an endpoint"). */
-@Module({})
+/**
+ * The notifications area: each person's notifications (made through the API or from the other
+ * areas' events), their counts and read state, the tenant's templates, live delivery (SSE), and
+ * the projection of auth's users it needs.
+ */
+@Module({
+  controllers: [TemplatesController, PreferencesController, NotificationsController],
+  providers: [
+    { provide: NOTIFICATIONS_OPTIONS, useFactory: () => loadNotificationsOptions(process.env) },
+    TemplatesService,
+    NotificationsService,
+    PreferencesService,
+    LiveStreams,
+    EventNotificationsConsumer,
+    projectionConsumers(USERS),
+  ],
+})
 export class NotificationsModule {}
