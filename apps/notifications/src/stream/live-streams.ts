@@ -20,6 +20,8 @@ interface Stream {
   heartbeat: NodeJS.Timeout;
   /** Ids already sent (a notification replayed and arriving live goes out once). */
   sent: Set<string>;
+  /** While the missed ones are replayed, live ones wait here (so the stream stays in creation order). */
+  held: { id: string; view: object }[] | null;
 }
 
 /**
@@ -87,6 +89,7 @@ export class LiveStreams implements OnApplicationBootstrap, OnApplicationShutdow
       userId,
       reply,
       sent: new Set(),
+      held: lastEventId ? [] : null,
       heartbeat: setInterval(() => raw.write(`: heartbeat ${new Date().toISOString()}\n\n`), this.options.heartbeatMs),
     };
     const key = `${tenantId}:${userId}`;
@@ -97,9 +100,15 @@ export class LiveStreams implements OnApplicationBootstrap, OnApplicationShutdow
     while (streams.length > this.options.maxStreamsPerUser) this.close(streams[0]);
     raw.on('close', () => this.forget(stream));
     if (lastEventId) {
-      const now = new Date();
-      const missed = await this.db.query<NotificationRow>(missedSql(tenantId, userId, lastEventId, MAX_REPLAY));
-      for (const r of missed) this.write(stream, r.id, rowToView(r, now));
+      try {
+        const now = new Date();
+        const missed = await this.db.query<NotificationRow>(missedSql(tenantId, userId, lastEventId, MAX_REPLAY));
+        for (const r of missed) this.write(stream, r.id, rowToView(r, now));
+      } finally {
+        const held = stream.held ?? [];
+        stream.held = null;
+        for (const x of held) this.write(stream, x.id, x.view);
+      }
     }
   }
 
@@ -107,7 +116,10 @@ export class LiveStreams implements OnApplicationBootstrap, OnApplicationShutdow
     const streams = this.byUser.get(`${tenantId}:${event.notification.userId}`);
     if (!streams?.length) return;
     const view = toNotificationView(tenantId, event.notification);
-    for (const s of streams) this.write(s, view.id, view);
+    for (const s of streams) {
+      if (s.held) s.held.push({ id: view.id, view });
+      else this.write(s, view.id, view);
+    }
   }
 
   private write(s: Stream, id: string, view: object): void {
