@@ -39,7 +39,7 @@ describe('live notifications (SSE) across two replicas (e2e, real Postgres and N
       method: 'POST',
       headers: { authorization: `Bearer ${h.tokens.admin}`, 'content-type': 'application/json' },
       body: JSON.stringify({ templateKey: 'DELEGATION_ISSUED', userId, placeholders: { delegationDisplayId: n } }),
-    }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as { data: { id: string } } }));
 
   it('a stream opened on one replica gets the notification created through the other, with its id; heartbeats keep it', async () => {
     const s = await open(`${h.svc.url}${PATH}/stream`, h.tokens.user);
