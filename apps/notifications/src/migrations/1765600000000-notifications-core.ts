@@ -39,8 +39,8 @@ export class NotificationsCore1765600000000 implements MigrationInterface {
     await q.query(`CREATE INDEX notifications_by_user ON notifications.notifications (tenant_id, user_id, created_at DESC, id DESC) INCLUDE (status)`);
     await q.query(`CREATE INDEX notifications_unread ON notifications.notifications (tenant_id, user_id, created_at) WHERE status = 'UNREAD'`);
     await q.query(`CREATE UNIQUE INDEX notifications_source ON notifications.notifications (tenant_id, user_id, source_key) WHERE source_key IS NOT NULL`);
-    // The retention sweep: read notifications by when they were read.
-    await q.query(`CREATE INDEX notifications_read_at ON notifications.notifications (read_at) WHERE status = 'READ'`);
+    // The retention sweep: read notifications, oldest first.
+    await q.query(`CREATE INDEX notifications_read_by_age ON notifications.notifications (created_at) WHERE status = 'READ'`);
 
     await q.query(`
       CREATE TABLE notifications.template_overrides (
@@ -62,7 +62,7 @@ export class NotificationsCore1765600000000 implements MigrationInterface {
         updated_on timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (tenant_id, user_id)
       )`);
-    await q.query(`CREATE INDEX preferences_digest ON notifications.preferences (email_digest) WHERE email_digest <> 'off'`);
+    await q.query(`CREATE INDEX preferences_digest ON notifications.preferences (last_digest_at NULLS FIRST) WHERE email_digest <> 'off'`);
 
     await q.query(`
       CREATE TABLE notifications.user_projection (
