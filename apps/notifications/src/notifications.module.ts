@@ -6,6 +6,7 @@ import { NotificationsService } from './notifications/notifications.service';
 import { NOTIFICATIONS_OPTIONS, loadNotificationsOptions } from './notifications.config';
 import { PreferencesController } from './preferences/preferences.controller';
 import { PreferencesService } from './preferences/preferences.service';
+import { DELEGATIONS } from './projections/delegation.projection';
 import { USERS } from './projections/user.projection';
 import { LiveStreams } from './stream/live-streams';
 import { SweepsService } from './sweeps/sweeps.service';
@@ -30,7 +31,7 @@ import { TemplatesService } from './templates/templates.service';
     PreferencesService,
     LiveStreams,
     EventNotificationsConsumer,
-    projectionConsumers(USERS),
+    projectionConsumers(USERS, DELEGATIONS),
   ],
 })
 export class NotificationsModule {}

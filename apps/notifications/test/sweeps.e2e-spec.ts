@@ -1,12 +1,13 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { delegationEvent, publishEvent, until } from '@ddm/testing';
 import { SweepsService } from '../src/sweeps/sweeps.service';
 import { NotificationsHarness, startNotifications } from './fixtures/harness';
 
 const PATH = '/v1/notifications';
 
-describe('retention sweep and email digest (e2e, real Postgres; mail to the development outbox)', () => {
+describe('retention, expiring-delegation and digest sweeps (e2e, real Postgres and NATS; mail to the development outbox)', () => {
   let h: NotificationsHarness;
   let mailDir: string;
   let sweeps: SweepsService;
@@ -64,5 +65,30 @@ describe('retention sweep and email digest (e2e, real Postgres; mail to the deve
     expect(await sweeps.digests()).toBe(0);
     await h.db.query(`UPDATE notifications.preferences SET last_digest_at = now() - interval '25 hours' WHERE user_id = $1`, [manager.id]);
     expect(await sweeps.digests()).toBe(1);
+  });
+
+  it('warns the recipient of a live delegation 7 days before it expires, once per expiration date', async () => {
+    const recipient = h.user('user@demo.test').id;
+    const inDays = (d: number) => new Date(Date.now() + d * 24 * 3600 * 1000).toISOString();
+    const soon = delegationEvent(h.demo.id, { recipientUserId: recipient, status: 'ISSUED', version: 1, delegationDisplayId: '10500', expirationDate: inDays(3) });
+    const later = delegationEvent(h.demo.id, { recipientUserId: recipient, status: 'ISSUED', version: 1, expirationDate: inDays(10) });
+    const revoked = delegationEvent(h.demo.id, { recipientUserId: recipient, status: 'REVOKED', version: 2, expirationDate: inDays(2) });
+    const draft = delegationEvent(h.demo.id, { recipientUserId: recipient, status: 'PENDING', version: 1, expirationDate: inDays(2) });
+    await publishEvent(h.svc, 'evt.decision.delegation.issued', soon);
+    await publishEvent(h.svc, 'evt.decision.delegation.issued', later);
+    await publishEvent(h.svc, 'evt.decision.delegation.revoked', revoked);
+    await publishEvent(h.svc, 'evt.decision.delegation.updated', draft);
+    const ids = [soon, later, revoked, draft].map((e) => e.delegationId);
+    await until(async () => (await h.db.query(`SELECT 1 FROM notifications.delegation_projection WHERE delegation_id = ANY($1::uuid[])`, [ids])).length === 4, 'the delegations projected');
+    const warned = () =>
+      h.db.query<{ entity_id: string; title: string; user_id: string }>(`SELECT entity_id, title, user_id FROM notifications.notifications WHERE template_key = 'DELEGATION_EXPIRING' ORDER BY created_at`);
+    expect(await sweeps.expiring()).toBe(1);
+    expect(await warned()).toEqual([{ entity_id: soon.delegationId, title: `Delegation 10500 expires on ${inDays(3).slice(0, 10)}`, user_id: recipient }]);
+    expect(await sweeps.expiring()).toBe(0);
+    // Extended, then coming close again: a new warning for the new date.
+    await publishEvent(h.svc, 'evt.decision.delegation.updated', { ...soon, version: 2, expirationDate: inDays(5) });
+    await until(async () => (await h.db.query(`SELECT 1 FROM notifications.delegation_projection WHERE delegation_id = $1 AND version = 2`, [soon.delegationId])).length === 1, 'the change projected');
+    expect(await sweeps.expiring()).toBe(1);
+    expect((await warned()).length).toBe(2);
   });
 });

@@ -50,3 +50,30 @@ export const digestItemsSql = (tenantIds: readonly string[], userIds: readonly s
       ORDER BY n.created_at DESC LIMIT ${perPerson}
     ) n ON true
     ORDER BY x.tenant_id, x.user_id, n.created_at DESC`;
+
+export interface ExpiringRow {
+  delegation_id: string;
+  tenant_id: string;
+  delegation_display_id: string | null;
+  recipient_user_id: string | null;
+  recipient_position_id: string | null;
+  expiration_date: string;
+}
+
+/**
+ * Claims up to `batch` live delegations (ISSUED or ACCEPTED) expiring within the next 7 days whose
+ * recipient was not yet warned of that date: marks them warned and answers them, in one statement.
+ */
+export const claimExpiringSql = (batch: number) =>
+  sql`WITH due AS (
+      SELECT delegation_id FROM notifications.delegation_projection
+      WHERE ended_on IS NULL AND expiration_date IS NOT NULL AND expiration_date > now() AND expiration_date <= now() + interval '7 days'
+        AND status IN ('ISSUED', 'ACCEPTED') AND expiring_notified_for IS DISTINCT FROM expiration_date
+      ORDER BY expiration_date LIMIT ${batch}
+      FOR UPDATE SKIP LOCKED
+    )
+    UPDATE notifications.delegation_projection d SET expiring_notified_for = d.expiration_date
+    FROM due WHERE d.delegation_id = due.delegation_id
+    RETURNING d.delegation_id, d.tenant_id, d.delegation_display_id, d.recipient_user_id, d.recipient_position_id, ${raw(
+      `to_char(d.expiration_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+    )} AS expiration_date`;
