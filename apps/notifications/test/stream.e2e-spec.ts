@@ -90,4 +90,16 @@ describe('live notifications (SSE) across two replicas (e2e, real Postgres and N
     expectErrorBody(await h.svc.http.get(`${PATH}/stream`), 401);
     expectErrorBody(await h.svc.http.get(`${PATH}/stream?tenantId=${h.other.id}`, { token: h.tokens.user }), 403);
   });
+
+  it('a replica shutting down ends its streams at once (their clients reconnect elsewhere with Last-Event-ID)', async () => {
+    // (the last test: it closes the second replica)
+    const s = await open(`${replicaUrl}${PATH}/stream`, h.tokens.user);
+    expect(s.status).toBe(200);
+    const started = Date.now();
+    const closing = replica.close();
+    await s.closed;
+    // Before the HTTP server closes (which would otherwise wait on the open stream for ever).
+    expect(Date.now() - started).toBeLessThan(2_000);
+    await closing;
+  });
 });

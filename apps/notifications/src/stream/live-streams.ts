@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { NotificationEvent } from '@ddm/contracts';
 import { Db, LOGGER, NatsClient } from '@ddm/platform';
 import type { FastifyReply } from 'fastify';
@@ -31,7 +31,7 @@ interface Stream {
  * replica holding a stream of that person delivers it.
  */
 @Injectable()
-export class LiveStreams implements OnApplicationBootstrap, OnApplicationShutdown {
+export class LiveStreams implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly byUser = new Map<string, Stream[]>();
   private sub?: Subscription;
 
@@ -56,7 +56,8 @@ export class LiveStreams implements OnApplicationBootstrap, OnApplicationShutdow
     });
   }
 
-  onApplicationShutdown(): void {
+  /** Before the HTTP server closes (it would wait for them): streams end, their clients reconnect to another replica with Last-Event-ID. */
+  beforeApplicationShutdown(): void {
     this.sub?.unsubscribe();
     for (const streams of this.byUser.values()) for (const s of [...streams]) this.close(s);
   }
