@@ -75,15 +75,28 @@ describe('live notifications (SSE) across two replicas (e2e, real Postgres and N
     expect(new Set(again.events.map((e) => e.id)).size).toBe(again.events.length);
   });
 
-  it('at most 5 streams per person: the sixth closes the oldest', async () => {
-    const live = h.svc.app.get(LiveStreams);
+  it('at most 5 streams per person across the replicas: the sixth closes the oldest, wherever it is', async () => {
+    const live = [h.svc.app.get(LiveStreams), replica.get(LiveStreams)];
     for (const s of streams) s.close();
-    await until(() => live.size === 0, 'earlier streams gone');
+    await until(() => live[0].size + live[1].size === 0, 'earlier streams gone');
     const mine: SseClient[] = [];
-    for (let i = 0; i < 6; i++) mine.push(await open(`${h.svc.url}${PATH}/stream`, h.tokens.auditor));
-    await until(() => live.size === 5, 'five streams kept');
-    await mine[0].closed; // the oldest was ended by the service
-    expect(live.size).toBe(5);
+    // Three on the first replica (the oldest among them), then three on the second.
+    for (let i = 0; i < 3; i++) mine.push(await open(`${h.svc.url}${PATH}/stream`, h.tokens.auditor));
+    for (let i = 0; i < 3; i++) {
+      await until(() => live[0].size === 3, 'three on the first replica');
+      mine.push(await open(`${replicaUrl}${PATH}/stream`, h.tokens.auditor));
+    }
+    await mine[0].closed; // the oldest was ended by its replica
+    await until(() => live[0].size === 2 && live[1].size === 3, 'two and three streams kept');
+    // The others stay open: a new notification reaches all five.
+    const auditorId = h.user('auditor@demo.test').id;
+    const res = await fetch(`${h.svc.url}${PATH}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${h.tokens.admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ templateKey: 'DELEGATION_ISSUED', userId: auditorId, placeholders: { delegationDisplayId: '50001' } }),
+    });
+    const id = ((await res.json()) as { data: { id: string } }).data.id;
+    await until(() => mine.slice(1).every((s) => s.events.some((e) => e.id === id)), 'the notification on the five streams');
   });
 
   it('needs a token; another tenant named is a 403', async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { NotificationEvent } from '@ddm/contracts';
 import { Db, LOGGER, NatsClient } from '@ddm/platform';
@@ -7,13 +8,28 @@ import { Logger } from 'pino';
 import { NotificationRow, rowToView, toNotificationView } from '../notifications/dto/notification.response';
 import { missedSql } from '../notifications/notification.sql';
 import { NOTIFICATIONS_OPTIONS, NotificationsOptions } from '../notifications.config';
+import { StreamRegistry } from './stream.rules';
 
-const codec = JSONCodec<NotificationEvent>();
+const events = JSONCodec<NotificationEvent>();
+const announcements = JSONCodec<StreamAnnouncement>();
 
 /** Most notifications replayed to a stream reconnecting with Last-Event-ID. */
 export const MAX_REPLAY = 500;
 
+/** Core NATS subject (namespaced, not a stream's) on which replicas tell each other of the streams they hold. */
+export const STREAMS_SUBJECT = 'live.notifications.streams';
+
+/** A replica's word about one of its streams: open (sent when it opens and with every heartbeat) or closed. */
+interface StreamAnnouncement {
+  kind: 'open' | 'closed';
+  userId: string;
+  streamId: string;
+  openedAt: number;
+}
+
 interface Stream {
+  id: string;
+  openedAt: number;
   tenantId: string;
   userId: string;
   reply: FastifyReply;
@@ -28,45 +44,63 @@ interface Stream {
  * Live delivery of new notifications (Server-Sent Events). Every replica subscribes, on NATS
  * core, to the created events the outbox relays publish after commit, and writes each to the
  * streams of its person open on that replica: whichever replica made the notification, every
- * replica holding a stream of that person delivers it.
+ * replica holding a stream of that person delivers it. Replicas also announce their streams to
+ * each other, so a person has at most N open streams in all: the replica holding the oldest closes it.
  */
 @Injectable()
 export class LiveStreams implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly byUser = new Map<string, Stream[]>();
-  private sub?: Subscription;
+  private readonly local = new Map<string, Stream>();
+  private readonly registry: StreamRegistry;
+  private subs: Subscription[] = [];
 
   constructor(
     private readonly db: Db,
     private readonly nats: NatsClient,
     @Inject(LOGGER) private readonly log: Logger,
     @Inject(NOTIFICATIONS_OPTIONS) private readonly options: NotificationsOptions,
-  ) {}
+  ) {
+    // An announcement not repeated for three heartbeats is of a stream whose replica went away.
+    this.registry = new StreamRegistry(options.maxStreamsPerUser, 3 * options.heartbeatMs);
+  }
 
   onApplicationBootstrap(): void {
-    this.sub = this.nats.nc.subscribe(this.nats.subjects.wire('evt.notifications.notification.created'), {
-      callback: (err, msg) => {
-        if (err) return void this.log.warn({ err }, 'live notifications subscription error');
-        try {
-          const event = codec.decode(msg.data);
-          this.deliver(event.tenantId, event);
-        } catch (e) {
-          this.log.warn({ err: e }, 'unreadable live notification skipped');
-        }
-      },
-    });
+    const wire = (s: string) => this.nats.subjects.wire(s);
+    this.subs.push(
+      this.nats.nc.subscribe(wire('evt.notifications.notification.created'), {
+        callback: (err, msg) => {
+          if (err) return void this.log.warn({ err }, 'live notifications subscription error');
+          try {
+            const event = events.decode(msg.data);
+            this.deliver(event.tenantId, event);
+          } catch (e) {
+            this.log.warn({ err: e }, 'unreadable live notification skipped');
+          }
+        },
+      }),
+      this.nats.nc.subscribe(wire(STREAMS_SUBJECT), {
+        callback: (err, msg) => {
+          if (err) return;
+          try {
+            const a = announcements.decode(msg.data);
+            if (a.kind === 'closed') this.registry.remove(a.userId, a.streamId);
+            else this.enforce(a.userId, this.registry.seen(a.userId, a.streamId, a.openedAt, Date.now()));
+          } catch (e) {
+            this.log.warn({ err: e }, 'unreadable stream announcement skipped');
+          }
+        },
+      }),
+    );
   }
 
   /** Before the HTTP server closes (it would wait for them): streams end, their clients reconnect to another replica with Last-Event-ID. */
   beforeApplicationShutdown(): void {
-    this.sub?.unsubscribe();
-    for (const streams of this.byUser.values()) for (const s of [...streams]) this.close(s);
+    for (const sub of this.subs) sub.unsubscribe();
+    for (const s of [...this.local.values()]) this.close(s);
   }
 
   /** Open streams on this replica (metrics, tests). */
   get size(): number {
-    let n = 0;
-    for (const streams of this.byUser.values()) n += streams.length;
-    return n;
+    return this.local.size;
   }
 
   /**
@@ -86,20 +120,22 @@ export class LiveStreams implements OnApplicationBootstrap, BeforeApplicationShu
     });
     raw.write(`retry: 3000\n\n`);
     const stream: Stream = {
+      id: randomUUID(),
+      openedAt: Date.now(),
       tenantId,
       userId,
       reply,
       sent: new Set(),
       held: lastEventId ? [] : null,
-      heartbeat: setInterval(() => raw.write(`: heartbeat ${new Date().toISOString()}\n\n`), this.options.heartbeatMs),
+      heartbeat: setInterval(() => {
+        raw.write(`: heartbeat ${new Date().toISOString()}\n\n`);
+        this.announce('open', stream);
+      }, this.options.heartbeatMs),
     };
-    const key = `${tenantId}:${userId}`;
-    const streams = this.byUser.get(key) ?? [];
-    streams.push(stream);
-    this.byUser.set(key, streams);
-    // At most N streams per person: the oldest goes.
-    while (streams.length > this.options.maxStreamsPerUser) this.close(streams[0]);
+    this.local.set(stream.id, stream);
     raw.on('close', () => this.forget(stream));
+    this.enforce(userId, this.registry.seen(userId, stream.id, stream.openedAt, Date.now()));
+    this.announce('open', stream);
     if (lastEventId) {
       try {
         const now = new Date();
@@ -113,11 +149,27 @@ export class LiveStreams implements OnApplicationBootstrap, BeforeApplicationShu
     }
   }
 
+  /** Closes the streams of this replica that the registry says are over the person's limit (the oldest). */
+  private enforce(userId: string, over: readonly string[]): void {
+    for (const id of over) {
+      const s = this.local.get(id);
+      if (s && s.userId === userId) this.close(s);
+    }
+  }
+
+  private announce(kind: StreamAnnouncement['kind'], s: Stream): void {
+    try {
+      this.nats.nc.publish(this.nats.subjects.wire(STREAMS_SUBJECT), announcements.encode({ kind, userId: s.userId, streamId: s.id, openedAt: s.openedAt }));
+    } catch (err) {
+      this.log.warn({ err }, 'stream announcement not sent');
+    }
+  }
+
   private deliver(tenantId: string, event: NotificationEvent): void {
-    const streams = this.byUser.get(`${tenantId}:${event.notification.userId}`);
-    if (!streams?.length) return;
-    const view = toNotificationView(tenantId, event.notification);
-    for (const s of streams) {
+    let view: ReturnType<typeof toNotificationView> | undefined;
+    for (const s of this.local.values()) {
+      if (s.userId !== event.notification.userId || s.tenantId !== tenantId) continue;
+      view ??= toNotificationView(tenantId, event.notification);
       if (s.held) s.held.push({ id: view.id, view });
       else this.write(s, view.id, view);
     }
@@ -136,12 +188,9 @@ export class LiveStreams implements OnApplicationBootstrap, BeforeApplicationShu
   }
 
   private forget(s: Stream): void {
+    if (!this.local.delete(s.id)) return;
     clearInterval(s.heartbeat);
-    const key = `${s.tenantId}:${s.userId}`;
-    const streams = this.byUser.get(key);
-    if (!streams) return;
-    const i = streams.indexOf(s);
-    if (i >= 0) streams.splice(i, 1);
-    if (!streams.length) this.byUser.delete(key);
+    this.registry.remove(s.userId, s.id);
+    this.announce('closed', s);
   }
 }
