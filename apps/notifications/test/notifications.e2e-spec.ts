@@ -193,6 +193,14 @@ describe('notifications (e2e, real Postgres and NATS, auth as a child process)',
     expect((await count('', h.tokens.manager)).body.data.unread).toBe(managerUnread);
     expect((await h.svc.http.post(`${PATH}/mark-all-read?tenantId=${h.demo.id}`, { token: h.tokens.user })).body.data).toEqual({ count: 0 });
     expectErrorBody(await h.svc.http.post(`${PATH}/mark-all-read?tenantId=${h.other.id}`, { token: h.tokens.user }), 403);
+    // The all-time counts (kept by triggers) agree with the rows, after inserts, toggles, direct changes and mark-all-read.
+    for (const [token, id] of [[h.tokens.user, userId], [h.tokens.manager, managerId]]) {
+      const [rows] = await h.db.query<{ unread: number; read: number; total: number }>(
+        `SELECT count(*) FILTER (WHERE status = 'UNREAD')::int AS unread, count(*) FILTER (WHERE status = 'READ')::int AS read, count(*)::int AS total FROM notifications.notifications WHERE tenant_id = $1 AND user_id = $2`,
+        [h.demo.id, id],
+      );
+      expect((await count('', token)).body.data).toEqual({ ...rows, timePeriod: 'all' });
+    }
   });
 
   it('lists the templates with their placeholders; a tenant changes its texts (manage:settings), which new notifications use', async () => {

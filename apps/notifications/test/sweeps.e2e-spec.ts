@@ -41,6 +41,14 @@ describe('retention, expiring-delegation and digest sweeps (e2e, real Postgres a
     const left = (await h.db.query<{ id: string }>(`SELECT id FROM notifications.notifications WHERE id = ANY($1::uuid[])`, [ids])).map((r) => r.id).sort();
     expect(left).toEqual([oldUnread, recentRead, justInside].sort());
     expect(await sweeps.retention()).toBe(0);
+    // The all-time counts follow the deletions.
+    const [rows] = await h.db.query<{ unread: number; read: number }>(
+      `SELECT count(*) FILTER (WHERE status = 'UNREAD')::int AS unread, count(*) FILTER (WHERE status = 'READ')::int AS read FROM notifications.notifications WHERE user_id = $1`,
+      [userId],
+    );
+    const counted = (await h.svc.http.get(`${PATH}/count`, { token: h.tokens.user })).body.data;
+    expect(counted).toEqual({ unread: rows.unread, read: rows.read, total: rows.unread + rows.read, timePeriod: 'all' });
+    expect(counted.read).toBe(2);
   });
 
   it('mails a due digest of the unread notifications once, to those who chose one and have unread ones', async () => {
