@@ -50,6 +50,8 @@ interface Stream {
 @Injectable()
 export class LiveStreams implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly local = new Map<string, Stream>();
+  /** The local streams by `${tenantId}:${userId}`: a created event finds its person's streams without a scan. */
+  private readonly byPerson = new Map<string, Set<Stream>>();
   private readonly registry: StreamRegistry;
   private subs: Subscription[] = [];
 
@@ -133,6 +135,8 @@ export class LiveStreams implements OnApplicationBootstrap, BeforeApplicationShu
       }, this.options.heartbeatMs),
     };
     this.local.set(stream.id, stream);
+    const key = `${tenantId}:${userId}`;
+    this.byPerson.set(key, (this.byPerson.get(key) ?? new Set()).add(stream));
     raw.on('close', () => this.forget(stream));
     this.enforce(userId, this.registry.seen(userId, stream.id, stream.openedAt, Date.now()));
     this.announce('open', stream);
@@ -166,10 +170,10 @@ export class LiveStreams implements OnApplicationBootstrap, BeforeApplicationShu
   }
 
   private deliver(tenantId: string, event: NotificationEvent): void {
-    let view: ReturnType<typeof toNotificationView> | undefined;
-    for (const s of this.local.values()) {
-      if (s.userId !== event.notification.userId || s.tenantId !== tenantId) continue;
-      view ??= toNotificationView(tenantId, event.notification);
+    const streams = this.byPerson.get(`${tenantId}:${event.notification.userId}`);
+    if (!streams) return;
+    const view = toNotificationView(tenantId, event.notification);
+    for (const s of streams) {
       if (s.held) s.held.push({ id: view.id, view });
       else this.write(s, view.id, view);
     }
@@ -189,6 +193,10 @@ export class LiveStreams implements OnApplicationBootstrap, BeforeApplicationShu
 
   private forget(s: Stream): void {
     if (!this.local.delete(s.id)) return;
+    const key = `${s.tenantId}:${s.userId}`;
+    const mine = this.byPerson.get(key);
+    mine?.delete(s);
+    if (mine && !mine.size) this.byPerson.delete(key);
     clearInterval(s.heartbeat);
     this.registry.remove(s.userId, s.id);
     this.announce('closed', s);
