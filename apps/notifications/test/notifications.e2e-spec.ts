@@ -171,8 +171,8 @@ describe('notifications (e2e, real Postgres and NATS, auth as a child process)',
     expect((await toggle(first.id, 'READ')).body.data.readAt).toBe(read.body.data.readAt);
     const unread = await toggle(first.id, 'UNREAD');
     expect(unread.body.data).toMatchObject({ status: 'UNREAD', readAt: null });
-    const readEvents = await h.db.query(`SELECT 1 FROM notifications.outbox WHERE subject = 'evt.notifications.notification.read' AND payload->'notification'->>'id' = $1`, [first.id]);
-    expect(readEvents.length).toBe(1);
+    const readEvents = await h.db.query<{ payload: any }>(`SELECT payload FROM notifications.outbox WHERE subject = 'evt.notifications.notification.read' AND payload->'notificationIds' ? $1`, [first.id]);
+    expect(readEvents.map((e) => e.payload)).toEqual([{ tenantId: h.demo.id, userId, notificationIds: [first.id], readAt: read.body.data.readAt }]);
     expectErrorBody(await toggle(first.id, 'READ', h.tokens.auditor), 404);
     expectErrorBody(await toggle(first.id, 'READ', h.tokens.otherAdmin), 404);
     expectErrorBody(await toggle(randomUUID(), 'READ'), 404);
@@ -191,6 +191,13 @@ describe('notifications (e2e, real Postgres and NATS, auth as a child process)',
     expect(res.body).toEqual({ statusCode: 201, timestamp: expect.stringMatching(ISO), message: 'Notifications marked read successfully', data: { count: unread } });
     expect((await count()).body.data.unread).toBe(0);
     expect((await count('', h.tokens.manager)).body.data.unread).toBe(managerUnread);
+    // One read event with the ids changed (ids only: a mark-all-read may cover thousands).
+    const [marked] = await h.db.query<{ payload: any }>(
+      `SELECT payload FROM notifications.outbox WHERE subject = 'evt.notifications.notification.read' AND payload->>'userId' = $1 ORDER BY created_at DESC, id DESC LIMIT 1`,
+      [userId],
+    );
+    expect(marked.payload).toEqual({ tenantId: h.demo.id, userId, notificationIds: expect.any(Array), readAt: expect.stringMatching(ISO) });
+    expect(marked.payload.notificationIds.length).toBe(unread);
     expect((await h.svc.http.post(`${PATH}/mark-all-read?tenantId=${h.demo.id}`, { token: h.tokens.user })).body.data).toEqual({ count: 0 });
     expectErrorBody(await h.svc.http.post(`${PATH}/mark-all-read?tenantId=${h.other.id}`, { token: h.tokens.user }), 403);
     // The all-time counts (kept by triggers) agree with the rows, after inserts, toggles, direct changes and mark-all-read.

@@ -89,11 +89,11 @@ export function insertForRecipientsSql(n: NewNotifications, userIds: readonly st
 export const memberSql = (tenantId: string, userId: string) =>
   sql`SELECT 1 FROM notifications.user_projection WHERE tenant_id = ${tenantId} AND id = ${userId} AND status <> 'DELETED'`;
 
-/** Marks the caller's unread notifications in the tenant read; answers those changed. */
+/** Marks the caller's unread notifications in the tenant read; answers the ids changed and when (one statement, set-based). */
 export const markAllReadSql = (tenantId: string, userId: string) =>
   sql`UPDATE notifications.notifications n SET status = 'READ', read_at = now()
     WHERE n.tenant_id = ${tenantId} AND n.user_id = ${userId} AND n.status = 'UNREAD'
-    RETURNING ${raw(NOTIFICATION_COLUMNS)}`;
+    RETURNING n.id, ${raw(isoSql('n.read_at'))} AS read_at`;
 
 /** Sets one of the caller's notifications READ (readAt now, unless it was read already) or UNREAD (readAt cleared). */
 export const toggleStatusSql = (tenantId: string, userId: string, id: string, status: string) =>

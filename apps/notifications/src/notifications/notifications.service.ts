@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Page, badRequest, notFound } from '@ddm/contracts';
+import { MAX_READ_IDS, Page, badRequest, notFound } from '@ddm/contracts';
 import { Db, Tx, listPage } from '@ddm/platform';
 import { TemplatesService } from '../templates/templates.service';
 import { TemplateKey, missingPlaceholders, render } from '../templates/template.rules';
@@ -90,8 +90,13 @@ export class NotificationsService {
 
   async markAllRead(tenantId: string, userId: string): Promise<{ count: number }> {
     return this.db.transaction(async (tx) => {
-      const rows = await tx.query<NotificationRow>(markAllReadSql(tenantId, userId));
-      await tx.publishMany('evt.notifications.notification.read', rows.map((r) => ({ tenantId, notification: toNotificationPayload(r) })));
+      const rows = await tx.query<{ id: string; read_at: string }>(markAllReadSql(tenantId, userId));
+      const chunks: { tenantId: string; userId: string; notificationIds: string[]; readAt: string }[] = [];
+      for (let i = 0; i < rows.length; i += MAX_READ_IDS) {
+        const chunk = rows.slice(i, i + MAX_READ_IDS);
+        chunks.push({ tenantId, userId, notificationIds: chunk.map((r) => r.id), readAt: chunk[0].read_at });
+      }
+      await tx.publishMany('evt.notifications.notification.read', chunks);
       return { count: rows.length };
     });
   }
@@ -101,7 +106,9 @@ export class NotificationsService {
     return this.db.transaction(async (tx) => {
       const [row] = await tx.query<NotificationRow & { previous_status: string }>(toggleStatusSql(tenantId, userId, id, dto.status));
       if (!row) throw notFound(`Notification ${id} not found`);
-      if (row.previous_status !== 'READ' && row.status === 'READ') await tx.publish('evt.notifications.notification.read', { tenantId, notification: toNotificationPayload(row) });
+      if (row.previous_status !== 'READ' && row.status === 'READ') {
+        await tx.publish('evt.notifications.notification.read', { tenantId, userId, notificationIds: [row.id], readAt: row.read_at! });
+      }
       return rowToView(row);
     });
   }
