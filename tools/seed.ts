@@ -4,8 +4,9 @@
  * the decision area's decisions and delegation tree, the document area's documents (the
  * delegation-of-authority policy linked to the Finance decisions) and the actions area's actions.
  * Safe to run twice. SEED_AREAS=auth seeds tenants and users only, SEED_AREAS=settings stops before
- * decisions, SEED_AREAS=decision before documents and actions.
- * Prints { "tenants": [ { "id", "name", "users": [ { "id", "email", "role" } ], "settings"?: {...}, "decision"?: {...}, "document"?: {...}, "actions"?: {...} } ] }.
+ * decisions, SEED_AREAS=decision before documents and actions; SEED_AREAS=notifications adds a few
+ * notifications per person (after the users are projected).
+ * Prints { "tenants": [ { "id", "name", "users": [ { "id", "email", "role" } ], "settings"?: {...}, "decision"?: {...}, "document"?: {...}, "actions"?: {...}, "notifications"?: {...} } ] }.
  */
 import { createServiceApp, Db, ensureDevKeys } from '@ddm/platform';
 import { AuthModule } from '../apps/auth/src/auth.module';
@@ -25,9 +26,12 @@ import { seedDocuments } from '../apps/document/src/seed';
 import { ActionsModule } from '../apps/actions/src/actions.module';
 import { actionsDataSource } from '../apps/actions/src/data-source';
 import { seedActions } from '../apps/actions/src/seed';
+import { NotificationsModule } from '../apps/notifications/src/notifications.module';
+import { notificationsDataSource } from '../apps/notifications/src/data-source';
+import { seedNotifications } from '../apps/notifications/src/seed';
 import { DEV_KEYS_DIR, runtime } from './lib/runtime';
 
-const AREAS = ['auth', 'settings', 'decision', 'document', 'actions'] as const;
+const AREAS = ['auth', 'settings', 'decision', 'document', 'actions', 'notifications'] as const;
 
 function seedAreas(raw: string | undefined): Set<string> {
   const areas = (raw ?? AREAS.join(',')).split(',').map((a) => a.trim()).filter(Boolean);
@@ -58,6 +62,23 @@ async function main() {
   const auth = await createServiceApp(AuthModule, { area: 'auth', dataSource: authDataSource, env });
   try {
     const result = await seedAuth(auth.app.get(TenantsService), auth.app.get(Db));
+    if (areas.has('notifications')) {
+      const notifications = await createServiceApp(NotificationsModule, { area: 'notifications', dataSource: notificationsDataSource, env });
+      try {
+        const ndb = notifications.app.get(Db);
+        const people = result.tenants.reduce((n, t) => n + t.users.length, 0);
+        // The people come from auth's user events (the relay is up): wait until they are all projected.
+        for (let waited = 0; ; waited += 100) {
+          const [row] = await ndb.query<{ n: number }>(`SELECT count(*)::int AS n FROM notifications.user_projection`);
+          if (row.n >= people) break;
+          if (waited > 30_000) throw new Error('the notifications area did not hear of the seeded users within 30 s');
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        for (const tenant of result.tenants) Object.assign(tenant, { notifications: await seedNotifications(notifications.app, tenant) });
+      } finally {
+        await notifications.app.close();
+      }
+    }
     if (areas.has('settings')) {
       const settings = await createServiceApp(SettingsModule, { area: 'settings', dataSource: settingsDataSource, env });
       try {

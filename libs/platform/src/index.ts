@@ -20,3 +20,5 @@ export * from './list';
 export * from './projection';
 export * from './openapi';
 export * from './jobs';
+export * from './mail.config';
+export * from './mail.service';

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { AppError, Caller, ErrorCode, EVENT_SUBJECTS } from '@ddm/contracts';
-import { Db, Tx } from '@ddm/platform';
+import { Db, MailOutcome, MailService, Tx } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { CallerChanges } from '../callers/caller-changes';
 import { invitationMail } from '../mail/invitation.mail';
-import { MailOutcome, MailService } from '../mail/mail.service';
 import { TenantsService } from '../tenants/tenants.service';
 import { UserView } from '../users/dto/user.response';
 import { UserRefs } from '../users/user-refs';

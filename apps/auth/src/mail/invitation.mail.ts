@@ -1,4 +1,4 @@
-import { OutgoingMail } from './mail.service';
+import { OutgoingMail } from '@ddm/platform';
 
 export interface InvitationFacts {
   email: string;

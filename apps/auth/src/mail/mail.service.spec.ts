@@ -1,11 +1,9 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError } from '@ddm/platform';
+import { ConfigError, MailService, loadMailOptions } from '@ddm/platform';
 import pino from 'pino';
 import { invitationMail, signInLink } from './invitation.mail';
-import { loadMailOptions } from './mail.config';
-import { MailService } from './mail.service';
 
 describe('mail', () => {
   describe('configuration', () => {

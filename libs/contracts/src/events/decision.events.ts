@@ -37,6 +37,8 @@ export class DelegationEvent {
   @UuidArrayField({ optional: true, max: 1000 }) documentIds?: string[];
   /** What a PENDING delegation waits for: APPROVAL (notifyUserIds: the approvers) or ACCEPTANCE (its recipient); null otherwise. */
   @StringField({ nullable: true, max: 20 }) pendingStage?: string | null;
+  /** When the delegation expires (ISO 8601), null when it does not: the notifications area warns its recipient 7 days before. */
+  @StringField({ nullable: true, max: 40 }) expirationDate?: string | null;
 }
 
 /**

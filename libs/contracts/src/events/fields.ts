@@ -152,3 +152,11 @@ export const NestedArrayField = (type: () => new () => object, o: FieldOptions &
     Type(type),
     reads((v) => (Array.isArray(v) ? v.slice(0, o.max).map((item) => readLeniently(type(), item)) : v)),
   );
+
+/** A free JSON object (a notification's `payload`): any keys, checked only to be an object. */
+export const ObjectField = (o: FieldOptions = {}) =>
+  applyDecorators(
+    ...(o.nullable || o.optional ? [] : [IsDefined({ message: '$property must be an object' })]),
+    ...presence(o, (s) => ({ ...s, type: 'object', additionalProperties: true })),
+    IsObject({ message: '$property must be an object' }),
+  );

@@ -13,6 +13,7 @@ import { AUTH_EVENTS } from './auth.events';
 import { DECISION_EVENTS } from './decision.events';
 import { DOCUMENT_EVENTS } from './document.events';
 import { EventEntry } from './entry';
+import { NOTIFICATIONS_EVENTS } from './notifications.events';
 import { readLeniently } from './fields';
 import { SETTINGS_EVENTS } from './settings.events';
 
@@ -22,6 +23,7 @@ export const EVENT_REGISTRY = {
   ...DECISION_EVENTS,
   ...DOCUMENT_EVENTS,
   ...ACTIONS_EVENTS,
+  ...NOTIFICATIONS_EVENTS,
 } as const satisfies Record<string, EventEntry>;
 
 /** A subject of the registry (`evt.<area>.<entity>.<verb>`, `job.<area>.<name>`, `auth.caller.changed`). */

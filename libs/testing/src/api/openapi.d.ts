@@ -1728,6 +1728,171 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/notifications/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the notification templates
+         * @description Every template of the tenant, with the placeholders each needs; texts the tenant changed are marked isCustom.
+         */
+        get: operations["TemplatesController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/templates/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a template's texts for the tenant
+         * @description Only the placeholders of the default texts may be used.
+         */
+        patch: operations["TemplatesController_update"];
+        trace?: never;
+    };
+    "/v1/notifications/preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's notification preferences */
+        get: operations["PreferencesController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the caller's notification preferences
+         * @description emailDigest: off, daily or weekly (a mail of the unread notifications).
+         */
+        patch: operations["PreferencesController_update"];
+        trace?: never;
+    };
+    "/v1/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's notifications
+         * @description Paged, newest first; only the caller’s own in the tenant.
+         */
+        get: operations["NotificationsController_list"];
+        put?: never;
+        /**
+         * Create notification
+         * @description Renders the template with the placeholders (a missing one is a 400 naming it) for a member of the tenant; status UNREAD. Notifications made from other areas’ events need no permission.
+         */
+        post: operations["NotificationsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get notification status counts
+         * @description The caller's notifications created in the period (1m, 3m, 6m: calendar months back from now; all).
+         */
+        get: operations["NotificationsController_count"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/mark-all-read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark all notifications read
+         * @description The caller's unread notifications in the tenant become read; count is how many changed (a second call answers 0).
+         */
+        post: operations["NotificationsController_markAllRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream the caller's new notifications (Server-Sent Events)
+         * @description Each new notification of the caller in the tenant as an `event: notification` with its id; a reconnect sending Last-Event-ID first gets those created after it. A comment line every 25 s keeps the connection; at most 5 streams per person (the oldest is closed).
+         */
+        get: operations["NotificationsController_stream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/{id}/toggle-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Mark a notification read or unread
+         * @description READ sets readAt (kept if already read); UNREAD clears it. Another person’s notification is a 404.
+         */
+        patch: operations["NotificationsController_toggleStatus"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5115,6 +5280,155 @@ export interface components {
              * @example /document/v1/files/0190f5c4-0000-7000-8000-000000000001/content
              */
             link: string;
+        };
+        TemplateView: {
+            /** @enum {string} */
+            templateKey: "DELEGATION_ISSUED" | "DELEGATION_PENDING_ACCEPTANCE" | "DELEGATION_ACCEPTED" | "DELEGATION_REJECTED" | "DELEGATION_REVOKED" | "DELEGATION_SUSPENDED" | "DELEGATION_EXPIRING" | "DELEGATION_INVALIDATED" | "ACTION_ASSIGNED" | "ACTION_OVERDUE" | "DOCUMENT_REVIEW_REQUESTED" | "DOCUMENT_APPROVAL_REQUESTED" | "JOB_COMPLETED";
+            /** @enum {string} */
+            category: "DELEGATION" | "ACTION" | "DOCUMENT" | "JOB";
+            titleTemplate: string;
+            messageTemplate: string;
+            /**
+             * @description The placeholder names the texts use (each required to create a notification)
+             * @example [
+             *       "delegationDisplayId"
+             *     ]
+             */
+            placeholders: string[];
+            isActionable: boolean;
+            /** @description The tenant changed the texts */
+            isCustom: boolean;
+        };
+        UpdateTemplateDto: {
+            /**
+             * Format: uuid
+             * @description The tenant; defaults to the caller's active tenant
+             */
+            tenantId?: string;
+            /**
+             * @description Plain text; {{name}} placeholders of the default texts only
+             * @example Delegation {{delegationDisplayId}} is yours
+             */
+            titleTemplate?: string;
+            /** @description HTML; {{name}} placeholders of the default texts only (their values are escaped) */
+            messageTemplate?: string;
+        };
+        PreferencesView: {
+            /** Format: uuid */
+            tenantId: string;
+            /** Format: uuid */
+            userId: string;
+            /** @enum {string} */
+            emailDigest: "off" | "daily" | "weekly";
+        };
+        NotificationsUpdatePreferencesDto: {
+            /**
+             * Format: uuid
+             * @description The tenant; defaults to the caller's active tenant
+             */
+            tenantId?: string;
+            /**
+             * @description A mail of the unread notifications: never, every day, or every week
+             * @enum {string}
+             */
+            emailDigest: "off" | "daily" | "weekly";
+        };
+        CreateNotificationDto: {
+            /**
+             * @example DELEGATION_ISSUED
+             * @enum {string}
+             */
+            templateKey: "DELEGATION_ISSUED" | "DELEGATION_PENDING_ACCEPTANCE" | "DELEGATION_ACCEPTED" | "DELEGATION_REJECTED" | "DELEGATION_REVOKED" | "DELEGATION_SUSPENDED" | "DELEGATION_EXPIRING" | "DELEGATION_INVALIDATED" | "ACTION_ASSIGNED" | "ACTION_OVERDUE" | "DOCUMENT_REVIEW_REQUESTED" | "DOCUMENT_APPROVAL_REQUESTED" | "JOB_COMPLETED";
+            /**
+             * Format: uuid
+             * @description The person told: a member of the tenant
+             */
+            userId: string;
+            /**
+             * Format: uuid
+             * @description The tenant; defaults to the caller's active tenant
+             */
+            tenantId?: string;
+            /** @example delegation */
+            entityType?: string;
+            entityId?: string;
+            /**
+             * @description Values of the template placeholders (every placeholder the template uses is required)
+             * @example {
+             *       "delegationDisplayId": "10000"
+             *     }
+             */
+            placeholders?: {
+                [key: string]: string;
+            };
+            /**
+             * @description A path of the app (/delegations/...) or an http/https URL
+             * @example /delegations/0190c0de-0000-7000-8000-000000000000
+             */
+            actionUrl?: string;
+            /** @description Free data for the app (at most 16 KiB as JSON) */
+            payload?: {
+                [key: string]: unknown;
+            };
+        };
+        NotificationView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            /**
+             * @example DELEGATION_ISSUED
+             * @enum {string}
+             */
+            templateKey: "DELEGATION_ISSUED" | "DELEGATION_PENDING_ACCEPTANCE" | "DELEGATION_ACCEPTED" | "DELEGATION_REJECTED" | "DELEGATION_REVOKED" | "DELEGATION_SUSPENDED" | "DELEGATION_EXPIRING" | "DELEGATION_INVALIDATED" | "ACTION_ASSIGNED" | "ACTION_OVERDUE" | "DOCUMENT_REVIEW_REQUESTED" | "DOCUMENT_APPROVAL_REQUESTED" | "JOB_COMPLETED";
+            /**
+             * @example DELEGATION
+             * @enum {string}
+             */
+            category: "DELEGATION" | "ACTION" | "DOCUMENT" | "JOB";
+            /** @description Rendered from the template (plain text) */
+            title: string;
+            /** @description Rendered from the template (HTML; placeholder values escaped) */
+            message: string;
+            isActionable: boolean;
+            /** @enum {string} */
+            status: "UNREAD" | "READ";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            userId: string;
+            /** @example delegation */
+            entityType: string | null;
+            entityId: string | null;
+            /**
+             * @description Computed when answered
+             * @example 5 minutes ago
+             */
+            relativeTime: string;
+            /** Format: date-time */
+            readAt: string | null;
+            actionUrl: string | null;
+            payload: {
+                [key: string]: unknown;
+            } | null;
+        };
+        NotificationCountsView: {
+            unread: number;
+            read: number;
+            total: number;
+            /** @enum {string} */
+            timePeriod: "1m" | "3m" | "6m" | "all";
+        };
+        MarkAllReadResult: {
+            /** @description Notifications of the caller that were unread and now are read */
+            count: number;
+        };
+        ToggleStatusDto: {
+            /**
+             * @description READ sets readAt; UNREAD clears it
+             * @enum {string}
+             */
+            status: "UNREAD" | "READ";
         };
     };
     responses: never;
@@ -12300,6 +12614,553 @@ export interface operations {
                 };
             };
             /** @description Unknown, another tenant's, or used by no document the caller sees */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    TemplatesController_list: {
+        parameters: {
+            query?: {
+                /** @description The tenant; defaults to the caller's active tenant */
+                tenantId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["TemplateView"][];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    TemplatesController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateTemplateDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["TemplateView"];
+                    };
+                };
+            };
+            /** @description Unknown template key, unknown placeholder, or nothing to change */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "manage:settings" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    PreferencesController_get: {
+        parameters: {
+            query?: {
+                /** @description The tenant; defaults to the caller's active tenant */
+                tenantId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["PreferencesView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    PreferencesController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationsUpdatePreferencesDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["PreferencesView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    NotificationsController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description By creation time */
+                sortOrder?: "asc" | "desc";
+                /** @description The tenant; defaults to the caller's active tenant */
+                tenantId?: string;
+                status?: "UNREAD" | "READ";
+                templateKey?: "DELEGATION_ISSUED" | "DELEGATION_PENDING_ACCEPTANCE" | "DELEGATION_ACCEPTED" | "DELEGATION_REJECTED" | "DELEGATION_REVOKED" | "DELEGATION_SUSPENDED" | "DELEGATION_EXPIRING" | "DELEGATION_INVALIDATED" | "ACTION_ASSIGNED" | "ACTION_OVERDUE" | "DOCUMENT_REVIEW_REQUESTED" | "DOCUMENT_APPROVAL_REQUESTED" | "JOB_COMPLETED";
+                category?: "DELEGATION" | "ACTION" | "DOCUMENT" | "JOB";
+                entityType?: string;
+                timePeriod?: "1m" | "3m" | "6m" | "all";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged notifications (spec §2.14) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["NotificationView"][];
+                        };
+                    };
+                };
+            };
+            /** @description A bad parameter (limit outside 1..100, unknown status, templateKey, category or timePeriod) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    NotificationsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateNotificationDto"];
+            };
+        };
+        responses: {
+            /** @description The notification (spec §2.14) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["NotificationView"];
+                    };
+                };
+            };
+            /** @description Unknown templateKey, missing placeholder, userId not a member, actionUrl not a path or http/https URL, payload over 16 KiB, unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "create:notifications" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    NotificationsController_count: {
+        parameters: {
+            query?: {
+                /** @description The tenant; defaults to the caller's active tenant */
+                tenantId?: string;
+                /** @description Created within the last month, 3 months, 6 months, or ever */
+                timePeriod?: "1m" | "3m" | "6m" | "all";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Counts (spec §2.15) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["NotificationCountsView"];
+                    };
+                };
+            };
+            /** @description Unknown timePeriod or malformed tenantId */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    NotificationsController_markAllRead: {
+        parameters: {
+            query?: {
+                /** @description The tenant; defaults to the caller's active tenant */
+                tenantId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 201;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["MarkAllReadResult"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    NotificationsController_stream: {
+        parameters: {
+            query?: {
+                /** @description The tenant; defaults to the caller's active tenant */
+                tenantId?: string;
+            };
+            header?: {
+                /** @description The id of the last notification received */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An event stream (text/event-stream) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        /** @description Not described */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    NotificationsController_toggleStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ToggleStatusDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["NotificationView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or another person's or tenant's notification */
             404: {
                 headers: {
                     [name: string]: unknown;

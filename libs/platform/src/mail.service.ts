@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
-import { LOGGER } from '@ddm/platform';
+import { LOGGER } from './platform.module';
 import { Transporter, createTransport } from 'nodemailer';
 import { Logger } from 'pino';
 import { MAIL_OPTIONS, MailOptions } from './mail.config';

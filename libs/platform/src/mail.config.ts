@@ -1,12 +1,12 @@
 import { resolve } from 'node:path';
-import { ConfigError, Env, envAppUrl, envInt, envUrl } from '@ddm/platform';
+import { ConfigError, Env, envAppUrl, envInt, envUrl } from './config';
 
 export interface MailOptions {
   /** SMTP server (smtp:// or smtps://, credentials in the URL); unset = write .eml files to `dir`. */
   smtpUrl: string | null;
   /** Sender of every message. */
   from: string;
-  /** Where the sign-in link of an invitation points. */
+  /** The app's public address (APP_URL): where links in mails point. */
   appUrl: string;
   /** Development outbox: one .eml file per message when no SMTP server is configured. */
   dir: string;

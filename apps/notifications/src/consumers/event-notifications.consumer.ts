@@ -1,0 +1,71 @@
+import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Consumers, SERVICE_CONFIG, ServiceConfig, Tx } from '@ddm/platform';
+import { NotificationsService } from '../notifications/notifications.service';
+import {
+  DELEGATION_NOTIFICATION_SUBJECTS,
+  DOCUMENT_NOTIFICATION_SUBJECTS,
+  EventNotification,
+  actionAssignedNotification,
+  actionOverdueNotification,
+  delegationNotification,
+  documentNotification,
+  jobNotification,
+} from './event-notifications.rules';
+
+/**
+ * A durable consumer per source area turning its events into notifications for the right people
+ * (see event-notifications.rules): in the transaction that records the message, once per event
+ * and person (the natural key), only to members of the event's tenant. No permission is needed.
+ */
+@Injectable()
+export class EventNotificationsConsumer implements OnApplicationBootstrap {
+  constructor(
+    private readonly consumers: Consumers,
+    private readonly notifications: NotificationsService,
+    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.consumers.start({
+      name: 'notifications-delegations',
+      subjects: DELEGATION_NOTIFICATION_SUBJECTS,
+      handle: (m, tx) => this.make(tx, m.payload.tenantId, delegationNotification(m.subject, m.payload)),
+    });
+    await this.consumers.start({
+      name: 'notifications-actions',
+      subjects: ['evt.actions.action.assigned', 'evt.actions.action.overdue'],
+      handle: (m, tx) =>
+        this.make(tx, m.payload.tenantId, m.subject === 'evt.actions.action.assigned' ? actionAssignedNotification(m.payload) : actionOverdueNotification(m.payload)),
+    });
+    await this.consumers.start({
+      name: 'notifications-documents',
+      subjects: DOCUMENT_NOTIFICATION_SUBJECTS,
+      handle: (m, tx) => this.make(tx, m.payload.tenantId, documentNotification(m.subject, m.payload)),
+    });
+    await this.consumers.start({
+      name: 'notifications-jobs',
+      subjects: ['evt.decision.job.completed'],
+      handle: (m, tx) => this.make(tx, m.payload.tenantId, jobNotification(m.payload)),
+    });
+  }
+
+  private async make(tx: Tx, tenantId: string, n: EventNotification | null): Promise<void> {
+    if (!n || (!n.userIds.length && !n.positionIds.length)) return;
+    await this.notifications.notify(
+      tx,
+      {
+        tenantId,
+        templateKey: n.templateKey,
+        placeholders: n.placeholders,
+        entityType: n.entityType,
+        entityId: n.entityId,
+        actionUrl: `${this.config.appUrl}${n.path}`,
+        payload: null,
+        sourceKey: n.sourceKey,
+        createdBy: null,
+      },
+      n.userIds,
+      n.positionIds,
+    );
+  }
+}
