@@ -158,6 +158,7 @@ export function toDelegationEvent(v: StoredDelegationView, version: number, noti
     delegationDisplayId: v.delegationDisplayId,
     documentIds: v.delegationDocuments.map((d) => d.documentId),
     pendingStage: v.status === 'PENDING' ? (v.pendingStage ?? null) : null,
+    expirationDate: v.expirationDate,
   };
 }
 
