@@ -22,5 +22,6 @@ export * from './events/jobs.events';
 export * from './events/decision.events';
 export * from './events/document.events';
 export * from './events/actions.events';
+export * from './events/matrix.events';
 export * from './events/registry';
 export * from './events/asyncapi';

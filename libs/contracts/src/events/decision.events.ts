@@ -37,6 +37,10 @@ export class DelegationEvent {
   @UuidArrayField({ optional: true, max: 1000 }) documentIds?: string[];
   /** What a PENDING delegation waits for: APPROVAL (notifyUserIds: the approvers) or ACCEPTANCE (its recipient); null otherwise. */
   @StringField({ nullable: true, max: 20 }) pendingStage?: string | null;
+  /** The limits the delegation holds (the matrix area shows them in its grid). */
+  @NestedArrayField(() => DecisionAuthorityPayload, { optional: true, max: 50 }) authorities?: DecisionAuthorityPayload[];
+  /** Whether a change of the organisation or of a parent made the delegation invalid (the matrix grid marks it). */
+  @BooleanField({ optional: true }) isInvalid?: boolean;
 }
 
 /**

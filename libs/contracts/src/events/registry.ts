@@ -12,6 +12,7 @@ import { ACTIONS_EVENTS } from './actions.events';
 import { AUTH_EVENTS } from './auth.events';
 import { DECISION_EVENTS } from './decision.events';
 import { DOCUMENT_EVENTS } from './document.events';
+import { MATRIX_EVENTS } from './matrix.events';
 import { EventEntry } from './entry';
 import { readLeniently } from './fields';
 import { SETTINGS_EVENTS } from './settings.events';
@@ -22,6 +23,7 @@ export const EVENT_REGISTRY = {
   ...DECISION_EVENTS,
   ...DOCUMENT_EVENTS,
   ...ACTIONS_EVENTS,
+  ...MATRIX_EVENTS,
 } as const satisfies Record<string, EventEntry>;
 
 /** A subject of the registry (`evt.<area>.<entity>.<verb>`, `job.<area>.<name>`, `auth.caller.changed`). */
