@@ -149,11 +149,22 @@ export function rowCells(
   formatting: LimitFormatting,
   typeNames: ReadonlyMap<string, string>,
 ): GridCell[] {
-  const shown = delegations.filter((d) => shows(d, filter));
-  return columns.map((c) => ({
-    columnId: c.id,
-    delegations: shown.filter((d) => heldIn(d, c)).flatMap((d) => cellEntries(d, filter, formatting, typeNames)),
-  }));
+  // Each delegation is placed once under every column key it is held in (user, position, groups), so a
+  // row costs its delegations plus its columns, not their product (200 columns × 200 delegations).
+  const byColumn = new Map<string, CellDelegation[]>();
+  const place = (key: string, entries: CellDelegation[]) => {
+    const list = byColumn.get(key);
+    if (list) list.push(...entries);
+    else byColumn.set(key, [...entries]);
+  };
+  for (const d of delegations) {
+    if (!shows(d, filter)) continue;
+    const entries = cellEntries(d, filter, formatting, typeNames);
+    if (d.recipient_user_id) place(`user:${d.recipient_user_id}`, entries);
+    if (d.recipient_position_id) place(`position:${d.recipient_position_id}`, entries);
+    for (const g of new Set(d.group_ids)) place(`group:${g}`, entries);
+  }
+  return columns.map((c) => ({ columnId: c.id, delegations: byColumn.get(`${c.kind}:${c.id}`) ?? [] }));
 }
 
 /** A cell as the exports write it: one line per entry ("< 500K Approval (Direct Line, ISSUED) #10001"). */

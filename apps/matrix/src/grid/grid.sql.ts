@@ -30,12 +30,12 @@ export const GRID_MATRIX_COLUMNS = `m.id, m.tenant_id, m.matrix_display_id, m.ma
  */
 export function delegationsSource(tenantId: string, at: string | undefined, decisions: Sql): Sql {
   if (!at) {
-    return sql`SELECT x.delegation_id, x.decision_id, x.delegation_display_id, x.status, x.recipient_user_id, x.recipient_position_id, x.group_ids,
-        x.pathways, x.authorities, x.is_invalid
+    return sql`SELECT x.delegation_id, x.decision_id, x.delegation_display_id, x.status, x.recipient_user_id, x.recipient_position_id,
+        to_json(x.group_ids) AS group_ids, to_json(x.pathways) AS pathways, x.authorities, x.is_invalid
       FROM matrix.delegation_projection x WHERE x.tenant_id = ${tenantId} AND x.revoked_on IS NULL AND ${decisions}`;
   }
-  return sql`SELECT x.delegation_id, x.decision_id, x.delegation_display_id, x.status, x.recipient_user_id, x.recipient_position_id, x.group_ids,
-      x.pathways, x.authorities, x.is_invalid
+  return sql`SELECT x.delegation_id, x.decision_id, x.delegation_display_id, x.status, x.recipient_user_id, x.recipient_position_id,
+      to_json(x.group_ids) AS group_ids, to_json(x.pathways) AS pathways, x.authorities, x.is_invalid
     FROM matrix.delegation_history x WHERE x.tenant_id = ${tenantId} AND ${decisions}
       AND x.valid_from <= ${at}::timestamptz AND (x.valid_to IS NULL OR x.valid_to > ${at}::timestamptz) AND NOT x.ended`;
 }

@@ -86,9 +86,18 @@ const ABBREVIATIONS: [number, string][] = [
 
 const DAYS_PER: Record<string, number> = { days: 1, weeks: 7, months: 30, years: 365 };
 
+/** One formatter per rounding, made once: building an Intl formatter per limit costs a grid page of thousands of limits most of its time. */
+const FORMATTERS = new Map<string, Intl.NumberFormat>();
+
 function rounded(n: number, decimals: number | null): string {
   const d = decimals ?? (Number.isInteger(n) ? 0 : 2);
-  return Number(n.toFixed(d)).toLocaleString('en-US', { minimumFractionDigits: decimals ?? 0, maximumFractionDigits: d });
+  const key = `${decimals ?? 0}:${d}`;
+  let f = FORMATTERS.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals ?? 0, maximumFractionDigits: d });
+    FORMATTERS.set(key, f);
+  }
+  return f.format(Number(n.toFixed(d)));
 }
 
 /** A limit as the grid shows it ("< 500K USD", "<= 30 Days", "Authorized", "Unlimited"). */
