@@ -136,6 +136,9 @@ describe('matrices: CRUD, sharing, saved views, favourites, search and bulk owne
       ['', { matrixName: 'X', matrixSharing: { type: 'SHARED', userIds: ['not-a-uuid'] } }, 'matrixSharing.userIds'],
       ['', { matrixName: 'X', matrixExternalSharing: { isEnabled: true, isPasswordRequired: true } }, 'matrixExternalSharing.password'],
       ['/global-search', { limit: 101 }, 'limit'],
+      ['/global-search', { unknownFilter: true }, 'unknownFilter'],
+      ['/global-search', { matrixStatusName: 'Deleted' }, 'matrixStatusName'],
+      ['/status-counts', { page: 1 }, 'page'],
       ['/global-search', { select: 'matrixName,secret' }, 'select'],
       ['/global-search', { sortBy: 'password' }, 'sortBy'],
       ['/global-search', { decisionsCount: { minValue: 'abc' } }, 'decisionsCount.minValue'],
@@ -196,6 +199,10 @@ describe('matrices: CRUD, sharing, saved views, favourites, search and bulk owne
     const res = await h.svc.http.get(`/matrix/v1/matrix/${finance.id}`, { token: h.tokens.otherAdmin });
     expectErrorBody(res, 404);
     expect(await names(h.tokens.otherAdmin, {})).toEqual(['Other Co matrix']);
+    // Naming another tenant in the body is a 403 (not a member), never its data.
+    const foreign = await post('/global-search', h.tokens.otherAdmin, { tenantId: h.demo.id });
+    expectErrorBody(foreign, 403);
+    expect((await search(h.tokens.admin, { tenantId: h.demo.id, limit: 100 })).total).toBe(3);
     expect((await h.svc.http.get(`/matrix/v1/matrix/${otherTenants.id}`, { token: h.tokens.admin })).status).toBe(404);
     const view = await post('/view', h.tokens.otherAdmin, { matrixId: finance.id, viewData: {} });
     expectErrorBody(view, 404);
