@@ -183,6 +183,12 @@ async function seedGrid(db: Client, c: Caller, o: Options): Promise<string> {
        JOIN p ON p.n = (i / $3::int) % $4::int`,
     [t, o.delegations, o.decisions, o.positions, approval],
   );
+  await db.query(
+    `INSERT INTO matrix.decision_delegation_counts (decision_id, tenant_id, delegations, suspended, pending)
+     SELECT decision_id, $1, count(*), count(*) FILTER (WHERE status = 'SUSPENDED'), count(*) FILTER (WHERE status = 'PENDING')
+       FROM matrix.delegation_projection WHERE tenant_id = $1 GROUP BY decision_id`,
+    [t],
+  );
   const copy = `delegation_id, tenant_id, decision_id, delegation_display_id, recipient_type, recipient_user_id, recipient_position_id, group_ids, pathways, authorities, is_invalid`;
   await db.query(
     `INSERT INTO matrix.delegation_history (${copy}, status, ended, valid_from, valid_to)

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { PassThrough, Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { AppError, Caller, ErrorCode, notFound, unauthenticated } from '@ddm/contracts';
@@ -170,6 +171,8 @@ export class GridService {
           r.alignment = { wrapText: true, vertical: 'top' };
           r.commit();
         }
+        // A slow reader holds the next page back: what waits in memory stays about one page.
+        if (out.writableNeedDrain) await once(out, 'drain');
       }
       sheet.commit();
       await workbook.commit();

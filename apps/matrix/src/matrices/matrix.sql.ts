@@ -55,10 +55,9 @@ export function matrixColumns(userId: string): Sql {
   m.ext_enabled, m.ext_expiration_enabled, ${raw(isoSql('m.ext_expiration_date'))} AS ext_expiration_date, m.ext_password_required, m.ext_token,
   EXISTS (SELECT 1 FROM matrix.favorites f WHERE f.matrix_id = m.id AND f.user_id = ${userId}) AS is_favorite,
   EXISTS (SELECT 1 FROM matrix.user_views v WHERE v.matrix_id = m.id AND v.user_id = ${userId}) AS has_view,
-  (SELECT json_build_object('decisions', count(DISTINCT d.id), 'delegations', count(g.delegation_id),
-          'suspended', count(g.delegation_id) FILTER (WHERE g.status = 'SUSPENDED'), 'pending', count(g.delegation_id) FILTER (WHERE g.status = 'PENDING'))
-     FROM matrix.decision_projection d
-     LEFT JOIN matrix.delegation_projection g ON g.tenant_id = d.tenant_id AND g.decision_id = d.id AND g.revoked_on IS NULL
+  (SELECT json_build_object('decisions', count(*), 'delegations', coalesce(sum(n.delegations), 0),
+          'suspended', coalesce(sum(n.suspended), 0), 'pending', coalesce(sum(n.pending), 0))
+     FROM matrix.decision_projection d LEFT JOIN matrix.decision_delegation_counts n ON n.decision_id = d.id
     WHERE ${raw(MATRIX_DECISIONS_WHERE)}) AS counts,
   (SELECT ${raw(USER_DETAILS('u'))} FROM matrix.user_projection u WHERE u.tenant_id = m.tenant_id AND u.id = m.owner_id) AS owner,
   (SELECT coalesce(json_agg(json_build_object('sectionId', x.id, 'name', s.section_name) ORDER BY x.n), '[]')
@@ -83,8 +82,8 @@ export function matrixColumns(userId: string): Sql {
 
 /** The count of decisions (or live delegations) of m, for the count-range filters. */
 const DECISION_COUNT = `(SELECT count(*) FROM matrix.decision_projection d WHERE ${MATRIX_DECISIONS_WHERE})`;
-const DELEGATION_COUNT = `(SELECT count(*) FROM matrix.decision_projection d JOIN matrix.delegation_projection g
-    ON g.tenant_id = d.tenant_id AND g.decision_id = d.id AND g.revoked_on IS NULL WHERE ${MATRIX_DECISIONS_WHERE})`;
+const DELEGATION_COUNT = `(SELECT coalesce(sum(n.delegations), 0) FROM matrix.decision_projection d JOIN matrix.decision_delegation_counts n
+    ON n.decision_id = d.id WHERE ${MATRIX_DECISIONS_WHERE})`;
 
 function inRange(expression: string, range: CountRange | null): Sql[] {
   if (!range) return [];

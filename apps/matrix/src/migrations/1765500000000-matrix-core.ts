@@ -144,6 +144,12 @@ export class MatrixCore1765500000000 implements MigrationInterface {
         is_invalid boolean NOT NULL DEFAULT false, revoked_on timestamptz, version bigint, updated_on timestamptz NOT NULL DEFAULT now()
       )`);
     await q.query(`CREATE INDEX delegation_projection_by_decision ON matrix.delegation_projection (tenant_id, decision_id) WHERE revoked_on IS NULL`);
+    // Live delegations per decision (kept by the delegation projection): a matrix's counts sum its decisions' rows, never their delegations.
+    await q.query(`
+      CREATE TABLE matrix.decision_delegation_counts (
+        decision_id uuid PRIMARY KEY, tenant_id uuid NOT NULL,
+        delegations integer NOT NULL DEFAULT 0, suspended integer NOT NULL DEFAULT 0, pending integer NOT NULL DEFAULT 0
+      )`);
     // Each state a delegation was in, from when to when (valid_to null: still so; the instant is the applying transaction's): the grid ?at= reads one indexed range.
     await q.query(`
       CREATE TABLE matrix.delegation_history (
@@ -158,7 +164,7 @@ export class MatrixCore1765500000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP TABLE IF EXISTS matrix.delegation_history, matrix.delegation_projection, matrix.decision_projection,
+    await q.query(`DROP TABLE IF EXISTS matrix.delegation_history, matrix.decision_delegation_counts, matrix.delegation_projection, matrix.decision_projection,
       matrix.authority_type_projection, matrix.category_projection, matrix.section_projection, matrix.position_projection,
       matrix.group_projection, matrix.user_projection, matrix.share_failures, matrix.favorites, matrix.user_views, matrix.matrices`);
   }

@@ -5,7 +5,8 @@ import { ProjectionSpec, sql } from '@ddm/platform';
  * matrix.delegation_projection: the decision area's delegations, the grid's cells. Each change
  * that applies also closes the delegation's open history row and opens one with its new state
  * (matrix.delegation_history, valid from/to), so the grid as of any date is one indexed range
- * read, never a replay. The history's instants are when this area applied the change.
+ * read, never a replay. The history's instants are when this area applied the change. The
+ * decision's live, suspended and pending counts are recounted in the same transaction.
  */
 export const DELEGATIONS: ProjectionSpec<DelegationSubject> = {
   name: 'matrix-decision-delegations',
@@ -38,5 +39,9 @@ export const DELEGATIONS: ProjectionSpec<DelegationSubject> = {
       SELECT delegation_id, tenant_id, decision_id, delegation_display_id, status, recipient_type, recipient_user_id, recipient_position_id,
              group_ids, pathways, authorities, is_invalid, revoked_on IS NOT NULL, now()
         FROM matrix.delegation_projection WHERE delegation_id = ${e.delegationId}`);
+    await tx.query(sql`INSERT INTO matrix.decision_delegation_counts (decision_id, tenant_id, delegations, suspended, pending)
+      SELECT ${e.decisionId}, ${e.tenantId}, count(*), count(*) FILTER (WHERE status = 'SUSPENDED'), count(*) FILTER (WHERE status = 'PENDING')
+        FROM matrix.delegation_projection WHERE tenant_id = ${e.tenantId} AND decision_id = ${e.decisionId} AND revoked_on IS NULL
+      ON CONFLICT (decision_id) DO UPDATE SET delegations = EXCLUDED.delegations, suspended = EXCLUDED.suspended, pending = EXCLUDED.pending`);
   },
 };
