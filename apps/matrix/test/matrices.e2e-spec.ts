@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { expectErrorBody, publishEvent } from '@ddm/testing';
+import { expectErrorBody, httpClient, publishEvent } from '@ddm/testing';
 import { ISO, MatrixHarness, announceCategory, announceDecision, announceGroup, announcePosition, announceSection, startMatrix, until } from './fixtures/harness';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -331,5 +331,32 @@ describe('matrices: CRUD, sharing, saved views, favourites, search and bulk owne
     const notMember = await post('/bulk-reassign-owner', h.tokens.admin, { matrixIds: [finance.id], ownerId: h.users.get('admin@other.test') });
     expectErrorBody(notMember, 400);
     expect(notMember.body.errors[0].field).toBe('ownerId');
+  });
+  it('share:matrices: a holder of edit:matrices who is not the owner changes a matrix, but not whom it is shared with, without share:matrices', async () => {
+    // The Auditor role is given edit:matrices (and not share:matrices) through the auth area, as an admin would.
+    const authHttp = httpClient(h.auth.url);
+    const roles = await authHttp.get(`/auth/v1/tenants/${h.demo.id}/roles/list?limit=100`, { token: h.tokens.admin });
+    expect(roles.status).toBe(200);
+    const auditorRole = roles.body.data.data.find((r: { roleName: string }) => r.roleName === 'Auditor');
+    const patched = await authHttp.patch(`/auth/v1/tenants/${h.demo.id}/roles/${auditorRole.id}`, {
+      token: h.tokens.admin,
+      body: { relationshipMappings: [{ relationshipKeyName: 'view:decisions', isEnabled: true }, { relationshipKeyName: 'edit:matrices', isEnabled: true }] },
+    });
+    expect(patched.status).toBe(200);
+    const body = { matrixName: 'Board matrix', matrixStatusId: '0199a000-0000-7000-8000-000000000003', groupIds: [group], currentTab: 'audit' };
+    // The caller cache is dropped on auth.caller.changed: the auditor may edit once the matrix area hears of it.
+    const edited = await until(async () => {
+      const res = await h.svc.http.put(`/matrix/v1/matrix/${board.id}`, { token: h.tokens.auditor, body });
+      return res.status === 200 && res;
+    }, 'the auditor holding edit:matrices', 10_000);
+    expect(edited.body.data).toMatchObject({ currentTab: 'audit', ownerId: adminId });
+    expect(edited.body.data.permissions).toEqual(expect.arrayContaining([{ relationship_key: 'edit:matrices', allowed: true }, { relationship_key: 'share:matrices', allowed: false }]));
+    const sharing = await h.svc.http.put(`/matrix/v1/matrix/${board.id}`, { token: h.tokens.auditor, body: { ...body, matrixSharing: { type: 'SHARED', userIds: [auditorId] } } });
+    expectErrorBody(sharing, 403);
+    expect(sharing.body.message).toBe('Missing permission "share:matrices"');
+    const link = await h.svc.http.put(`/matrix/v1/matrix/${board.id}`, { token: h.tokens.auditor, body: { ...body, matrixExternalSharing: { isEnabled: true } } });
+    expectErrorBody(link, 403);
+    const bulk = await post('/bulk-reassign-owner', h.tokens.auditor, { matrixIds: [board.id], ownerId: auditorId });
+    expect(bulk.body.data.failures).toEqual({ [board.id]: 'Unauthorized operation' });
   });
 });
