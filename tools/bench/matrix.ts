@@ -145,8 +145,8 @@ async function seedMatrices(db: Client, c: Caller, count: number): Promise<void>
 
 /**
  * The grid's tenant: positions, published decisions in 10 sections and 50 categories, delegations
- * spread over them (one Approval limit each), their history (held two years; a tenth suspended six
- * months ago), and a matrix over every position and every published decision. Answers its id.
+ * spread over them (one Approval limit each), their history and the decisions' (held two years; a
+ * tenth of the delegations suspended six months ago), and a matrix over every position and every published decision. Answers its id.
  */
 async function seedGrid(db: Client, c: Caller, o: Options): Promise<string> {
   const t = c.tenantId;
@@ -168,6 +168,12 @@ async function seedGrid(db: Client, c: Caller, o: Options): Promise<string> {
        FROM generate_series(1, $2::int) i
        JOIN LATERAL (SELECT id, section_id FROM matrix.category_projection WHERE tenant_id = $1 AND category_name = 'Category ' || (1 + i % 50)) c ON true`,
     [t, o.decisions, approval],
+  );
+  await db.query(
+    `INSERT INTO matrix.decision_history (id, tenant_id, decision_display_id, name, status, section_id, category_id, authorities, is_deleted, valid_from)
+     SELECT id, tenant_id, decision_display_id, name, status, section_id, category_id, authorities, is_deleted, now() - interval '730 days'
+       FROM matrix.decision_projection WHERE tenant_id = $1`,
+    [t],
   );
   await db.query(
     `WITH d AS (SELECT id, row_number() OVER (ORDER BY id) - 1 AS n FROM matrix.decision_projection WHERE tenant_id = $1),

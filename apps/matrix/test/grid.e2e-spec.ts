@@ -292,4 +292,25 @@ describe('matrix grid: cells from published delegation events, ?at=, CSV/XLSX ex
     expectErrorBody(limited, 429);
     expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
   });
+  it('?at= also answers the rows as they stood: a decision published later is not in the grid of before', async () => {
+    const before = await tick();
+    const d3 = randomUUID();
+    await announceDecision(h, h.demo.id, { id: d3, decisionDisplayId: '10002', name: 'Approve hires' });
+    const now = await grid(byHolders.id);
+    expect(now.total).toBe(3);
+    expect(now.rows.map((r) => r.decisionId)).toContain(d3);
+    const then = await grid(byHolders.id, `?at=${encodeURIComponent(before)}`);
+    expect(then.total).toBe(2);
+    expect(then.rows.map((r) => r.decisionId)).toEqual([d1, d2]);
+    // Unpublished again (a newer version): it leaves the grid now, and stays in the grid of while it was published.
+    const published = await tick();
+    await h.publish(
+      'evt.decision.decision.updated',
+      { tenantId: h.demo.id, decision: { id: d3, decisionDisplayId: '10002', name: 'Approve hires', status: 'ARCHIVED', sectionId: null, categoryId: null, ownerId: null, delegable: true, delegationPathway: [], groupIds: [], authorities: [], isDeleted: false, version: 2 } },
+      async () => (await h.db.query(`SELECT 1 FROM matrix.decision_projection WHERE id = $1 AND version = 2`, [d3])).length > 0,
+      'd3 archived',
+    );
+    expect((await grid(byHolders.id)).total).toBe(2);
+    expect((await grid(byHolders.id, `?at=${encodeURIComponent(published)}`)).total).toBe(3);
+  });
 });

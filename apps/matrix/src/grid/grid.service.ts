@@ -89,7 +89,7 @@ export class GridService {
   /** One page of the grid: the page's rows with their cells over every column, in three statements. */
   async page(m: GridMatrixRow, page: number, limit: number, at: string | undefined, columns?: GridColumn[]): Promise<GridPageView> {
     const cols = columns ?? (await this.columns(m, at));
-    const rows = await this.db.query<RowRow & { total: number; ord: unknown }>(listSql(gridRows(m, page, limit)));
+    const rows = await this.db.query<RowRow & { total: number; ord: unknown }>(listSql(gridRows(m, page, limit, at)));
     const { items, total } = pageRows(rows, (r: RowRow) => r);
     const ids = items.map((r) => r.decision_id);
     const delegations = ids.length

@@ -40,9 +40,16 @@ export function delegationsSource(tenantId: string, at: string | undefined, deci
       AND x.valid_from <= ${at}::timestamptz AND (x.valid_to IS NULL OR x.valid_to > ${at}::timestamptz) AND NOT x.ended`;
 }
 
-/** The matrix's decisions (for `x.decision_id IN (...)`). */
-export function matrixDecisionIds(matrixId: string, tenantId: string): Sql {
-  return sql`x.decision_id IN (SELECT d.id FROM matrix.matrices m JOIN matrix.decision_projection d ON ${raw(MATRIX_DECISIONS_WHERE)}
+/** The decisions as they are now, or as they stood at `at` (their history row valid then), with the projection's columns. */
+export function decisionsAt(tenantId: string, at: string | undefined): Sql {
+  if (!at) return sql`matrix.decision_projection`;
+  return sql`(SELECT h.id, h.tenant_id, h.decision_display_id, h.name, h.status, h.section_id, h.category_id, h.authorities, h.is_deleted
+      FROM matrix.decision_history h WHERE h.tenant_id = ${tenantId} AND h.valid_from <= ${at}::timestamptz AND (h.valid_to IS NULL OR h.valid_to > ${at}::timestamptz))`;
+}
+
+/** The matrix's decisions (now or at `at`), for `x.decision_id IN (...)`. */
+export function matrixDecisionIds(matrixId: string, tenantId: string, at?: string): Sql {
+  return sql`x.decision_id IN (SELECT d.id FROM matrix.matrices m JOIN ${decisionsAt(tenantId, at)} d ON ${raw(MATRIX_DECISIONS_WHERE)}
     WHERE m.id = ${matrixId} AND m.tenant_id = ${tenantId})`;
 }
 
@@ -61,7 +68,7 @@ export function chosenColumns(m: GridMatrixRow): Sql {
 
 /** Everyone who holds something in the matrix (now or at `at`): the recipient positions, and the recipient users held without a position, by name. */
 export function holderColumns(m: GridMatrixRow, at: string | undefined): Sql {
-  const held = delegationsSource(m.tenant_id, at, matrixDecisionIds(m.id, m.tenant_id));
+  const held = delegationsSource(m.tenant_id, at, matrixDecisionIds(m.id, m.tenant_id, at));
   return sql`WITH held AS (${held})
     SELECT c.id, c.kind, c.name FROM (
       SELECT DISTINCT h.recipient_position_id AS id, 'position' AS kind, coalesce(p.position_name, h.recipient_position_id::text) AS name, 1 AS k
@@ -74,10 +81,11 @@ export function holderColumns(m: GridMatrixRow, at: string | undefined): Sql {
     ) c ORDER BY c.k, lower(c.name), c.id`;
 }
 
-/** A page of the matrix's rows (decisions by section, category and name) and their total. */
-export function gridRows(m: GridMatrixRow, page: number, limit: number): ListSpec {
+/** A page of the matrix's rows (decisions by section, category and name; as they stood at `at` when given) and their total. */
+export function gridRows(m: GridMatrixRow, page: number, limit: number, at?: string): ListSpec {
+  const decisions = decisionsAt(m.tenant_id, at);
   return {
-    from: sql`matrix.matrices m JOIN matrix.decision_projection d ON ${raw(MATRIX_DECISIONS_WHERE)}
+    from: sql`matrix.matrices m JOIN ${decisions} d ON ${raw(MATRIX_DECISIONS_WHERE)}
       LEFT JOIN matrix.section_projection s ON s.id = d.section_id
       LEFT JOIN matrix.category_projection c ON c.id = d.category_id`,
     where: [sql`m.id = ${m.id}`, sql`m.tenant_id = ${m.tenant_id}`],
@@ -85,7 +93,7 @@ export function gridRows(m: GridMatrixRow, page: number, limit: number): ListSpe
     sort: { keys: ['s.section_name', 'c.category_name', 'lower(d.name)'], dir: 'ASC' },
     view: {
       columns: sql`d.id AS decision_id, d.decision_display_id, d.name, s.section_name, c.category_name, d.authorities`,
-      from: sql`matrix.decision_projection d ON d.id = page.id
+      from: sql`${decisions} d ON d.id = page.id
         LEFT JOIN matrix.section_projection s ON s.id = d.section_id
         LEFT JOIN matrix.category_projection c ON c.id = d.category_id`,
     },

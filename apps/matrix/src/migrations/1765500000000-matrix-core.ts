@@ -136,6 +136,15 @@ export class MatrixCore1765500000000 implements MigrationInterface {
         is_deleted boolean NOT NULL DEFAULT false, version bigint, updated_on timestamptz NOT NULL DEFAULT now()
       )`);
     await q.query(`CREATE INDEX decision_projection_live ON matrix.decision_projection (tenant_id, status, id) WHERE NOT is_deleted`);
+    // Each state a decision was in (published or not, its section and category), for the grid's rows ?at=.
+    await q.query(`
+      CREATE TABLE matrix.decision_history (
+        hid bigserial PRIMARY KEY, id uuid NOT NULL, tenant_id uuid NOT NULL, decision_display_id varchar(20) NOT NULL, name varchar(150) NOT NULL,
+        status varchar(20) NOT NULL, section_id uuid, category_id uuid, authorities jsonb NOT NULL DEFAULT '[]', is_deleted boolean NOT NULL DEFAULT false,
+        valid_from timestamptz NOT NULL, valid_to timestamptz
+      )`);
+    await q.query(`CREATE INDEX decision_history_at ON matrix.decision_history (tenant_id, valid_from)`);
+    await q.query(`CREATE UNIQUE INDEX decision_history_open ON matrix.decision_history (id) WHERE valid_to IS NULL`);
     await q.query(`
       CREATE TABLE matrix.delegation_projection (
         delegation_id uuid PRIMARY KEY, tenant_id uuid NOT NULL, decision_id uuid NOT NULL, delegation_display_id varchar(20),
@@ -164,7 +173,7 @@ export class MatrixCore1765500000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP TABLE IF EXISTS matrix.delegation_history, matrix.decision_delegation_counts, matrix.delegation_projection, matrix.decision_projection,
+    await q.query(`DROP TABLE IF EXISTS matrix.decision_history, matrix.delegation_history, matrix.decision_delegation_counts, matrix.delegation_projection, matrix.decision_projection,
       matrix.authority_type_projection, matrix.category_projection, matrix.section_projection, matrix.position_projection,
       matrix.group_projection, matrix.user_projection, matrix.share_failures, matrix.favorites, matrix.user_views, matrix.matrices`);
   }
