@@ -63,6 +63,7 @@ export class MatrixCore1765500000000 implements MigrationInterface {
     await q.query(`CREATE INDEX matrices_by_updated ON matrix.matrices (tenant_id, updated_on, id) WHERE NOT is_deleted`);
     await q.query(`CREATE INDEX matrices_by_status ON matrix.matrices (tenant_id, status_name, id) WHERE NOT is_deleted`);
     await q.query(`CREATE INDEX matrices_by_owner ON matrix.matrices (tenant_id, owner_id, id) WHERE NOT is_deleted`);
+    await q.query(`CREATE INDEX matrices_search ON matrix.matrices USING gin (search_text gin_trgm_ops) WHERE NOT is_deleted`);
     await q.query(`CREATE INDEX matrices_shared_users ON matrix.matrices USING gin (shared_user_ids) WHERE NOT is_deleted AND sharing_type = 'SHARED'`);
     await q.query(`CREATE INDEX matrices_shared_groups ON matrix.matrices USING gin (shared_group_ids) WHERE NOT is_deleted AND sharing_type = 'SHARED'`);
 
