@@ -4473,7 +4473,7 @@ export interface components {
              */
             tenantId?: string;
             /** @description Name, description or display id contains (case-insensitive) */
-            search?: Record<string, never>;
+            search?: string | null;
             /**
              * Format: date-time
              * @description Created at or after
@@ -4504,13 +4504,13 @@ export interface components {
              * @description Updated at or before
              */
             updatedAtEnd?: string;
-            /** @enum {string} */
-            matrixStatusName?: "Active" | "Draft" | "Archived";
+            /** @enum {string|null} */
+            matrixStatusName?: "Active" | "Draft" | "Archived" | null;
             /**
              * @description The status tab (as status-counts names them): one status, or all
-             * @enum {string}
+             * @enum {string|null}
              */
-            countStatusName?: "Active" | "Draft" | "Archived" | "all";
+            countStatusName?: "Active" | "Draft" | "Archived" | "all" | null;
             /** @description Matrices with any of these groups as columns (array, or comma-separated string) */
             groupIds?: string[] | null;
             /** @description Matrices with any of these positions as columns (array, or comma-separated string) */
@@ -4525,8 +4525,8 @@ export interface components {
             ownerIds?: string[] | null;
             /** @description Only these matrices (array, or comma-separated string) */
             selectedMatrixIds?: string[] | null;
-            /** @enum {string} */
-            matrixSharingType?: "SHARED" | "PRIVATE";
+            /** @enum {string|null} */
+            matrixSharingType?: "SHARED" | "PRIVATE" | null;
             /** @description Only (true) or none of (false) the caller’s favourites */
             isFavorite?: boolean;
             decisionsCount?: components["schemas"]["CountRangeDto"];
@@ -4555,7 +4555,7 @@ export interface components {
              */
             tenantId?: string;
             /** @description Name, description or display id contains (case-insensitive) */
-            search?: Record<string, never>;
+            search?: string | null;
             /**
              * Format: date-time
              * @description Created at or after
@@ -4586,13 +4586,13 @@ export interface components {
              * @description Updated at or before
              */
             updatedAtEnd?: string;
-            /** @enum {string} */
-            matrixStatusName?: "Active" | "Draft" | "Archived";
+            /** @enum {string|null} */
+            matrixStatusName?: "Active" | "Draft" | "Archived" | null;
             /**
              * @description The status tab (as status-counts names them): one status, or all
-             * @enum {string}
+             * @enum {string|null}
              */
-            countStatusName?: "Active" | "Draft" | "Archived" | "all";
+            countStatusName?: "Active" | "Draft" | "Archived" | "all" | null;
             /** @description Matrices with any of these groups as columns (array, or comma-separated string) */
             groupIds?: string[] | null;
             /** @description Matrices with any of these positions as columns (array, or comma-separated string) */
@@ -4607,8 +4607,8 @@ export interface components {
             ownerIds?: string[] | null;
             /** @description Only these matrices (array, or comma-separated string) */
             selectedMatrixIds?: string[] | null;
-            /** @enum {string} */
-            matrixSharingType?: "SHARED" | "PRIVATE";
+            /** @enum {string|null} */
+            matrixSharingType?: "SHARED" | "PRIVATE" | null;
             /** @description Only (true) or none of (false) the caller’s favourites */
             isFavorite?: boolean;
             decisionsCount?: components["schemas"]["CountRangeDto"];

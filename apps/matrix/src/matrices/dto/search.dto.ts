@@ -49,7 +49,7 @@ export class MatrixFiltersDto {
   @IsUUID()
   tenantId?: string;
 
-  @ApiPropertyOptional({ maxLength: 200, description: 'Name, description or display id contains (case-insensitive)' })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 200, description: 'Name, description or display id contains (case-insensitive)' })
   @Nullable()
   @IsString()
   @MaxLength(200)
@@ -62,12 +62,12 @@ export class MatrixFiltersDto {
   @Instant('Updated at or after') updatedAtStart?: string;
   @Instant('Updated at or before') updatedAtEnd?: string;
 
-  @ApiPropertyOptional({ enum: MATRIX_STATUS_NAMES })
+  @ApiPropertyOptional({ enum: MATRIX_STATUS_NAMES, nullable: true })
   @Nullable()
   @IsIn(MATRIX_STATUS_NAMES)
   matrixStatusName?: MatrixStatusName | null;
 
-  @ApiPropertyOptional({ enum: COUNT_STATUS_NAMES, description: 'The status tab (as status-counts names them): one status, or all' })
+  @ApiPropertyOptional({ enum: COUNT_STATUS_NAMES, nullable: true, description: 'The status tab (as status-counts names them): one status, or all' })
   @Nullable()
   @IsIn(COUNT_STATUS_NAMES)
   countStatusName?: string | null;
@@ -80,7 +80,7 @@ export class MatrixFiltersDto {
   @IdList('Matrices owned by any of these users') ownerIds?: string[] | null;
   @IdList('Only these matrices') selectedMatrixIds?: string[] | null;
 
-  @ApiPropertyOptional({ enum: SHARING_TYPES })
+  @ApiPropertyOptional({ enum: SHARING_TYPES, nullable: true })
   @Nullable()
   @IsIn(SHARING_TYPES)
   matrixSharingType?: string | null;
