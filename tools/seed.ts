@@ -2,11 +2,12 @@
  * npm run seed: demo tenants, users, the settings area's structure (groups, positions, decision
  * roles, sections, categories, authority types, document types), the finance positions' holders,
  * the decision area's decisions and delegation tree, the document area's documents (the
- * delegation-of-authority policy linked to the Finance decisions) and the actions area's actions.
+ * delegation-of-authority policy linked to the Finance decisions), the actions area's actions and
+ * the matrix area's matrices.
  * Safe to run twice. SEED_AREAS=auth seeds tenants and users only, SEED_AREAS=settings stops before
  * decisions, SEED_AREAS=decision before documents and actions; SEED_AREAS=notifications adds a few
  * notifications per person (after the users are projected).
- * Prints { "tenants": [ { "id", "name", "users": [ { "id", "email", "role" } ], "settings"?: {...}, "decision"?: {...}, "document"?: {...}, "actions"?: {...}, "notifications"?: {...} } ] }.
+ * Prints { "tenants": [ { "id", "name", "users": [ { "id", "email", "role" } ], "settings"?: {...}, "decision"?: {...}, "document"?: {...}, "actions"?: {...}, "matrix"?: {...}, "notifications"?: {...} } ] }.
  */
 import { createServiceApp, Db, ensureDevKeys } from '@ddm/platform';
 import { AuthModule } from '../apps/auth/src/auth.module';
@@ -29,9 +30,12 @@ import { seedActions } from '../apps/actions/src/seed';
 import { NotificationsModule } from '../apps/notifications/src/notifications.module';
 import { notificationsDataSource } from '../apps/notifications/src/data-source';
 import { seedNotifications } from '../apps/notifications/src/seed';
+import { matrixDataSource } from '../apps/matrix/src/data-source';
+import { MatrixModule } from '../apps/matrix/src/matrix.module';
+import { seedMatrices } from '../apps/matrix/src/seed';
 import { DEV_KEYS_DIR, runtime } from './lib/runtime';
 
-const AREAS = ['auth', 'settings', 'decision', 'document', 'actions', 'notifications'] as const;
+const AREAS = ['auth', 'settings', 'decision', 'document', 'actions', 'matrix', 'notifications'] as const;
 
 function seedAreas(raw: string | undefined): Set<string> {
   const areas = (raw ?? AREAS.join(',')).split(',').map((a) => a.trim()).filter(Boolean);
@@ -39,7 +43,7 @@ function seedAreas(raw: string | undefined): Set<string> {
   if (unknown.length) throw new Error(`SEED_AREAS: unknown area(s) ${unknown.join(', ')} (known: ${AREAS.join(', ')})`);
   // Every area's data belongs to the tenants the auth seed makes; decisions name the settings area's records.
   const set = new Set(['auth', ...areas]);
-  if (set.has('actions') || set.has('document')) set.add('decision'); // actions and documents link decisions
+  if (set.has('actions') || set.has('document') || set.has('matrix')) set.add('decision'); // actions, documents and matrices name decisions
   if (set.has('decision')) set.add('settings');
   return set;
 }
@@ -124,6 +128,19 @@ async function main() {
                 }
               } finally {
                 await actions.app.close();
+              }
+            }
+            if (areas.has('matrix')) {
+              // The decision area stays up meanwhile: its relay carries the decisions and delegations matrices show.
+              const matrix = await createServiceApp(MatrixModule, { area: 'matrix', dataSource: matrixDataSource, env });
+              try {
+                for (const tenant of result.tenants) {
+                  const decided = (tenant as { decision?: { decisions: number } }).decision?.decisions ?? 0;
+                  const groups = counts.get(tenant.id)!.groups;
+                  Object.assign(tenant, { matrix: await seedMatrices(matrix.app, tenant, { groups, decisions: decided }) });
+                }
+              } finally {
+                await matrix.app.close();
               }
             }
           } finally {

@@ -302,11 +302,18 @@ function percentile(sorted: Float64Array, p: number): number {
 export const round2 = (x: number) => Math.round(x * 100) / 100;
 export const pad = (s: string | number, w: number) => String(s).padStart(w);
 
-/** GET `url` with autocannon for `duration` seconds; latency percentiles in ms to two decimals. */
-export async function measure(url: string, headers: Record<string, string>, connections: number, duration: number): Promise<Stats> {
+/** GET `url` (or `request`: another method with a JSON body) with autocannon for `duration` seconds; latency percentiles in ms to two decimals. */
+export async function measure(url: string, headers: Record<string, string>, connections: number, duration: number, request?: { method: 'POST' | 'PUT' | 'PATCH'; body: unknown }): Promise<Stats> {
   let times = new Float64Array(1 << 16);
   let n = 0;
-  const instance = autocannon({ url, connections, duration, pipelining: 1, headers });
+  const instance = autocannon({
+    url,
+    connections,
+    duration,
+    pipelining: 1,
+    headers: request ? { ...headers, 'content-type': 'application/json' } : headers,
+    ...(request ? { method: request.method, body: JSON.stringify(request.body) } : {}),
+  });
   // autocannon's own percentiles are whole milliseconds; loopback latencies need finer ones.
   instance.on('response', (_client, _status, _bytes, ms) => {
     if (n === times.length) {

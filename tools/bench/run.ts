@@ -6,6 +6,7 @@
  *   delegations delegations get-by-id and list against a bare Fastify + pg handler (1,000,000 delegations), the cascading check over 1,111, issuing a redelegation
  *   decisions decisions get-by-id and lists against a bare Fastify + pg handler (1,000 and 100,000 decisions), statements per request, bulk duplicate and delete of 1,000
  *   gateway   the auth details endpoint directly and through the gateway
+ *   matrix    matrix global search against a bare Fastify + pg handler (50,000 matrices), the grid's first page now and a year ago (1,000 decisions × 200 positions, 200,000 delegations)
  *   notifications the caller's count and list against a bare Fastify + pg handler (1,000,000 notifications, 10,000 people), count p95 at 100 vs 10,000, events to notifications per second, SSE delivery latency
  *   settings  positions get-by-id and list against a bare Fastify + pg handler running the same SQL (1,000 and 100,000 positions)
  */
@@ -16,6 +17,7 @@ const BENCHES: Record<string, string> = {
   delegations: './delegations',
   documents: './documents',
   gateway: './gateway',
+  matrix: './matrix',
   notifications: './notifications',
   settings: './settings',
 };

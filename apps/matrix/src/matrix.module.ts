@@ -1,5 +1,21 @@
 import { Module } from '@nestjs/common';
+import { projectionConsumers } from '@ddm/platform';
+import { GridController, SharedController } from './grid/grid.controller';
+import { GridService } from './grid/grid.service';
+import { MatricesController } from './matrices/matrices.controller';
+import { MatricesService } from './matrices/matrices.service';
+import { DECISIONS } from './projections/decision.projection';
+import { DELEGATIONS } from './projections/delegation.projection';
+import { AUTHORITY_TYPES, CATEGORIES, GROUPS, POSITIONS, SECTIONS } from './projections/settings.projections';
+import { USERS } from './projections/user.projection';
 
-/** The matrix area. Its resources are added one folder each (see README, "Adding an endpoint"). */
-@Module({})
+/**
+ * The matrix area: matrices (decisions down the side, people, positions or groups across), their
+ * sharing inside the tenant and by external link, saved views and favourites, the search, the grid
+ * (also as of any date) and its export, and the projections the grid reads.
+ */
+@Module({
+  controllers: [MatricesController, GridController, SharedController],
+  providers: [MatricesService, GridService, projectionConsumers(USERS, GROUPS, POSITIONS, SECTIONS, CATEGORIES, AUTHORITY_TYPES, DECISIONS, DELEGATIONS)],
+})
 export class MatrixModule {}

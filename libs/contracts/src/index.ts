@@ -23,5 +23,6 @@ export * from './events/decision.events';
 export * from './events/document.events';
 export * from './events/actions.events';
 export * from './events/notifications.events';
+export * from './events/matrix.events';
 export * from './events/registry';
 export * from './events/asyncapi';

@@ -39,6 +39,10 @@ export class DelegationEvent {
   @StringField({ nullable: true, max: 20 }) pendingStage?: string | null;
   /** When the delegation expires (ISO 8601), null when it does not: the notifications area warns its recipient 7 days before. */
   @StringField({ nullable: true, max: 40 }) expirationDate?: string | null;
+  /** The limits the delegation holds (the matrix area shows them in its grid). */
+  @NestedArrayField(() => DecisionAuthorityPayload, { optional: true, max: 50 }) authorities?: DecisionAuthorityPayload[];
+  /** Whether a change of the organisation or of a parent made the delegation invalid (the matrix grid marks it). */
+  @BooleanField({ optional: true }) isInvalid?: boolean;
 }
 
 /**

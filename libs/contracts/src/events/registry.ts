@@ -12,6 +12,7 @@ import { ACTIONS_EVENTS } from './actions.events';
 import { AUTH_EVENTS } from './auth.events';
 import { DECISION_EVENTS } from './decision.events';
 import { DOCUMENT_EVENTS } from './document.events';
+import { MATRIX_EVENTS } from './matrix.events';
 import { EventEntry } from './entry';
 import { NOTIFICATIONS_EVENTS } from './notifications.events';
 import { readLeniently } from './fields';
@@ -24,6 +25,7 @@ export const EVENT_REGISTRY = {
   ...DOCUMENT_EVENTS,
   ...ACTIONS_EVENTS,
   ...NOTIFICATIONS_EVENTS,
+  ...MATRIX_EVENTS,
 } as const satisfies Record<string, EventEntry>;
 
 /** A subject of the registry (`evt.<area>.<entity>.<verb>`, `job.<area>.<name>`, `auth.caller.changed`). */

@@ -1178,6 +1178,248 @@ export interface paths {
         patch: operations["DocumentTypesController_update"];
         trace?: never;
     };
+    "/matrix/v1/matrix/bulk-reassign-owner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reassign matrix owner in bulk
+         * @description Per item: "Matrix not found" (unknown, deleted, another tenant’s) or "Unauthorized operation" (neither the owner nor a holder of change_owner:matrices); the others change.
+         */
+        post: operations["MatricesController_bulkReassignOwner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/matrix/v1/matrix/view": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save matrix user view
+         * @description One view per user and matrix: saving again replaces it.
+         */
+        post: operations["MatricesController_saveView"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/matrix/v1/matrix/view/{matrixId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller’s saved view of a matrix */
+        get: operations["MatricesController_getView"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/matrix/v1/matrix/global-search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Matrix global search
+         * @description Paged matrices (spec §2.12) the caller sees, restricted to the `select` fields when given.
+         */
+        post: operations["MatricesController_search"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/matrix/v1/matrix/status-counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Counts of the matrices the caller sees by status, with the search’s filters */
+        post: operations["MatricesController_statusCounts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/matrix/v1/matrix/statuses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The statuses a matrix may have */
+        get: operations["MatricesController_statuses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/matrix/v1/matrix": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a matrix
+         * @description The caller owns it. No decisions chosen: it covers every published decision of the tenant.
+         */
+        post: operations["MatricesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/matrix/v1/matrix/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a matrix with every embedded list */
+        get: operations["MatricesController_get"];
+        /**
+         * Update a matrix (full update)
+         * @description The owner or a holder of edit:matrices; changing its sharing also needs share:matrices (or being the owner).
+         */
+        put: operations["MatricesController_update"];
+        post?: never;
+        /** Delete a matrix (softly) */
+        delete: operations["MatricesController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/matrix/v1/matrix/{id}/favorite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Mark a matrix as a favourite of the caller */
+        put: operations["MatricesController_favorite"];
+        post?: never;
+        /** Remove a matrix from the caller’s favourites */
+        delete: operations["MatricesController_unfavorite"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/matrix/v1/matrix/{id}/grid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The matrix grid: decisions × users, positions or groups, paged by rows
+         * @description Each cell lists the delegations held there. With `at`, the grid as it stood at that instant.
+         */
+        get: operations["GridController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/matrix/v1/matrix/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export the grid (CSV or XLSX), streamed, with a download name */
+        get: operations["GridController_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/matrix/v1/shared/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A matrix and a page of its grid through its external link (no bearer token) */
+        get: operations["SharedController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/matrix/v1/shared/{token}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export the grid through its external link (no bearer token) */
+        get: operations["SharedController_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/v1/user/create": {
         parameters: {
             query?: never;
@@ -4272,6 +4514,644 @@ export interface components {
              * @example false
              */
             isDeleted?: boolean;
+        };
+        BulkReassignOwnerDto: {
+            matrixIds: string[];
+            /**
+             * Format: uuid
+             * @description A member of the tenant
+             */
+            ownerId: string;
+        };
+        BulkReassignView: {
+            successCount: number;
+            failureCount: number;
+            successIds: string[];
+            /**
+             * @example {
+             *       "0199...": "Matrix not found"
+             *     }
+             */
+            failures: {
+                [key: string]: string;
+            };
+        };
+        SaveViewDto: {
+            /** Format: uuid */
+            matrixId: string;
+            /** @description The caller’s view (filters, columns, ...), a JSON object of at most 64 KiB */
+            viewData: {
+                [key: string]: unknown;
+            };
+        };
+        MatrixUserViewView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            matrixId: string;
+            /** Format: uuid */
+            userId: string;
+            viewData: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            createdOn: string;
+            /** Format: date-time */
+            updatedOn: string;
+        };
+        MatrixSectionView: {
+            /** Format: uuid */
+            sectionId: string;
+            name: string | null;
+        };
+        MatrixCategoryView: {
+            /** Format: uuid */
+            categoryId: string;
+            name: string | null;
+        };
+        MatrixPositionRefView: {
+            /** Format: uuid */
+            id: string;
+            positionName: string;
+        };
+        MatrixUserDetailsView: {
+            /** Format: uuid */
+            id: string;
+            email: string | null;
+            name: string | null;
+            firstName: string | null;
+            lastName: string | null;
+            mobilePhone: string | null;
+            isActive: boolean;
+            profileImageUrl: string | null;
+            positions: components["schemas"]["MatrixPositionRefView"][];
+        };
+        MatrixStatusView: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            statusName: "Active" | "Draft" | "Archived";
+            isActive: boolean;
+        };
+        MatrixSharingUserView: {
+            /**
+             * Format: uuid
+             * @description The sharing entry (the user id: one entry per user)
+             */
+            id: string;
+            /** Format: uuid */
+            userId: string;
+            userDetails: components["schemas"]["MatrixUserDetailsView"] | null;
+        };
+        MatrixGroupDetailsView: {
+            /** Format: uuid */
+            id: string;
+            groupName: string;
+            /** Format: uuid */
+            tenantId: string;
+            groupTypeName: string | null;
+            /** Format: uuid */
+            groupTypeId: string | null;
+            status: string;
+            parentGroupIds: string[];
+            isSynced: boolean;
+        };
+        MatrixSharingGroupView: {
+            /**
+             * Format: uuid
+             * @description The sharing entry (the group id: one entry per group)
+             */
+            id: string;
+            /** Format: uuid */
+            groupId: string;
+            groupDetails: components["schemas"]["MatrixGroupDetailsView"] | null;
+        };
+        MatrixSharingView: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "SHARED" | "PRIVATE";
+            /** @example USERS_GROUPS */
+            sharingOption: string;
+            link: boolean;
+            viewerAdjustableFilters: boolean;
+            /** @description Whether the external link is on */
+            externalSharing: boolean;
+            users: components["schemas"]["MatrixSharingUserView"][];
+            groups: components["schemas"]["MatrixSharingGroupView"][];
+        };
+        MatrixAuthorityRoleView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            authorityRoleId: string;
+            isEnabled: boolean;
+        };
+        MatrixGroupView: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The group (settings area)
+             */
+            tenantGroupsMappingId: string;
+            groupDetails: components["schemas"]["MatrixGroupDetailsView"] | null;
+        };
+        MatrixPositionDetailsView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            positionName: string;
+            isScimProvisioned: boolean;
+            status: string;
+            groupIds: string[];
+        };
+        MatrixPositionView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            positionId: string;
+            positionDetails: components["schemas"]["MatrixPositionDetailsView"] | null;
+        };
+        MatrixUserView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            userId: string;
+            userDetails: components["schemas"]["MatrixUserDetailsView"] | null;
+        };
+        MatrixDecisionView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            decisionId: string;
+            isDisabled: boolean;
+            /** Format: date-time */
+            disabledOn: string | null;
+        };
+        MatrixDelegationView: {
+            authorityTypeIds: string[];
+            delegationRole: boolean;
+            roleIds: string[];
+            issuanceStatusNames: string[];
+            primaryLimitTypes: {
+                [key: string]: unknown;
+            };
+            delegationDataDetails: boolean;
+            delegationDataGroups: boolean;
+            delegationDataDocuments: boolean;
+            delegationDataConditions: boolean;
+            delegationDataAuthorities: boolean;
+            delegationDataRoles: boolean;
+        };
+        MatrixAuthorityFormattingView: {
+            valueAbbrevations: string | null;
+            valueRounding: string | null;
+            timeUnit: string | null;
+            timeRounding: string | null;
+            delegationIdentification: string | null;
+            displayCurrencyCode: string | null;
+        };
+        MatrixExternalSharingView: {
+            isEnabled: boolean;
+            isExpirationEnabled: boolean;
+            /** Format: date-time */
+            expirationDate: string | null;
+            isPasswordRequired: boolean;
+            /** @description The read-only link (full URL); null when off */
+            link: string | null;
+            /** @description The link’s token (at least 128 random bits) */
+            token: string | null;
+        };
+        MatrixView: {
+            /** Format: uuid */
+            id: string;
+            /** @example 10000 */
+            matrixId: string;
+            matrixName: string;
+            matrixDescription: string | null;
+            /** @description The matrix in the web app */
+            link: string;
+            roleMatrix: boolean;
+            authorityMatrix: boolean;
+            /** Format: uuid */
+            tenantId: string;
+            /** Format: uuid */
+            ownerId: string;
+            decisionCount: number;
+            delegationCount: number;
+            suspendedDelegationsCount: number;
+            pendingDelegationsCount: number;
+            /** Format: uuid */
+            copiedFromMatrix: string | null;
+            /** Format: date-time */
+            createdOn: string;
+            /** Format: date-time */
+            updatedOn: string;
+            currentTab: string | null;
+            isFavorite: boolean;
+            isUserSavedPersonalView: boolean;
+            permissions: components["schemas"]["RecordPermission"][];
+            matrixSections: components["schemas"]["MatrixSectionView"][];
+            matrixCategories: components["schemas"]["MatrixCategoryView"][];
+            ownerDetails: components["schemas"]["MatrixUserDetailsView"] | null;
+            matrixStatus: components["schemas"]["MatrixStatusView"];
+            matrixSharing: components["schemas"]["MatrixSharingView"];
+            matrixAuthorityRoles: components["schemas"]["MatrixAuthorityRoleView"][];
+            matrixGroups: components["schemas"]["MatrixGroupView"][];
+            matrixPositions: components["schemas"]["MatrixPositionView"][];
+            matrixUsers: components["schemas"]["MatrixUserView"][];
+            matrixDecisions: components["schemas"]["MatrixDecisionView"][];
+            matrixDelegation: components["schemas"]["MatrixDelegationView"];
+            matrixAuthorityFormatting: components["schemas"]["MatrixAuthorityFormattingView"];
+            matrixExternalSharing: components["schemas"]["MatrixExternalSharingView"];
+        };
+        CountRangeDto: {
+            /**
+             * @description A whole number
+             * @example 0
+             */
+            minValue?: string;
+            /**
+             * @description A whole number, or "Unlimited"
+             * @example Unlimited
+             */
+            maxValue?: string;
+        };
+        MatrixSearchDto: {
+            /**
+             * Format: uuid
+             * @description Tenant (default: the caller’s active tenant)
+             */
+            tenantId?: string;
+            /** @description Name, description or display id contains (case-insensitive) */
+            search?: string | null;
+            /**
+             * Format: date-time
+             * @description Created at or after
+             */
+            startDate?: string;
+            /**
+             * Format: date-time
+             * @description Created at or before
+             */
+            endDate?: string;
+            /**
+             * Format: date-time
+             * @description Created at or after
+             */
+            createdAtStart?: string;
+            /**
+             * Format: date-time
+             * @description Created at or before
+             */
+            createdAtEnd?: string;
+            /**
+             * Format: date-time
+             * @description Updated at or after
+             */
+            updatedAtStart?: string;
+            /**
+             * Format: date-time
+             * @description Updated at or before
+             */
+            updatedAtEnd?: string;
+            /** @enum {string|null} */
+            matrixStatusName?: "Active" | "Draft" | "Archived" | null;
+            /**
+             * @description The status tab (as status-counts names them): one status, or all
+             * @enum {string|null}
+             */
+            countStatusName?: "Active" | "Draft" | "Archived" | "all" | null;
+            /** @description Matrices with any of these groups as columns (array, or comma-separated string) */
+            groupIds?: string[] | null;
+            /** @description Matrices with any of these positions as columns (array, or comma-separated string) */
+            positionIds?: string[] | null;
+            /** @description Matrices with any of these users as columns (array, or comma-separated string) */
+            userIds?: string[] | null;
+            /** @description Matrices limited to any of these sections (array, or comma-separated string) */
+            sectionIds?: string[] | null;
+            /** @description Matrices limited to any of these categories (array, or comma-separated string) */
+            categoryIds?: string[] | null;
+            /** @description Matrices owned by any of these users (array, or comma-separated string) */
+            ownerIds?: string[] | null;
+            /** @description Only these matrices (array, or comma-separated string) */
+            selectedMatrixIds?: string[] | null;
+            /** @enum {string|null} */
+            matrixSharingType?: "SHARED" | "PRIVATE" | null;
+            /** @description Only (true) or none of (false) the caller’s favourites */
+            isFavorite?: boolean;
+            decisionsCount?: components["schemas"]["CountRangeDto"];
+            delegationsCount?: components["schemas"]["CountRangeDto"];
+            /** @default 1 */
+            page?: number;
+            /** @default 10 */
+            limit?: number;
+            /**
+             * @default updatedOn
+             * @enum {string}
+             */
+            sortBy?: "matrixName" | "matrixId" | "createdOn" | "updatedOn" | "matrixStatusName";
+            /**
+             * @default desc
+             * @enum {string}
+             */
+            sortOrder?: "asc" | "desc";
+            /** @description Comma-separated field names of the items to return */
+            select?: string;
+        };
+        MatrixFiltersDto: {
+            /**
+             * Format: uuid
+             * @description Tenant (default: the caller’s active tenant)
+             */
+            tenantId?: string;
+            /** @description Name, description or display id contains (case-insensitive) */
+            search?: string | null;
+            /**
+             * Format: date-time
+             * @description Created at or after
+             */
+            startDate?: string;
+            /**
+             * Format: date-time
+             * @description Created at or before
+             */
+            endDate?: string;
+            /**
+             * Format: date-time
+             * @description Created at or after
+             */
+            createdAtStart?: string;
+            /**
+             * Format: date-time
+             * @description Created at or before
+             */
+            createdAtEnd?: string;
+            /**
+             * Format: date-time
+             * @description Updated at or after
+             */
+            updatedAtStart?: string;
+            /**
+             * Format: date-time
+             * @description Updated at or before
+             */
+            updatedAtEnd?: string;
+            /** @enum {string|null} */
+            matrixStatusName?: "Active" | "Draft" | "Archived" | null;
+            /**
+             * @description The status tab (as status-counts names them): one status, or all
+             * @enum {string|null}
+             */
+            countStatusName?: "Active" | "Draft" | "Archived" | "all" | null;
+            /** @description Matrices with any of these groups as columns (array, or comma-separated string) */
+            groupIds?: string[] | null;
+            /** @description Matrices with any of these positions as columns (array, or comma-separated string) */
+            positionIds?: string[] | null;
+            /** @description Matrices with any of these users as columns (array, or comma-separated string) */
+            userIds?: string[] | null;
+            /** @description Matrices limited to any of these sections (array, or comma-separated string) */
+            sectionIds?: string[] | null;
+            /** @description Matrices limited to any of these categories (array, or comma-separated string) */
+            categoryIds?: string[] | null;
+            /** @description Matrices owned by any of these users (array, or comma-separated string) */
+            ownerIds?: string[] | null;
+            /** @description Only these matrices (array, or comma-separated string) */
+            selectedMatrixIds?: string[] | null;
+            /** @enum {string|null} */
+            matrixSharingType?: "SHARED" | "PRIVATE" | null;
+            /** @description Only (true) or none of (false) the caller’s favourites */
+            isFavorite?: boolean;
+            decisionsCount?: components["schemas"]["CountRangeDto"];
+            delegationsCount?: components["schemas"]["CountRangeDto"];
+        };
+        MatrixStatusCountsView: {
+            Active: number;
+            Draft: number;
+            Archived: number;
+            all: number;
+        };
+        MatrixDecisionDto: {
+            /** Format: uuid */
+            decisionId: string;
+            /** @description A disabled decision stays chosen but leaves the grid */
+            isDisabled?: boolean;
+        };
+        MatrixAuthorityRoleDto: {
+            /** Format: uuid */
+            authorityRoleId: string;
+            isEnabled: boolean;
+        };
+        MatrixDelegationDto: {
+            /** @description Only delegations holding an authority of these types */
+            authorityTypeIds?: string[];
+            /** @description A role matrix (by decision role) rather than an authority matrix */
+            delegationRole?: boolean;
+            /** @description Decision roles */
+            roleIds?: string[];
+            /**
+             * @description Delegation statuses shown (default: all but ended ones)
+             * @example [
+             *       "ISSUED",
+             *       "SUSPENDED"
+             *     ]
+             */
+            issuanceStatusNames?: string[];
+            /**
+             * @description Keyed by limit-type name (Primary, ...): { min, max } numbers, or a boolean for the Authority key
+             * @example {
+             *       "Primary": {
+             *         "min": 0,
+             *         "max": 1000000
+             *       }
+             *     }
+             */
+            primaryLimitTypes?: {
+                [key: string]: unknown;
+            };
+            /** @description Show delegation details */
+            delegationDataDetails?: boolean;
+            /** @description Show delegation groups */
+            delegationDataGroups?: boolean;
+            /** @description Show delegation documents */
+            delegationDataDocuments?: boolean;
+            /** @description Show delegation conditions */
+            delegationDataConditions?: boolean;
+            /** @description Show delegation authorities */
+            delegationDataAuthorities?: boolean;
+            /** @description Show delegation roles */
+            delegationDataRoles?: boolean;
+        };
+        MatrixAuthorityFormattingDto: {
+            /** @description "Abbreviated" shows 500000 as 500K */
+            valueAbbrevations?: string | null;
+            /** @description Decimals shown, "0".."4" */
+            valueRounding?: string | null;
+            /** @description Unit Time limits are shown in (Days, Weeks, Months, Years) */
+            timeUnit?: string | null;
+            /** @description Rounding of Time limits */
+            timeRounding?: string | null;
+            /** @description How delegations are identified in a cell */
+            delegationIdentification?: string | null;
+            /** @description "Yes" shows the currency code */
+            displayCurrencyCode?: string | null;
+        };
+        MatrixSharingDto: {
+            /**
+             * @description SHARED: the users and groups named see it; PRIVATE: only the owner (and holders of edit:matrices)
+             * @enum {string}
+             */
+            type: "SHARED" | "PRIVATE";
+            /**
+             * @default USERS_GROUPS
+             * @enum {string}
+             */
+            sharingOption?: "USERS_GROUPS";
+            /** @description Users the matrix is shared with */
+            userIds?: string[];
+            /** @description Groups whose members the matrix is shared with */
+            groupIds?: string[];
+            /** @description Whether the matrix has a link inside the tenant */
+            link?: boolean;
+            /** @description Whether viewers may adjust the filters */
+            viewerAdjustableFilters?: boolean;
+        };
+        MatrixExternalSharingDto: {
+            /** @description A read-only link for people without an account (GET /matrix/v1/shared/{token}) */
+            isEnabled: boolean;
+            /** @description The link stops working at expirationDate */
+            isExpirationEnabled?: boolean;
+            /** Format: date-time */
+            expirationDate?: string | null;
+            /** @description Visitors send the password in an X-Share-Password header */
+            isPasswordRequired?: boolean;
+            /** @description Stored only as a hash; needed when isPasswordRequired is first turned on */
+            password?: string;
+        };
+        MatrixChangeDto: {
+            /** @example Finance authority matrix */
+            matrixName: string;
+            /** @description What the matrix is for */
+            matrixDescription?: string | null;
+            /** @description A role matrix */
+            roleMatrix?: boolean;
+            /** @description An authority matrix (default true) */
+            authorityMatrix?: boolean;
+            /**
+             * Format: uuid
+             * @description One of GET /matrix/v1/matrix/statuses (default: Active)
+             */
+            matrixStatusId?: string;
+            /** @description The tab the matrix opens on */
+            currentTab?: string | null;
+            /**
+             * Format: uuid
+             * @description The matrix this one was copied from
+             */
+            copiedFromMatrix?: string | null;
+            /** @description Decision sections: only their decisions */
+            sectionIds?: string[];
+            /** @description Decision categories: only their decisions */
+            categoryIds?: string[];
+            /** @description Columns: groups */
+            groupIds?: string[];
+            /** @description Columns: positions */
+            positionIds?: string[];
+            /** @description Columns: users */
+            userIds?: string[];
+            /** @description The decisions of the matrix (none: every published decision of the tenant) */
+            matrixDecisions?: components["schemas"]["MatrixDecisionDto"][];
+            matrixAuthorityRoles?: components["schemas"]["MatrixAuthorityRoleDto"][];
+            matrixDelegation?: components["schemas"]["MatrixDelegationDto"];
+            matrixAuthorityFormatting?: components["schemas"]["MatrixAuthorityFormattingDto"];
+            /** @description Default PRIVATE */
+            matrixSharing?: components["schemas"]["MatrixSharingDto"];
+            matrixExternalSharing?: components["schemas"]["MatrixExternalSharingDto"];
+        };
+        GridColumnView: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "user" | "position" | "group";
+            name: string;
+        };
+        RowAuthorityView: {
+            /** Format: uuid */
+            authorityTypeId: string;
+            authorityType: string | null;
+            /** @example Primary */
+            authorityLimit: string;
+            value: string | null;
+            unit: string | null;
+            operator: string | null;
+            formattedLimit: string;
+        };
+        CellDelegationView: {
+            /** Format: uuid */
+            delegationId: string;
+            delegationDisplayId: string | null;
+            /** Format: uuid */
+            authorityTypeId: string | null;
+            /** @example Approval */
+            authorityType: string | null;
+            /** @example 500000 */
+            value: string | null;
+            /** @example USD */
+            unit: string | null;
+            /** @example < */
+            operator: string | null;
+            /**
+             * @description The limit as matrixAuthorityFormatting shows it
+             * @example < 500K
+             */
+            formattedLimit: string;
+            /** @example Direct Line */
+            pathway: string;
+            /** @example ISSUED */
+            status: string | null;
+            isInvalid: boolean;
+        };
+        GridCellView: {
+            /** Format: uuid */
+            columnId: string;
+            delegations: components["schemas"]["CellDelegationView"][];
+        };
+        GridRowView: {
+            /** Format: uuid */
+            decisionId: string;
+            decisionDisplayId: string;
+            name: string;
+            sectionName: string | null;
+            categoryName: string | null;
+            authorities: components["schemas"]["RowAuthorityView"][];
+            cells: components["schemas"]["GridCellView"][];
+        };
+        GridPageView: {
+            columns: components["schemas"]["GridColumnView"][];
+            rows: components["schemas"]["GridRowView"][];
+            page: number;
+            limit: number;
+            /** @description Rows (decisions) of the matrix */
+            total: number;
+            /**
+             * Format: date-time
+             * @description The instant the grid stood as (null: now)
+             */
+            at: string | null;
+        };
+        SharedMatrixView: {
+            /** Format: uuid */
+            id: string;
+            matrixId: string;
+            matrixName: string;
+            matrixDescription: string | null;
+            matrixStatus: components["schemas"]["MatrixStatusView"];
+        };
+        SharedGridView: {
+            matrix: components["schemas"]["SharedMatrixView"];
+            grid: components["schemas"]["GridPageView"];
         };
         GroupAssignmentDto: {
             /** @description Group record id */
@@ -10566,6 +11446,934 @@ export interface operations {
             };
             /** @description The new name is taken in the tenant, or deleting a default type */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    MatricesController_bulkReassignOwner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkReassignOwnerDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["BulkReassignView"];
+                    };
+                };
+            };
+            /** @description Invalid input (1..500 matrix ids), or an owner who is not a member of the tenant */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    MatricesController_saveView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SaveViewDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 201;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["MatrixUserViewView"];
+                    };
+                };
+            };
+            /** @description Invalid input (viewData must be a JSON object of at most 64 KiB) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such matrix the caller sees */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    MatricesController_getView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                matrixId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["MatrixUserViewView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such matrix, or no saved view */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    MatricesController_search: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MatrixSearchDto"];
+            };
+        };
+        responses: {
+            /** @description Paged matrices (spec §2.12) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["MatrixView"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    MatricesController_statusCounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MatrixFiltersDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["MatrixStatusCountsView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    MatricesController_statuses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["MatrixStatusView"][];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    MatricesController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MatrixChangeDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["MatrixView"];
+                    };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "create:matrices" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A user or group to share with is not the tenant’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    MatricesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["MatrixView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such matrix the caller sees */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    MatricesController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MatrixChangeDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["MatrixView"];
+                    };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing permission "edit:matrices" or "share:matrices" */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such matrix the caller sees */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    MatricesController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["MatrixView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing permission "edit:matrices" */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such matrix the caller sees */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    MatricesController_favorite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["MatrixView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such matrix the caller sees */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    MatricesController_unfavorite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["MatrixView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such matrix the caller sees */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GridController_get: {
+        parameters: {
+            query?: {
+                page?: number;
+                /** @description Rows (decisions) per page */
+                limit?: number;
+                /** @description The grid as it stood at this instant */
+                at?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["GridPageView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such matrix the caller sees */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GridController_export: {
+        parameters: {
+            query?: {
+                format?: "csv" | "xlsx";
+                /** @description The grid as it stood at this instant */
+                at?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (not enveloped) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        /** @description Not described */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such matrix the caller sees */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    SharedController_get: {
+        parameters: {
+            query?: {
+                page?: number;
+                /** @description Rows (decisions) per page */
+                limit?: number;
+                /** @description The grid as it stood at this instant */
+                at?: string;
+            };
+            header?: {
+                /** @description The link’s password, when it has one */
+                "X-Share-Password"?: string;
+            };
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["SharedGridView"];
+                    };
+                };
+            };
+            /** @description Missing or wrong password */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, disabled or expired link */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description 10 wrong passwords in 15 minutes */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    SharedController_export: {
+        parameters: {
+            query?: {
+                format?: "csv" | "xlsx";
+                /** @description The grid as it stood at this instant */
+                at?: string;
+            };
+            header?: {
+                /** @description The link’s password, when it has one */
+                "X-Share-Password"?: string;
+            };
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (not enveloped) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        /** @description Not described */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description Missing or wrong password */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, disabled or expired link */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description 10 wrong passwords in 15 minutes */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -159,6 +159,16 @@ export function toDelegationEvent(v: StoredDelegationView, version: number, noti
     documentIds: v.delegationDocuments.map((d) => d.documentId),
     pendingStage: v.status === 'PENDING' ? (v.pendingStage ?? null) : null,
     expirationDate: v.expirationDate,
+    authorities: v.delegationAuthorities.map((a) => ({
+      authorityTypeId: a.authorityTypeId,
+      authorityTypeOrder: a.authorityTypeOrder,
+      authorityLimit: a.authorityLimit,
+      authorityLimitValueType: a.authorityLimitValueType,
+      authorityLimitOperator: a.authorityLimitOperator,
+      authorityLimitValue: a.authorityLimitValue,
+      authorityLimitValueUnit: a.authorityLimitValueUnit,
+    })),
+    isInvalid: v.isInvalid,
   };
 }
 

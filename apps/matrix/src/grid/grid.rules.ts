@@ -1,0 +1,192 @@
+/** Pure rules of the grid: which delegations a matrix shows, in which column, and as what. No I/O. */
+import { LimitFormatting, csvField, formatLimit } from '../matrices/matrix.rules';
+
+export type ColumnKind = 'user' | 'position' | 'group';
+
+export interface GridColumn {
+  id: string;
+  kind: ColumnKind;
+  name: string;
+}
+
+/** One limit as the events carry it (decision and delegation authorities). */
+export interface AuthorityRow {
+  authorityTypeId: string;
+  authorityTypeOrder?: number;
+  authorityLimit: string;
+  authorityLimitValueType: string;
+  authorityLimitOperator: string | null;
+  authorityLimitValue: string | null;
+  authorityLimitValueUnit: string | null;
+}
+
+/** A delegation as the projection (or its history) holds it. */
+export interface DelegationState {
+  delegation_id: string;
+  decision_id: string;
+  delegation_display_id: string | null;
+  status: string | null;
+  recipient_user_id: string | null;
+  recipient_position_id: string | null;
+  group_ids: string[];
+  pathways: string[];
+  authorities: AuthorityRow[];
+  is_invalid: boolean;
+}
+
+/** The matrix's delegation filters (matrixDelegation) as stored. */
+export interface DelegationFilter {
+  authorityTypeIds?: string[];
+  issuanceStatusNames?: string[];
+  primaryLimitTypes?: Record<string, { min?: number | null; max?: number | null } | boolean>;
+}
+
+export interface CellDelegation {
+  delegationId: string;
+  delegationDisplayId: string | null;
+  authorityTypeId: string | null;
+  authorityType: string | null;
+  value: string | null;
+  unit: string | null;
+  operator: string | null;
+  formattedLimit: string;
+  pathway: string;
+  status: string | null;
+  isInvalid: boolean;
+}
+
+export interface GridCell {
+  columnId: string;
+  delegations: CellDelegation[];
+}
+
+export interface RowAuthority {
+  authorityTypeId: string;
+  authorityType: string | null;
+  authorityLimit: string;
+  value: string | null;
+  unit: string | null;
+  operator: string | null;
+  formattedLimit: string;
+}
+
+export interface GridRow {
+  decisionId: string;
+  decisionDisplayId: string;
+  name: string;
+  sectionName: string | null;
+  categoryName: string | null;
+  authorities: RowAuthority[];
+  cells: GridCell[];
+}
+
+/** Whether a delegation passes the matrix's limit ranges: for each limit type named, its limit of that type (if any) lies in the range. */
+export function withinLimitRanges(d: Pick<DelegationState, 'authorities'>, ranges: DelegationFilter['primaryLimitTypes']): boolean {
+  if (!ranges) return true;
+  for (const [limitType, range] of Object.entries(ranges)) {
+    if (typeof range === 'boolean' || !range) continue;
+    for (const a of d.authorities) {
+      if (a.authorityLimit !== limitType) continue;
+      if (a.authorityLimitValue === null || /^unlimited$/i.test(a.authorityLimitValue)) {
+        if (range.max !== undefined && range.max !== null) return false;
+        continue;
+      }
+      const n = Number(a.authorityLimitValue);
+      if (range.min !== undefined && range.min !== null && n < range.min) return false;
+      if (range.max !== undefined && range.max !== null && n > range.max) return false;
+    }
+  }
+  return true;
+}
+
+/** The authorities of a delegation the matrix shows (those of its authority types, when it names any). */
+export function shownAuthorities(d: Pick<DelegationState, 'authorities'>, filter: DelegationFilter): AuthorityRow[] {
+  const types = filter.authorityTypeIds?.length ? new Set(filter.authorityTypeIds.map((t) => t.toLowerCase())) : null;
+  return types ? d.authorities.filter((a) => types.has(a.authorityTypeId.toLowerCase())) : d.authorities;
+}
+
+/** Whether the matrix shows a delegation at all (its status, authority types and limit ranges). */
+export function shows(d: DelegationState, filter: DelegationFilter): boolean {
+  if (filter.issuanceStatusNames?.length && !filter.issuanceStatusNames.includes(d.status ?? '')) return false;
+  if (filter.authorityTypeIds?.length && !shownAuthorities(d, filter).length) return false;
+  return withinLimitRanges(d, filter.primaryLimitTypes);
+}
+
+/** Whether a delegation is held in a column: its recipient user or position, or one of its groups. */
+export function heldIn(d: Pick<DelegationState, 'recipient_user_id' | 'recipient_position_id' | 'group_ids'>, c: Pick<GridColumn, 'id' | 'kind'>): boolean {
+  if (c.kind === 'user') return d.recipient_user_id === c.id;
+  if (c.kind === 'position') return d.recipient_position_id === c.id;
+  return d.group_ids.includes(c.id);
+}
+
+/** A delegation's entries in a cell: one per authority shown (one without a limit when it holds none). */
+export function cellEntries(d: DelegationState, filter: DelegationFilter, formatting: LimitFormatting, typeNames: ReadonlyMap<string, string>): CellDelegation[] {
+  const base = {
+    delegationId: d.delegation_id,
+    delegationDisplayId: d.delegation_display_id,
+    pathway: d.pathways.join(', '),
+    status: d.status,
+    isInvalid: d.is_invalid,
+  };
+  const authorities = shownAuthorities(d, filter);
+  if (!authorities.length) return [{ ...base, authorityTypeId: null, authorityType: null, value: null, unit: null, operator: null, formattedLimit: '' }];
+  return authorities.map((a) => ({
+    ...base,
+    authorityTypeId: a.authorityTypeId,
+    authorityType: typeNames.get(a.authorityTypeId) ?? null,
+    value: a.authorityLimitValue,
+    unit: a.authorityLimitValueUnit,
+    operator: a.authorityLimitOperator,
+    formattedLimit: formatLimit({ valueType: a.authorityLimitValueType, operator: a.authorityLimitOperator, value: a.authorityLimitValue, unit: a.authorityLimitValueUnit }, formatting),
+  }));
+}
+
+/** The cells of one row: for each column, the entries of the delegations of the row's decision held there. */
+export function rowCells(
+  columns: readonly GridColumn[],
+  delegations: readonly DelegationState[],
+  filter: DelegationFilter,
+  formatting: LimitFormatting,
+  typeNames: ReadonlyMap<string, string>,
+): GridCell[] {
+  // Each delegation is placed once under every column key it is held in (user, position, groups), so a
+  // row costs its delegations plus its columns, not their product (200 columns × 200 delegations).
+  const byColumn = new Map<string, CellDelegation[]>();
+  const place = (key: string, entries: CellDelegation[]) => {
+    const list = byColumn.get(key);
+    if (list) list.push(...entries);
+    else byColumn.set(key, [...entries]);
+  };
+  for (const d of delegations) {
+    if (!shows(d, filter)) continue;
+    const entries = cellEntries(d, filter, formatting, typeNames);
+    if (d.recipient_user_id) place(`user:${d.recipient_user_id}`, entries);
+    if (d.recipient_position_id) place(`position:${d.recipient_position_id}`, entries);
+    for (const g of new Set(d.group_ids)) place(`group:${g}`, entries);
+  }
+  return columns.map((c) => ({ columnId: c.id, delegations: byColumn.get(`${c.kind}:${c.id}`) ?? [] }));
+}
+
+/** A cell as the exports write it: one line per entry ("< 500K Approval (Direct Line, ISSUED) #10001"). */
+export function cellText(cell: GridCell): string {
+  return cell.delegations
+    .map((e) => {
+      const limit = [e.formattedLimit, e.authorityType].filter((x) => x).join(' ');
+      const details = [e.pathway, e.status, e.isInvalid ? 'invalid' : null].filter((x) => x).join(', ');
+      return `${limit}${limit ? ' ' : ''}(${details})${e.delegationDisplayId ? ` #${e.delegationDisplayId}` : ''}`;
+    })
+    .join('\n');
+}
+
+/** The export's header and a row's fields (the same for CSV and XLSX). */
+export function exportHeader(columns: readonly GridColumn[]): string[] {
+  return ['Section', 'Category', 'Decision ID', 'Decision', ...columns.map((c) => c.name)];
+}
+
+export function exportFields(row: GridRow): string[] {
+  return [row.sectionName ?? '', row.categoryName ?? '', row.decisionDisplayId, row.name, ...row.cells.map(cellText)];
+}
+
+export function csvLine(fields: readonly string[]): string {
+  return `${fields.map(csvField).join(',')}\r\n`;
+}

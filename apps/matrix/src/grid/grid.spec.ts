@@ -1,0 +1,68 @@
+import { DelegationState, GridColumn, cellText, heldIn, rowCells, shows, withinLimitRanges } from './grid.rules';
+
+const approval = '00000000-0000-4000-8000-000000000001';
+const signatory = '00000000-0000-4000-8000-000000000002';
+const limit = (authorityTypeId: string, value: string | null, authorityLimit = 'Primary') => ({
+  authorityTypeId,
+  authorityLimit,
+  authorityLimitValueType: 'Currency',
+  authorityLimitOperator: '<',
+  authorityLimitValue: value,
+  authorityLimitValueUnit: 'USD',
+});
+const delegation = (over: Partial<DelegationState> = {}): DelegationState => ({
+  delegation_id: 'd1',
+  decision_id: 'x',
+  delegation_display_id: '10000',
+  status: 'ISSUED',
+  recipient_user_id: 'u1',
+  recipient_position_id: 'p1',
+  group_ids: ['g1'],
+  pathways: ['Direct Line', 'Functional'],
+  authorities: [limit(approval, '500000')],
+  is_invalid: false,
+  ...over,
+});
+
+describe('grid rules', () => {
+  it('a delegation is held in the column of its recipient user, its recipient position, and each of its groups', () => {
+    const d = delegation();
+    expect(heldIn(d, { id: 'u1', kind: 'user' })).toBe(true);
+    expect(heldIn(d, { id: 'p1', kind: 'position' })).toBe(true);
+    expect(heldIn(d, { id: 'g1', kind: 'group' })).toBe(true);
+    expect(heldIn(d, { id: 'p1', kind: 'user' })).toBe(false);
+    expect(heldIn(d, { id: 'g2', kind: 'group' })).toBe(false);
+  });
+
+  it('the matrix filters: statuses, authority types, limit ranges (Unlimited is above any max; the Authority flag is no range)', () => {
+    const d = delegation();
+    expect(shows(d, {})).toBe(true);
+    expect(shows(d, { issuanceStatusNames: ['SUSPENDED'] })).toBe(false);
+    expect(shows(d, { authorityTypeIds: [signatory] })).toBe(false);
+    expect(shows(d, { authorityTypeIds: [approval.toUpperCase()] })).toBe(true);
+    expect(withinLimitRanges(d, { Primary: { min: 0, max: 1000000 }, Authority: true })).toBe(true);
+    expect(withinLimitRanges(d, { Primary: { min: 600000 } })).toBe(false);
+    expect(withinLimitRanges(d, { Primary: { max: 100000 } })).toBe(false);
+    expect(withinLimitRanges(d, { Secondary: { max: 1 } })).toBe(true); // no limit of that type
+    expect(withinLimitRanges(delegation({ authorities: [limit(approval, 'Unlimited')] }), { Primary: { max: 1000000 } })).toBe(false);
+  });
+
+  it('cells: one entry per authority shown, formatted by the matrix; a delegation without limits shows once', () => {
+    const columns: GridColumn[] = [
+      { id: 'p1', kind: 'position', name: 'CFO' },
+      { id: 'u2', kind: 'user', name: 'Someone' },
+    ];
+    const two = delegation({ authorities: [limit(approval, '500000'), limit(signatory, '250000')] });
+    const names = new Map([[approval, 'Approval'], [signatory, 'Signatory']]);
+    const cells = rowCells(columns, [two, delegation({ delegation_id: 'd2', recipient_user_id: 'u2', recipient_position_id: null, authorities: [] })], { authorityTypeIds: [] }, { valueAbbrevations: 'Abbreviated' }, names);
+    expect(cells[0].delegations.map((e) => [e.authorityType, e.formattedLimit, e.pathway])).toEqual([
+      ['Approval', '< 500K', 'Direct Line, Functional'],
+      ['Signatory', '< 250K', 'Direct Line, Functional'],
+    ]);
+    expect(cells[1].delegations).toEqual([expect.objectContaining({ delegationId: 'd2', authorityType: null, formattedLimit: '' })]);
+    const onlySignatory = rowCells(columns, [two], { authorityTypeIds: [signatory] }, {}, names);
+    expect(onlySignatory[0].delegations.map((e) => e.authorityType)).toEqual(['Signatory']);
+    expect(cellText(cells[0])).toBe('< 500K Approval (Direct Line, Functional, ISSUED) #10000\n< 250K Signatory (Direct Line, Functional, ISSUED) #10000');
+    expect(cellText({ columnId: 'x', delegations: [{ ...cells[1].delegations[0], isInvalid: true }] })).toBe('(Direct Line, Functional, ISSUED, invalid) #10000');
+  });
+});

@@ -1,0 +1,103 @@
+import { ListSpec, Sql, raw, sql } from '@ddm/platform';
+import { MATRIX_DECISIONS_WHERE } from '../matrices/matrix.sql';
+
+/** What the grid needs of a matrix. */
+export interface GridMatrixRow {
+  id: string;
+  tenant_id: string;
+  matrix_display_id: string;
+  matrix_name: string;
+  matrix_description: string | null;
+  status_name: string;
+  user_ids: string[];
+  position_ids: string[];
+  group_ids: string[];
+  delegation_filter: Record<string, unknown>;
+  formatting: Record<string, string | null>;
+  ext_enabled: boolean;
+  ext_expiration_enabled: boolean;
+  ext_expiration_date: string | null;
+  ext_password_required: boolean;
+  ext_password_hash: string | null;
+}
+
+export const GRID_MATRIX_COLUMNS = `m.id, m.tenant_id, m.matrix_display_id, m.matrix_name, m.matrix_description, m.status_name, m.user_ids, m.position_ids, m.group_ids,
+  m.delegation_filter, m.formatting, m.ext_enabled, m.ext_expiration_enabled, m.ext_expiration_date, m.ext_password_required, m.ext_password_hash`;
+
+/**
+ * The delegations the grid reads: the live ones now, or those that stood at `at` (the history row
+ * valid then, not ended). `decisions` is a condition on `x.decision_id`. Columns as DelegationState.
+ */
+export function delegationsSource(tenantId: string, at: string | undefined, decisions: Sql): Sql {
+  if (!at) {
+    return sql`SELECT x.delegation_id, x.decision_id, x.delegation_display_id, x.status, x.recipient_user_id, x.recipient_position_id,
+        to_json(x.group_ids) AS group_ids, to_json(x.pathways) AS pathways, x.authorities, x.is_invalid
+      FROM matrix.delegation_projection x WHERE x.tenant_id = ${tenantId} AND x.revoked_on IS NULL AND ${decisions}`;
+  }
+  return sql`SELECT x.delegation_id, x.decision_id, x.delegation_display_id, x.status, x.recipient_user_id, x.recipient_position_id,
+      to_json(x.group_ids) AS group_ids, to_json(x.pathways) AS pathways, x.authorities, x.is_invalid
+    FROM matrix.delegation_history x WHERE x.tenant_id = ${tenantId} AND ${decisions}
+      AND x.valid_from <= ${at}::timestamptz AND (x.valid_to IS NULL OR x.valid_to > ${at}::timestamptz) AND NOT x.ended`;
+}
+
+/** The decisions as they are now, or as they stood at `at` (their history row valid then), with the projection's columns. */
+export function decisionsAt(tenantId: string, at: string | undefined): Sql {
+  if (!at) return sql`matrix.decision_projection`;
+  return sql`(SELECT h.id, h.tenant_id, h.decision_display_id, h.name, h.status, h.section_id, h.category_id, h.authorities, h.is_deleted
+      FROM matrix.decision_history h WHERE h.tenant_id = ${tenantId} AND h.valid_from <= ${at}::timestamptz AND (h.valid_to IS NULL OR h.valid_to > ${at}::timestamptz))`;
+}
+
+/** The matrix's decisions (now or at `at`), for `x.decision_id IN (...)`. */
+export function matrixDecisionIds(matrixId: string, tenantId: string, at?: string): Sql {
+  return sql`x.decision_id IN (SELECT d.id FROM matrix.matrices m JOIN ${decisionsAt(tenantId, at)} d ON ${raw(MATRIX_DECISIONS_WHERE)}
+    WHERE m.id = ${matrixId} AND m.tenant_id = ${tenantId})`;
+}
+
+/** The columns the matrix names, in the order it names them (users, positions, groups), with their names. */
+export function chosenColumns(m: GridMatrixRow): Sql {
+  return sql`SELECT x.id, 'user' AS kind, coalesce(u.name, u.email, x.id::text) AS name, 1 AS k, x.n
+      FROM unnest(${m.user_ids}::uuid[]) WITH ORDINALITY x(id, n) LEFT JOIN matrix.user_projection u ON u.tenant_id = ${m.tenant_id} AND u.id = x.id
+    UNION ALL
+    SELECT x.id, 'position', coalesce(p.position_name, x.id::text), 2, x.n
+      FROM unnest(${m.position_ids}::uuid[]) WITH ORDINALITY x(id, n) LEFT JOIN matrix.position_projection p ON p.id = x.id AND p.tenant_id = ${m.tenant_id}
+    UNION ALL
+    SELECT x.id, 'group', coalesce(g.group_name, x.id::text), 3, x.n
+      FROM unnest(${m.group_ids}::uuid[]) WITH ORDINALITY x(id, n) LEFT JOIN matrix.group_projection g ON g.id = x.id AND g.tenant_id = ${m.tenant_id}
+    ORDER BY k, n`;
+}
+
+/** Everyone who holds something in the matrix (now or at `at`): the recipient positions, and the recipient users held without a position, by name. */
+export function holderColumns(m: GridMatrixRow, at: string | undefined): Sql {
+  const held = delegationsSource(m.tenant_id, at, matrixDecisionIds(m.id, m.tenant_id, at));
+  return sql`WITH held AS (${held})
+    SELECT c.id, c.kind, c.name FROM (
+      SELECT DISTINCT h.recipient_position_id AS id, 'position' AS kind, coalesce(p.position_name, h.recipient_position_id::text) AS name, 1 AS k
+        FROM held h LEFT JOIN matrix.position_projection p ON p.id = h.recipient_position_id AND p.tenant_id = ${m.tenant_id}
+       WHERE h.recipient_position_id IS NOT NULL
+      UNION
+      SELECT DISTINCT h.recipient_user_id, 'user', coalesce(u.name, u.email, h.recipient_user_id::text), 2
+        FROM held h LEFT JOIN matrix.user_projection u ON u.tenant_id = ${m.tenant_id} AND u.id = h.recipient_user_id
+       WHERE h.recipient_position_id IS NULL AND h.recipient_user_id IS NOT NULL
+    ) c ORDER BY c.k, lower(c.name), c.id`;
+}
+
+/** A page of the matrix's rows (decisions by section, category and name; as they stood at `at` when given) and their total. */
+export function gridRows(m: GridMatrixRow, page: number, limit: number, at?: string): ListSpec {
+  const decisions = decisionsAt(m.tenant_id, at);
+  return {
+    from: sql`matrix.matrices m JOIN ${decisions} d ON ${raw(MATRIX_DECISIONS_WHERE)}
+      LEFT JOIN matrix.section_projection s ON s.id = d.section_id
+      LEFT JOIN matrix.category_projection c ON c.id = d.category_id`,
+    where: [sql`m.id = ${m.id}`, sql`m.tenant_id = ${m.tenant_id}`],
+    id: 'd.id',
+    sort: { keys: ['s.section_name', 'c.category_name', 'lower(d.name)'], dir: 'ASC' },
+    view: {
+      columns: sql`d.id AS decision_id, d.decision_display_id, d.name, s.section_name, c.category_name, d.authorities`,
+      from: sql`${decisions} d ON d.id = page.id
+        LEFT JOIN matrix.section_projection s ON s.id = d.section_id
+        LEFT JOIN matrix.category_projection c ON c.id = d.category_id`,
+    },
+    page,
+    limit,
+  };
+}

@@ -1,0 +1,176 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsString, IsUUID, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { CommaList, IsoDateTime, MAX_PAGE, Nullable, OptionalNotNull, SORT_ORDERS, SortOrder, ToBoolean } from '@ddm/contracts';
+import { MATRIX_STATUS_NAMES, MatrixStatusName } from '../matrix.rules';
+import { SHARING_TYPES } from './matrix-change.dto';
+
+export const MATRIX_SORTS = ['matrixName', 'matrixId', 'createdOn', 'updatedOn', 'matrixStatusName'] as const;
+export type MatrixSort = (typeof MATRIX_SORTS)[number];
+export const COUNT_STATUS_NAMES = [...MATRIX_STATUS_NAMES, 'all'] as const;
+
+/** An id list of the search: an array or a comma string, or null (no filter). */
+const IdList = (description: string) =>
+  applyDecorators(
+    ApiPropertyOptional({ type: [String], format: 'uuid', nullable: true, maxItems: 500, description: `${description} (array, or comma-separated string)` }),
+    Nullable(),
+    CommaList(),
+    IsArray(),
+    ArrayMaxSize(500),
+    IsUUID('all', { each: true }),
+  );
+
+const Instant = (description: string) =>
+  applyDecorators(ApiPropertyOptional({ type: String, format: 'date-time', description }), OptionalNotNull(), IsoDateTime());
+
+const numberText = Transform(({ value }) => (typeof value === 'number' ? String(value) : value), { toClassOnly: true });
+
+export class CountRangeDto {
+  @ApiPropertyOptional({ type: String, example: '0', description: 'A whole number' })
+  @OptionalNotNull()
+  @numberText
+  @IsString()
+  @Matches(/^\d{1,9}$/, { message: '$property must be a whole number' })
+  minValue?: string;
+
+  @ApiPropertyOptional({ type: String, example: 'Unlimited', description: 'A whole number, or "Unlimited"' })
+  @OptionalNotNull()
+  @numberText
+  @IsString()
+  @Matches(/^(\d{1,9}|Unlimited)$/i, { message: '$property must be a whole number or "Unlimited"' })
+  maxValue?: string;
+}
+
+/** The search's filters (also the status counts'). */
+export class MatrixFiltersDto {
+  @ApiPropertyOptional({ format: 'uuid', description: 'Tenant (default: the caller’s active tenant)' })
+  @OptionalNotNull()
+  @IsUUID()
+  tenantId?: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 200, description: 'Name, description or display id contains (case-insensitive)' })
+  @Nullable()
+  @IsString()
+  @MaxLength(200)
+  search?: string | null;
+
+  @Instant('Created at or after') startDate?: string;
+  @Instant('Created at or before') endDate?: string;
+  @Instant('Created at or after') createdAtStart?: string;
+  @Instant('Created at or before') createdAtEnd?: string;
+  @Instant('Updated at or after') updatedAtStart?: string;
+  @Instant('Updated at or before') updatedAtEnd?: string;
+
+  @ApiPropertyOptional({ enum: MATRIX_STATUS_NAMES, nullable: true })
+  @Nullable()
+  @IsIn(MATRIX_STATUS_NAMES)
+  matrixStatusName?: MatrixStatusName | null;
+
+  @ApiPropertyOptional({ enum: COUNT_STATUS_NAMES, nullable: true, description: 'The status tab (as status-counts names them): one status, or all' })
+  @Nullable()
+  @IsIn(COUNT_STATUS_NAMES)
+  countStatusName?: string | null;
+
+  @IdList('Matrices with any of these groups as columns') groupIds?: string[] | null;
+  @IdList('Matrices with any of these positions as columns') positionIds?: string[] | null;
+  @IdList('Matrices with any of these users as columns') userIds?: string[] | null;
+  @IdList('Matrices limited to any of these sections') sectionIds?: string[] | null;
+  @IdList('Matrices limited to any of these categories') categoryIds?: string[] | null;
+  @IdList('Matrices owned by any of these users') ownerIds?: string[] | null;
+  @IdList('Only these matrices') selectedMatrixIds?: string[] | null;
+
+  @ApiPropertyOptional({ enum: SHARING_TYPES, nullable: true })
+  @Nullable()
+  @IsIn(SHARING_TYPES)
+  matrixSharingType?: string | null;
+
+  @ApiPropertyOptional({ description: 'Only (true) or none of (false) the caller’s favourites' })
+  @OptionalNotNull()
+  @ToBoolean()
+  @IsBoolean()
+  isFavorite?: boolean;
+
+  @ApiPropertyOptional({ type: CountRangeDto })
+  @OptionalNotNull()
+  @ValidateNested()
+  @Type(() => CountRangeDto)
+  decisionsCount?: CountRangeDto;
+
+  @ApiPropertyOptional({ type: CountRangeDto })
+  @OptionalNotNull()
+  @ValidateNested()
+  @Type(() => CountRangeDto)
+  delegationsCount?: CountRangeDto;
+}
+
+export class MatrixSearchDto extends MatrixFiltersDto {
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE, default: 1 })
+  @OptionalNotNull()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_PAGE)
+  page: number = 1;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 10 })
+  @OptionalNotNull()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit: number = 10;
+
+  @ApiPropertyOptional({ enum: MATRIX_SORTS, default: 'updatedOn' })
+  @OptionalNotNull()
+  @IsIn(MATRIX_SORTS)
+  sortBy: MatrixSort = 'updatedOn';
+
+  @ApiPropertyOptional({ enum: SORT_ORDERS, default: 'desc' })
+  @OptionalNotNull()
+  @IsIn(SORT_ORDERS)
+  sortOrder: SortOrder = 'desc';
+
+  @ApiPropertyOptional({ maxLength: 1000, description: 'Comma-separated field names of the items to return' })
+  @OptionalNotNull()
+  @IsString()
+  @MaxLength(1000)
+  select?: string;
+}
+
+export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
+
+export class GridQuery {
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE, default: 1 })
+  @OptionalNotNull()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_PAGE)
+  page: number = 1;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50, description: 'Rows (decisions) per page' })
+  @OptionalNotNull()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit: number = 50;
+
+  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'The grid as it stood at this instant' })
+  @OptionalNotNull()
+  @IsoDateTime()
+  at?: string;
+}
+
+export class ExportQuery {
+  @ApiPropertyOptional({ enum: EXPORT_FORMATS, default: 'csv' })
+  @OptionalNotNull()
+  @IsIn(EXPORT_FORMATS)
+  format: (typeof EXPORT_FORMATS)[number] = 'csv';
+
+  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'The grid as it stood at this instant' })
+  @OptionalNotNull()
+  @IsoDateTime()
+  at?: string;
+}

@@ -1,0 +1,159 @@
+import { ListSpec, Sql, containsPattern, dateRangeConditions, isoSql, join, raw, sortBy, sql } from '@ddm/platform';
+import { CountRange, countRange } from './matrix.rules';
+import type { MatrixFiltersDto, MatrixSearchDto, MatrixSort } from './dto/search.dto';
+
+/** Who is asking: what they may see, and whose favourites and saved views the items show. */
+export interface Audience {
+  tenantId: string;
+  userId: string;
+  /** The groups the caller is a member of (own, through positions, and their ancestors). */
+  groupIds: string[];
+  /** Holders of edit:matrices see every matrix of the tenant. */
+  all: boolean;
+}
+
+/** The caller's groups in one statement: $1 = tenant, $2 = user (own groups, their positions' groups, and every ancestor). */
+export const AUDIENCE_GROUPS_SQL = `WITH RECURSIVE me AS (
+    SELECT group_ids, position_ids FROM matrix.user_projection WHERE tenant_id = $1 AND id = $2),
+  up(id) AS (
+    SELECT unnest(group_ids) FROM me
+    UNION
+    SELECT unnest(p.group_ids) FROM matrix.position_projection p, me WHERE p.id = ANY(me.position_ids) AND p.tenant_id = $1 AND NOT p.is_deleted
+    UNION
+    SELECT unnest(g.parent_group_ids) FROM matrix.group_projection g JOIN up ON g.id = up.id WHERE g.tenant_id = $1 AND NOT g.is_deleted)
+  SELECT coalesce((SELECT array_agg(id) FROM up), '{}') AS group_ids`;
+
+/** "The audience may see m": its owner, the users and group members it is shared with; nothing for those who see all. */
+export function visibleTo(a: Audience): Sql[] {
+  if (a.all) return [];
+  return [
+    sql`(m.owner_id = ${a.userId} OR (m.sharing_type = 'SHARED' AND (m.shared_user_ids @> ARRAY[${a.userId}]::uuid[] OR m.shared_group_ids && ${a.groupIds}::uuid[])))`,
+  ];
+}
+
+/**
+ * The decisions of matrix m (alias `d`): those chosen and not disabled, or every published one of
+ * the tenant when none are chosen; narrowed to the matrix's sections and categories when it names any.
+ */
+export const MATRIX_DECISIONS_WHERE = `d.tenant_id = m.tenant_id AND NOT d.is_deleted
+  AND (CASE WHEN cardinality(m.decision_ids) > 0 THEN d.id = ANY(m.decision_ids) AND NOT d.id = ANY(m.disabled_decision_ids) ELSE d.status = 'PUBLISHED' END)
+  AND (cardinality(m.section_ids) = 0 OR d.section_id = ANY(m.section_ids))
+  AND (cardinality(m.category_ids) = 0 OR d.category_id = ANY(m.category_ids))`;
+
+const USER_DETAILS = (u: string) => `json_build_object('id', ${u}.id, 'email', ${u}.email, 'name', ${u}.name,
+  'firstName', split_part(coalesce(${u}.name, ''), ' ', 1), 'lastName', nullif(substr(coalesce(${u}.name, ''), length(split_part(coalesce(${u}.name, ''), ' ', 1)) + 2), ''),
+  'mobilePhone', ${u}.mobile_phone, 'isActive', ${u}.status = 'ACTIVE', 'profileImageUrl', ${u}.profile_image_url, 'positions', ${u}.positions)`;
+
+const GROUP_DETAILS = (g: string) => `json_build_object('id', ${g}.id, 'groupName', ${g}.group_name, 'tenantId', ${g}.tenant_id, 'groupTypeName', ${g}.group_type_name,
+  'groupTypeId', ${g}.tenant_group_type_id, 'status', ${g}.status, 'parentGroupIds', ${g}.parent_group_ids, 'isSynced', false)`;
+
+/** Columns of a matrix as answered (spec §2.12), for the caller `userId`: counts and every embedded list, as subqueries of one statement. */
+export function matrixColumns(userId: string): Sql {
+  return sql`m.id, m.tenant_id, m.matrix_display_id, m.matrix_name, m.matrix_description, m.role_matrix, m.authority_matrix, m.status_name, m.owner_id,
+  m.copied_from, m.current_tab, ${raw(isoSql('m.created_on'))} AS created_on, ${raw(isoSql('m.updated_on'))} AS updated_on,
+  m.sharing_id, m.sharing_type, m.sharing_option, m.sharing_link, m.viewer_adjustable_filters, m.authority_roles, m.delegation_filter, m.formatting,
+  m.ext_enabled, m.ext_expiration_enabled, ${raw(isoSql('m.ext_expiration_date'))} AS ext_expiration_date, m.ext_password_required, m.ext_token,
+  EXISTS (SELECT 1 FROM matrix.favorites f WHERE f.matrix_id = m.id AND f.user_id = ${userId}) AS is_favorite,
+  EXISTS (SELECT 1 FROM matrix.user_views v WHERE v.matrix_id = m.id AND v.user_id = ${userId}) AS has_view,
+  (SELECT json_build_object('decisions', count(*), 'delegations', coalesce(sum(n.delegations), 0),
+          'suspended', coalesce(sum(n.suspended), 0), 'pending', coalesce(sum(n.pending), 0))
+     FROM matrix.decision_projection d LEFT JOIN matrix.decision_delegation_counts n ON n.decision_id = d.id
+    WHERE ${raw(MATRIX_DECISIONS_WHERE)}) AS counts,
+  (SELECT ${raw(USER_DETAILS('u'))} FROM matrix.user_projection u WHERE u.tenant_id = m.tenant_id AND u.id = m.owner_id) AS owner,
+  (SELECT coalesce(json_agg(json_build_object('sectionId', x.id, 'name', s.section_name) ORDER BY x.n), '[]')
+     FROM unnest(m.section_ids) WITH ORDINALITY x(id, n) LEFT JOIN matrix.section_projection s ON s.id = x.id AND s.tenant_id = m.tenant_id) AS sections,
+  (SELECT coalesce(json_agg(json_build_object('categoryId', x.id, 'name', c.category_name) ORDER BY x.n), '[]')
+     FROM unnest(m.category_ids) WITH ORDINALITY x(id, n) LEFT JOIN matrix.category_projection c ON c.id = x.id AND c.tenant_id = m.tenant_id) AS categories,
+  (SELECT coalesce(json_agg(json_build_object('id', x.id, 'userId', x.id, 'userDetails', CASE WHEN u.id IS NULL THEN NULL ELSE ${raw(USER_DETAILS('u'))} END) ORDER BY x.n), '[]')
+     FROM unnest(m.shared_user_ids) WITH ORDINALITY x(id, n) LEFT JOIN matrix.user_projection u ON u.tenant_id = m.tenant_id AND u.id = x.id) AS shared_users,
+  (SELECT coalesce(json_agg(json_build_object('id', x.id, 'groupId', x.id, 'groupDetails', CASE WHEN g.id IS NULL THEN NULL ELSE ${raw(GROUP_DETAILS('g'))} END) ORDER BY x.n), '[]')
+     FROM unnest(m.shared_group_ids) WITH ORDINALITY x(id, n) LEFT JOIN matrix.group_projection g ON g.id = x.id AND g.tenant_id = m.tenant_id) AS shared_groups,
+  (SELECT coalesce(json_agg(json_build_object('id', x.id, 'tenantGroupsMappingId', x.id, 'groupDetails', CASE WHEN g.id IS NULL THEN NULL ELSE ${raw(GROUP_DETAILS('g'))} END) ORDER BY x.n), '[]')
+     FROM unnest(m.group_ids) WITH ORDINALITY x(id, n) LEFT JOIN matrix.group_projection g ON g.id = x.id AND g.tenant_id = m.tenant_id) AS groups,
+  (SELECT coalesce(json_agg(json_build_object('id', x.id, 'positionId', x.id, 'positionDetails', CASE WHEN p.id IS NULL THEN NULL ELSE json_build_object(
+            'id', p.id, 'tenantId', p.tenant_id, 'positionName', p.position_name, 'isScimProvisioned', p.is_scim, 'status', p.status, 'groupIds', p.group_ids) END) ORDER BY x.n), '[]')
+     FROM unnest(m.position_ids) WITH ORDINALITY x(id, n) LEFT JOIN matrix.position_projection p ON p.id = x.id AND p.tenant_id = m.tenant_id) AS positions,
+  (SELECT coalesce(json_agg(json_build_object('id', x.id, 'userId', x.id, 'userDetails', CASE WHEN u.id IS NULL THEN NULL ELSE ${raw(USER_DETAILS('u'))} END) ORDER BY x.n), '[]')
+     FROM unnest(m.user_ids) WITH ORDINALITY x(id, n) LEFT JOIN matrix.user_projection u ON u.tenant_id = m.tenant_id AND u.id = x.id) AS users,
+  (SELECT coalesce(json_agg(json_build_object('id', x.id, 'decisionId', x.id, 'isDisabled', x.id = ANY(m.disabled_decision_ids),
+            'disabledOn', CASE WHEN x.id = ANY(m.disabled_decision_ids) THEN ${raw(isoSql('m.updated_on'))} END) ORDER BY x.n), '[]')
+     FROM unnest(m.decision_ids) WITH ORDINALITY x(id, n)) AS decisions`;
+}
+
+/** The count of decisions (or live delegations) of m, for the count-range filters. */
+const DECISION_COUNT = `(SELECT count(*) FROM matrix.decision_projection d WHERE ${MATRIX_DECISIONS_WHERE})`;
+const DELEGATION_COUNT = `(SELECT coalesce(sum(n.delegations), 0) FROM matrix.decision_projection d JOIN matrix.decision_delegation_counts n
+    ON n.decision_id = d.id WHERE ${MATRIX_DECISIONS_WHERE})`;
+
+function inRange(expression: string, range: CountRange | null): Sql[] {
+  if (!range) return [];
+  const out: Sql[] = [];
+  if (range.min !== null) out.push(sql`${raw(expression)} >= ${range.min}::bigint`);
+  if (range.max !== null) out.push(sql`${raw(expression)} <= ${range.max}::bigint`);
+  return out;
+}
+
+const overlaps = (column: string, ids: readonly string[] | null | undefined): Sql[] => (ids?.length ? [sql`${raw(column)} && ${ids}::uuid[]`] : []);
+
+/** The conditions of the search's filters (also the status counts', which leave out the status ones: `withStatus` false). */
+export function filterConditions(a: Audience, q: MatrixFiltersDto, withStatus = true): Sql[] {
+  const status = q.matrixStatusName ?? (q.countStatusName && q.countStatusName !== 'all' ? q.countStatusName : null);
+  return [
+    sql`m.tenant_id = ${a.tenantId}`,
+    sql`NOT m.is_deleted`,
+    ...visibleTo(a),
+    ...(q.search ? [sql`m.search_text LIKE ${containsPattern(q.search.toLowerCase())}`] : []),
+    ...(withStatus && status ? [sql`m.status_name = ${status}`] : []),
+    ...(q.startDate ? [sql`m.created_on >= ${q.startDate}::timestamptz`] : []),
+    ...(q.endDate ? [sql`m.created_on < ${q.endDate}::timestamptz + interval '1 millisecond'`] : []),
+    ...dateRangeConditions(q, { created: 'm.created_on', updated: 'm.updated_on' }),
+    ...(q.matrixSharingType ? [sql`m.sharing_type = ${q.matrixSharingType}`] : []),
+    ...(q.ownerIds?.length ? [sql`m.owner_id = ANY(${q.ownerIds}::uuid[])`] : []),
+    ...(q.selectedMatrixIds?.length ? [sql`m.id = ANY(${q.selectedMatrixIds}::uuid[])`] : []),
+    ...overlaps('m.group_ids', q.groupIds),
+    ...overlaps('m.position_ids', q.positionIds),
+    ...overlaps('m.user_ids', q.userIds),
+    ...overlaps('m.section_ids', q.sectionIds),
+    ...overlaps('m.category_ids', q.categoryIds),
+    ...(q.isFavorite === undefined
+      ? []
+      : [sql`${raw(q.isFavorite ? '' : 'NOT ')}EXISTS (SELECT 1 FROM matrix.favorites f WHERE f.matrix_id = m.id AND f.user_id = ${a.userId})`]),
+    ...inRange(DECISION_COUNT, countRange(q.decisionsCount)),
+    ...inRange(DELEGATION_COUNT, countRange(q.delegationsCount)),
+  ];
+}
+
+/** ORDER BY keys of each sort (the row id is appended by the list); each has its index (tenant, key, id). */
+const SORT_KEYS: Record<MatrixSort, string[]> = {
+  matrixName: ['lower(m.matrix_name)'],
+  matrixId: ['length(m.matrix_display_id)', 'm.matrix_display_id'],
+  createdOn: ['m.created_on'],
+  updatedOn: ['m.updated_on'],
+  matrixStatusName: ['m.status_name'],
+};
+
+/** The matrices the audience sees that match, a page of them in the chosen order (one statement). */
+export function matrixSearch(a: Audience, q: MatrixSearchDto): ListSpec {
+  return {
+    from: sql`matrix.matrices m`,
+    where: filterConditions(a, q),
+    id: 'm.id',
+    sort: sortBy(SORT_KEYS, q.sortBy, q.sortOrder),
+    view: { columns: matrixColumns(a.userId), from: sql`matrix.matrices m ON m.id = page.id` },
+    page: q.page,
+    limit: q.limit,
+  };
+}
+
+/** One live matrix the audience may see, as its view (no row: 404). */
+export function matrixById(a: Audience, id: string): Sql {
+  return sql`SELECT ${matrixColumns(a.userId)} FROM matrix.matrices m
+    WHERE ${join([sql`m.id = ${id}`, ...filterConditions(a, {}, false)], ' AND ')}`;
+}
+
+/** Counts by status of the matrices the audience sees that match the filters (the status filters left out). */
+export function statusCounts(a: Audience, q: MatrixFiltersDto): Sql {
+  return sql`SELECT count(*) FILTER (WHERE m.status_name = 'Active')::int AS "Active", count(*) FILTER (WHERE m.status_name = 'Draft')::int AS "Draft",
+      count(*) FILTER (WHERE m.status_name = 'Archived')::int AS "Archived", count(*)::int AS "all"
+    FROM matrix.matrices m WHERE ${join(filterConditions(a, q, false), ' AND ')}`;
+}

@@ -1,0 +1,82 @@
+import { ProjectionSpec } from '@ddm/platform';
+
+const GROUP_SUBJECTS = ['evt.settings.group.created', 'evt.settings.group.updated', 'evt.settings.group.deleted'] as const;
+const POSITION_SUBJECTS = ['evt.settings.position.created', 'evt.settings.position.updated', 'evt.settings.position.deleted'] as const;
+const SECTION_SUBJECTS = ['evt.settings.decision-section.created', 'evt.settings.decision-section.updated', 'evt.settings.decision-section.deleted'] as const;
+const CATEGORY_SUBJECTS = ['evt.settings.decision-category.created', 'evt.settings.decision-category.updated', 'evt.settings.decision-category.deleted'] as const;
+const AUTHORITY_TYPE_SUBJECTS = ['evt.settings.authority-type.created', 'evt.settings.authority-type.updated', 'evt.settings.authority-type.deleted'] as const;
+
+/** matrix.group_projection: the settings area's groups (a matrix's groups and sharing groups, grid columns, who is a member). */
+export const GROUPS: ProjectionSpec<(typeof GROUP_SUBJECTS)[number]> = {
+  name: 'matrix-settings-groups',
+  subjects: GROUP_SUBJECTS,
+  table: 'matrix.group_projection',
+  key: 'id',
+  row: ({ payload: { tenantId, group } }) => ({
+    id: group.id,
+    tenantId,
+    values: {
+      group_code: group.groupId,
+      group_name: group.groupName,
+      tenant_group_type_id: group.tenantGroupTypeId,
+      group_type_name: group.tenantGroupTypeName,
+      status: group.status,
+      is_deleted: group.isDeleted,
+      parent_group_ids: group.parentGroupIds ?? [],
+    },
+  }),
+};
+
+/** matrix.position_projection: the settings area's positions (a matrix's positions, grid columns, group membership through a position). */
+export const POSITIONS: ProjectionSpec<(typeof POSITION_SUBJECTS)[number]> = {
+  name: 'matrix-settings-positions',
+  subjects: POSITION_SUBJECTS,
+  table: 'matrix.position_projection',
+  key: 'id',
+  row: ({ payload: { tenantId, position } }) => ({
+    id: position.id,
+    tenantId,
+    values: {
+      position_name: position.positionName,
+      status: position.status,
+      is_deleted: position.isDeleted,
+      is_scim: position.isSCIMProvisioned,
+      group_ids: position.groupIds ?? [],
+    },
+  }),
+};
+
+/** matrix.section_projection: section names of the matrix and of the grid's rows. */
+export const SECTIONS: ProjectionSpec<(typeof SECTION_SUBJECTS)[number]> = {
+  name: 'matrix-settings-sections',
+  subjects: SECTION_SUBJECTS,
+  table: 'matrix.section_projection',
+  key: 'id',
+  row: ({ payload: { tenantId, decisionSection: s } }) => ({ id: s.id, tenantId, values: { section_name: s.sectionName, is_deleted: s.isDeleted } }),
+};
+
+/** matrix.category_projection: category names of the matrix and of the grid's rows. */
+export const CATEGORIES: ProjectionSpec<(typeof CATEGORY_SUBJECTS)[number]> = {
+  name: 'matrix-settings-categories',
+  subjects: CATEGORY_SUBJECTS,
+  table: 'matrix.category_projection',
+  key: 'id',
+  row: ({ payload: { tenantId, decisionCategory: c } }) => ({
+    id: c.id,
+    tenantId,
+    values: { category_name: c.categoryName, section_id: c.sectionId, is_deleted: c.isDeleted },
+  }),
+};
+
+/** matrix.authority_type_projection: the names the grid shows for each authority (Approval, Signatory, ...). */
+export const AUTHORITY_TYPES: ProjectionSpec<(typeof AUTHORITY_TYPE_SUBJECTS)[number]> = {
+  name: 'matrix-settings-authority-types',
+  subjects: AUTHORITY_TYPE_SUBJECTS,
+  table: 'matrix.authority_type_projection',
+  key: 'id',
+  row: ({ payload: { tenantId, authorityType: t } }) => ({
+    id: t.id,
+    tenantId,
+    values: { authority_type: t.authorityType, authority_type_order: t.authorityTypeOrder, is_deleted: t.isDeleted },
+  }),
+};

@@ -1,0 +1,376 @@
+/**
+ * npm run bench -- matrix [--duration 10] [--connections 16] [--warmup 3] [--matrices 50000] [--decisions 1000] [--positions 200] [--delegations 200000] [--keep]
+ *
+ * What the matrix service costs over the SQL it runs, and how fast its grid answers. In a scratch
+ * database (ddm_bench_matrix, dropped at the end unless --keep), set-based SQL gives one tenant
+ * `--matrices` matrices and another a grid of `--decisions` published decisions × `--positions`
+ * positions over `--delegations` delegations (each with one limit, held for the last two years,
+ * a tenth of them suspended six months ago, so `?at=` a year ago reads other history rows than now).
+ * The built auth and matrix services run as child processes (NATS namespace "benchmatrix"); a BARE
+ * handler, plain Fastify + a pg pool of 10 with no auth and no envelope, runs in a worker thread
+ * and serves the very same search statement (apps/matrix/src/matrices/matrix.sql.ts), mapped by
+ * the same toMatrixView. The callers are System Admins (they see every matrix).
+ *
+ * Measured in one run, service and bare alternating, twice, the better run of each counting:
+ *   search  POST /matrix/v1/matrix/global-search { matrixStatusName: Active, sortBy: matrixName, limit: 20 }
+ * then the service alone:
+ *   grid    GET /matrix/v1/matrix/{id}/grid?limit=50 (first page: 50 decisions × 200 positions)
+ *   gridAt  the same a year ago (?at=)
+ * Prints the search ratio service/bare of requests per second (target >= 0.8) and the grid's p95
+ * now and a year ago (target <= 50 ms).
+ */
+import 'reflect-metadata';
+import { isDeepStrictEqual } from 'node:util';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { plainToInstance } from 'class-transformer';
+import Fastify from 'fastify';
+import { Client, Pool } from 'pg';
+import { ALL_PERMISSION_KEYS } from '@ddm/contracts';
+import { ensureDevKeys, listSql, pageRows } from '@ddm/platform';
+import { MatrixRow, toMatrixView } from '../../apps/matrix/src/matrices/dto/matrix.response';
+import { MatrixSearchDto } from '../../apps/matrix/src/matrices/dto/search.dto';
+import { matrixSearch } from '../../apps/matrix/src/matrices/matrix.sql';
+import { DEV_KEYS_DIR, runtime } from '../lib/runtime';
+import { signDevToken } from '../lib/sign';
+import {
+  BenchOptions,
+  Stats,
+  createScratchDatabase,
+  failUnlessAll200,
+  log,
+  measure,
+  pad,
+  parseArgs,
+  removeScratch,
+  round2,
+  runBench,
+  seedCaller,
+  seedTenantWithRoles,
+  startService,
+  summary,
+  usage,
+} from './lib';
+
+const DATABASE = 'ddm_bench_matrix';
+const NATS_NAMESPACE = 'benchmatrix';
+const READY_TIMEOUT_MS = 120_000;
+const POOL_SIZE = 10;
+const USAGE = 'npm run bench -- matrix [--duration <s>] [--connections <n>] [--warmup <s>] [--matrices <n>] [--decisions <n>] [--positions <n>] [--delegations <n>] [--keep]';
+const SEARCH = { matrixStatusName: 'Active', sortBy: 'matrixName', sortOrder: 'asc', limit: 20 } as const;
+const TARGETS = { search: 0.8, gridP95Ms: 50 } as const;
+const APP_URL = 'http://localhost:8080';
+const REQUEST_TIMEOUT_MS = 10_000;
+
+type Impl = 'service' | 'bare';
+interface Run extends Stats {
+  kind: 'search' | 'grid' | 'gridAt';
+  impl: Impl;
+  round: number;
+}
+interface Options extends BenchOptions {
+  keep: boolean;
+  matrices: number;
+  decisions: number;
+  positions: number;
+  delegations: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The bare handler (worker thread): same SQL, same mapping, no auth, no envelope.
+// ---------------------------------------------------------------------------------------------
+
+interface BareConfig {
+  databaseUrl: string;
+}
+
+async function serveBare({ databaseUrl }: BareConfig): Promise<void> {
+  const pool = new Pool({ connectionString: databaseUrl, max: POOL_SIZE, application_name: 'ddm-bench-bare' });
+  const app = Fastify({ logger: false });
+  const keys = new Set<string>(ALL_PERMISSION_KEYS);
+  app.post<{ Querystring: { tenantId: string; userId: string }; Body: Record<string, unknown> }>('/bare/search', async (req) => {
+    const { tenantId, userId } = req.query;
+    const q = plainToInstance(MatrixSearchDto, req.body);
+    const statement = listSql(matrixSearch({ tenantId, userId, groupIds: [], all: true }, q));
+    const { rows } = await pool.query(statement.text, statement.values as unknown[]);
+    const { items, total } = pageRows(rows as (MatrixRow & { total: number; ord: unknown })[], (r) => toMatrixView(r, { userId, keys }, { appUrl: APP_URL, shareUrl: `${APP_URL}/matrix/v1/shared` }));
+    return { page: q.page, limit: q.limit, total, data: items };
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  parentPort!.postMessage({ port: (app.server.address() as { port: number }).port });
+}
+
+async function startBare(databaseUrl: string): Promise<{ worker: Worker; base: string }> {
+  const worker = new Worker(__filename, { workerData: { databaseUrl } satisfies BareConfig });
+  const port = await new Promise<number>((resolve, reject) => {
+    worker.once('message', (m: { port: number }) => resolve(m.port));
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the bare handler exited (code ${code}) before listening`)));
+  });
+  worker.on('error', (err) => log(`bare handler failed: ${err.message}`));
+  return { worker, base: `http://127.0.0.1:${port}` };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Seed (set-based SQL).
+// ---------------------------------------------------------------------------------------------
+
+interface Caller {
+  tenantId: string;
+  userId: string;
+  sub: string;
+}
+
+async function seedCallerOf(db: Client, name: string): Promise<Caller> {
+  const { tenantId, roleIds } = await seedTenantWithRoles(db, name);
+  const email = `admin@${name.toLowerCase().replace(/\s+/g, '-')}.bench.test`;
+  const caller = await seedCaller(db, tenantId, roleIds.SYSTEM_ADMIN, email);
+  await db.query(`INSERT INTO matrix.user_projection (tenant_id, id, email, name, status) VALUES ($1, $2, $3, 'Bench Admin', 'ACTIVE')`, [tenantId, caller.userId, email]);
+  return { tenantId, userId: caller.userId, sub: caller.sub };
+}
+
+/** `count` matrices ("Matrix <n>", created over two years), a third Draft or Archived, a fifth shared. */
+async function seedMatrices(db: Client, c: Caller, count: number): Promise<void> {
+  await db.query(
+    `INSERT INTO matrix.matrices (id, tenant_id, matrix_display_id, matrix_name, matrix_description, status_name, owner_id, sharing_id, sharing_type,
+                                  shared_user_ids, created_on, updated_on, created_by, updated_by)
+     SELECT gen_random_uuid(), $1, (9999 + x.i)::text, 'Matrix ' || x.i, 'Bench matrix ' || x.i,
+            CASE x.i % 6 WHEN 0 THEN 'Draft' WHEN 1 THEN 'Archived' ELSE 'Active' END, $3, gen_random_uuid(),
+            CASE WHEN x.i % 5 = 0 THEN 'SHARED' ELSE 'PRIVATE' END, CASE WHEN x.i % 5 = 0 THEN ARRAY[$3]::uuid[] ELSE '{}' END,
+            x.created, least(now(), x.created + (x.i % 30) * interval '1 day'), $3, $3
+       FROM (SELECT i, now() - (($2::int - i)::float8 / $2::int) * interval '730 days' AS created FROM generate_series(1, $2::int) AS i) x`,
+    [c.tenantId, count, c.userId],
+  );
+  await db.query(`INSERT INTO matrix.display_id_counters (tenant_id, kind, last_value) VALUES ($1, 'matrix', $2)`, [c.tenantId, 9999 + count]);
+}
+
+/**
+ * The grid's tenant: positions, published decisions in 10 sections and 50 categories, delegations
+ * spread over them (one Approval limit each), their history and the decisions' (held two years; a
+ * tenth of the delegations suspended six months ago), and a matrix over every position and every published decision. Answers its id.
+ */
+async function seedGrid(db: Client, c: Caller, o: Options): Promise<string> {
+  const t = c.tenantId;
+  const approval = crypto.randomUUID();
+  await db.query(`INSERT INTO matrix.authority_type_projection (id, tenant_id, authority_type) VALUES ($1, $2, 'Approval')`, [approval, t]);
+  await db.query(`INSERT INTO matrix.section_projection (id, tenant_id, section_name) SELECT gen_random_uuid(), $1, 'Section ' || i FROM generate_series(1, 10) i`, [t]);
+  await db.query(
+    `INSERT INTO matrix.category_projection (id, tenant_id, category_name, section_id)
+     SELECT gen_random_uuid(), $1, 'Category ' || i, (SELECT id FROM matrix.section_projection WHERE tenant_id = $1 AND section_name = 'Section ' || (1 + i % 10))
+       FROM generate_series(1, 50) i`,
+    [t],
+  );
+  await db.query(`INSERT INTO matrix.position_projection (id, tenant_id, position_name, status) SELECT gen_random_uuid(), $1, 'Position ' || i, 'ACTIVE' FROM generate_series(1, $2::int) i`, [t, o.positions]);
+  await db.query(
+    `INSERT INTO matrix.decision_projection (id, tenant_id, decision_display_id, name, status, section_id, category_id, authorities)
+     SELECT gen_random_uuid(), $1, (9999 + i)::text, 'Decision ' || i, 'PUBLISHED', c.section_id, c.id,
+            jsonb_build_array(jsonb_build_object('authorityTypeId', $3::text, 'authorityTypeOrder', 1, 'authorityLimit', 'Primary', 'authorityLimitValueType', 'Currency',
+              'authorityLimitOperator', '<', 'authorityLimitValue', (1000000 + i)::text, 'authorityLimitValueUnit', 'USD'))
+       FROM generate_series(1, $2::int) i
+       JOIN LATERAL (SELECT id, section_id FROM matrix.category_projection WHERE tenant_id = $1 AND category_name = 'Category ' || (1 + i % 50)) c ON true`,
+    [t, o.decisions, approval],
+  );
+  await db.query(
+    `INSERT INTO matrix.decision_history (id, tenant_id, decision_display_id, name, status, section_id, category_id, authorities, is_deleted, valid_from)
+     SELECT id, tenant_id, decision_display_id, name, status, section_id, category_id, authorities, is_deleted, now() - interval '730 days'
+       FROM matrix.decision_projection WHERE tenant_id = $1`,
+    [t],
+  );
+  await db.query(
+    `WITH d AS (SELECT id, row_number() OVER (ORDER BY id) - 1 AS n FROM matrix.decision_projection WHERE tenant_id = $1),
+          p AS (SELECT id, row_number() OVER (ORDER BY id) - 1 AS n FROM matrix.position_projection WHERE tenant_id = $1)
+     INSERT INTO matrix.delegation_projection (delegation_id, tenant_id, decision_id, delegation_display_id, status, recipient_type, recipient_position_id,
+                                               pathways, authorities, version)
+     SELECT gen_random_uuid(), $1, d.id, (9999 + i)::text, CASE WHEN i % 10 = 0 THEN 'SUSPENDED' ELSE 'ISSUED' END, 'POSITION_ONLY', p.id, ARRAY['Direct Line'],
+            jsonb_build_array(jsonb_build_object('authorityTypeId', $5::text, 'authorityTypeOrder', 1, 'authorityLimit', 'Primary', 'authorityLimitValueType', 'Currency',
+              'authorityLimitOperator', '<', 'authorityLimitValue', (1000 * (1 + i % 900))::text, 'authorityLimitValueUnit', 'USD')),
+            CASE WHEN i % 10 = 0 THEN 2 ELSE 1 END
+       FROM generate_series(0, $2::int - 1) i
+       JOIN d ON d.n = i % $3::int
+       JOIN p ON p.n = (i / $3::int) % $4::int`,
+    [t, o.delegations, o.decisions, o.positions, approval],
+  );
+  await db.query(
+    `INSERT INTO matrix.decision_delegation_counts (decision_id, tenant_id, delegations, suspended, pending)
+     SELECT decision_id, $1, count(*), count(*) FILTER (WHERE status = 'SUSPENDED'), count(*) FILTER (WHERE status = 'PENDING')
+       FROM matrix.delegation_projection WHERE tenant_id = $1 GROUP BY decision_id`,
+    [t],
+  );
+  const copy = `delegation_id, tenant_id, decision_id, delegation_display_id, recipient_type, recipient_user_id, recipient_position_id, group_ids, pathways, authorities, is_invalid`;
+  await db.query(
+    `INSERT INTO matrix.delegation_history (${copy}, status, ended, valid_from, valid_to)
+     SELECT ${copy}, 'ISSUED', false, now() - interval '730 days', CASE WHEN status = 'SUSPENDED' THEN now() - interval '180 days' END
+       FROM matrix.delegation_projection WHERE tenant_id = $1`,
+    [t],
+  );
+  await db.query(
+    `INSERT INTO matrix.delegation_history (${copy}, status, ended, valid_from)
+     SELECT ${copy}, 'SUSPENDED', false, now() - interval '180 days' FROM matrix.delegation_projection WHERE tenant_id = $1 AND status = 'SUSPENDED'`,
+    [t],
+  );
+  const id = crypto.randomUUID();
+  await db.query(
+    `INSERT INTO matrix.matrices (id, tenant_id, matrix_display_id, matrix_name, status_name, owner_id, sharing_id, sharing_type, position_ids, formatting)
+     VALUES ($1, $2, '10000', 'Bench grid', 'Active', $3, gen_random_uuid(), 'PRIVATE',
+             (SELECT array_agg(id ORDER BY position_name) FROM matrix.position_projection WHERE tenant_id = $2), '{"valueAbbrevations": "Abbreviated"}')`,
+    [id, t, c.userId],
+  );
+  return id;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Main.
+// ---------------------------------------------------------------------------------------------
+
+async function post(url: string, headers: Record<string, string>, body: unknown): Promise<unknown> {
+  const res = await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  const json = (await res.json()) as unknown;
+  if (res.status !== 200) throw new Error(`POST ${url} answered ${res.status}: ${JSON.stringify(json).slice(0, 300)}`);
+  return json;
+}
+
+function parseOptions(argv: string[]): Options {
+  return parseArgs<Options>(
+    argv,
+    { duration: 10, connections: 16, warmup: 3, keep: false, matrices: 50_000, decisions: 1_000, positions: 200, delegations: 200_000 },
+    USAGE,
+    (flag, value, opts) => {
+      if (flag === '--keep') return (opts.keep = true);
+      const names = { '--matrices': 'matrices', '--decisions': 'decisions', '--positions': 'positions', '--delegations': 'delegations' } as const;
+      if (!(flag in names)) return false;
+      const raw = value();
+      const n = Number(raw);
+      if (!Number.isInteger(n) || n < 10 || n > 2_000_000) usage(`${flag} must be an integer from 10 to 2000000 (got "${raw}")`, USAGE);
+      opts[names[flag as keyof typeof names]] = n;
+      return true;
+    },
+  );
+}
+
+let bareWorker: Worker | undefined;
+
+async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string }): Promise<void> {
+  const url = await createScratchDatabase(rt.databaseUrl, DATABASE);
+  ensureDevKeys(DEV_KEYS_DIR);
+  const env = {
+    DATABASE_URL: url,
+    NATS_URL: rt.natsUrl,
+    NATS_NAMESPACE,
+    AUTH_DEV_KEYS: 'true',
+    DEV_KEYS_DIR,
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    DB_POOL_SIZE: String(POOL_SIZE),
+    APP_URL,
+    OTEL_EXPORTER_OTLP_ENDPOINT: '',
+  };
+  await startService('auth', 'dist/apps/auth/src/main.js', env, READY_TIMEOUT_MS, 'it applies the auth migrations');
+  const { base: svc } = await startService('matrix', 'dist/apps/matrix/src/main.js', env, READY_TIMEOUT_MS, 'it applies the matrix migrations');
+
+  const db = new Client({ connectionString: url });
+  await db.connect();
+  try {
+    let started = Date.now();
+    const searcher = await seedCallerOf(db, 'Bench Search');
+    await seedMatrices(db, searcher, opts.matrices);
+    log(`search tenant: ${opts.matrices.toLocaleString('en')} matrices seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    started = Date.now();
+    const gridCaller = await seedCallerOf(db, 'Bench Grid');
+    const gridId = await seedGrid(db, gridCaller, opts);
+    log(`grid tenant: ${opts.decisions} decisions × ${opts.positions} positions, ${opts.delegations.toLocaleString('en')} delegations seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    await db.query('VACUUM (ANALYZE)');
+
+    const bare = await startBare(url);
+    bareWorker = bare.worker;
+    const token = (c: Caller) => ({ authorization: `Bearer ${signDevToken({ sub: c.sub }, DEV_KEYS_DIR, '2h')}` });
+    const searchService = { url: `${svc}/matrix/v1/matrix/global-search`, headers: token(searcher) };
+    const searchBare = { url: `${bare.base}/bare/search?tenantId=${searcher.tenantId}&userId=${searcher.userId}`, headers: {} };
+    const s = ((await post(searchService.url, searchService.headers, SEARCH)) as { data: { total: number; data: unknown[] } }).data;
+    const b = (await post(searchBare.url, searchBare.headers, SEARCH)) as { total: number; data: unknown[] };
+    if (!isDeepStrictEqual({ total: s.total, data: s.data }, { total: b.total, data: b.data })) {
+      throw new Error(`search: the service and the bare handler answer different data:\n service ${JSON.stringify(s).slice(0, 400)}\n bare    ${JSON.stringify(b).slice(0, 400)}`);
+    }
+    log(`service and bare answer the same search page (${s.total} matching matrices)`);
+    const yearAgo = new Date(Date.now() - 365 * 86_400_000).toISOString();
+    const gridUrl = `${svc}/matrix/v1/matrix/${gridId}/grid?limit=50`;
+    const gridAtUrl = `${gridUrl}&at=${encodeURIComponent(yearAgo)}`;
+    for (const u of [gridUrl, gridAtUrl]) {
+      const res = await fetch(u, { headers: token(gridCaller) });
+      const body = (await res.json()) as { data: { rows: { cells: { delegations: unknown[] }[] }[]; columns: unknown[] } };
+      if (res.status !== 200) throw new Error(`grid answered ${res.status}`);
+      const held = body.data.rows.reduce((n, r) => n + r.cells.reduce((m, c) => m + c.delegations.length, 0), 0);
+      log(`grid${u === gridAtUrl ? ' a year ago' : ''}: ${body.data.rows.length} rows × ${body.data.columns.length} columns, ${held} delegations in the page`);
+    }
+
+    const runs: Run[] = [];
+    const request = { method: 'POST' as const, body: SEARCH };
+    if (opts.warmup > 0) {
+      await measure(searchService.url, searchService.headers, opts.connections, opts.warmup, request);
+      await measure(searchBare.url, searchBare.headers, opts.connections, opts.warmup, request);
+      await measure(gridUrl, token(gridCaller), opts.connections, opts.warmup);
+    }
+    for (const round of [1, 2]) {
+      for (const impl of ['service', 'bare'] as const) {
+        const t = impl === 'service' ? searchService : searchBare;
+        log(`search ${impl} run ${round}: ${opts.connections} connections, ${opts.duration} s`);
+        runs.push({ kind: 'search', impl, round, ...(await measure(t.url, t.headers, opts.connections, opts.duration, request)) });
+      }
+      for (const [kind, u] of [['grid', gridUrl], ['gridAt', gridAtUrl]] as const) {
+        log(`${kind} run ${round}: ${opts.connections} connections, ${opts.duration} s`);
+        runs.push({ kind, impl: 'service', round, ...(await measure(u, token(gridCaller), opts.connections, opts.duration)) });
+      }
+    }
+    report(opts, runs);
+    failUnlessAll200(runs, (r) => `${r.kind} ${r.impl}#${r.round}`);
+  } finally {
+    await db.end();
+  }
+}
+
+function report(opts: Options, runs: Run[]): void {
+  const best = (kind: Run['kind'], impl: Impl) => runs.filter((r) => r.kind === kind && r.impl === impl).reduce((a, b) => (b.rps > a.rps ? b : a));
+  const bests = new Set([best('search', 'service'), best('search', 'bare'), best('grid', 'service'), best('gridAt', 'service')]);
+  const ratio = best('search', 'service').rps / best('search', 'bare').rps;
+  const gridP95 = best('grid', 'service').p95;
+  const gridAtP95 = best('gridAt', 'service').p95;
+  const lines = [
+    `matrix: ${opts.connections} connections, ${opts.duration} s per run, better of 2 runs each (*)`,
+    `  search  POST /matrix/v1/matrix/global-search ${JSON.stringify(SEARCH)}, ${opts.matrices.toLocaleString('en')} matrices: service vs bare (Fastify + pg, same SQL)`,
+    `  grid    GET /matrix/v1/matrix/{id}/grid?limit=50: ${opts.decisions} decisions × ${opts.positions} positions, ${opts.delegations.toLocaleString('en')} delegations`,
+    `  gridAt  the same grid ?at= a year ago`,
+    '',
+    `${'target'.padEnd(7)} ${'impl'.padEnd(7)} ${pad('round', 5)} ${pad('req/s', 7)} ${pad('p50 ms', 7)} ${pad('p95 ms', 7)} ${pad('p99 ms', 7)} ${pad('requests', 8)} ${pad('non-200', 7)}`,
+    ...runs.map(
+      (r) =>
+        `${r.kind.padEnd(7)} ${r.impl.padEnd(7)} ${pad(r.round, 5)} ${pad(r.rps, 7)} ${pad(r.p50.toFixed(2), 7)} ${pad(r.p95.toFixed(2), 7)} ${pad(r.p99.toFixed(2), 7)} ${pad(r.requests, 8)} ${pad(r.non200 + r.errors, 7)}${bests.has(r) ? '  *' : ''}`,
+    ),
+    '',
+    `search: service/bare ${ratio.toFixed(2)} (${best('search', 'service').rps} / ${best('search', 'bare').rps} req/s; target >= ${TARGETS.search}, ${ratio >= TARGETS.search ? 'met' : 'NOT met'})`,
+    `grid first page p95: ${gridP95.toFixed(2)} ms now, ${gridAtP95.toFixed(2)} ms a year ago (target <= ${TARGETS.gridP95Ms} ms: ${gridP95 <= TARGETS.gridP95Ms && gridAtP95 <= TARGETS.gridP95Ms ? 'met' : 'NOT met'})`,
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+  process.stdout.write(
+    JSON.stringify({
+      bench: 'matrix',
+      connections: opts.connections,
+      durationSec: opts.duration,
+      sizes: { matrices: opts.matrices, decisions: opts.decisions, positions: opts.positions, delegations: opts.delegations },
+      search: { service: summary(best('search', 'service')), bare: summary(best('search', 'bare')), ratio: round2(ratio), target: TARGETS.search, met: ratio >= TARGETS.search },
+      grid: { now: summary(best('grid', 'service')), yearAgo: summary(best('gridAt', 'service')), targetP95Ms: TARGETS.gridP95Ms },
+      runs,
+    }) + '\n',
+  );
+}
+
+if (isMainThread) {
+  const rt = runtime();
+  const options = parseOptions(process.argv.slice(2));
+  runBench(
+    () => main(options, rt),
+    async () => {
+      await bareWorker?.terminate();
+      await removeScratch(rt, DATABASE, NATS_NAMESPACE, options.keep);
+    },
+  );
+} else {
+  void serveBare(workerData as BareConfig);
+}
