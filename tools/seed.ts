@@ -9,6 +9,7 @@
  * notifications per person (after the users are projected).
  * Prints { "tenants": [ { "id", "name", "users": [ { "id", "email", "role" } ], "settings"?: {...}, "decision"?: {...}, "document"?: {...}, "actions"?: {...}, "matrix"?: {...}, "notifications"?: {...} } ] }.
  */
+import { INestApplicationContext } from '@nestjs/common';
 import { createServiceApp, Db, ensureDevKeys } from '@ddm/platform';
 import { AuthModule } from '../apps/auth/src/auth.module';
 import { authDataSource } from '../apps/auth/src/data-source';
@@ -80,7 +81,7 @@ async function main() {
         }
         for (const tenant of result.tenants) Object.assign(tenant, { notifications: await seedNotifications(notifications.app, tenant) });
       } finally {
-        await notifications.app.close();
+        await closeDrained(notifications.app, 'notifications');
       }
     }
     if (areas.has('settings')) {
@@ -115,7 +116,7 @@ async function main() {
                   Object.assign(tenant, { document: seeded });
                 }
               } finally {
-                await document.app.close();
+                await closeDrained(document.app, 'document');
               }
             }
             if (areas.has('actions')) {
@@ -127,7 +128,7 @@ async function main() {
                   Object.assign(tenant, { actions: await seedActions(actions.app, tenant, { decisions: decided }) });
                 }
               } finally {
-                await actions.app.close();
+                await closeDrained(actions.app, 'actions');
               }
             }
             if (areas.has('matrix')) {
@@ -140,21 +141,37 @@ async function main() {
                   Object.assign(tenant, { matrix: await seedMatrices(matrix.app, tenant, { groups, decisions: decided }) });
                 }
               } finally {
-                await matrix.app.close();
+                await closeDrained(matrix.app, 'matrix');
               }
             }
           } finally {
-            await decision.app.close();
+            await closeDrained(decision.app, 'decision');
           }
         }
       } finally {
-        await settings.app.close();
+        await closeDrained(settings.app, 'settings');
       }
     }
     process.stdout.write(JSON.stringify(result, null, 2) + '\n');
   } finally {
-    await auth.app.close();
+    await closeDrained(auth.app, 'auth');
   }
+}
+
+/**
+ * Closes a seeding service once its outbox is empty: the events of what it seeded must leave
+ * before it goes (no other process of that service may be running to send them later).
+ */
+async function closeDrained(app: INestApplicationContext, schema: string): Promise<void> {
+  const db = app.get(Db);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const [row] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${schema}.outbox WHERE published_at IS NULL`);
+    if (row.n === 0) break;
+    if (Date.now() > deadline) throw new Error(`seed: ${row.n} events of ${schema} still unpublished after 60 s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await app.close();
 }
 
 main().catch((err) => {
