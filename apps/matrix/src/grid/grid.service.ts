@@ -7,7 +7,7 @@ import { stream as excelStream } from 'exceljs';
 import { MatricesService } from '../matrices/matrices.service';
 import { visibleTo } from '../matrices/matrix.sql';
 import { LimitFormatting, SHARE_PASSWORD_TRIES, SHARE_PASSWORD_WINDOW_SECONDS, exportFileName, externalLinkOpen, formatLimit, statusByName } from '../matrices/matrix.rules';
-import { verifyPassword } from '../shared/password';
+import { verifyPassword } from '../share-links/password';
 import { GridPageView, SharedMatrixView } from './dto/grid.response';
 import { AuthorityRow, DelegationFilter, DelegationState, GridColumn, GridRow, csvLine, exportFields, exportHeader, rowCells } from './grid.rules';
 import { GRID_MATRIX_COLUMNS, GridMatrixRow, chosenColumns, delegationsSource, gridRows, holderColumns } from './grid.sql';

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Caller, Page, badRequest, missingIds, missingIdsError, notFound, requireAllowed } from '@ddm/contracts';
 import { Db, Queryable, SERVICE_CONFIG, ServiceConfig, Tx, join, listPage, raw, sql } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { hashPassword, newShareToken } from '../shared/password';
+import { hashPassword, newShareToken } from '../share-links/password';
 import { MatrixChangeDto, BulkReassignOwnerDto, SaveViewDto } from './dto/matrix-change.dto';
 import {
   BulkReassignView,
