@@ -25,7 +25,7 @@ import { plainToInstance } from 'class-transformer';
 import Fastify from 'fastify';
 import { Client, Pool } from 'pg';
 import { DEFAULT_ROLES } from '@ddm/contracts';
-import { ensureDevKeys, listSql, pageRows } from '@ddm/platform';
+import { listSql, pageRows } from '@ddm/platform';
 import { defaultConfiguration, statusIdOf } from '../../apps/actions/src/action-config/action-config.rules';
 import { INSERT_DEFAULT_PRIORITIES_SQL, INSERT_DEFAULT_STATUSES_SQL, INSERT_DEFAULT_TYPES_SQL } from '../../apps/actions/src/action-config/action-config.sql';
 import { ACTION_BY_ID_SQL, ActionRow, actionList } from '../../apps/actions/src/actions/action.sql';
@@ -33,7 +33,7 @@ import { ListActionsQuery } from '../../apps/actions/src/actions/dto/list-action
 import { toActionView } from '../../apps/actions/src/actions/dto/action.response';
 import { DEV_KEYS_DIR, runtime } from '../lib/runtime';
 import { signDevToken } from '../lib/sign';
-import { BenchOptions, Stats, createScratchDatabase, failUnlessAll200, log, measure, pad, parseArgs, usage, removeScratch, round2, runBench, seedCaller, seedTenantWithRoles, startService, summary, startBareWorker } from './lib';
+import { BenchOptions, Stats, failUnlessAll200, log, measure, pad, parseArgs, usage, removeScratch, round2, runBench, seedCaller, seedTenantWithRoles, startService, summary, startBareWorker, scratchServiceEnv } from './lib';
 
 const DATABASE = 'ddm_bench_actions';
 const NATS_NAMESPACE = 'benchactions';
@@ -200,20 +200,7 @@ const KINDS: Kind[] = ['get', 'list', 'small'];
 let bareWorker: Worker | undefined;
 
 async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string }): Promise<void> {
-  const url = await createScratchDatabase(rt.databaseUrl, DATABASE);
-  ensureDevKeys(DEV_KEYS_DIR);
-  const env = {
-    DATABASE_URL: url,
-    NATS_URL: rt.natsUrl,
-    NATS_NAMESPACE,
-    AUTH_DEV_KEYS: 'true',
-    DEV_KEYS_DIR,
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-    APP_URL,
-    DB_POOL_SIZE: String(POOL_SIZE),
-    OTEL_EXPORTER_OTLP_ENDPOINT: '',
-  };
+  const { url, env } = await scratchServiceEnv(rt, DATABASE, NATS_NAMESPACE, POOL_SIZE, APP_URL);
   await startService('auth', 'dist/apps/auth/src/main.js', env, READY_TIMEOUT_MS, 'it applies the auth migrations');
   const { base: svc } = await startService('actions', 'dist/apps/actions/src/main.js', env, READY_TIMEOUT_MS, 'it applies the actions migrations');
 

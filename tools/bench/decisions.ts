@@ -47,7 +47,7 @@ import { plainToInstance } from 'class-transformer';
 import Fastify from 'fastify';
 import { Client, Pool } from 'pg';
 import { Caller, DEFAULT_ROLES } from '@ddm/contracts';
-import { Sql, ensureDevKeys, listSql, pageRows } from '@ddm/platform';
+import { Sql, listSql, pageRows } from '@ddm/platform';
 import { DECISION_BY_ID_SQL, DecisionRow, decisionList } from '../../apps/decision/src/decisions/decision.sql';
 import { selectDecisionFields, toDecisionView } from '../../apps/decision/src/decisions/dto/decision.response';
 import { SearchDecisionsDto } from '../../apps/decision/src/decisions/dto/search-decisions.dto';
@@ -57,7 +57,6 @@ import { signDevToken } from '../lib/sign';
 import {
   BenchOptions,
   Stats,
-  createScratchDatabase,
   failUnlessAll200,
   log,
   measure,
@@ -73,6 +72,7 @@ import {
   summary,
   usage,
   startBareWorker,
+  scratchServiceEnv,
 } from './lib';
 
 const DATABASE = 'ddm_bench_decisions';
@@ -628,22 +628,7 @@ let bareWorker: Worker | undefined;
 let otlp: OtlpReceiver | undefined;
 
 async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string }): Promise<void> {
-  const url = await createScratchDatabase(rt.databaseUrl, DATABASE);
-  // The services trust the dev key (made on first use, as `npm run token` does); the callers' tokens are signed with it.
-  ensureDevKeys(DEV_KEYS_DIR);
-  const env = {
-    DATABASE_URL: url,
-    NATS_URL: rt.natsUrl,
-    NATS_NAMESPACE,
-    AUTH_DEV_KEYS: 'true',
-    DEV_KEYS_DIR,
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-    DB_POOL_SIZE: String(POOL_SIZE),
-    APP_URL,
-    // Tracing off for the measured runs, whatever this shell exports.
-    OTEL_EXPORTER_OTLP_ENDPOINT: '',
-  };
+  const { url, env } = await scratchServiceEnv(rt, DATABASE, NATS_NAMESPACE, POOL_SIZE, APP_URL);
   // One after the other: each applies its own migrations, and both create the pg_trgm extension.
   await startService('auth', 'dist/apps/auth/src/main.js', env, READY_TIMEOUT_MS, 'it applies the auth migrations');
   let { child: decision, base: svc } = await startService('decision', 'dist/apps/decision/src/main.js', env, READY_TIMEOUT_MS, 'it applies the decision migrations');

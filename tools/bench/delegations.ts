@@ -33,7 +33,7 @@ import { plainToInstance } from 'class-transformer';
 import Fastify from 'fastify';
 import { Client, Pool } from 'pg';
 import { Caller, DEFAULT_ROLES } from '@ddm/contracts';
-import { ensureDevKeys, listSql, pageRows } from '@ddm/platform';
+import { listSql, pageRows } from '@ddm/platform';
 import { DelegationRow } from '../../apps/decision/src/delegations/delegation-changes';
 import { DELEGATION_BY_ID_SQL, delegationList } from '../../apps/decision/src/delegations/delegation.sql';
 import { selectDelegationFields, toDelegationView } from '../../apps/decision/src/delegations/dto/delegation.response';
@@ -43,7 +43,6 @@ import { signDevToken } from '../lib/sign';
 import {
   BenchOptions,
   Stats,
-  createScratchDatabase,
   failUnlessAll200,
   log,
   measure,
@@ -58,6 +57,7 @@ import {
   summary,
   usage,
   startBareWorker,
+  scratchServiceEnv,
 } from './lib';
 
 const DATABASE = 'ddm_bench_delegations';
@@ -293,20 +293,7 @@ const pct = (sorted: number[], p: number) => round2(sorted[Math.min(sorted.lengt
 let bareWorker: Worker | undefined;
 
 async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string }): Promise<void> {
-  const url = await createScratchDatabase(rt.databaseUrl, DATABASE);
-  ensureDevKeys(DEV_KEYS_DIR);
-  const env = {
-    DATABASE_URL: url,
-    NATS_URL: rt.natsUrl,
-    NATS_NAMESPACE,
-    AUTH_DEV_KEYS: 'true',
-    DEV_KEYS_DIR,
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-    DB_POOL_SIZE: String(POOL_SIZE),
-    APP_URL,
-    OTEL_EXPORTER_OTLP_ENDPOINT: '',
-  };
+  const { url, env } = await scratchServiceEnv(rt, DATABASE, NATS_NAMESPACE, POOL_SIZE, APP_URL);
   await startService('auth', 'dist/apps/auth/src/main.js', env, READY_TIMEOUT_MS, 'it applies the auth migrations');
   const { base: svc } = await startService('decision', 'dist/apps/decision/src/main.js', env, READY_TIMEOUT_MS, 'it applies the decision migrations');
   const db = new Client({ connectionString: url });

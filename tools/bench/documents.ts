@@ -25,7 +25,7 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import { plainToInstance } from 'class-transformer';
 import Fastify from 'fastify';
 import { Client, Pool } from 'pg';
-import { ensureDevKeys, listSql, pageRows } from '@ddm/platform';
+import { listSql, pageRows } from '@ddm/platform';
 import { AUDIENCE_SQL, DocumentRow, documentList } from '../../apps/document/src/documents/document.sql';
 import { ListDocumentsQuery } from '../../apps/document/src/documents/dto/list-documents.query';
 import { toDocumentView } from '../../apps/document/src/documents/dto/document.response';
@@ -34,7 +34,6 @@ import { signDevToken } from '../lib/sign';
 import {
   BenchOptions,
   Stats,
-  createScratchDatabase,
   failUnlessAll200,
   log,
   measure,
@@ -49,6 +48,7 @@ import {
   summary,
   usage,
   startBareWorker,
+  scratchServiceEnv,
 } from './lib';
 
 const DATABASE = 'ddm_bench_documents';
@@ -214,20 +214,7 @@ const KINDS: Kind[] = ['list', 'small'];
 let bareWorker: Worker | undefined;
 
 async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string }): Promise<void> {
-  const url = await createScratchDatabase(rt.databaseUrl, DATABASE);
-  ensureDevKeys(DEV_KEYS_DIR);
-  const env = {
-    DATABASE_URL: url,
-    NATS_URL: rt.natsUrl,
-    NATS_NAMESPACE,
-    AUTH_DEV_KEYS: 'true',
-    DEV_KEYS_DIR,
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-    DB_POOL_SIZE: String(POOL_SIZE),
-    APP_URL,
-    OTEL_EXPORTER_OTLP_ENDPOINT: '',
-  };
+  const { url, env } = await scratchServiceEnv(rt, DATABASE, NATS_NAMESPACE, POOL_SIZE, APP_URL);
   await startService('auth', 'dist/apps/auth/src/main.js', env, READY_TIMEOUT_MS, 'it applies the auth migrations');
   const { base: svc } = await startService('document', 'dist/apps/document/src/main.js', env, READY_TIMEOUT_MS, 'it applies the document migrations');
 

@@ -12,7 +12,8 @@ import { Worker } from 'node:worker_threads';
 import { ALL_PERMISSION_KEYS, DEFAULT_ROLES, DefaultRoleKey } from '@ddm/contracts';
 import { connect } from 'nats';
 import { Client } from 'pg';
-import { ROOT } from '../lib/runtime';
+import { ensureDevKeys } from '@ddm/platform';
+import { DEV_KEYS_DIR, ROOT } from '../lib/runtime';
 
 // autocannon ships no types; the little of its API used here.
 interface AutocannonResult {
@@ -364,4 +365,34 @@ export async function startBareWorker(script: string, config: unknown): Promise<
   });
   worker.on('error', (err) => log(`bare handler failed: ${err.message}`));
   return { worker, base: `http://127.0.0.1:${port}` };
+}
+
+/**
+ * A benchmark's scratch database (created anew) and the environment its services start with: the
+ * dev key trusted (made on first use, as `npm run token` does; the callers' tokens are signed with
+ * it), quiet logs, loopback only, the given pool, and tracing off for the measured runs whatever
+ * the shell exports. `APP_URL` only when the benchmark compares links.
+ */
+export async function scratchServiceEnv(
+  rt: { databaseUrl: string; natsUrl: string },
+  database: string,
+  natsNamespace: string,
+  poolSize: number,
+  appUrl?: string,
+): Promise<{ url: string; env: Record<string, string> }> {
+  const url = await createScratchDatabase(rt.databaseUrl, database);
+  ensureDevKeys(DEV_KEYS_DIR);
+  const env: Record<string, string> = {
+    DATABASE_URL: url,
+    NATS_URL: rt.natsUrl,
+    NATS_NAMESPACE: natsNamespace,
+    AUTH_DEV_KEYS: 'true',
+    DEV_KEYS_DIR,
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    DB_POOL_SIZE: String(poolSize),
+    OTEL_EXPORTER_OTLP_ENDPOINT: '',
+    ...(appUrl ? { APP_URL: appUrl } : {}),
+  };
+  return { url, env };
 }

@@ -26,7 +26,7 @@ import { plainToInstance } from 'class-transformer';
 import Fastify from 'fastify';
 import { Client, Pool } from 'pg';
 import { ALL_PERMISSION_KEYS } from '@ddm/contracts';
-import { ensureDevKeys, listSql, pageRows } from '@ddm/platform';
+import { listSql, pageRows } from '@ddm/platform';
 import { MatrixRow, toMatrixView } from '../../apps/matrix/src/matrices/dto/matrix.response';
 import { MatrixSearchDto } from '../../apps/matrix/src/matrices/dto/search.dto';
 import { matrixSearch } from '../../apps/matrix/src/matrices/matrix.sql';
@@ -35,7 +35,6 @@ import { signDevToken } from '../lib/sign';
 import {
   BenchOptions,
   Stats,
-  createScratchDatabase,
   failUnlessAll200,
   log,
   measure,
@@ -49,6 +48,7 @@ import {
   startService,
   summary,
   usage,
+  scratchServiceEnv,
 } from './lib';
 
 const DATABASE = 'ddm_bench_matrix';
@@ -249,20 +249,7 @@ function parseOptions(argv: string[]): Options {
 let bareWorker: Worker | undefined;
 
 async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string }): Promise<void> {
-  const url = await createScratchDatabase(rt.databaseUrl, DATABASE);
-  ensureDevKeys(DEV_KEYS_DIR);
-  const env = {
-    DATABASE_URL: url,
-    NATS_URL: rt.natsUrl,
-    NATS_NAMESPACE,
-    AUTH_DEV_KEYS: 'true',
-    DEV_KEYS_DIR,
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-    DB_POOL_SIZE: String(POOL_SIZE),
-    APP_URL,
-    OTEL_EXPORTER_OTLP_ENDPOINT: '',
-  };
+  const { url, env } = await scratchServiceEnv(rt, DATABASE, NATS_NAMESPACE, POOL_SIZE, APP_URL);
   await startService('auth', 'dist/apps/auth/src/main.js', env, READY_TIMEOUT_MS, 'it applies the auth migrations');
   const { base: svc } = await startService('matrix', 'dist/apps/matrix/src/main.js', env, READY_TIMEOUT_MS, 'it applies the matrix migrations');
 

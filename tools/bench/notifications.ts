@@ -33,7 +33,7 @@ import Fastify from 'fastify';
 import { JSONCodec, connect } from 'nats';
 import { Client, Pool } from 'pg';
 import { Subjects } from '@ddm/contracts';
-import { ensureDevKeys, listSql, pageRows } from '@ddm/platform';
+import { listSql, pageRows } from '@ddm/platform';
 import { ListNotificationsQuery } from '../../apps/notifications/src/notifications/dto/notification-request.dto';
 import { NotificationRow, rowToView } from '../../apps/notifications/src/notifications/dto/notification.response';
 import { countSql, notificationList } from '../../apps/notifications/src/notifications/notification.sql';
@@ -42,7 +42,6 @@ import { signDevToken } from '../lib/sign';
 import {
   BenchOptions,
   Stats,
-  createScratchDatabase,
   failUnlessAll200,
   log,
   measure,
@@ -55,6 +54,7 @@ import {
   seedTenantWithRoles,
   startService,
   summary,
+  scratchServiceEnv,
 } from './lib';
 
 const DATABASE = 'ddm_bench_notifications';
@@ -331,19 +331,7 @@ const KINDS: Kind[] = ['count', 'list', 'light'];
 let bareWorker: Worker | undefined;
 
 async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string }): Promise<void> {
-  const url = await createScratchDatabase(rt.databaseUrl, DATABASE);
-  ensureDevKeys(DEV_KEYS_DIR);
-  const env = {
-    DATABASE_URL: url,
-    NATS_URL: rt.natsUrl,
-    NATS_NAMESPACE,
-    AUTH_DEV_KEYS: 'true',
-    DEV_KEYS_DIR,
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-    DB_POOL_SIZE: String(POOL_SIZE),
-    OTEL_EXPORTER_OTLP_ENDPOINT: '',
-  };
+  const { url, env } = await scratchServiceEnv(rt, DATABASE, NATS_NAMESPACE, POOL_SIZE);
   await startService('auth', 'dist/apps/auth/src/main.js', env, READY_TIMEOUT_MS, 'it applies the auth migrations');
   const { base: svc } = await startService('notifications', 'dist/apps/notifications/src/main.js', env, READY_TIMEOUT_MS, 'it applies the notifications migrations');
 
