@@ -2801,6 +2801,15 @@ export interface components {
              */
             sortBy?: "delegationDisplayId" | "decisionName" | "status" | "updatedAt" | "expirationDate" | "authorityLimitValue";
         };
+        DelegationGroupDto: {
+            /**
+             * Format: uuid
+             * @description A group of the tenant the delegation covers
+             */
+            groupId: string;
+            /** Format: uuid */
+            tenantGroupTypeId?: string | null;
+        };
         DelegationRecipientDto: {
             /**
              * Format: uuid
@@ -2812,15 +2821,6 @@ export interface components {
              * @description The position (PERSONNEL_IN_POSITION, POSITION_ONLY)
              */
             recipientPositionId?: string | null;
-        };
-        DelegationGroupDto: {
-            /**
-             * Format: uuid
-             * @description A group of the tenant the delegation covers
-             */
-            groupId: string;
-            /** Format: uuid */
-            tenantGroupTypeId?: string | null;
         };
         DelegationAuthorityDto: {
             /**
@@ -2875,6 +2875,25 @@ export interface components {
              * @description Tenant (default: the caller's active tenant)
              */
             tenantId?: string;
+            /** @default false */
+            recipientAutoIssue?: boolean;
+            /**
+             * Format: date-time
+             * @description When the authority starts (default: now)
+             */
+            effectiveDate?: string;
+            /**
+             * Format: date-time
+             * @description When it ends; none with isNoExpiration
+             */
+            expirationDate?: string | null;
+            /** @default false */
+            isNoExpiration?: boolean;
+            /** @description Pathways along which it may be handed on (within the parent's and the decision's) */
+            delegationPathway?: ("Matrix" | "Direct Line" | "Functional" | "Down-Line")[];
+            delegationGroups?: components["schemas"]["DelegationGroupDto"][];
+            /** @description The linked documents (on a change: the list as it should be, replacing it) */
+            delegationDocuments?: components["schemas"]["DecisionDocumentDto"][];
             /**
              * Format: uuid
              * @description The decision whose authority is handed on
@@ -2894,31 +2913,13 @@ export interface components {
             recipientType: "PERSONNEL_IN_POSITION" | "POSITION_ONLY" | "SPECIFIC_PERSONNEL";
             /** @description Each recipient gets its own delegation */
             delegationRecipients: components["schemas"]["DelegationRecipientDto"][];
-            /** @default false */
-            recipientAutoIssue?: boolean;
             /**
              * @description ISSUED issues at once (through PENDING when the tenant requires approval or acceptance)
              * @default DRAFT
              * @enum {string}
              */
             status?: "DRAFT" | "ISSUED";
-            /**
-             * Format: date-time
-             * @description When the authority starts (default: now)
-             */
-            effectiveDate?: string;
-            /**
-             * Format: date-time
-             * @description When it ends; none with isNoExpiration
-             */
-            expirationDate?: string | null;
-            /** @default false */
-            isNoExpiration?: boolean;
-            /** @description Pathways along which it may be handed on (within the parent's and the decision's) */
-            delegationPathway?: ("Matrix" | "Direct Line" | "Functional" | "Down-Line")[];
-            delegationGroups?: components["schemas"]["DelegationGroupDto"][];
             delegationAuthorities: components["schemas"]["DelegationAuthorityDto"][];
-            delegationDocuments?: components["schemas"]["DecisionDocumentDto"][];
         };
         BulkLinkDocumentsDto: {
             /**
@@ -3079,6 +3080,25 @@ export interface components {
              * @description Tenant (default: the caller's active tenant)
              */
             tenantId?: string;
+            /** @default false */
+            recipientAutoIssue?: boolean;
+            /**
+             * Format: date-time
+             * @description When the authority starts (default: now)
+             */
+            effectiveDate?: string;
+            /**
+             * Format: date-time
+             * @description When it ends; none with isNoExpiration
+             */
+            expirationDate?: string | null;
+            /** @default false */
+            isNoExpiration?: boolean;
+            /** @description Pathways along which it may be handed on (within the parent's and the decision's) */
+            delegationPathway?: ("Matrix" | "Direct Line" | "Functional" | "Down-Line")[];
+            delegationGroups?: components["schemas"]["DelegationGroupDto"][];
+            /** @description The linked documents (on a change: the list as it should be, replacing it) */
+            delegationDocuments?: components["schemas"]["DecisionDocumentDto"][];
             /**
              * @description With delegationRecipients: a new recipient (checked as the rules check a new one)
              * @enum {string}
@@ -3086,17 +3106,7 @@ export interface components {
             recipientType?: "PERSONNEL_IN_POSITION" | "POSITION_ONLY" | "SPECIFIC_PERSONNEL";
             /** @description The one recipient of this delegation */
             delegationRecipients?: components["schemas"]["DelegationRecipientDto"][];
-            recipientAutoIssue?: boolean;
-            /** Format: date-time */
-            effectiveDate?: string;
-            /** Format: date-time */
-            expirationDate?: string | null;
-            isNoExpiration?: boolean;
-            delegationPathway?: ("Matrix" | "Direct Line" | "Functional" | "Down-Line")[];
-            delegationGroups?: components["schemas"]["DelegationGroupDto"][];
             delegationAuthorities?: components["schemas"]["DelegationAuthorityDto"][];
-            /** @description The linked documents as they should be (replaces the list) */
-            delegationDocuments?: components["schemas"]["DecisionDocumentDto"][];
             /**
              * @description Make the change even though it makes descendants invalid (they are marked invalid)
              * @default false

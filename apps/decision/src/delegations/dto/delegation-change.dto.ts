@@ -57,49 +57,21 @@ export class DelegationAuthorityDto extends DecisionAuthorityDto {
   isLimitOverridden?: boolean;
 }
 
-/** POST /decision/v1/delegations: a root delegation (no parent) or a redelegation, to one or more recipients. */
-export class CreateDelegationDto {
+/**
+ * The terms a delegation is issued with and changed by, all optional: the part its create and its
+ * PATCH share (each adds what it needs: the decision, parent, recipients and limits; the cascade).
+ */
+export abstract class DelegationTermsDto {
   @ApiPropertyOptional({ format: 'uuid', description: "Tenant (default: the caller's active tenant)" })
   @OptionalNotNull()
   @IsUUID()
   tenantId?: string;
-
-  @ApiProperty({ format: 'uuid', description: 'The decision whose authority is handed on' })
-  @IsUUID()
-  decisionId: string;
-
-  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'The delegation handed on (a redelegation); none for a root delegation' })
-  @Nullable()
-  @IsUUID()
-  parentDelegationId?: string | null;
-
-  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'The position the issuer issues from (PERSONNEL_IN_POSITION or POSITION_ONLY issuers)' })
-  @Nullable()
-  @IsUUID()
-  issuerPositionId?: string | null;
-
-  @ApiProperty({ enum: DELEGATION_RECIPIENT_TYPES })
-  @IsIn(DELEGATION_RECIPIENT_TYPES)
-  recipientType: string;
-
-  @ApiProperty({ type: [DelegationRecipientDto], minItems: 1, maxItems: MAX_RECIPIENTS, description: 'Each recipient gets its own delegation' })
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(MAX_RECIPIENTS)
-  @ValidateNested({ each: true })
-  @Type(() => DelegationRecipientDto)
-  delegationRecipients: DelegationRecipientDto[];
 
   @ApiPropertyOptional({ default: false })
   @OptionalNotNull()
   @ToBoolean()
   @IsBoolean()
   recipientAutoIssue?: boolean;
-
-  @ApiPropertyOptional({ enum: ['DRAFT', 'ISSUED'], default: 'DRAFT', description: 'ISSUED issues at once (through PENDING when the tenant requires approval or acceptance)' })
-  @OptionalNotNull()
-  @IsIn(['DRAFT', 'ISSUED'])
-  status?: 'DRAFT' | 'ISSUED';
 
   @ApiPropertyOptional({ format: 'date-time', description: 'When the authority starts (default: now)' })
   @OptionalNotNull()
@@ -133,6 +105,48 @@ export class CreateDelegationDto {
   @Type(() => DelegationGroupDto)
   delegationGroups?: DelegationGroupDto[];
 
+  @ApiPropertyOptional({ type: [DecisionDocumentDto], maxItems: MAX_DECISION_DOCUMENTS, description: 'The linked documents (on a change: the list as it should be, replacing it)' })
+  @OptionalNotNull()
+  @IsArray()
+  @ArrayMaxSize(MAX_DECISION_DOCUMENTS)
+  @ValidateNested({ each: true })
+  @Type(() => DecisionDocumentDto)
+  delegationDocuments?: DecisionDocumentDto[];
+}
+
+/** POST /decision/v1/delegations: a root delegation (no parent) or a redelegation, to one or more recipients. */
+export class CreateDelegationDto extends DelegationTermsDto {
+  @ApiProperty({ format: 'uuid', description: 'The decision whose authority is handed on' })
+  @IsUUID()
+  decisionId: string;
+
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'The delegation handed on (a redelegation); none for a root delegation' })
+  @Nullable()
+  @IsUUID()
+  parentDelegationId?: string | null;
+
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'The position the issuer issues from (PERSONNEL_IN_POSITION or POSITION_ONLY issuers)' })
+  @Nullable()
+  @IsUUID()
+  issuerPositionId?: string | null;
+
+  @ApiProperty({ enum: DELEGATION_RECIPIENT_TYPES })
+  @IsIn(DELEGATION_RECIPIENT_TYPES)
+  recipientType: string;
+
+  @ApiProperty({ type: [DelegationRecipientDto], minItems: 1, maxItems: MAX_RECIPIENTS, description: 'Each recipient gets its own delegation' })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_RECIPIENTS)
+  @ValidateNested({ each: true })
+  @Type(() => DelegationRecipientDto)
+  delegationRecipients: DelegationRecipientDto[];
+
+  @ApiPropertyOptional({ enum: ['DRAFT', 'ISSUED'], default: 'DRAFT', description: 'ISSUED issues at once (through PENDING when the tenant requires approval or acceptance)' })
+  @OptionalNotNull()
+  @IsIn(['DRAFT', 'ISSUED'])
+  status?: 'DRAFT' | 'ISSUED';
+
   @ApiProperty({ type: [DelegationAuthorityDto], minItems: 1, maxItems: MAX_DECISION_AUTHORITIES })
   @IsArray()
   @ArrayMinSize(1)
@@ -140,14 +154,6 @@ export class CreateDelegationDto {
   @ValidateNested({ each: true })
   @Type(() => DelegationAuthorityDto)
   delegationAuthorities: DelegationAuthorityDto[];
-
-  @ApiPropertyOptional({ type: [DecisionDocumentDto], maxItems: MAX_DECISION_DOCUMENTS })
-  @OptionalNotNull()
-  @IsArray()
-  @ArrayMaxSize(MAX_DECISION_DOCUMENTS)
-  @ValidateNested({ each: true })
-  @Type(() => DecisionDocumentDto)
-  delegationDocuments?: DecisionDocumentDto[];
 }
 
 /** PATCH /decision/v1/delegations/bulk-link-documents */
@@ -178,12 +184,7 @@ export class BulkLinkDocumentsDto {
  * would make its own descendants invalid is a 409 listing them, unless `cascade` is true, which
  * makes the change and marks them invalid.
  */
-export class UpdateDelegationDto {
-  @ApiPropertyOptional({ format: 'uuid', description: "Tenant (default: the caller's active tenant)" })
-  @OptionalNotNull()
-  @IsUUID()
-  tenantId?: string;
-
+export class UpdateDelegationDto extends DelegationTermsDto {
   @ApiPropertyOptional({ enum: DELEGATION_RECIPIENT_TYPES, description: 'With delegationRecipients: a new recipient (checked as the rules check a new one)' })
   @OptionalNotNull()
   @IsIn(DELEGATION_RECIPIENT_TYPES)
@@ -198,44 +199,6 @@ export class UpdateDelegationDto {
   @Type(() => DelegationRecipientDto)
   delegationRecipients?: DelegationRecipientDto[];
 
-  @ApiPropertyOptional()
-  @OptionalNotNull()
-  @ToBoolean()
-  @IsBoolean()
-  recipientAutoIssue?: boolean;
-
-  @ApiPropertyOptional({ format: 'date-time' })
-  @OptionalNotNull()
-  @IsoDateTime()
-  effectiveDate?: string;
-
-  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true })
-  @Nullable()
-  @IsoDateTime()
-  expirationDate?: string | null;
-
-  @ApiPropertyOptional()
-  @OptionalNotNull()
-  @ToBoolean()
-  @IsBoolean()
-  isNoExpiration?: boolean;
-
-  @ApiPropertyOptional({ type: [String], enum: DECISION_PATHWAYS })
-  @OptionalNotNull()
-  @IsArray()
-  @ArrayMaxSize(DECISION_PATHWAYS.length)
-  @ArrayUnique()
-  @IsIn(DECISION_PATHWAYS, { each: true })
-  delegationPathway?: string[];
-
-  @ApiPropertyOptional({ type: [DelegationGroupDto], maxItems: MAX_DECISION_GROUPS })
-  @OptionalNotNull()
-  @IsArray()
-  @ArrayMaxSize(MAX_DECISION_GROUPS)
-  @ValidateNested({ each: true })
-  @Type(() => DelegationGroupDto)
-  delegationGroups?: DelegationGroupDto[];
-
   @ApiPropertyOptional({ type: [DelegationAuthorityDto], minItems: 1, maxItems: MAX_DECISION_AUTHORITIES })
   @OptionalNotNull()
   @IsArray()
@@ -244,14 +207,6 @@ export class UpdateDelegationDto {
   @ValidateNested({ each: true })
   @Type(() => DelegationAuthorityDto)
   delegationAuthorities?: DelegationAuthorityDto[];
-
-  @ApiPropertyOptional({ type: [DecisionDocumentDto], maxItems: MAX_DECISION_DOCUMENTS, description: 'The linked documents as they should be (replaces the list)' })
-  @OptionalNotNull()
-  @IsArray()
-  @ArrayMaxSize(MAX_DECISION_DOCUMENTS)
-  @ValidateNested({ each: true })
-  @Type(() => DecisionDocumentDto)
-  delegationDocuments?: DecisionDocumentDto[];
 
   @ApiPropertyOptional({ default: false, description: 'Make the change even though it makes descendants invalid (they are marked invalid)' })
   @OptionalNotNull()
