@@ -28,19 +28,37 @@ export interface Manager {
  * root), of create:root_delegations.
  */
 export async function mayManage(tx: Tx, who: Manager, row: DelegationRuleRow): Promise<boolean> {
-  if (who.keys.has('approve:delegations') || row.issuer_user_id === who.userId) return true;
-  if (row.parent_delegation_id === null) return who.keys.has('create:root_delegations');
-  const ancestors = await tx.query<DelegationRuleRow>(
+  return (await manageable(tx, who, [row])).has(row.id);
+}
+
+/**
+ * The ids of `rows` that `who` may manage (see mayManage), for any number of rows in two
+ * statements: every ancestor of the rows that need it in one recursive query, and the caller's
+ * positions once.
+ */
+export async function manageable(tx: Tx, who: Manager, rows: readonly DelegationRuleRow[]): Promise<Set<string>> {
+  const ok = new Set<string>();
+  const open: DelegationRuleRow[] = [];
+  for (const row of rows) {
+    if (who.keys.has('approve:delegations') || row.issuer_user_id === who.userId) ok.add(row.id);
+    else if (row.parent_delegation_id === null) {
+      if (who.keys.has('create:root_delegations')) ok.add(row.id);
+    } else open.push(row);
+  }
+  if (!open.length) return ok;
+  const ancestors = await tx.query<DelegationRuleRow & { below: string }>(
     `WITH RECURSIVE up AS (
-       SELECT ${RULE_COLUMNS} FROM decision.delegations g WHERE g.id = $1 AND g.tenant_id = $2
+       SELECT s.id AS below, ${RULE_COLUMNS} FROM unnest($1::uuid[]) AS s(id) JOIN decision.delegations g ON g.id = s.id AND g.tenant_id = $2
        UNION ALL
-       SELECT ${RULE_COLUMNS} FROM decision.delegations g JOIN up ON g.id = up.parent_delegation_id)
-     SELECT * FROM up WHERE id <> $1`,
-    [row.id, who.tenantId],
+       SELECT up.below, ${RULE_COLUMNS} FROM decision.delegations g JOIN up ON g.id = up.parent_delegation_id)
+     SELECT * FROM up WHERE id <> below`,
+    [open.map((r) => r.id), who.tenantId],
   );
   const org = await loadOrg(tx, who.tenantId, [who.userId], []);
-  if (ancestors.some((a) => a.issuer_user_id === who.userId || holds(toState(a), who.userId, org))) return true;
-  return ancestors.some((a) => a.parent_delegation_id === null) && who.keys.has('create:root_delegations');
+  for (const a of ancestors) {
+    if (a.issuer_user_id === who.userId || holds(toState(a), who.userId, org) || (a.parent_delegation_id === null && who.keys.has('create:root_delegations'))) ok.add(a.below);
+  }
+  return ok;
 }
 
 /** mayManage, or a 403 saying who may. */

@@ -23,7 +23,7 @@ import {
   statusMove,
   statusOnReassign,
 } from './delegation.rules';
-import { DelegationRow, mayManage, recordDelegationChange, requireMayManage, stateSubjectOf } from './delegation-changes';
+import { DelegationRow, manageable, recordDelegationChange, requireMayManage, stateSubjectOf } from './delegation-changes';
 import { DELEGATION_AT_SQL, DELEGATION_BY_ID_SQL, DelegationFilters, DelegationRuleRow, RULE_COLUMNS, decisionScope, delegationList, loadOrg, tenantSettingsOf, toState } from './delegation.sql';
 import { CascadeAuthorityDto, CascadeDelegationAuthorityDto, CascadingCheckView, CheckCascadingUpdatesDto } from './dto/cascading.dto';
 import { BulkReassignRecipientsDto, CreateDelegationDto, DelegationRequestActionDto, UpdateDelegationDto } from './dto/delegation-change.dto';
@@ -343,7 +343,8 @@ export class DelegationsService {
       const missing = wanted.filter((x) => !found.has(x));
       if (missing.length) throw new AppError(ErrorCode.NotFound, `Delegations not found: ${missing.slice(0, 20).join(', ')}`, missing.slice(0, 50).map((m) => ({ field: 'delegationIds', message: `Delegation ${m} not found` })));
       const denied: string[] = [];
-      for (const r of rows) if (!(await mayManage(tx, caller, r))) denied.push(r.id);
+      const allowed = await manageable(tx, caller, rows);
+      for (const r of rows) if (!allowed.has(r.id)) denied.push(r.id);
       if (denied.length) throw forbidden(`You may not delete delegations ${denied.slice(0, 20).join(', ')} (only the issuer, someone above the issuer in the chain, or a holder of "approve:delegations" may)`);
       const tree = await tx.query<{ id: string; status: DelegationStatus; named: boolean }>(
         `WITH RECURSIVE tree AS (

@@ -12,7 +12,7 @@ import { JobItemOutcome } from '@ddm/platform';
 import { Tx } from '@ddm/platform';
 import { DecisionScope, DelegationStatus, LIVE_STATUSES, ProposedDelegation, checkChange, statusOnReassign } from './delegation.rules';
 import { DelegationRuleRow, RULE_COLUMNS, decisionScope, loadOrg, tenantSettingsOf, toState } from './delegation.sql';
-import { Manager, mayManage, recordDelegationChange, stateSubjectOf } from './delegation-changes';
+import { Manager, manageable, recordDelegationChange, stateSubjectOf } from './delegation-changes';
 import { revalidate } from './invalidation';
 
 export interface NewRecipient {
@@ -42,6 +42,7 @@ export async function reassignRecipients(tx: Tx, who: Manager, ids: readonly str
   const { acceptanceRequired } = await tenantSettingsOf(tx, tenantId);
 
   const byId = new Map(rows.map((r) => [r.id, r]));
+  const allowed = await manageable(tx, who, rows);
   const outcomes: JobItemOutcome[] = [];
   const moves: { id: string; status: DelegationStatus; stage: string | null }[] = [];
   for (const id of ids) {
@@ -55,7 +56,7 @@ export async function reassignRecipients(tx: Tx, who: Manager, ids: readonly str
       fail(`Delegation is ${row.status}; only a live delegation (${LIVE_STATUSES.join(', ')}) can be reassigned`);
       continue;
     }
-    if (!(await mayManage(tx, who, row))) {
+    if (!allowed.has(row.id)) {
       fail('Only the issuer, someone above the issuer in the chain, or a holder of "approve:delegations" may reassign it');
       continue;
     }
