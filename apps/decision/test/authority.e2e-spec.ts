@@ -30,7 +30,14 @@ describe('authority check (e2e)', () => {
   const check = async (body: object, token = h.tokens.auditor) => {
     const res = await h.svc.http.post(CHECK, { token, body: { decisionId, unit: 'USD', ...body } });
     expect(res.status).toBe(200);
-    return res.body.data as { allowed: boolean; limit: string | null; chain: { delegationDisplayId: string; limit: string }[]; reasons: string[]; at: string };
+    return res.body.data as {
+      allowed: boolean;
+      limit: { value: string; unit: string | null; operator: string | null } | null;
+      chain: { delegationId: string; delegationDisplayId: string; authority: { display: string } }[];
+      reasons: string[];
+      heldVia: string | null;
+      evaluatedAt: string;
+    };
   };
 
   beforeAll(async () => {
@@ -46,20 +53,28 @@ describe('authority check (e2e)', () => {
   afterAll(() => h?.close());
 
   it('allows along the chain up to the holder\'s limit, names the blocking delegation past it, and answers as of an instant', async () => {
-    const before = new Date(Date.now() - 1000).toISOString();
+    const before = new Date().toISOString();
+    await new Promise((r) => setTimeout(r, 5));
     const root = await issue({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approval('500000', { redelegable: true })] });
     const child = await issue({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }], delegationAuthorities: [approval('100000')] }, h.tokens.manager);
 
     const inside = await check({ userId: user, value: '100000' });
-    expect(inside).toMatchObject({ allowed: true, limit: '<= USD 100,000', reasons: [] });
-    expect(inside.chain).toEqual([
-      { delegationId: root.id, delegationDisplayId: root.delegationDisplayId, limit: '<= USD 500,000' },
-      { delegationId: child.id, delegationDisplayId: child.delegationDisplayId, limit: '<= USD 100,000' },
+    expect(inside).toMatchObject({ allowed: true, limit: { value: '100000', unit: 'USD', operator: '<=' }, reasons: [], heldVia: 'SPECIFIC_PERSONNEL' });
+    expect(inside.chain.map((l) => [l.delegationId, l.delegationDisplayId, l.authority.display])).toEqual([
+      [root.id, root.delegationDisplayId, '<= USD 500,000'],
+      [child.id, child.delegationDisplayId, '<= USD 100,000'],
     ]);
+    expect(inside.chain[1]).toMatchObject({
+      issuerType: 'SPECIFIC_PERSONNEL',
+      issuer: { userId: manager },
+      recipient: { recipientType: 'SPECIFIC_PERSONNEL', userId: user, positionId: null },
+      status: 'ISSUED',
+      authority: { authorityLimitValueType: 'Currency', authorityLimitOperator: '<=', authorityLimitValue: '100000', authorityLimitValueUnit: 'USD' },
+    });
     const outside = await check({ userId: user, value: '100000.01' });
     expect(outside).toMatchObject({ allowed: false, limit: null, chain: [] });
     expect(outside.reasons).toEqual([expect.stringMatching(new RegExp(`^limit <= USD 100,000 < USD 100,000.01 via ${child.delegationDisplayId}`))]);
-    expect(await check({ userId: manager, value: '400000' })).toMatchObject({ allowed: true, limit: '<= USD 500,000' });
+    expect(await check({ userId: manager, value: '400000' })).toMatchObject({ allowed: true, limit: { value: '500000' } });
     expect((await check({ userId: manager, value: '1000000' })).allowed).toBe(false);
 
     // Before the tree existed nobody held it; after the root is suspended the chain is blocked there, but not as of before.
@@ -70,13 +85,13 @@ describe('authority check (e2e)', () => {
     const suspended = await check({ userId: user, value: '1' });
     expect(suspended.allowed).toBe(false);
     expect(suspended.reasons[0]).toMatch(new RegExp(`^delegation ${root.delegationDisplayId} was SUSPENDED on \\d{4}-\\d{2}-\\d{2}$`));
-    expect(await check({ userId: user, value: '1', at: issuedAt })).toMatchObject({ allowed: true, limit: '<= USD 100,000' });
+    expect(await check({ userId: user, value: '1', at: issuedAt })).toMatchObject({ allowed: true, limit: { value: '100000' }, evaluatedAt: issuedAt });
   });
 
   it('a position holds what was delegated to it; a person holds it while in the position (by the holding history)', async () => {
     const [position] = await h.db.query<{ id: string }>(`SELECT id FROM decision.position_projection WHERE tenant_id = $1 AND status = 'ACTIVE' AND NOT is_deleted ORDER BY position_name LIMIT 1`, [h.demo.id]);
     await issue({ recipientType: 'POSITION_ONLY', delegationRecipients: [{ recipientPositionId: position.id }], delegationAuthorities: [approval('250000')] });
-    expect(await check({ positionId: position.id, value: '250000' })).toMatchObject({ allowed: true, limit: '<= USD 250,000' });
+    expect(await check({ positionId: position.id, value: '250000' })).toMatchObject({ allowed: true, limit: { value: '250000', unit: 'USD', operator: '<=' }, heldVia: 'POSITION_ONLY' });
     expect((await check({ positionId: position.id, value: '250001' })).allowed).toBe(false);
     // Nobody holds the position in this spec's organisation: the person does not hold what it received.
     expect((await check({ userId: h.refs.users.get('auditor@demo.test')!, value: '1' })).allowed).toBe(false);
@@ -113,6 +128,101 @@ describe('authority check (e2e)', () => {
     expect((await holders(beforeRevoke)).total).toBe(2);
     expectErrorBody(await h.svc.http.get(`/decision/v1/authority/holders?decisionId=${own}`, { token: h.tokens.otherAdmin }), 404);
     expectErrorBody(await h.svc.http.get('/decision/v1/authority/holders', { token: h.tokens.auditor }), 400);
+  });
+
+  it('check-batch: up to 1,000 checks in one request, answered in order; a bad check is named by its index', async () => {
+    const batch = (checks: object[], token = h.tokens.auditor) => h.svc.http.post('/decision/v1/authority/check-batch', { token, body: { checks } });
+    const asks = Array.from({ length: 1000 }, (_, i) => ({ decisionId, unit: 'USD', userId: i % 2 ? manager : user, value: String((i % 10) * 100000) }));
+    const res = await batch(asks);
+    expect(res.status).toBe(200);
+    const results = res.body.data.results as { allowed: boolean }[];
+    expect(results).toHaveLength(1000);
+    // The root is suspended by the first test: nobody holds it now, and each answer is the single check's.
+    const singles = await Promise.all([asks[0], asks[1], asks[998], asks[999]].map((a) => check(a)));
+    expect([results[0], results[1], results[998], results[999]]).toEqual(singles.map((x) => ({ ...x, evaluatedAt: expect.any(String) })));
+    const at = new Date(Date.now() - 60_000).toISOString();
+    const past = await batch([{ decisionId, unit: 'USD', userId: user, value: '1', at }, { decisionId, unit: 'USD', userId: user, value: '1' }]);
+    expect(past.body.data.results.map((r: { evaluatedAt: string }) => r.evaluatedAt)[0]).toBe(at);
+
+    expectErrorBody(await batch([]), 400);
+    expectErrorBody(await batch([...asks, asks[0]]), 400);
+    const unknown = await batch([asks[0], { ...asks[1], decisionId: '0190a000-0000-7000-8000-00000000dead' }]);
+    expectErrorBody(unknown, 404);
+    expect(unknown.body.errors[0].field).toBe('checks.1.decisionId');
+    const both = await batch([asks[0], { decisionId, userId: user, positionId: user }]);
+    expectErrorBody(both, 400);
+    expect(both.body.errors[0].field).toBe('checks.1.userId');
+    const otherTenant = await batch([{ ...asks[0], tenantId: h.other.id }]);
+    expectErrorBody(otherTenant, 400);
+    expect(otherTenant.body.errors[0].field).toBe('checks.0.tenantId');
+  });
+
+  it('a value in another currency than the limit\'s: a 400 without the tenant\'s rates, converted with the rate in force on the day asked about', async () => {
+    const decision = await h.svc.http.post('/decision/v1/decisions', {
+      token: h.tokens.admin,
+      body: { name: 'Approve treasury transfers (currency spec)', status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approval('1000000')] },
+    });
+    const own = decision.body.data.id as string;
+    const res = await h.svc.http.post(DELEGATIONS, {
+      token: h.tokens.admin,
+      body: { decisionId: own, status: 'ISSUED', delegationPathway: ['Matrix'], recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approval('100000')] },
+    });
+    expect(res.status).toBe(200);
+    const ask = (value: string, unit: string, at?: string) => h.svc.http.post(CHECK, { token: h.tokens.auditor, body: { decisionId: own, userId: manager, value, unit, ...(at ? { at } : {}) } });
+
+    const none = await ask('90000', 'EUR');
+    expectErrorBody(none, 400);
+    expect(none.body.errors[0]).toMatchObject({ field: 'unit', message: expect.stringMatching(/^no conversion rate for EUR on \d{4}-\d{2}-\d{2}/) });
+
+    const rates = (body: object, token = h.tokens.admin) => h.svc.http.put('/decision/v1/authority/currency-rates', { token, body });
+    // Demo Co never changed its settings: its base currency is auth's default, USD.
+    const today = new Date().toISOString().slice(0, 10);
+    const saved = await rates({ rates: [{ currency: 'EUR', rate: '1.25', validFrom: '2020-01-01' }, { currency: 'EUR', rate: '1.1', validFrom: today }, { currency: 'GBP', rate: '1.3', validFrom: '2020-01-01' }] });
+    expect(saved.status).toBe(200);
+    expect(saved.body.data).toEqual({ baseCurrency: 'USD', rates: [{ currency: 'EUR', rate: '1.25', validFrom: '2020-01-01' }, { currency: 'EUR', rate: '1.1', validFrom: today }, { currency: 'GBP', rate: '1.3', validFrom: '2020-01-01' }] });
+    expect((await h.svc.http.get('/decision/v1/authority/currency-rates', { token: h.tokens.auditor })).body.data).toEqual(saved.body.data);
+
+    // Today EUR 90,000 = USD 99,000 (within 100,000); EUR 90,910 = USD 100,001 is not.
+    expect((await ask('90000', 'EUR')).body.data).toMatchObject({ allowed: true, limit: { value: '100000', unit: 'USD' } });
+    const over = (await ask('90910', 'EUR')).body.data;
+    expect(over.allowed).toBe(false);
+    expect(over.reasons[0]).toMatch(/^limit <= USD 100,000 < EUR 90,910 \(USD 100,001\) via \d+/);
+    // GBP has one rate: 76,923 GBP = 99,999.9 USD; JPY has none.
+    expect((await ask('76923', 'GBP')).body.data.allowed).toBe(true);
+    expectErrorBody(await ask('1', 'JPY'), 400);
+
+    expectErrorBody(await rates({ rates: [{ currency: 'USD', rate: '1', validFrom: today }] }), 400);
+    expectErrorBody(await rates({ rates: [{ currency: 'EUR', rate: '1', validFrom: today }, { currency: 'EUR', rate: '2', validFrom: today }] }), 400);
+    expectErrorBody(await rates({ rates: [{ currency: 'eur', rate: '1', validFrom: today }] }), 400);
+    expectErrorBody(await rates({ rates: [{ currency: 'EUR', rate: '0', validFrom: today }] }), 400);
+    expectErrorBody(await rates({ rates: [{ currency: 'EUR', rate: '1', validFrom: '2026-02-30' }] }), 400);
+    expectErrorBody(await rates({ rates: [] }, h.tokens.auditor), 403);
+    // Another tenant sees none of these rates.
+    expect((await h.svc.http.get('/decision/v1/authority/currency-rates', { token: h.tokens.otherAdmin })).body.data.rates).toEqual([]);
+  });
+
+  it('a deleted decision gives no authority from its deletion on, and did before', async () => {
+    const before = new Date(Date.now() - 1).toISOString();
+    await new Promise((r) => setTimeout(r, 5));
+    const decision = await h.svc.http.post('/decision/v1/decisions', {
+      token: h.tokens.admin,
+      body: { name: 'Write off receivables (deletion spec)', status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approval('1000000')] },
+    });
+    const own = decision.body.data.id as string;
+    const res = await h.svc.http.post(DELEGATIONS, {
+      token: h.tokens.admin,
+      body: { decisionId: own, status: 'ISSUED', delegationPathway: ['Matrix'], recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approval('100000')] },
+    });
+    expect(res.status).toBe(200);
+    const ask = (at?: string) => h.svc.http.post(CHECK, { token: h.tokens.auditor, body: { decisionId: own, userId: manager, value: '1', unit: 'USD', ...(at ? { at } : {}) } });
+    const held = new Date().toISOString();
+    await new Promise((r) => setTimeout(r, 5));
+    expect((await ask()).body.data.allowed).toBe(true);
+    expect((await ask(before)).body.data).toMatchObject({ allowed: false, reasons: [expect.stringMatching(/did not exist on/)] });
+    expect((await h.svc.http.post(`${DELEGATIONS}/${res.body.data[0].id}/revoke`, { token: h.tokens.admin, body: {} })).status).toBe(200);
+    expect((await h.svc.http.delete(`/decision/v1/decisions/${own}`, { token: h.tokens.admin })).status).toBe(200);
+    expect((await ask()).body.data).toMatchObject({ allowed: false, reasons: [expect.stringMatching(/^decision \d+ was deleted on/)] });
+    expect((await ask(held)).body.data.allowed).toBe(true);
   });
 
   it('400 without a subject or with both, a bad value or an unknown field; 404 for an unknown or another tenant\'s decision', async () => {

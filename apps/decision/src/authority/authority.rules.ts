@@ -28,6 +28,9 @@ export interface AuthorityQuestion {
   at: Date;
 }
 
+/** A value in one currency in another, as of the instant asked about (the tenant's rates); see currency-rates.ts. */
+export type Convert = (value: string, from: string, to: string) => string;
+
 export type ChainAnswer =
   | { allowed: true; limit: Limit }
   | { allowed: false; blockedBy: { delegationId: string; delegationDisplayId: string }; reason: string };
@@ -49,8 +52,21 @@ export function admits(limit: Limit, value: string | null, unit: string | null):
 export function formatLimit(limit: Limit): string {
   if (limit.authorityLimitValueType === 'Authorized') return 'Authorized';
   if (limit.authorityLimitValue === UNLIMITED) return 'Unlimited';
-  const amount = limit.authorityLimitValue === null ? '?' : Number(limit.authorityLimitValue).toLocaleString('en-US', { maximumFractionDigits: 6 });
-  return `${limit.authorityLimitOperator ?? ''} ${limit.authorityLimitValueUnit ? `${limit.authorityLimitValueUnit} ` : ''}${amount}`.trim();
+  const value = limit.authorityLimitValue === null ? '?' : amount(limit.authorityLimitValue);
+  return `${limit.authorityLimitOperator ?? ''} ${limit.authorityLimitValueUnit ? `${limit.authorityLimitValueUnit} ` : ''}${value}`.trim();
+}
+
+const amount = (value: string) => Number(value).toLocaleString('en-US', { maximumFractionDigits: 6 });
+
+/** Whether a value in `unit` must be converted before `limit` can compare it: a Currency limit in another currency. */
+export function needsConversion(limit: Limit, unit: string | null): boolean {
+  return limit.authorityLimitValueType === 'Currency' && unit !== null && limit.authorityLimitValueUnit !== null && limit.authorityLimitValueUnit.toUpperCase() !== unit.toUpperCase();
+}
+
+/** A limit as the check answers it: its value ("Unlimited" or a decimal), unit and operator; null for Authorized. */
+export function limitOf(limit: Limit): { value: string; unit: string | null; operator: string | null } | null {
+  if (limit.authorityLimitValueType === 'Authorized') return null;
+  return { value: limit.authorityLimitValue ?? '', unit: limit.authorityLimitValueUnit, operator: limit.authorityLimitValue === UNLIMITED ? null : limit.authorityLimitOperator };
 }
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
@@ -75,7 +91,12 @@ export function notInForce(link: ChainLink, at: Date): string | null {
  * parent when issued; a link whose limit does not admit the value blocks the chain anyway). The
  * first link that fails, root first, is the one named.
  */
-export function evaluateChain(links: readonly ChainLink[], q: AuthorityQuestion, covers: (linkGroupId: string, groupId: string) => boolean): ChainAnswer {
+export function evaluateChain(
+  links: readonly ChainLink[],
+  q: AuthorityQuestion,
+  covers: (linkGroupId: string, groupId: string) => boolean,
+  convert?: Convert,
+): ChainAnswer {
   if (!links.length) throw new Error('a chain has at least one delegation');
   for (const link of links) {
     const blocked = (reason: string): ChainAnswer => ({ allowed: false, blockedBy: { delegationId: link.delegationId, delegationDisplayId: link.delegationDisplayId }, reason });
@@ -86,9 +107,11 @@ export function evaluateChain(links: readonly ChainLink[], q: AuthorityQuestion,
     }
     const limit = link.authorities.find((a) => a.authorityTypeId.toLowerCase() === q.authorityTypeId.toLowerCase());
     if (!limit) return blocked(`delegation ${link.delegationDisplayId} does not hold that authority type`);
-    const problem = admits(limit, q.value, q.unit);
+    const converted = convert && needsConversion(limit, q.unit) && q.value !== null ? convert(q.value, q.unit!, limit.authorityLimitValueUnit!) : null;
+    const problem = converted === null ? admits(limit, q.value, q.unit) : admits(limit, converted, limit.authorityLimitValueUnit);
     if (problem) {
-      const asked = q.value === null ? '' : ` < ${q.unit ? `${q.unit} ` : ''}${Number(q.value).toLocaleString('en-US', { maximumFractionDigits: 6 })}`;
+      const inUnit = converted === null ? '' : ` (${limit.authorityLimitValueUnit} ${amount(converted)})`;
+      const asked = q.value === null ? '' : ` < ${q.unit ? `${q.unit} ` : ''}${amount(q.value)}${inUnit}`;
       return blocked(`limit ${formatLimit(limit)}${asked} via ${link.delegationDisplayId} (${problem})`);
     }
   }

@@ -2,19 +2,41 @@ import { Injectable } from '@nestjs/common';
 import { Caller, Page, badRequest, notFound } from '@ddm/contracts';
 import { Db } from '@ddm/platform';
 import { DelegationLimit, DelegationStatus, limitProblem } from '../delegations/delegation.rules';
-import { ChainAnswer, ChainLink, evaluateChain, formatLimit, notInForce } from './authority.rules';
-import { CHAINS_AT_SQL, DECISION_DELEGATIONS_AT_SQL, GROUPS_AT_SQL, HOLDERS_AT_SQL } from './authority.sql';
-import { AuthorityCheckDto, AuthorityCheckView, AuthorityHolderView, AuthorityHoldersQuery } from './dto/authority-check.dto';
+import { ChainAnswer, ChainLink, evaluateChain, formatLimit, limitOf, needsConversion, notInForce } from './authority.rules';
+import { CHECKS_AT_SQL, DECISION_DELEGATIONS_AT_SQL, GROUPS_AT_SQL, HOLDERS_AT_SQL } from './authority.sql';
+import { converterOn, getRates, loadRates, putRates } from './currency-rates';
+import {
+  AuthorityCheckBatchDto,
+  AuthorityCheckBatchView,
+  AuthorityCheckDto,
+  AuthorityCheckView,
+  AuthorityHolderView,
+  AuthorityHoldersQuery,
+  ChainLinkView,
+} from './dto/authority-check.dto';
+import { CurrencyRatesDto, CurrencyRatesView } from './dto/currency-rates.dto';
 
 /** Reasons answered when nothing allows: the nearest misses, each once. */
 const MAX_REASONS = 5;
 
+interface Person {
+  id?: string | null;
+  name?: string | null;
+}
+
 interface Snapshot {
   id: string;
   parentDelegationId: string | null;
+  issuerType: string;
+  issuerUserId: string | null;
+  issuerPositionId: string | null;
+  issuerUser: Person | null;
+  issuerPositionName: string | null;
   recipientType: string;
   recipientUserId: string | null;
   recipientPositionId: string | null;
+  recipientUser: Person | null;
+  recipientPositionName: string | null;
   delegationDisplayId: string;
   status: DelegationStatus;
   isInvalid: boolean;
@@ -24,12 +46,38 @@ interface Snapshot {
   delegationAuthorities: DelegationLimit[];
 }
 
+/** The decision as it stood at the instant asked about (its revision in force then). */
+interface DecisionState {
+  decisionDisplayId: string;
+  status: string;
+  isDeleted: boolean;
+  since: string;
+  authorityTypeIds: string[];
+}
+
+interface CheckRow {
+  n: string;
+  decision_known: boolean | null;
+  decision_state: DecisionState | null;
+  holder_id: string | null;
+  snapshot: Snapshot | null;
+}
+
+/** One check, validated: its subject, decision and question. */
+interface Asked {
+  dto: AuthorityCheckDto;
+  userId: string | null;
+  positionId: string | null;
+  decisionId: string;
+  at: Date;
+}
+
 /**
  * The authority engine: may this person (or position) decide this, for this value, here, at this
- * instant, and by which chain? Chains and the group hierarchy are read as they stood then (the
- * revisions and histories the decision area keeps), in two statements; the rules
- * (authority.rules.ts) decide. Answers the chain with the highest limit that allows, or the
- * reasons of the nearest misses.
+ * instant, and by which chain? Any number of checks are read in one statement (CHECKS_AT_SQL: the
+ * decision, the holdings and every chain as they stood then, by index probes), the group hierarchy
+ * and the currency rates once when a check needs them; the rules (authority.rules.ts) decide.
+ * Answers the chain with the highest limit that allows, or the reasons of the nearest misses.
  */
 @Injectable()
 export class AuthorityService {
@@ -40,60 +88,145 @@ export class AuthorityService {
   }
 
   async check(caller: Caller, dto: AuthorityCheckDto): Promise<AuthorityCheckView> {
-    const tenantId = caller.tenantId;
-    const userId = dto.userId?.toLowerCase() ?? null;
-    const positionId = dto.positionId?.toLowerCase() ?? null;
-    if ((userId === null) === (positionId === null)) throw badRequest('Send exactly one of userId and positionId', [{ field: 'userId', message: 'or positionId is required (not both)' }]);
-    const at = dto.at ? new Date(dto.at) : new Date();
-    const [decision] = await this.db.query<{ first_type: string | null }>(
-      `SELECT (SELECT da.authority_type_id FROM decision.decision_authorities da WHERE da.decision_id = d.id ORDER BY da.position LIMIT 1) AS first_type
-         FROM decision.decisions d WHERE d.id = $1 AND d.tenant_id = $2 AND NOT d.is_deleted`,
-      [dto.decisionId, tenantId],
-    );
-    if (!decision) throw notFound(`Decision ${dto.decisionId} not found`, [{ field: 'decisionId', message: `Decision ${dto.decisionId} not found` }]);
-    const authorityTypeId = dto.authorityTypeId?.toLowerCase() ?? decision.first_type;
-    if (!authorityTypeId) throw badRequest('The decision has no authority to check', [{ field: 'authorityTypeId', message: 'the decision has no authorities' }]);
-
-    const [rows, groups] = await Promise.all([
-      this.db.query<{ holder_id: string; snapshot: Snapshot }>(CHAINS_AT_SQL, [tenantId, dto.decisionId, at.toISOString(), userId, positionId]),
-      dto.groupId ? this.db.query<{ group_id: string; parent_group_ids: string[]; live: boolean }>(GROUPS_AT_SQL, [tenantId, at.toISOString()]) : Promise.resolve([]),
-    ]);
-    const parents = new Map(groups.map((g) => [g.group_id, g.parent_group_ids]));
-    const live = new Set(groups.filter((g) => g.live).map((g) => g.group_id));
-    const covers = (linkGroup: string, target: string): boolean => {
-      if (!live.has(target) || !live.has(linkGroup)) return false;
-      const seen = new Set<string>();
-      for (const todo = [target]; todo.length; ) {
-        const g = todo.pop()!;
-        if (g === linkGroup) return true;
-        if (seen.has(g)) continue;
-        seen.add(g);
-        todo.push(...(parents.get(g) ?? []));
-      }
-      return false;
-    };
-
-    // One chain per delegation held, root first (the rows come ordered by holder, root first).
-    const chains = new Map<string, ChainLink[]>();
-    for (const r of rows) chains.set(r.holder_id, [...(chains.get(r.holder_id) ?? []), toLink(r.snapshot)]);
-    const question = { authorityTypeId, value: dto.value ?? null, unit: dto.unit ?? null, groupId: dto.groupId?.toLowerCase() ?? null, at };
-    const answers = [...chains.values()].map((links) => ({ links, answer: evaluateChain(links, question, covers) }));
-    const allowed = answers.filter((a): a is { links: ChainLink[]; answer: Extract<ChainAnswer, { allowed: true }> } => a.answer.allowed);
-    const base = { at: at.toISOString(), decisionId: dto.decisionId.toLowerCase(), authorityTypeId };
-    if (allowed.length) {
-      // The highest limit: one no other exceeds (a limit within another is the lower).
-      const best = allowed.reduce((a, b) => (limitProblem(a.answer.limit, b.answer.limit) === null && limitProblem(b.answer.limit, a.answer.limit) !== null ? b : a));
-      return {
-        ...base,
-        allowed: true,
-        limit: formatLimit(best.answer.limit),
-        chain: best.links.map((l) => ({ delegationId: l.delegationId, delegationDisplayId: l.delegationDisplayId, limit: limitOf(l, authorityTypeId) })),
-        reasons: [],
-      };
-    }
-    const reasons = [...new Set(answers.map((a) => (a.answer.allowed ? '' : a.answer.reason)))].filter(Boolean).slice(0, MAX_REASONS);
-    return { ...base, allowed: false, limit: null, chain: [], reasons: reasons.length ? reasons : [`no delegation of this decision was held by the ${userId ? 'person' : 'position'} at ${at.toISOString()}`] };
+    const [answer] = await this.checkMany(caller, [dto], '');
+    return answer;
   }
+
+  async checkBatch(caller: Caller, dto: AuthorityCheckBatchDto): Promise<AuthorityCheckBatchView> {
+    dto.checks.forEach((c, i) => {
+      if (c.tenantId && c.tenantId.toLowerCase() !== caller.tenantId) {
+        throw badRequest(`Check ${i} names another tenant`, [{ field: `checks.${i}.tenantId`, message: `must be the batch's tenant ${caller.tenantId}` }]);
+      }
+    });
+    return { results: await this.checkMany(caller, dto.checks, 'checks.') };
+  }
+
+  /** The checks, answered in order; `prefix` names a check's fields in errors ("checks.3.decisionId"). */
+  private async checkMany(caller: Caller, dtos: readonly AuthorityCheckDto[], prefix: string): Promise<AuthorityCheckView[]> {
+    const tenantId = caller.tenantId;
+    const evaluatedNow = new Date();
+    const field = (i: number, name: string) => (prefix ? `${prefix}${i}.${name}` : name);
+    const asked: Asked[] = dtos.map((dto, i) => {
+      const userId = dto.userId?.toLowerCase() ?? null;
+      const positionId = dto.positionId?.toLowerCase() ?? null;
+      if ((userId === null) === (positionId === null)) throw badRequest('Send exactly one of userId and positionId', [{ field: field(i, 'userId'), message: 'or positionId is required (not both)' }]);
+      return { dto, userId, positionId, decisionId: dto.decisionId.toLowerCase(), at: dto.at ? new Date(dto.at) : evaluatedNow };
+    });
+
+    const rows = await this.db.query<CheckRow>(CHECKS_AT_SQL, [
+      tenantId,
+      asked.map((a) => a.decisionId),
+      asked.map((a) => a.at.toISOString()),
+      asked.map((a) => a.userId),
+      asked.map((a) => a.positionId),
+    ]);
+    const byCheck = asked.map(() => ({ known: false, state: null as DecisionState | null, chains: new Map<string, Snapshot[]>() }));
+    for (const r of rows) {
+      const c = byCheck[Number(r.n) - 1];
+      c.known = !!r.decision_known;
+      c.state = r.decision_state;
+      if (r.holder_id && r.snapshot) c.chains.set(r.holder_id, [...(c.chains.get(r.holder_id) ?? []), r.snapshot]);
+    }
+    byCheck.forEach((c, i) => {
+      if (!c.known) throw notFound(`Decision ${asked[i].decisionId} not found`, [{ field: field(i, 'decisionId'), message: `Decision ${asked[i].decisionId} not found` }]);
+    });
+
+    // The group hierarchy at each instant some check names a group for; the rates once, when a currency differs.
+    const groupInstants = [...new Set(asked.filter((a) => a.dto.groupId).map((a) => a.at.toISOString()))];
+    const groups = groupInstants.length
+      ? await this.db.query<{ at: Date; group_id: string; parent_group_ids: string[]; live: boolean }>(GROUPS_AT_SQL, [tenantId, groupInstants])
+      : [];
+    const needsRates = asked.some((a, i) => a.dto.unit && [...byCheck[i].chains.values()].some((links) => links.some((l) => l.delegationAuthorities.some((x) => needsConversion(x, a.dto.unit!)))));
+    const rates = needsRates ? await loadRates(this.db, tenantId, new Date(Math.max(...asked.map((a) => a.at.getTime())))) : null;
+
+    return asked.map((a, i) => {
+      const { state, chains } = byCheck[i];
+      const day = a.at.toISOString().slice(0, 10);
+      const refused = (authorityTypeId: string | null, reasons: string[]): AuthorityCheckView => ({
+        evaluatedAt: a.at.toISOString(),
+        decisionId: a.decisionId,
+        authorityTypeId,
+        allowed: false,
+        reasons,
+        limit: null,
+        chain: [],
+        heldVia: null,
+      });
+      if (!state) return refused(a.dto.authorityTypeId?.toLowerCase() ?? null, [`decision ${a.decisionId} did not exist on ${day}`]);
+      if (state.isDeleted) return refused(a.dto.authorityTypeId?.toLowerCase() ?? null, [`decision ${state.decisionDisplayId} was deleted on ${day}`]);
+      const authorityTypeId = a.dto.authorityTypeId?.toLowerCase() ?? state.authorityTypeIds[0]?.toLowerCase() ?? null;
+      if (!authorityTypeId) throw badRequest('The decision has no authority to check', [{ field: field(i, 'authorityTypeId'), message: 'the decision has no authorities' }]);
+      const covers = coverage(groups.filter((g) => new Date(g.at).getTime() === a.at.getTime()));
+      const question = { authorityTypeId, value: a.dto.value ?? null, unit: a.dto.unit ?? null, groupId: a.dto.groupId?.toLowerCase() ?? null, at: a.at };
+      const convert = rates ? converterOn(day, rates.base, rates.rates) : undefined;
+      const answers = [...chains.values()].map((snapshots) => ({ snapshots, answer: evaluateChain(snapshots.map(toLink), question, covers, convert) }));
+      const allowed = answers.filter((x): x is { snapshots: Snapshot[]; answer: Extract<ChainAnswer, { allowed: true }> } => x.answer.allowed);
+      if (!allowed.length) {
+        const reasons = [...new Set(answers.map((x) => (x.answer.allowed ? '' : x.answer.reason)))].filter(Boolean).slice(0, MAX_REASONS);
+        return refused(authorityTypeId, reasons.length ? reasons : [`no delegation of this decision was held by the ${a.userId ? 'person' : 'position'} at ${a.at.toISOString()}`]);
+      }
+      // The highest limit: one no other exceeds (a limit within another is the lower); the first such, in holder order.
+      const best = allowed.reduce((x, y) => (limitProblem(x.answer.limit, y.answer.limit) === null && limitProblem(y.answer.limit, x.answer.limit) !== null ? y : x));
+      return {
+        evaluatedAt: a.at.toISOString(),
+        decisionId: a.decisionId,
+        authorityTypeId,
+        allowed: true,
+        reasons: [],
+        limit: limitOf(best.answer.limit),
+        chain: best.snapshots.map((s) => toChainLink(s, authorityTypeId)),
+        heldVia: best.snapshots[best.snapshots.length - 1].recipientType,
+      };
+    });
+  }
+
+  getRates(caller: Caller): Promise<CurrencyRatesView> {
+    return getRates(this.db, caller);
+  }
+
+  putRates(caller: Caller, dto: CurrencyRatesDto): Promise<CurrencyRatesView> {
+    return putRates(this.db, caller, dto);
+  }
+}
+
+/** Whether a link's group reaches the group asked about through the hierarchy as it stood (both live then). */
+function coverage(groups: readonly { group_id: string; parent_group_ids: string[]; live: boolean }[]): (linkGroup: string, target: string) => boolean {
+  const parents = new Map(groups.map((g) => [g.group_id, g.parent_group_ids]));
+  const live = new Set(groups.filter((g) => g.live).map((g) => g.group_id));
+  return (linkGroup, target) => {
+    if (!live.has(target) || !live.has(linkGroup)) return false;
+    const seen = new Set<string>();
+    for (const todo = [target]; todo.length; ) {
+      const g = todo.pop()!;
+      if (g === linkGroup) return true;
+      if (seen.has(g)) continue;
+      seen.add(g);
+      todo.push(...(parents.get(g) ?? []));
+    }
+    return false;
+  };
+}
+
+function toChainLink(s: Snapshot, authorityTypeId: string): ChainLinkView {
+  const limit = s.delegationAuthorities.find((a) => a.authorityTypeId.toLowerCase() === authorityTypeId);
+  return {
+    delegationId: s.id,
+    delegationDisplayId: s.delegationDisplayId,
+    issuerType: s.issuerType,
+    issuer: { userId: s.issuerUserId, userName: s.issuerUser?.name ?? null, positionId: s.issuerPositionId, positionName: s.issuerPositionName },
+    recipient: { recipientType: s.recipientType, userId: s.recipientUserId, userName: s.recipientUser?.name ?? null, positionId: s.recipientPositionId, positionName: s.recipientPositionName },
+    status: s.status,
+    authority: limit
+      ? {
+          authorityTypeId: limit.authorityTypeId,
+          authorityLimitValueType: limit.authorityLimitValueType,
+          authorityLimitOperator: limit.authorityLimitOperator,
+          authorityLimitValue: limit.authorityLimitValue,
+          authorityLimitValueUnit: limit.authorityLimitValueUnit,
+          display: formatLimit(limit),
+        }
+      : null,
+  };
 }
 
 /**
@@ -149,9 +282,4 @@ function toLink(s: Snapshot): ChainLink {
     groupIds: s.delegationGroups.map((g) => g.groupId),
     authorities: s.delegationAuthorities,
   };
-}
-
-function limitOf(link: ChainLink, authorityTypeId: string): string {
-  const limit = link.authorities.find((a) => a.authorityTypeId.toLowerCase() === authorityTypeId);
-  return limit ? formatLimit(limit) : 'none';
 }

@@ -1,51 +1,82 @@
-/** The statements of the authority engine: chains of delegations and the group hierarchy as they stood at an instant. */
+/**
+ * The statements of the authority engine: chains of delegations, decisions, holdings and the group
+ * hierarchy as they stood at an instant. "As it stood at T" is always the row whose validity holds
+ * T at millisecond precision (an instant is a JavaScript date): valid from before T + 1 ms and not
+ * valid to before then; `t` below is that T + 1 ms.
+ */
+
+/** The revision (or history row) aliased `r` was the one in force at `t`. */
+const IN_FORCE = (r: string, t: string, from = 'revision_date') => `${r}.${from} < ${t} AND (${r}.valid_to IS NULL OR ${r}.valid_to >= ${t})`;
 
 /**
- * Every chain ending in a delegation the subject held at the instant, one row per link: each
- * delegation of the decision as it stood then (its revision in force), the subject's positions
- * then (the holding history), the holder's delegations (by person, by person-in-position, by
- * position), then up the parents (cycle-safe, at most 64 levels). $1 = tenant, $2 = decision,
- * $3 = instant, $4 = user (or null), $5 = position (or null).
+ * Any number of checks in one statement. $1 = tenant; per check, in order: $2 decisions, $3
+ * instants, $4 users (or null), $5 positions (or null). Answers, per check `n` (1-based): the
+ * decision as it stood then (from its revisions: `decision_state` null when it did not exist yet;
+ * `decision_known` false when the tenant has no such decision at all), then one row per link of every
+ * chain ending in a delegation the subject held then (none: a row with null `holder_id`), holders
+ * in order and each chain root first. The subject held a delegation whose revision in force named as
+ * recipient the person (SPECIFIC_PERSONNEL), the person in a position they held then
+ * (PERSONNEL_IN_POSITION), or a position they held then, or the position asked about (POSITION_ONLY);
+ * each link above is its parent's revision in force then (cycle-safe, at most 64 levels). Every
+ * step is an index probe: revisions by recipient and decision, by delegation and date; holdings by
+ * person and date.
  */
-export const CHAINS_AT_SQL = `
+export const CHECKS_AT_SQL = `
 WITH RECURSIVE
-  held AS (
-    SELECT h.position_id FROM decision.position_holding_history h
-     WHERE $4::uuid IS NOT NULL AND h.tenant_id = $1 AND h.user_id = $4 AND h.valid_from <= $3 AND (h.valid_to IS NULL OR h.valid_to > $3)),
-  at_t AS (
-    SELECT DISTINCT ON (r.delegation_id) r.delegation_id AS id, r.snapshot AS s
-      FROM decision.delegations g JOIN decision.delegation_revisions r ON r.delegation_id = g.id
-     WHERE g.tenant_id = $1 AND g.decision_id = $2 AND r.revision_date < $3::timestamptz + interval '1 millisecond'
-     ORDER BY r.delegation_id, r.revision_date DESC, r.revision_id DESC),
+  q AS (
+    SELECT x.n, x.decision_id, x.at, x.at + interval '1 millisecond' AS t, x.user_id, x.position_id
+      FROM unnest($2::uuid[], $3::timestamptz[], $4::uuid[], $5::uuid[]) WITH ORDINALITY AS x(decision_id, at, user_id, position_id, n)),
+  positions AS (
+    SELECT q.n, h.position_id FROM q JOIN decision.position_holding_history h
+        ON h.tenant_id = $1 AND h.user_id = q.user_id AND ${IN_FORCE('h', 'q.t', 'valid_from')}
+    UNION
+    SELECT q.n, q.position_id FROM q WHERE q.position_id IS NOT NULL),
   holder AS (
-    SELECT a.id FROM at_t a
-     WHERE ($4::uuid IS NOT NULL AND a.s->>'recipientType' = 'SPECIFIC_PERSONNEL' AND (a.s->>'recipientUserId')::uuid = $4)
-        OR ($4::uuid IS NOT NULL AND a.s->>'recipientType' = 'PERSONNEL_IN_POSITION' AND (a.s->>'recipientUserId')::uuid = $4
-            AND (a.s->>'recipientPositionId')::uuid IN (SELECT position_id FROM held))
-        OR (a.s->>'recipientType' = 'POSITION_ONLY'
-            AND ((a.s->>'recipientPositionId')::uuid IN (SELECT position_id FROM held) OR (a.s->>'recipientPositionId')::uuid = $5))),
-  chain AS (
-    SELECT h.id AS holder_id, a.id, a.s, 0 AS up, ARRAY[a.id] AS seen FROM holder h JOIN at_t a ON a.id = h.id
+    SELECT q.n, r.delegation_id AS id, r.snapshot AS s FROM q JOIN decision.delegation_revisions r
+        ON r.tenant_id = $1 AND r.recipient_user_id = q.user_id AND r.decision_id = q.decision_id AND ${IN_FORCE('r', 'q.t')}
+     WHERE r.snapshot ->> 'recipientType' = 'SPECIFIC_PERSONNEL'
+        OR (r.snapshot ->> 'recipientType' = 'PERSONNEL_IN_POSITION' AND EXISTS (SELECT 1 FROM positions p WHERE p.n = q.n AND p.position_id = r.recipient_position_id))
     UNION ALL
-    SELECT c.holder_id, p.id, p.s, c.up + 1, c.seen || p.id
-      FROM chain c JOIN at_t p ON p.id = (c.s->>'parentDelegationId')::uuid
-     WHERE NOT p.id = ANY(c.seen) AND c.up < 64)
-SELECT holder_id, id, up, s AS snapshot FROM chain ORDER BY holder_id, up DESC`;
+    SELECT q.n, r.delegation_id, r.snapshot FROM positions p JOIN q ON q.n = p.n JOIN decision.delegation_revisions r
+        ON r.tenant_id = $1 AND r.recipient_position_id = p.position_id AND r.decision_id = q.decision_id AND ${IN_FORCE('r', 'q.t')}
+     WHERE r.snapshot ->> 'recipientType' = 'POSITION_ONLY'),
+  chain AS (
+    SELECT h.n, h.id AS holder_id, h.id, h.s, 0 AS up, ARRAY[h.id] AS seen FROM holder h
+    UNION ALL
+    SELECT c.n, c.holder_id, p.delegation_id, p.snapshot, c.up + 1, c.seen || p.delegation_id
+      FROM chain c JOIN q ON q.n = c.n
+      JOIN decision.delegation_revisions p ON p.delegation_id = (c.s ->> 'parentDelegationId')::uuid AND p.tenant_id = $1 AND ${IN_FORCE('p', 'q.t')}
+     WHERE NOT p.delegation_id = ANY(c.seen) AND c.up < 64)
+SELECT q.n, cur.known AS decision_known, dec.state AS decision_state, c.holder_id, c.s - 'conditions' - 'roles' AS snapshot
+  FROM q
+  LEFT JOIN LATERAL (SELECT true AS known FROM decision.decisions d WHERE d.id = q.decision_id AND d.tenant_id = $1) cur ON true
+  LEFT JOIN LATERAL (
+    SELECT jsonb_build_object('decisionDisplayId', r.snapshot -> 'decisionDisplayId', 'status', r.snapshot -> 'status', 'isDeleted', r.snapshot -> 'isDeleted',
+             'since', r.revision_date, 'authorityTypeIds', (SELECT coalesce(jsonb_agg(a -> 'authorityTypeId'), '[]') FROM jsonb_array_elements(r.snapshot -> 'decisionAuthorities') a)) AS state
+      FROM decision.decision_revisions r WHERE r.decision_id = q.decision_id AND r.tenant_id = $1 AND r.revision_date < q.t
+     ORDER BY r.revision_date DESC, r.id DESC LIMIT 1) dec ON true
+  LEFT JOIN chain c ON c.n = q.n
+ ORDER BY q.n, c.holder_id, c.up DESC`;
 
-/** The tenant's groups and their parents as they stood at the instant: $1 = tenant, $2 = instant. */
+/** The tenant's groups, their parents and whether each was live, at instants: $1 = tenant, $2 = instants. */
 export const GROUPS_AT_SQL = `
-SELECT group_id, parent_group_ids, live FROM decision.group_history
- WHERE tenant_id = $1 AND valid_from <= $2 AND (valid_to IS NULL OR valid_to > $2)`;
+SELECT x.at, h.group_id, h.parent_group_ids, h.live
+  FROM unnest($2::timestamptz[]) AS x(at) JOIN decision.group_history h
+    ON h.tenant_id = $1 AND ${IN_FORCE('h', "(x.at + interval '1 millisecond')", 'valid_from')}`;
 
 /** Every delegation of a decision as it stood at the instant (its revision in force then): $1 = tenant, $2 = decision, $3 = instant. */
 export const DECISION_DELEGATIONS_AT_SQL = `
-SELECT DISTINCT ON (r.delegation_id) r.delegation_id AS id, r.snapshot - 'conditions' - 'roles' AS snapshot
-  FROM decision.delegations g JOIN decision.delegation_revisions r ON r.delegation_id = g.id
- WHERE g.tenant_id = $1 AND g.decision_id = $2 AND r.revision_date < $3::timestamptz + interval '1 millisecond'
- ORDER BY r.delegation_id, r.revision_date DESC, r.revision_id DESC`;
+SELECT r.delegation_id AS id, r.snapshot - 'conditions' - 'roles' AS snapshot
+  FROM decision.delegation_revisions r
+ WHERE r.tenant_id = $1 AND r.decision_id = $2 AND ${IN_FORCE('r', "($3::timestamptz + interval '1 millisecond')")}`;
 
 /** Who held each of the positions at the instant (the holding history), with their names: $1 = tenant, $2 = positions, $3 = instant. */
 export const HOLDERS_AT_SQL = `
 SELECT h.position_id, h.user_id, u.name FROM decision.position_holding_history h
   LEFT JOIN decision.user_projection u ON u.tenant_id = h.tenant_id AND u.id = h.user_id
- WHERE h.tenant_id = $1 AND h.position_id = ANY($2::uuid[]) AND h.valid_from <= $3 AND (h.valid_to IS NULL OR h.valid_to > $3)`;
+ WHERE h.tenant_id = $1 AND h.position_id = ANY($2::uuid[]) AND ${IN_FORCE('h', "($3::timestamptz + interval '1 millisecond')", 'valid_from')}`;
+
+/** The tenant's currency rates in force at any of the instants: $1 = tenant, $2 = the latest instant. */
+export const RATES_SQL = `
+SELECT currency, valid_from::text AS valid_from, rate::text AS rate FROM decision.currency_rates
+ WHERE tenant_id = $1 AND valid_from <= $2::date ORDER BY currency, valid_from`;

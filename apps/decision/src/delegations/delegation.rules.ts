@@ -418,7 +418,7 @@ function violation(rule: Violation['rule'], field: string, invalidField: Invalid
 
 /** A limit value in millionths, exactly (no floating point); null when it is not a decimal of the accepted shape. */
 const DECIMAL = /^(0|[1-9]\d{0,14})(?:\.(\d{1,6}))?$/;
-function millionths(value: string): bigint | null {
+export function millionths(value: string): bigint | null {
   const m = DECIMAL.exec(value);
   if (!m) return null;
   return BigInt(m[1]) * 1_000_000n + BigInt((m[2] ?? '').padEnd(6, '0'));

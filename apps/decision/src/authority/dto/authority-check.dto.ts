@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsString, IsUUID, Matches, MaxLength } from 'class-validator';
-import { IsoDateTime, Nullable, OptionalNotNull, PageQuery } from '@ddm/contracts';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsString, IsUUID, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { DELEGATION_ISSUER_TYPES, DELEGATION_RECIPIENT_TYPES, IsoDateTime, Nullable, OptionalNotNull, PageQuery } from '@ddm/contracts';
 
 const DECIMAL = /^(0|[1-9]\d{0,14})(\.\d{1,6})?$/;
 
@@ -53,20 +54,72 @@ export class AuthorityCheckDto {
   at?: string;
 }
 
+export class LimitView {
+  @ApiProperty({ example: '250000', description: 'A decimal, or "Unlimited"' }) value: string;
+  @ApiProperty({ type: String, nullable: true, example: 'USD' }) unit: string | null;
+  @ApiProperty({ type: String, nullable: true, enum: ['<', '<=', null], description: 'null for Unlimited' }) operator: string | null;
+}
+
+export class ChainIssuerView {
+  @ApiProperty({ type: String, format: 'uuid', nullable: true }) userId: string | null;
+  @ApiProperty({ type: String, nullable: true }) userName: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true }) positionId: string | null;
+  @ApiProperty({ type: String, nullable: true }) positionName: string | null;
+}
+
+export class ChainRecipientView extends ChainIssuerView {
+  @ApiProperty({ enum: DELEGATION_RECIPIENT_TYPES }) recipientType: string;
+}
+
+export class ChainAuthorityView {
+  @ApiProperty({ format: 'uuid' }) authorityTypeId: string;
+  @ApiProperty({ example: 'Currency' }) authorityLimitValueType: string;
+  @ApiProperty({ type: String, nullable: true, enum: ['<', '<=', null] }) authorityLimitOperator: string | null;
+  @ApiProperty({ type: String, nullable: true, example: '250000' }) authorityLimitValue: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'USD' }) authorityLimitValueUnit: string | null;
+  @ApiProperty({ example: '<= USD 250,000', description: 'The limit as a person reads it' }) display: string;
+}
+
+/** One delegation of the chain, as it stood at the instant asked about. */
 export class ChainLinkView {
   @ApiProperty({ format: 'uuid' }) delegationId: string;
   @ApiProperty({ example: '10231' }) delegationDisplayId: string;
-  @ApiProperty({ example: '<= USD 250,000' }) limit: string;
+  @ApiProperty({ enum: DELEGATION_ISSUER_TYPES }) issuerType: string;
+  @ApiProperty({ type: ChainIssuerView }) issuer: ChainIssuerView;
+  @ApiProperty({ type: ChainRecipientView }) recipient: ChainRecipientView;
+  @ApiProperty({ example: 'ISSUED' }) status: string;
+  @ApiProperty({ type: ChainAuthorityView, nullable: true, description: 'Its authority of the type asked about (null when it holds none)' }) authority: ChainAuthorityView | null;
 }
 
 export class AuthorityCheckView {
   @ApiProperty() allowed: boolean;
-  @ApiProperty({ format: 'date-time' }) at: string;
-  @ApiProperty({ format: 'uuid' }) decisionId: string;
-  @ApiProperty({ format: 'uuid' }) authorityTypeId: string;
-  @ApiProperty({ type: String, nullable: true, description: "The holder's limit on the chain that allows (the highest), e.g. '<= USD 500,000'" }) limit: string | null;
-  @ApiProperty({ type: [ChainLinkView], description: 'The chain that allows, root first (empty when none does)' }) chain: ChainLinkView[];
   @ApiProperty({ type: [String], description: 'Why the nearest chains do not allow, each naming the blocking delegation (empty when allowed)' }) reasons: string[];
+  @ApiProperty({ type: LimitView, nullable: true, description: "The holder's limit on the chain that allows (the highest); null for Authorized or when not allowed" }) limit: LimitView | null;
+  @ApiProperty({ type: [ChainLinkView], description: 'The chain that allows, root first (empty when none does)' }) chain: ChainLinkView[];
+  @ApiProperty({ type: String, nullable: true, enum: [...DELEGATION_RECIPIENT_TYPES, null], description: 'How the subject held the last delegation of the chain' }) heldVia: string | null;
+  @ApiProperty({ format: 'date-time', description: 'The instant the answer is about (`at`, default the time of the request)' }) evaluatedAt: string;
+  @ApiProperty({ format: 'uuid' }) decisionId: string;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: "The type asked about (the decision's first by default; null when the decision did not exist then)" }) authorityTypeId: string | null;
+}
+
+/** POST /decision/v1/authority/check-batch: up to 1,000 checks, answered in order. */
+export class AuthorityCheckBatchDto {
+  @ApiPropertyOptional({ format: 'uuid', description: "Tenant (default: the caller's active tenant); each check's tenantId, if sent, must be this one" })
+  @OptionalNotNull()
+  @IsUUID()
+  tenantId?: string;
+
+  @ApiProperty({ type: [AuthorityCheckDto], minItems: 1, maxItems: 1000 })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(1000)
+  @ValidateNested({ each: true })
+  @Type(() => AuthorityCheckDto)
+  checks: AuthorityCheckDto[];
+}
+
+export class AuthorityCheckBatchView {
+  @ApiProperty({ type: [AuthorityCheckView], description: 'One answer per check, in the same order' }) results: AuthorityCheckView[];
 }
 
 /** GET /decision/v1/authority/holders: who held the decision's authority at an instant. */
