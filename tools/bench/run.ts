@@ -1,6 +1,7 @@
 /**
  * npm run bench -- <name> [options]: runs one benchmark of tools/bench/ (each prints its own usage).
  *   actions   actions get-by-id and "my open actions" against a bare Fastify + pg handler (2,000 and 200,000 actions)
+ *   authority the authority check at depth 8 against a bare Fastify + pg handler (1,000,000 delegations), now and a year ago, one at a time, check-batch of 1,000
  *   auth      users list with a search term at 1,000 and at 100,000 users
  *   documents the documents list as a user who sees a tenth of the restricted ones against a bare Fastify + pg handler (1,000 and 100,000 documents), a 20 MiB download
  *   delegations delegations get-by-id and list against a bare Fastify + pg handler (1,000,000 delegations), the cascading check over 1,111, issuing a redelegation
@@ -13,6 +14,7 @@
 const BENCHES: Record<string, string> = {
   actions: './actions',
   auth: './auth',
+  authority: './authority',
   decisions: './decisions',
   delegations: './delegations',
   documents: './documents',

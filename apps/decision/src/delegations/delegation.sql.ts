@@ -5,7 +5,7 @@ import { DecisionScope, DelegationLimit, DelegationState, Limit, OrgView } from 
 
 const USER = (a: string) => `CASE WHEN ${a}.id IS NULL THEN NULL ELSE jsonb_build_object('id', ${a}.id, 'name', ${a}.name, 'email', ${a}.email) END`;
 
-const VIEW_JOINS = `
+export const VIEW_JOINS = `
   JOIN decision.decisions dc ON dc.id = g.decision_id
   LEFT JOIN decision.user_projection iu ON iu.tenant_id = g.tenant_id AND iu.id = g.issuer_user_id
   LEFT JOIN decision.user_projection ru ON ru.tenant_id = g.tenant_id AND ru.id = g.recipient_user_id
