@@ -57,6 +57,12 @@ export const DECISION_VIEW = `(jsonb_build_object(
         ORDER BY dd.is_pinned DESC, dd.position), '[]'::jsonb)
       FROM decision.decision_documents dd WHERE dd.decision_id = d.id)))`;
 
+/** A decision's authorities as a create or PATCH sends them, in their order: $1 = decision, $2 = tenant (a live decision; none otherwise). */
+export const DECISION_AUTHORITIES_SQL = `SELECT da.authority_type_id AS "authorityTypeId", da.authority_type_order AS "authorityTypeOrder", da.authority_limit AS "authorityLimit",
+         da.value_type AS "authorityLimitValueType", da.operator AS "authorityLimitOperator", da.value_text AS "authorityLimitValue", da.unit AS "authorityLimitValueUnit"
+    FROM decision.decision_authorities da JOIN decision.decisions d ON d.id = da.decision_id AND d.tenant_id = $2 AND NOT d.is_deleted
+   WHERE da.decision_id = $1 ORDER BY da.position`;
+
 /** Get by id: $1 = id, $2 = tenant. No row: unknown, deleted or another tenant's. */
 export const DECISION_BY_ID_SQL = `SELECT d.version, ${DECISION_VIEW} AS view FROM decision.decisions d ${VIEW_JOINS}
   WHERE d.id = $1 AND d.tenant_id = $2 AND NOT d.is_deleted`;

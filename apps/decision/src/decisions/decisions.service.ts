@@ -5,8 +5,8 @@ import { v7 as uuidv7 } from 'uuid';
 import { LIVE_SQL } from '../delegations/delegation.rules';
 import { revalidate } from '../delegations/invalidation';
 import { requireReferences } from './decision-references';
-import { AuthorityRow, EDIT_DECISION, authorityProblems, authorityRows, changedFields, statusMoveProblem, uniqueIds } from './decision.rules';
-import { DECISION_BY_ID_SQL, DecisionFilters, DecisionRow, decisionList, reviseDecisions } from './decision.sql';
+import { AuthorityInput, AuthorityRow, EDIT_DECISION, authorityProblems, authorityRows, changedFields, statusMoveProblem, uniqueIds } from './decision.rules';
+import { DECISION_AUTHORITIES_SQL, DECISION_BY_ID_SQL, DecisionFilters, DecisionRow, decisionList, reviseDecisions } from './decision.sql';
 import { CreateDecisionDto, DECISION_UPDATE_FIELDS, DecisionDocumentDto, UpdateDecisionDto } from './dto/decision-change.dto';
 import { BulkDeleteResult, BulkRestoreResult, DecisionView, StoredDecisionView, UnlinkRecordsResult, selectDecisionFields, toDecisionPayload, toDecisionView } from './dto/decision.response';
 
@@ -240,28 +240,7 @@ async function writeChildren(tx: Tx, tenantId: string, id: string, dto: CreateDe
       [tenantId, id, groups, groups.map((g) => groupTypes.get(g) ?? null)],
     );
   }
-  if (dto.decisionAuthorities) {
-    const rows: AuthorityRow[] = authorityRows(dto.decisionAuthorities);
-    await tx.query(`DELETE FROM decision.decision_authorities WHERE decision_id = $1`, [id]);
-    await tx.query(
-      `INSERT INTO decision.decision_authorities (id, tenant_id, decision_id, authority_type_id, authority_type_order, authority_limit, value_type, operator, value_text, value_number, unit, position)
-       SELECT gen_random_uuid(), $1, $2, x.type_id, x.type_order, x.lim, x.value_type, x.operator, x.value_text, x.value_number, x.unit, x.n
-         FROM unnest($3::uuid[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::numeric[], $10::text[])
-              WITH ORDINALITY AS x(type_id, type_order, lim, value_type, operator, value_text, value_number, unit, n)`,
-      [
-        tenantId,
-        id,
-        rows.map((r) => r.authorityTypeId),
-        rows.map((r) => r.authorityTypeOrder),
-        rows.map((r) => r.authorityLimit),
-        rows.map((r) => r.valueType),
-        rows.map((r) => r.operator),
-        rows.map((r) => r.valueText),
-        rows.map((r) => r.valueNumber),
-        rows.map((r) => r.unit),
-      ],
-    );
-  }
+  if (dto.decisionAuthorities) await replaceAuthorities(tx, tenantId, id, dto.decisionAuthorities);
   if (dto.decisionDocuments) {
     const documents = uniqueDocuments(dto.decisionDocuments);
     await tx.query(`DELETE FROM decision.decision_documents WHERE decision_id = $1`, [id]);
@@ -271,6 +250,39 @@ async function writeChildren(tx: Tx, tenantId: string, id: string, dto: CreateDe
       [tenantId, id, documents.map((d) => d.documentId), documents.map((d) => d.isPinned)],
     );
   }
+}
+
+/** A live decision's authorities (its limits) as a PATCH would send them back, in their order; none for an unknown decision. */
+export function authoritiesOf(q: Queryable, tenantId: string, id: string): Promise<AuthorityInput[]> {
+  return q.query<AuthorityInput>(DECISION_AUTHORITIES_SQL, [id, tenantId]);
+}
+
+/**
+ * Replaces a decision's authorities (its limits) with `items`, checked already (authorityProblems):
+ * what a create or a PATCH naming decisionAuthorities writes, and what the reorg what-if writes for
+ * a proposed limit before it checks the decision's delegations again.
+ */
+export async function replaceAuthorities(tx: Tx, tenantId: string, id: string, items: readonly AuthorityInput[]): Promise<void> {
+  const rows: AuthorityRow[] = authorityRows(items);
+  await tx.query(`DELETE FROM decision.decision_authorities WHERE decision_id = $1`, [id]);
+  await tx.query(
+    `INSERT INTO decision.decision_authorities (id, tenant_id, decision_id, authority_type_id, authority_type_order, authority_limit, value_type, operator, value_text, value_number, unit, position)
+     SELECT gen_random_uuid(), $1, $2, x.type_id, x.type_order, x.lim, x.value_type, x.operator, x.value_text, x.value_number, x.unit, x.n
+       FROM unnest($3::uuid[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::numeric[], $10::text[])
+            WITH ORDINALITY AS x(type_id, type_order, lim, value_type, operator, value_text, value_number, unit, n)`,
+    [
+      tenantId,
+      id,
+      rows.map((r) => r.authorityTypeId),
+      rows.map((r) => r.authorityTypeOrder),
+      rows.map((r) => r.authorityLimit),
+      rows.map((r) => r.valueType),
+      rows.map((r) => r.operator),
+      rows.map((r) => r.valueText),
+      rows.map((r) => r.valueNumber),
+      rows.map((r) => r.unit),
+    ],
+  );
 }
 
 function uniqueDocuments(items: readonly DecisionDocumentDto[]): { documentId: string; isPinned: boolean }[] {

@@ -21,8 +21,20 @@ export interface RevalidationScope {
 
 type Row = DelegationRuleRow & { invalid_fields: string[] };
 
+/** A delegation whose invalid fields a check changed: what it had, and what it has now (none: valid). */
+export interface ValidityChange {
+  id: string;
+  before: string[];
+  after: string[];
+}
+
 /** Checks the delegations of `scope` again; answers the ids whose validity changed. */
 export async function revalidate(tx: Tx, tenantId: string, scope: RevalidationScope, by: string | null = null): Promise<string[]> {
+  return (await revalidateChanges(tx, tenantId, scope, by)).map((c) => c.id);
+}
+
+/** revalidate, answering each change with the fields before and after (what-if reads what a change would do from it). */
+export async function revalidateChanges(tx: Tx, tenantId: string, scope: RevalidationScope, by: string | null = null): Promise<ValidityChange[]> {
   const ids = (xs?: readonly string[]) => [...(xs ?? [])];
   // The touched live delegations and every live descendant, in one recursive statement (shallowest first).
   const rows = await tx.query<Row>(sql`
@@ -60,13 +72,13 @@ export async function revalidate(tx: Tx, tenantId: string, scope: RevalidationSc
 
   // Top-down: a parent's new validity is what its children are checked against.
   const state = new Map<string, DelegationState>(parents.map((p) => [p.id, toState(p)]));
-  const changed: { id: string; fields: string[]; status: Row['status'] }[] = [];
+  const changed: { id: string; before: string[]; fields: string[]; status: Row['status'] }[] = [];
   for (const r of rows) {
     const decision = decisions.get(r.decision_id);
     const parent = r.parent_delegation_id ? (state.get(r.parent_delegation_id) ?? null) : null;
     const fields: string[] = decision ? invalidFieldsOf(toState(r), parent, decision, org) : ['Parent'];
     state.set(r.id, { ...toState(r), isInvalid: fields.length > 0 });
-    if (fields.join(',') !== (r.invalid_fields ?? []).join(',')) changed.push({ id: r.id, fields, status: r.status });
+    if (fields.join(',') !== (r.invalid_fields ?? []).join(',')) changed.push({ id: r.id, before: r.invalid_fields ?? [], fields, status: r.status });
   }
   if (!changed.length) return [];
 
@@ -84,5 +96,5 @@ export async function revalidate(tx: Tx, tenantId: string, scope: RevalidationSc
       await recordDelegationChange(tx, tenantId, same, becameInvalid ? 'invalidated' : 'revalidated', by, stateSubjectOf(status), becameInvalid ? 'evt.decision.delegation.invalidated' : undefined);
     }
   }
-  return changed.map((c) => c.id);
+  return changed.map((c) => ({ id: c.id, before: c.before, after: c.fields }));
 }

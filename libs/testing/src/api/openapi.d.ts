@@ -358,6 +358,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/decision/v1/authority/check-batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Many authority checks at once
+         * @description Up to 1,000 checks (the body of `check` each), read in one statement; the answers in the same order. A check naming another tenant is a 400, an unknown decision a 404, each naming `checks.<index>`.
+         */
+        post: operations["AuthorityController_checkBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decision/v1/authority/currency-rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's currency rates
+         * @description What one unit of each currency is worth in the tenant's base currency, from each date on: what the check converts a value in another currency than a limit's with.
+         */
+        get: operations["AuthorityController_rates"];
+        /**
+         * Set the tenant's currency rates
+         * @description Replaces all of them with those sent (at most 500; one per currency and date; none for the base currency).
+         */
+        put: operations["AuthorityController_putRates"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/decision/v1/authority/holders": {
         parameters: {
             query?: never;
@@ -372,6 +416,26 @@ export interface paths {
         get: operations["AuthorityController_holders"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decision/v1/authority/what-if": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What would a reorganisation do to delegations and authority?
+         * @description Applies 1..100 proposed changes, in order, exactly as the events of auth and settings (and a PATCH of a decision's limit) would be applied, then answers which live delegations would become invalid (and for which fields), who would lose or gain authority of a decision (person, decision, authority type), and which decisions' groups (or whole scopes) would lose their last holder. Nothing is written: the evaluation runs in one transaction that is always rolled back, so no delegation, revision, history row or event survives it; the same invalidation rules and authority engine decide as for real changes. Holders are compared for the decisions the changes reach (at most 200); each list holds at most 1000 items, and a request whose answer would be longer is refused (400), never cut short.
+         */
+        post: operations["WhatIfController_evaluate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3157,28 +3221,148 @@ export interface components {
              */
             at?: string;
         };
+        LimitView: {
+            /**
+             * @description A decimal, or "Unlimited"
+             * @example 250000
+             */
+            value: string;
+            /** @example USD */
+            unit: string | null;
+            /**
+             * @description null for Unlimited
+             * @enum {string|null}
+             */
+            operator: "<" | "<=" | null;
+        };
+        ChainIssuerView: {
+            /** Format: uuid */
+            userId: string | null;
+            userName: string | null;
+            /** Format: uuid */
+            positionId: string | null;
+            positionName: string | null;
+        };
+        ChainRecipientView: {
+            /** Format: uuid */
+            userId: string | null;
+            userName: string | null;
+            /** Format: uuid */
+            positionId: string | null;
+            positionName: string | null;
+            /** @enum {string} */
+            recipientType: "PERSONNEL_IN_POSITION" | "POSITION_ONLY" | "SPECIFIC_PERSONNEL";
+        };
+        ChainAuthorityView: {
+            /** Format: uuid */
+            authorityTypeId: string;
+            /** @example Currency */
+            authorityLimitValueType: string;
+            /** @enum {string|null} */
+            authorityLimitOperator: "<" | "<=" | null;
+            /** @example 250000 */
+            authorityLimitValue: string | null;
+            /** @example USD */
+            authorityLimitValueUnit: string | null;
+            /**
+             * @description The limit as a person reads it
+             * @example <= USD 250,000
+             */
+            display: string;
+        };
         ChainLinkView: {
             /** Format: uuid */
             delegationId: string;
             /** @example 10231 */
             delegationDisplayId: string;
-            /** @example <= USD 250,000 */
-            limit: string;
+            /** @enum {string} */
+            issuerType: "ROOT_AUTHORITY" | "PERSONNEL_IN_POSITION" | "POSITION_ONLY" | "SPECIFIC_PERSONNEL";
+            issuer: components["schemas"]["ChainIssuerView"];
+            recipient: components["schemas"]["ChainRecipientView"];
+            /** @example ISSUED */
+            status: string;
+            /** @description Its authority of the type asked about (null when it holds none) */
+            authority: components["schemas"]["ChainAuthorityView"] | null;
         };
         AuthorityCheckView: {
             allowed: boolean;
-            /** Format: date-time */
-            at: string;
-            /** Format: uuid */
-            decisionId: string;
-            /** Format: uuid */
-            authorityTypeId: string;
-            /** @description The holder's limit on the chain that allows (the highest), e.g. '<= USD 500,000' */
-            limit: string | null;
-            /** @description The chain that allows, root first (empty when none does) */
-            chain: components["schemas"]["ChainLinkView"][];
             /** @description Why the nearest chains do not allow, each naming the blocking delegation (empty when allowed) */
             reasons: string[];
+            /** @description The holder's limit on the chain that allows (the highest); null for Authorized or when not allowed */
+            limit: components["schemas"]["LimitView"] | null;
+            /** @description The chain that allows, root first (empty when none does) */
+            chain: components["schemas"]["ChainLinkView"][];
+            /**
+             * @description How the subject held the last delegation of the chain
+             * @enum {string|null}
+             */
+            heldVia: "PERSONNEL_IN_POSITION" | "POSITION_ONLY" | "SPECIFIC_PERSONNEL" | null;
+            /**
+             * Format: date-time
+             * @description The instant the answer is about (`at`, default the time of the request)
+             */
+            evaluatedAt: string;
+            /** Format: uuid */
+            decisionId: string;
+            /**
+             * Format: uuid
+             * @description The type asked about (the decision's first by default; null when the decision did not exist then)
+             */
+            authorityTypeId: string | null;
+        };
+        AuthorityCheckBatchDto: {
+            /**
+             * Format: uuid
+             * @description Tenant (default: the caller's active tenant); each check's tenantId, if sent, must be this one
+             */
+            tenantId?: string;
+            checks: components["schemas"]["AuthorityCheckDto"][];
+        };
+        AuthorityCheckBatchView: {
+            /** @description One answer per check, in the same order */
+            results: components["schemas"]["AuthorityCheckView"][];
+        };
+        CurrencyRateView: {
+            /** @example EUR */
+            currency: string;
+            /** @example 1.08 */
+            rate: string;
+            /** Format: date */
+            validFrom: string;
+        };
+        CurrencyRatesView: {
+            /**
+             * @description The tenant's base currency (its settings)
+             * @example USD
+             */
+            baseCurrency: string;
+            rates: components["schemas"]["CurrencyRateView"][];
+        };
+        CurrencyRateDto: {
+            /**
+             * @description ISO 4217 code
+             * @example EUR
+             */
+            currency: string;
+            /**
+             * @description One unit of the currency in the tenant's base currency (a positive decimal, at most 12 decimals)
+             * @example 1.08
+             */
+            rate: string;
+            /**
+             * Format: date
+             * @description In force from this day (UTC) until the next rate of the currency
+             * @example 2026-01-01
+             */
+            validFrom: string;
+        };
+        CurrencyRatesDto: {
+            /**
+             * Format: uuid
+             * @description Tenant (default: the caller's active tenant)
+             */
+            tenantId?: string;
+            rates: components["schemas"]["CurrencyRateDto"][];
         };
         HolderLimitView: {
             /** Format: uuid */
@@ -3200,6 +3384,99 @@ export interface components {
             /** @example PERSONNEL_IN_POSITION */
             recipientType: string;
             limits: components["schemas"]["HolderLimitView"][];
+        };
+        WhatIfChangeDto: {
+            /**
+             * @description user-leaves-position, user-joins-position: userId + positionId; position-deleted: positionId; group-deleted: groupId (its live children lose it as a parent, as settings republishes them; its positions keep the link, as disableOption NA and KEEP_ASSOCIATIONS do); group-moved: groupId + parentGroupIds (its new parents, all of them); manager-changed: userId + managerId (null: no manager); user-deactivated: userId (becomes INACTIVE); decision-limit-changed: decisionId + authorityTypeId + value
+             * @enum {string}
+             */
+            type: "user-leaves-position" | "user-joins-position" | "position-deleted" | "group-deleted" | "group-moved" | "manager-changed" | "user-deactivated" | "decision-limit-changed";
+            /**
+             * Format: uuid
+             * @description A member of the tenant (user record id)
+             */
+            userId?: string;
+            /**
+             * Format: uuid
+             * @description A position of the tenant
+             */
+            positionId?: string;
+            /**
+             * Format: uuid
+             * @description A group of the tenant (record id)
+             */
+            groupId?: string;
+            /** @description group-moved: every parent the group would have (none: the top of the hierarchy) */
+            parentGroupIds?: string[];
+            /**
+             * Format: uuid
+             * @description manager-changed: the new manager (a member of the tenant), or null for none
+             */
+            managerId?: string | null;
+            /**
+             * Format: uuid
+             * @description decision-limit-changed: a decision of the tenant
+             */
+            decisionId?: string;
+            /**
+             * Format: uuid
+             * @description decision-limit-changed: one of the decision's authority types
+             */
+            authorityTypeId?: string;
+            /**
+             * @description decision-limit-changed: the decision's new limit value for that authority type, as a decision holds it (`authorityLimitValue`): a non-negative decimal string (at most 15 digits and 6 decimals) or "Unlimited"; the operator, value type and unit stay. An Authorized authority has no value to change (400).
+             * @example 250000
+             */
+            value?: string;
+        };
+        WhatIfDto: {
+            /**
+             * Format: uuid
+             * @description Tenant (default: the caller's active tenant)
+             */
+            tenantId?: string;
+            /** @description Applied in this order, each to the organisation as the changes before it left it */
+            changes: components["schemas"]["WhatIfChangeDto"][];
+        };
+        InvalidatedDelegationView: {
+            /** Format: uuid */
+            delegationId: string;
+            /** @example 10231 */
+            delegationDisplayId: string;
+            /**
+             * @description What the delegation would be marked invalid for (Recipient, Issuer, Pathway, Authority, Groups, Parent)
+             * @example [
+             *       "Recipient"
+             *     ]
+             */
+            invalidFields: string[];
+        };
+        AuthorityHoldingView: {
+            /** Format: uuid */
+            userId: string;
+            /** Format: uuid */
+            decisionId: string;
+            /** Format: uuid */
+            authorityTypeId: string;
+        };
+        DecisionWithoutHolderView: {
+            /** Format: uuid */
+            decisionId: string;
+            /**
+             * Format: uuid
+             * @description One of the decision's groups, or a group one of its delegations in force was scoped to; null: the decision's whole scope (a decision without groups)
+             */
+            groupId: string | null;
+        };
+        WhatIfView: {
+            /** @description Live delegations that would become invalid, or be invalid for other fields than now; by delegationDisplayId */
+            invalidated: components["schemas"]["InvalidatedDelegationView"][];
+            /** @description Who would no longer hold what they hold now; by decision (display id), person, authority type */
+            authorityLost: components["schemas"]["AuthorityHoldingView"][];
+            /** @description Who would hold what they do not hold now; same order */
+            authorityGained: components["schemas"]["AuthorityHoldingView"][];
+            /** @description Where a decision would lose its last holder: each of its groups (or its whole scope) that someone holds now through a delegation covering it (no groups, or a group it lies within) and no one would; by decision (display id), then group (whole scope first). Decisions are evaluated only where the changes reach (at most 200) */
+            decisionsWithoutHolder: components["schemas"]["DecisionWithoutHolderView"][];
         };
         ConditionDetailsView: {
             /** Format: uuid */
@@ -7727,7 +8004,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Neither or both of userId and positionId, a bad value, or an unknown field */
+            /** @description Neither or both of userId and positionId, a bad value, an unknown field, or a value in another currency than the limit's without the tenant's rates for it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7756,6 +8033,173 @@ export interface operations {
             };
             /** @description Unknown, or another tenant's decision */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    AuthorityController_checkBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuthorityCheckBatchDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["AuthorityCheckBatchView"];
+                    };
+                };
+            };
+            /** @description No checks or more than 1,000, or a check that is a 400 on its own (named `checks.<index>.<field>`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "view:decisions" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A check names an unknown, or another tenant's decision */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    AuthorityController_rates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["CurrencyRatesView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "view:decisions" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    AuthorityController_putRates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CurrencyRatesDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["CurrencyRatesView"];
+                    };
+                };
+            };
+            /** @description A bad code, rate or date, two rates of a currency for one date, the base currency, or a tenant without a base currency yet */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "manage:settings" permission */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7822,6 +8266,72 @@ export interface operations {
             };
             /** @description Unknown, or another tenant's decision */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    WhatIfController_evaluate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WhatIfDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["WhatIfView"];
+                    };
+                };
+            };
+            /** @description No changes or more than 100, a field a change type needs missing or one it does not take, an id that is not one of the tenant's live records, a change that would change nothing or that settings would refuse (a cycle in the hierarchy), or too broad a request; each problem named `changes.<index>.<field>` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "view:decisions" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The records the changes touch are being changed by another request; ask again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
