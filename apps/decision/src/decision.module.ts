@@ -14,6 +14,9 @@ import { RolesService } from './roles/roles.service';
 import { DECISION_ROLES } from './projections/decision-role.projection';
 import { AuthorityController } from './authority/authority.controller';
 import { AuthorityService } from './authority/authority.service';
+import { SodRefs } from './authority/sod/sod-refs';
+import { SodRulesController } from './authority/sod/sod-rules.controller';
+import { SodRulesService } from './authority/sod/sod-rules.service';
 import { BulkDuplicateJob } from './jobs/bulk-duplicate.job';
 import { BulkLinkDocumentsJob } from './jobs/bulk-link-documents.job';
 import { BulkReassignRecipientsJob } from './jobs/bulk-reassign-recipients.job';
@@ -35,7 +38,7 @@ import { RevisionsService } from './revisions/revisions.service';
  * (groups, users, sections, categories, authority types).
  */
 @Module({
-  controllers: [DecisionsController, DelegationsController, AuthorityController, ConditionsController, RolesController, ChangelogController, RevisionsController, JobsController],
-  providers: [DecisionsService, DelegationsService, AuthorityService, ConditionsService, RolesService, ChangelogService, ExpirySweep, RevisionsService, BulkDuplicateJob, BulkLinkDocumentsJob, BulkReassignRecipientsJob, projectionConsumers(GROUPS, USERS, POSITIONS, SECTIONS, CATEGORIES, AUTHORITY_TYPES, TENANT_SETTINGS, DECISION_ROLES)],
+  controllers: [DecisionsController, DelegationsController, AuthorityController, SodRulesController, ConditionsController, RolesController, ChangelogController, RevisionsController, JobsController],
+  providers: [DecisionsService, DelegationsService, AuthorityService, SodRulesService, SodRefs, ConditionsService, RolesService, ChangelogService, ExpirySweep, RevisionsService, BulkDuplicateJob, BulkLinkDocumentsJob, BulkReassignRecipientsJob, projectionConsumers(GROUPS, USERS, POSITIONS, SECTIONS, CATEGORIES, AUTHORITY_TYPES, TENANT_SETTINGS, DECISION_ROLES)],
 })
 export class DecisionModule {}
