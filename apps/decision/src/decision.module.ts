@@ -38,7 +38,7 @@ import { RevisionsService } from './revisions/revisions.service';
  * (groups, users, sections, categories, authority types).
  */
 @Module({
-  controllers: [DecisionsController, DelegationsController, AuthorityController, SodRulesController, ConditionsController, RolesController, ChangelogController, RevisionsController, JobsController],
+  controllers: [DecisionsController, DelegationsController, AuthorityController, ConditionsController, RolesController, ChangelogController, RevisionsController, JobsController, SodRulesController],
   providers: [DecisionsService, DelegationsService, AuthorityService, SodRulesService, SodRefs, ConditionsService, RolesService, ChangelogService, ExpirySweep, RevisionsService, BulkDuplicateJob, BulkLinkDocumentsJob, BulkReassignRecipientsJob, projectionConsumers(GROUPS, USERS, POSITIONS, SECTIONS, CATEGORIES, AUTHORITY_TYPES, TENANT_SETTINGS, DECISION_ROLES)],
 })
 export class DecisionModule {}

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, ParseEnumPipe, Patch, Post, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiBody, ApiConflictResponse, ApiCreatedResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiAuth, ApiPageResponse, Caller, CurrentCaller, JobAcceptedView, Page, RequirePermission, ResponseMessage, UuidParam } from '@ddm/contracts';
 import { DELEGATION_ACTIONS, DelegationAction } from './delegation.rules';
 import { DelegationsService } from './delegations.service';
@@ -160,6 +160,7 @@ export class DelegationsController {
   @Post(':id/:action')
   @HttpCode(200)
   @ApiParam({ name: 'action', enum: DELEGATION_ACTIONS })
+  @ApiBody({ type: DelegationMoveDto, required: false })
   @ApiOperation({
     summary: 'Move a delegation',
     description:
