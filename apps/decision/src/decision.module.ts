@@ -16,6 +16,9 @@ import { AuthorityController } from './authority/authority.controller';
 import { AuthorityService } from './authority/authority.service';
 import { WhatIfController } from './authority/what-if/what-if.controller';
 import { WhatIfService } from './authority/what-if/what-if.service';
+import { SodRefs } from './authority/sod/sod-refs';
+import { SodRulesController } from './authority/sod/sod-rules.controller';
+import { SodRulesService } from './authority/sod/sod-rules.service';
 import { BulkDuplicateJob } from './jobs/bulk-duplicate.job';
 import { BulkLinkDocumentsJob } from './jobs/bulk-link-documents.job';
 import { BulkReassignRecipientsJob } from './jobs/bulk-reassign-recipients.job';
@@ -37,7 +40,7 @@ import { RevisionsService } from './revisions/revisions.service';
  * (groups, users, sections, categories, authority types).
  */
 @Module({
-  controllers: [DecisionsController, DelegationsController, AuthorityController, WhatIfController, ConditionsController, RolesController, ChangelogController, RevisionsController, JobsController],
-  providers: [DecisionsService, DelegationsService, AuthorityService, WhatIfService, ConditionsService, RolesService, ChangelogService, ExpirySweep, RevisionsService, BulkDuplicateJob, BulkLinkDocumentsJob, BulkReassignRecipientsJob, projectionConsumers(GROUPS, USERS, POSITIONS, SECTIONS, CATEGORIES, AUTHORITY_TYPES, TENANT_SETTINGS, DECISION_ROLES)],
+  controllers: [DecisionsController, DelegationsController, AuthorityController, WhatIfController, ConditionsController, RolesController, ChangelogController, RevisionsController, JobsController, SodRulesController],
+  providers: [DecisionsService, DelegationsService, AuthorityService, WhatIfService, SodRulesService, SodRefs, ConditionsService, RolesService, ChangelogService, ExpirySweep, RevisionsService, BulkDuplicateJob, BulkLinkDocumentsJob, BulkReassignRecipientsJob, projectionConsumers(GROUPS, USERS, POSITIONS, SECTIONS, CATEGORIES, AUTHORITY_TYPES, TENANT_SETTINGS, DECISION_ROLES)],
 })
 export class DecisionModule {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Caller, Page, badRequest, notFound } from '@ddm/contracts';
-import { Db } from '@ddm/platform';
+import { Db, Queryable } from '@ddm/platform';
 import { DelegationLimit, DelegationStatus, limitProblem } from '../delegations/delegation.rules';
 import { ChainAnswer, ChainLink, evaluateChain, formatLimit, limitOf, needsConversion, notInForce } from './authority.rules';
 import { CHECKS_AT_SQL, DECISION_DELEGATIONS_AT_SQL, GROUPS_AT_SQL, HOLDERS_AT_SQL } from './authority.sql';
@@ -235,7 +235,7 @@ function toChainLink(s: Snapshot, authorityTypeId: string): ChainLinkView {
  * PERSONNEL_IN_POSITION while they held the position), or its position and whoever held it
  * (POSITION_ONLY). In delegation order, paged.
  */
-export async function holdersAt(db: Db, caller: Caller, q: AuthorityHoldersQuery): Promise<Page<AuthorityHolderView>> {
+export async function holdersAt(db: Queryable, caller: Caller, q: AuthorityHoldersQuery): Promise<Page<AuthorityHolderView>> {
   const tenantId = caller.tenantId;
   const [decision] = await db.query(`SELECT 1 FROM decision.decisions WHERE id = $1 AND tenant_id = $2 AND NOT is_deleted`, [q.decisionId, tenantId]);
   if (!decision) throw notFound(`Decision ${q.decisionId} not found`, [{ field: 'decisionId', message: `Decision ${q.decisionId} not found` }]);

@@ -23,7 +23,8 @@ export const DELEGATION_VIEW = `(jsonb_build_object(
     'effectiveDate', ${isoSql('g.effective_date')}, 'expirationDate', ${isoSql('g.expiration_date')}, 'isNoExpiration', g.is_no_expiration,
     'issuedDate', ${isoSql('g.issued_date')}, 'acceptedDate', ${isoSql('g.accepted_date')},
     'delegationPathway', to_jsonb(g.delegation_pathway), 'delegationGroups', g.delegation_groups, 'delegationAuthorities', g.delegation_authorities,
-    'isInvalid', g.is_invalid, 'invalidFields', to_jsonb(g.invalid_fields), 'copiedFrom', g.copied_from)
+    'isInvalid', g.is_invalid, 'invalidFields', to_jsonb(g.invalid_fields), 'copiedFrom', g.copied_from,
+    'sodAcknowledgedRuleIds', to_jsonb(g.sod_acknowledged_rule_ids))
   || jsonb_build_object(
     'issuerUser', ${USER('iu')}, 'recipientUser', ${USER('ru')},
     'issuerPositionName', ip.position_name, 'recipientPositionName', rp.position_name,

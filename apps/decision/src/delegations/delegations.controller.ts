@@ -1,10 +1,10 @@
 import { Body, Controller, Get, HttpCode, Param, ParseEnumPipe, Patch, Post, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiBody, ApiConflictResponse, ApiCreatedResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiAuth, ApiPageResponse, Caller, CurrentCaller, JobAcceptedView, Page, RequirePermission, ResponseMessage, UuidParam } from '@ddm/contracts';
 import { DELEGATION_ACTIONS, DelegationAction } from './delegation.rules';
 import { DelegationsService } from './delegations.service';
 import { CascadingCheckView, CheckCascadingUpdatesDto } from './dto/cascading.dto';
-import { BulkDeleteDelegationsDto, BulkLinkDocumentsDto, BulkReassignRecipientsDto, CreateDelegationDto, DelegationRequestActionDto, UpdateDelegationDto } from './dto/delegation-change.dto';
+import { BulkDeleteDelegationsDto, BulkLinkDocumentsDto, BulkReassignRecipientsDto, CreateDelegationDto, DelegationMoveDto, DelegationRequestActionDto, UpdateDelegationDto } from './dto/delegation-change.dto';
 import { BulkDeleteDelegationsResult, DelegationRequestView, DelegationView } from './dto/delegation.response';
 import { DelegationAtQuery, SearchDelegationsDto } from './dto/search-delegations.dto';
 
@@ -38,12 +38,14 @@ export class DelegationsController {
     description:
       "A root delegation (no parentDelegationId: needs create:root_delegations and a PUBLISHED, delegable decision; limits within the decision's) or a " +
       "redelegation (the caller holds the parent; each limit within what the parent hands on; pathways, groups and expiration within the parent's; " +
-      'each recipient reachable along a pathway). One delegation per recipient, all or none; status DRAFT or ISSUED.',
+      'each recipient reachable along a pathway). One delegation per recipient, all or none; status DRAFT or ISSUED. ' +
+      'Issued (holding at once) so that someone would hold both sides of a segregation-of-duties rule: a 409 naming the rules, unless acknowledgeSodConflict (approve:delegations).',
   })
   @ApiOkResponse({ type: [DelegationView] })
   @ApiBadRequestResponse({ description: 'A bad field or a broken rule (the message and errors name the rule and the field)' })
-  @ApiForbiddenResponse({ description: 'The caller may not issue it (no create:root_delegations, does not hold the parent)' })
+  @ApiForbiddenResponse({ description: 'The caller may not issue it (no create:root_delegations, does not hold the parent), or sent acknowledgeSodConflict for a conflict without approve:delegations' })
   @ApiNotFoundResponse({ description: 'A decision, parent, user or position the tenant does not have' })
+  @ApiConflictResponse({ description: 'It would create a segregation-of-duties conflict (the rules named in errors as sodRules.<ruleId>); send acknowledgeSodConflict: true' })
   @ResponseMessage('Delegations created successfully')
   create(@Body() body: CreateDelegationDto, @CurrentCaller() caller: Caller): Promise<DelegationView[]> {
     return this.delegations.create(caller, body);
@@ -158,6 +160,7 @@ export class DelegationsController {
   @Post(':id/:action')
   @HttpCode(200)
   @ApiParam({ name: 'action', enum: DELEGATION_ACTIONS })
+  @ApiBody({ type: DelegationMoveDto, required: false })
   @ApiOperation({
     summary: 'Move a delegation',
     description:
@@ -165,11 +168,16 @@ export class DelegationsController {
       '(for a root delegation also create:root_delegations); approve and deny: approve:delegations; accept and reject: the recipient.',
   })
   @ApiOkResponse({ type: DelegationView })
-  @ApiForbiddenResponse({ description: 'The caller may not make this move' })
+  @ApiForbiddenResponse({ description: 'The caller may not make this move, or sent acknowledgeSodConflict for a conflict without approve:delegations' })
   @ApiNotFoundResponse({ description: "Unknown, or another tenant's" })
-  @ApiConflictResponse({ description: 'The move is not allowed from the current status (the message names both)' })
+  @ApiConflictResponse({ description: 'The move is not allowed from the current status (the message names both); or the delegation would begin to hold and create a segregation-of-duties conflict (the rules named), without acknowledgeSodConflict' })
   @ResponseMessage('Delegation updated successfully')
-  move(@UuidParam('id') id: string, @Param('action', new ParseEnumPipe(Object.fromEntries(DELEGATION_ACTIONS.map((a) => [a, a])))) action: DelegationAction, @CurrentCaller() caller: Caller): Promise<DelegationView> {
-    return this.delegations.move(caller, id, action);
+  move(
+    @UuidParam('id') id: string,
+    @Param('action', new ParseEnumPipe(Object.fromEntries(DELEGATION_ACTIONS.map((a) => [a, a])))) action: DelegationAction,
+    @Body() body: DelegationMoveDto,
+    @CurrentCaller() caller: Caller,
+  ): Promise<DelegationView> {
+    return this.delegations.move(caller, id, action, body.acknowledgeSodConflict ?? false);
   }
 }

@@ -32,6 +32,7 @@ import { ReassignParams } from '../jobs/bulk-reassign-recipients.job';
 import { revalidate } from './invalidation';
 import { refuseBadRecipients, requireRecipients } from './recipients';
 import { cascadeEffects, decisionTreeOf, subtreeOf } from './cascade';
+import { SodRefs } from '../authority/sod/sod-refs';
 
 /** What a status move publishes beside the state subject (who is told is the move's business). */
 const NOTICE: Partial<Record<DelegationStatus, DelegationNoticeSubject>> = {
@@ -62,6 +63,7 @@ export class DelegationsService {
     private readonly db: Db,
     private readonly jobs: Jobs,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+    private readonly sod: SodRefs,
   ) {}
 
   /** Accepts a bulk link of documents: the job row and its message in one transaction (the job does the work). */
@@ -182,7 +184,11 @@ export class DelegationsService {
       );
       await linkDocuments(tx, tenantId, ids, dto.delegationDocuments ?? []);
       const change = moved.to === 'DRAFT' ? 'created' : 'issued';
-      return recordDelegationChange(tx, tenantId, ids, change, caller.userId, moved.to === 'DRAFT' ? null : 'evt.decision.delegation.issued', NOTICE[moved.to]);
+      const recorded = await recordDelegationChange(tx, tenantId, ids, change, caller.userId, moved.to === 'DRAFT' ? null : 'evt.decision.delegation.issued', NOTICE[moved.to]);
+      if (!HOLDING_STATUSES.includes(moved.to)) return recorded;
+      // Holding from now on: a segregation-of-duties conflict it creates is a 409, or acknowledged (a later revision of those delegations).
+      const acknowledged = await this.sod.refuseConflicts(tx, caller, decision.id, ids, dto.acknowledgeSodConflict ?? false);
+      return recorded.map((r) => acknowledged.find((a) => a.view.id === r.view.id) ?? r);
     });
     return rows.map((r) => toDelegationView(r.view, caller, this.config.appUrl));
   }
@@ -426,7 +432,7 @@ export class DelegationsService {
   }
 
   /** A status move (issue, approve, deny, accept, reject, suspend, resume, revoke, archive) by someone who may make it. */
-  async move(caller: Caller, id: string, action: DelegationAction): Promise<DelegationView> {
+  async move(caller: Caller, id: string, action: DelegationAction, acknowledgeSodConflict = false): Promise<DelegationView> {
     const tenantId = caller.tenantId;
     await this.db.transaction(async (tx) => {
       const [row] = await tx.query<DelegationRuleRow>(`SELECT ${RULE_COLUMNS} FROM decision.delegations g WHERE g.id = $1 AND g.tenant_id = $2 FOR UPDATE`, [id, tenantId]);
@@ -461,6 +467,8 @@ export class DelegationsService {
       await recordDelegationChange(tx, tenantId, [id], action, caller.userId, subject, NOTICE[moved.to]);
       // A suspended parent makes its children invalid (Parent), a resumed one valid again; no other move here changes what its subtree holds.
       if (action === 'suspend' || action === 'resume') await revalidate(tx, tenantId, { delegationIds: [id] }, caller.userId);
+      // Holding from now on (issued, approved, accepted, resumed with its subtree): a segregation-of-duties conflict it creates is a 409, or acknowledged.
+      if (!HOLDING_STATUSES.includes(row.status) && HOLDING_STATUSES.includes(moved.to)) await this.sod.refuseConflicts(tx, caller, row.decision_id, [id], acknowledgeSodConflict);
     });
     return this.get(caller, id);
   }

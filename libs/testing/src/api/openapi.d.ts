@@ -165,7 +165,7 @@ export interface paths {
         put?: never;
         /**
          * Issue delegations
-         * @description A root delegation (no parentDelegationId: needs create:root_delegations and a PUBLISHED, delegable decision; limits within the decision's) or a redelegation (the caller holds the parent; each limit within what the parent hands on; pathways, groups and expiration within the parent's; each recipient reachable along a pathway). One delegation per recipient, all or none; status DRAFT or ISSUED.
+         * @description A root delegation (no parentDelegationId: needs create:root_delegations and a PUBLISHED, delegable decision; limits within the decision's) or a redelegation (the caller holds the parent; each limit within what the parent hands on; pathways, groups and expiration within the parent's; each recipient reachable along a pathway). One delegation per recipient, all or none; status DRAFT or ISSUED. Issued (holding at once) so that someone would hold both sides of a segregation-of-duties rule: a 409 naming the rules, unless acknowledgeSodConflict (approve:delegations).
          */
         post: operations["DelegationsController_create"];
         delete?: never;
@@ -635,6 +635,75 @@ export interface paths {
          * @description Progress and outcome of an accepted bulk request (e.g. a bulk duplicate): counts, the items that failed and why.
          */
         get: operations["JobsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decision/v1/authority/sod-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List segregation-of-duties rules
+         * @description The tenant's rules (deleted ones are not listed), by name unless sortBy says otherwise.
+         */
+        get: operations["SodRulesController_list"];
+        put?: never;
+        /**
+         * Create a segregation-of-duties rule
+         * @description Whoever holds `left` (an authority type of a decision) must not also hold `right`. Issuing a delegation that would make someone hold both is then a 409 naming the rule, unless the issuer holds approve:delegations and sends acknowledgeSodConflict: true. With sameGroupOnly, only when the two delegations' groups overlap.
+         */
+        post: operations["SodRulesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decision/v1/authority/sod-rules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a segregation-of-duties rule */
+        get: operations["SodRulesController_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a segregation-of-duties rule
+         * @description Soft: the rule leaves lists, checks and conflicts; delegations that acknowledged it keep its id. Answers it as it was, now deleted.
+         */
+        delete: operations["SodRulesController_remove"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a segregation-of-duties rule
+         * @description The fields given change; a side sent replaces that side. Delegations already issued are not checked again.
+         */
+        patch: operations["SodRulesController_update"];
+        trace?: never;
+    };
+    "/decision/v1/authority/sod-conflicts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who holds both sides of a segregation-of-duties rule now
+         * @description Each person or position holding both sides of a live rule now, as the authority engine's holders say (a delegation in force whose whole chain is in force; a person also while holding the position a delegation was given to), one item per pair of delegations held, with each side's chain root first; acknowledged when a delegation of either chain was issued with the rule acknowledged. By rule name, then holder.
+         */
+        get: operations["SodRulesController_conflicts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2762,6 +2831,8 @@ export interface components {
             invalidFields: ("Recipient" | "Issuer" | "Pathway" | "Authority" | "Groups" | "Parent")[];
             /** Format: uuid */
             copiedFrom: string | null;
+            /** @description The segregation-of-duties rules whose conflicts were acknowledged when it began to hold (acknowledgeSodConflict) */
+            sodAcknowledgedRuleIds: string[];
             issuerUser: components["schemas"]["DelegationPersonView"] | null;
             recipientUser: components["schemas"]["DelegationPersonView"] | null;
             issuerPositionName: string | null;
@@ -2855,7 +2926,7 @@ export interface components {
             /** @description Expiring at or before (ISO 8601 date-time, inclusive to the millisecond) */
             expirationDateEnd?: string;
             /**
-             * @description Comma-separated fields to return; only these keys come back per item. One of: id, delegationDisplayId, tenantId, decisionId, parentDelegationId, isRootDelegation, depth, issuerType, issuerUserId, issuerPositionId, recipientType, recipientUserId, recipientPositionId, delegationRecipients, recipientAutoIssue, status, pendingStage, effectiveDate, expirationDate, isNoExpiration, issuedDate, acceptedDate, delegationPathway, delegationGroups, delegationAuthorities, delegationDocuments, isInvalid, invalidFields, copiedFrom, issuerUser, recipientUser, issuerPositionName, recipientPositionName, sourceDecision, createdAt, createdBy, updatedAt, updatedBy, link, permissions
+             * @description Comma-separated fields to return; only these keys come back per item. One of: id, delegationDisplayId, tenantId, decisionId, parentDelegationId, isRootDelegation, depth, issuerType, issuerUserId, issuerPositionId, recipientType, recipientUserId, recipientPositionId, delegationRecipients, recipientAutoIssue, status, pendingStage, effectiveDate, expirationDate, isNoExpiration, issuedDate, acceptedDate, delegationPathway, delegationGroups, delegationAuthorities, delegationDocuments, isInvalid, invalidFields, copiedFrom, sodAcknowledgedRuleIds, issuerUser, recipientUser, issuerPositionName, recipientPositionName, sourceDecision, createdAt, createdBy, updatedAt, updatedBy, link, permissions
              * @example id,status
              */
             select?: string[];
@@ -2984,6 +3055,11 @@ export interface components {
              */
             status?: "DRAFT" | "ISSUED";
             delegationAuthorities: components["schemas"]["DelegationAuthorityDto"][];
+            /**
+             * @description When the delegation begins to hold (ISSUED or ACCEPTED) and would make someone hold both sides of a segregation-of-duties rule: true issues it anyway (needs approve:delegations; the rules are recorded in sodAcknowledgedRuleIds and its changelog); otherwise that is a 409 naming the rules
+             * @default false
+             */
+            acknowledgeSodConflict?: boolean;
         };
         BulkLinkDocumentsDto: {
             /**
@@ -3176,6 +3252,18 @@ export interface components {
              * @default false
              */
             cascade?: boolean;
+        };
+        DelegationMoveDto: {
+            /**
+             * Format: uuid
+             * @description Tenant (default: the caller's active tenant)
+             */
+            tenantId?: string;
+            /**
+             * @description When the delegation begins to hold (ISSUED or ACCEPTED) and would make someone hold both sides of a segregation-of-duties rule: true issues it anyway (needs approve:delegations; the rules are recorded in sodAcknowledgedRuleIds and its changelog); otherwise that is a 409 naming the rules
+             * @default false
+             */
+            acknowledgeSodConflict?: boolean;
         };
         AuthorityCheckDto: {
             /**
@@ -3749,6 +3837,160 @@ export interface components {
              * @description User id of who asked for the job
              */
             requestedBy: string | null;
+        };
+        SodSideView: {
+            /** Format: uuid */
+            decisionId: string;
+            /** @example 10004 */
+            decisionDisplayId: string | null;
+            /** @example Approve supplier invoices */
+            decisionName: string | null;
+            /** Format: uuid */
+            authorityTypeId: string;
+            /** @example Approval */
+            authorityTypeName: string | null;
+        };
+        SodRuleView: {
+            /** Format: uuid */
+            id: string;
+            /** @example 10000 */
+            sodRuleDisplayId: string;
+            /** Format: uuid */
+            tenantId: string;
+            name: string;
+            left: components["schemas"]["SodSideView"];
+            right: components["schemas"]["SodSideView"];
+            /** @description Only a conflict when the two delegations' groups overlap */
+            sameGroupOnly: boolean;
+            isDeleted: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            createdBy: string | null;
+            /** Format: date-time */
+            updatedAt: string;
+            /** Format: uuid */
+            updatedBy: string | null;
+        };
+        SodSideDto: {
+            /**
+             * Format: uuid
+             * @description A live decision of the tenant
+             */
+            decisionId: string;
+            /**
+             * Format: uuid
+             * @description One of the decision's authority types
+             */
+            authorityTypeId: string;
+        };
+        CreateSodRuleDto: {
+            /**
+             * Format: uuid
+             * @description Tenant (default: the caller's active tenant)
+             */
+            tenantId?: string;
+            /**
+             * @description Unique among the tenant's rules (case-insensitive)
+             * @example Who approves an invoice does not pay it
+             */
+            name: string;
+            /** @description The side held first */
+            left: components["schemas"]["SodSideDto"];
+            /** @description The side its holder must not also hold (another decision, or another authority type of the same decision) */
+            right: components["schemas"]["SodSideDto"];
+            /**
+             * @description Only a conflict when the two delegations' groups overlap (a delegation without groups covers the decision's whole scope)
+             * @default false
+             */
+            sameGroupOnly?: boolean;
+        };
+        UpdateSodRuleDto: {
+            /**
+             * Format: uuid
+             * @description Tenant (default: the caller's active tenant)
+             */
+            tenantId?: string;
+            name?: string;
+            /** @description The side held first */
+            left?: components["schemas"]["SodSideDto"];
+            /** @description The side its holder must not also hold */
+            right?: components["schemas"]["SodSideDto"];
+            /**
+             * @description Only a conflict when the two delegations' groups overlap (a delegation without groups covers the decision's whole scope)
+             * @default false
+             */
+            sameGroupOnly?: boolean;
+        };
+        SodRuleRefView: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+        };
+        SodChainLinkView: {
+            /** Format: uuid */
+            delegationId: string;
+            /** @example 10231 */
+            delegationDisplayId: string;
+            /** @example ISSUED */
+            status: string;
+            /** @example ROOT_AUTHORITY */
+            issuerType: string;
+            /** Format: uuid */
+            issuerUserId: string | null;
+            /** Format: uuid */
+            issuerPositionId: string | null;
+            /** @example SPECIFIC_PERSONNEL */
+            recipientType: string;
+            /** Format: uuid */
+            recipientUserId: string | null;
+            /** Format: uuid */
+            recipientPositionId: string | null;
+            /**
+             * @description The link's limit of the side's authority type
+             * @example <= USD 250,000
+             */
+            limit: string;
+        };
+        SodConflictSideView: {
+            /** Format: uuid */
+            decisionId: string;
+            /** @example 10004 */
+            decisionDisplayId: string | null;
+            /** @example Approve supplier invoices */
+            decisionName: string | null;
+            /** Format: uuid */
+            authorityTypeId: string;
+            /** @example Approval */
+            authorityTypeName: string | null;
+            /**
+             * Format: uuid
+             * @description The holder's delegation
+             */
+            delegationId: string;
+            /**
+             * Format: uuid
+             * @description The position it is held through (a POSITION_ONLY or PERSONNEL_IN_POSITION delegation)
+             */
+            viaPositionId: string | null;
+            chain: components["schemas"]["SodChainLinkView"][];
+        };
+        SodConflictView: {
+            rule: components["schemas"]["SodRuleRefView"];
+            /** @enum {string} */
+            holderType: "USER" | "POSITION";
+            /** Format: uuid */
+            userId: string | null;
+            userName: string | null;
+            /**
+             * Format: uuid
+             * @description The position holding both sides (POSITION holders)
+             */
+            positionId: string | null;
+            /** @description Whether either delegation was issued with this rule acknowledged (acknowledgeSodConflict) */
+            acknowledged: boolean;
+            left: components["schemas"]["SodConflictSideView"];
+            right: components["schemas"]["SodConflictSideView"];
         };
         /** @description The one error body of every failure (ARCHITECTURE §3) */
         ErrorBody: {
@@ -7266,7 +7508,7 @@ export interface operations {
                 expirationDateStart?: string;
                 /** @description Expiring at or before (ISO 8601 date-time, inclusive to the millisecond) */
                 expirationDateEnd?: string;
-                /** @description Comma-separated fields to return; only these keys come back per item. One of: id, delegationDisplayId, tenantId, decisionId, parentDelegationId, isRootDelegation, depth, issuerType, issuerUserId, issuerPositionId, recipientType, recipientUserId, recipientPositionId, delegationRecipients, recipientAutoIssue, status, pendingStage, effectiveDate, expirationDate, isNoExpiration, issuedDate, acceptedDate, delegationPathway, delegationGroups, delegationAuthorities, delegationDocuments, isInvalid, invalidFields, copiedFrom, issuerUser, recipientUser, issuerPositionName, recipientPositionName, sourceDecision, createdAt, createdBy, updatedAt, updatedBy, link, permissions */
+                /** @description Comma-separated fields to return; only these keys come back per item. One of: id, delegationDisplayId, tenantId, decisionId, parentDelegationId, isRootDelegation, depth, issuerType, issuerUserId, issuerPositionId, recipientType, recipientUserId, recipientPositionId, delegationRecipients, recipientAutoIssue, status, pendingStage, effectiveDate, expirationDate, isNoExpiration, issuedDate, acceptedDate, delegationPathway, delegationGroups, delegationAuthorities, delegationDocuments, isInvalid, invalidFields, copiedFrom, sodAcknowledgedRuleIds, issuerUser, recipientUser, issuerPositionName, recipientPositionName, sourceDecision, createdAt, createdBy, updatedAt, updatedBy, link, permissions */
                 select?: string[];
                 sortBy?: "delegationDisplayId" | "decisionName" | "status" | "updatedAt" | "expirationDate" | "authorityLimitValue";
             };
@@ -7363,7 +7605,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The caller may not issue it (no create:root_delegations, does not hold the parent) */
+            /** @description The caller may not issue it (no create:root_delegations, does not hold the parent), or sent acknowledgeSodConflict for a conflict without approve:delegations */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7374,6 +7616,15 @@ export interface operations {
             };
             /** @description A decision, parent, user or position the tenant does not have */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description It would create a segregation-of-duties conflict (the rules named in errors as sodRules.<ruleId>); send acknowledgeSodConflict: true */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7921,7 +8172,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DelegationMoveDto"];
+            };
+        };
         responses: {
             200: {
                 headers: {
@@ -7947,7 +8202,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The caller may not make this move */
+            /** @description The caller may not make this move, or sent acknowledgeSodConflict for a conflict without approve:delegations */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7965,7 +8220,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The move is not allowed from the current status (the message names both) */
+            /** @description The move is not allowed from the current status (the message names both); or the delegation would begin to hold and create a segregation-of-duties conflict (the rules named), without acknowledgeSodConflict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9082,6 +9337,417 @@ export interface operations {
                 };
             };
             /** @description Unknown job, or another tenant's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    SodRulesController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sortOrder?: "asc" | "desc";
+                /** @description Tenant (default: the caller's active tenant) */
+                tenantId?: string;
+                /** @description Contained in the name (case-insensitive) */
+                search?: string;
+                /** @description Only the rules with this decision on either side */
+                decisionId?: string;
+                /** @description name sorts case-insensitively */
+                sortBy?: "name" | "createdAt" | "updatedAt";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged segregation-of-duties rules */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["SodRuleView"][];
+                        };
+                    };
+                };
+            };
+            /** @description A bad parameter: limit outside 1..100, unknown sortBy, malformed decisionId */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "view:decisions" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    SodRulesController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSodRuleDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["SodRuleView"];
+                    };
+                };
+            };
+            /** @description A bad field (name blank or over 200, a side missing), an authority type the decision does not have, or the same authority on both sides */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "edit:decisions" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A decision the tenant does not have (or deleted), named by its field */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The tenant already has a rule of that name, or the most rules it may have */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    SodRulesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["SodRuleView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "view:decisions" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, deleted, or another tenant's rule */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    SodRulesController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["SodRuleView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "edit:decisions" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, deleted, or another tenant's rule */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    SodRulesController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSodRuleDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["SodRuleView"];
+                    };
+                };
+            };
+            /** @description Nothing to change, a bad field, an authority type the decision does not have, or the same authority on both sides */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "edit:decisions" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, deleted, or another tenant's rule; or a decision the tenant does not have */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Another rule of the tenant has the name */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    SodRulesController_conflicts: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sortOrder?: "asc" | "desc";
+                /** @description Tenant (default: the caller's active tenant) */
+                tenantId?: string;
+                /** @description Only the conflicts of this rule */
+                ruleId?: string;
+                /** @description Only the conflicts of this person */
+                userId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged conflicts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["SodConflictView"][];
+                        };
+                    };
+                };
+            };
+            /** @description A bad parameter: limit outside 1..100, malformed ruleId or userId */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "view:decisions" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ruleId names an unknown, deleted, or another tenant's rule */
             404: {
                 headers: {
                     [name: string]: unknown;

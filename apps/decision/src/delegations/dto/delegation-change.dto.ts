@@ -1,9 +1,27 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
 import { DELEGATION_RECIPIENT_TYPES, IsoDateTime, Nullable, OptionalNotNull, ToBoolean } from '@ddm/contracts';
 import { DecisionAuthorityDto, DecisionDocumentDto } from '../../decisions/dto/decision-change.dto';
 import { DECISION_PATHWAYS, MAX_DECISION_AUTHORITIES, MAX_DECISION_DOCUMENTS, MAX_DECISION_GROUPS } from '../../decisions/decision.rules';
+
+/**
+ * Issue (or approve, accept, resume) although the delegation would make someone hold both sides of
+ * a segregation-of-duties rule: only a holder of approve:delegations; recorded on the delegation.
+ */
+const AcknowledgeSodConflict = () =>
+  applyDecorators(
+    ApiPropertyOptional({
+      default: false,
+      description:
+        'When the delegation begins to hold (ISSUED or ACCEPTED) and would make someone hold both sides of a segregation-of-duties rule: true issues it anyway ' +
+        '(needs approve:delegations; the rules are recorded in sodAcknowledgedRuleIds and its changelog); otherwise that is a 409 naming the rules',
+    }),
+    OptionalNotNull(),
+    ToBoolean(),
+    IsBoolean(),
+  );
 
 /** Most recipients one request issues to (each gets its own delegation). */
 export const MAX_RECIPIENTS = 100;
@@ -154,6 +172,20 @@ export class CreateDelegationDto extends DelegationTermsDto {
   @ValidateNested({ each: true })
   @Type(() => DelegationAuthorityDto)
   delegationAuthorities: DelegationAuthorityDto[];
+
+  @AcknowledgeSodConflict()
+  acknowledgeSodConflict?: boolean;
+}
+
+/** POST /decision/v1/delegations/{id}/{action}: what a move may carry (a body is optional). */
+export class DelegationMoveDto {
+  @ApiPropertyOptional({ format: 'uuid', description: "Tenant (default: the caller's active tenant)" })
+  @OptionalNotNull()
+  @IsUUID()
+  tenantId?: string;
+
+  @AcknowledgeSodConflict()
+  acknowledgeSodConflict?: boolean;
 }
 
 /** PATCH /decision/v1/delegations/bulk-link-documents */

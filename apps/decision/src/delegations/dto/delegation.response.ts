@@ -79,6 +79,8 @@ export class DelegationView {
   @ApiProperty() isInvalid: boolean;
   @ApiProperty({ type: [String], enum: INVALID_FIELDS }) invalidFields: string[];
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) copiedFrom: string | null;
+  @ApiProperty({ type: [String], format: 'uuid', description: 'The segregation-of-duties rules whose conflicts were acknowledged when it began to hold (acknowledgeSodConflict)' })
+  sodAcknowledgedRuleIds: string[];
   @ApiProperty({ type: DelegationPersonView, nullable: true }) issuerUser: DelegationPersonView | null;
   @ApiProperty({ type: DelegationPersonView, nullable: true }) recipientUser: DelegationPersonView | null;
   @ApiProperty({ type: String, nullable: true }) issuerPositionName: string | null;
@@ -124,6 +126,8 @@ export const DELEGATION_PERMISSIONS: readonly PermissionRule[] = [
 export function toDelegationView(stored: StoredDelegationView, caller: Caller, appUrl: string, withActions = false): DelegationView {
   const view: DelegationView = {
     ...stored,
+    // Revisions stored before the field existed do not carry it.
+    sodAcknowledgedRuleIds: stored.sodAcknowledgedRuleIds ?? [],
     link: `${appUrl.replace(/\/$/, '')}/delegations/${stored.id}`,
     permissions: recordPermissions(caller, DELEGATION_PERMISSIONS, relationshipsOf(caller.userId, { issuer: stored.issuerUserId, recipient: stored.recipientUserId })),
   };
@@ -177,7 +181,7 @@ export const DELEGATION_FIELDS = [
   'id', 'delegationDisplayId', 'tenantId', 'decisionId', 'parentDelegationId', 'isRootDelegation', 'depth', 'issuerType', 'issuerUserId', 'issuerPositionId',
   'recipientType', 'recipientUserId', 'recipientPositionId', 'delegationRecipients', 'recipientAutoIssue', 'status', 'pendingStage', 'effectiveDate', 'expirationDate',
   'isNoExpiration', 'issuedDate', 'acceptedDate', 'delegationPathway', 'delegationGroups', 'delegationAuthorities', 'delegationDocuments', 'isInvalid', 'invalidFields',
-  'copiedFrom', 'issuerUser', 'recipientUser', 'issuerPositionName', 'recipientPositionName', 'sourceDecision', 'createdAt', 'createdBy', 'updatedAt', 'updatedBy',
+  'copiedFrom', 'sodAcknowledgedRuleIds', 'issuerUser', 'recipientUser', 'issuerPositionName', 'recipientPositionName', 'sourceDecision', 'createdAt', 'createdBy', 'updatedAt', 'updatedBy',
   'link', 'permissions',
 ] as const satisfies readonly (keyof DelegationView)[];
 
