@@ -7,10 +7,11 @@ import { DecisionDelegations1765200000000 } from './migrations/1765200000000-dec
 import { DecisionDelegationRoles1765300000000 } from './migrations/1765300000000-decision-delegation-roles';
 import { DecisionDelegationStatusCount1765300000001 } from './migrations/1765300000001-decision-delegation-status-count';
 import { DecisionHistory1765300000002 } from './migrations/1765300000002-decision-history';
+import { DecisionAttestations1765400000002 } from './migrations/1765400000002-decision-attestations';
 
 /** The decision schema: used by the service and by `migrate`. */
 export const decisionDataSource: ServiceDataSource = {
   schema: 'decision',
   extensions: ['pg_trgm'],
-  migrations: [DecisionPlatform1763800000000, DecisionOutboxTrace1764900000000, DecisionCore1765000000000, DecisionStatusCount1765100000000, DecisionDelegations1765200000000, DecisionDelegationRoles1765300000000, DecisionDelegationStatusCount1765300000001, DecisionHistory1765300000002],
+  migrations: [DecisionPlatform1763800000000, DecisionOutboxTrace1764900000000, DecisionCore1765000000000, DecisionStatusCount1765100000000, DecisionDelegations1765200000000, DecisionDelegationRoles1765300000000, DecisionDelegationStatusCount1765300000001, DecisionHistory1765300000002, DecisionAttestations1765400000002],
 };

@@ -79,6 +79,8 @@ export class DelegationView {
   @ApiProperty() isInvalid: boolean;
   @ApiProperty({ type: [String], enum: INVALID_FIELDS }) invalidFields: string[];
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) copiedFrom: string | null;
+  @ApiProperty({ description: 'Its holder disputed it in an attestation campaign (flagged for its issuer until a later campaign confirms it)' }) attestationDisputed: boolean;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The attestation campaign in which it was disputed' }) attestationDisputedCampaignId: string | null;
   @ApiProperty({ type: DelegationPersonView, nullable: true }) issuerUser: DelegationPersonView | null;
   @ApiProperty({ type: DelegationPersonView, nullable: true }) recipientUser: DelegationPersonView | null;
   @ApiProperty({ type: String, nullable: true }) issuerPositionName: string | null;
@@ -124,6 +126,9 @@ export const DELEGATION_PERMISSIONS: readonly PermissionRule[] = [
 export function toDelegationView(stored: StoredDelegationView, caller: Caller, appUrl: string, withActions = false): DelegationView {
   const view: DelegationView = {
     ...stored,
+    // Revisions stored before attestations existed have no flag: they were not disputed.
+    attestationDisputed: stored.attestationDisputed ?? false,
+    attestationDisputedCampaignId: stored.attestationDisputedCampaignId ?? null,
     link: `${appUrl.replace(/\/$/, '')}/delegations/${stored.id}`,
     permissions: recordPermissions(caller, DELEGATION_PERMISSIONS, relationshipsOf(caller.userId, { issuer: stored.issuerUserId, recipient: stored.recipientUserId })),
   };
@@ -177,7 +182,7 @@ export const DELEGATION_FIELDS = [
   'id', 'delegationDisplayId', 'tenantId', 'decisionId', 'parentDelegationId', 'isRootDelegation', 'depth', 'issuerType', 'issuerUserId', 'issuerPositionId',
   'recipientType', 'recipientUserId', 'recipientPositionId', 'delegationRecipients', 'recipientAutoIssue', 'status', 'pendingStage', 'effectiveDate', 'expirationDate',
   'isNoExpiration', 'issuedDate', 'acceptedDate', 'delegationPathway', 'delegationGroups', 'delegationAuthorities', 'delegationDocuments', 'isInvalid', 'invalidFields',
-  'copiedFrom', 'issuerUser', 'recipientUser', 'issuerPositionName', 'recipientPositionName', 'sourceDecision', 'createdAt', 'createdBy', 'updatedAt', 'updatedBy',
+  'copiedFrom', 'attestationDisputed', 'attestationDisputedCampaignId', 'issuerUser', 'recipientUser', 'issuerPositionName', 'recipientPositionName', 'sourceDecision', 'createdAt', 'createdBy', 'updatedAt', 'updatedBy',
   'link', 'permissions',
 ] as const satisfies readonly (keyof DelegationView)[];
 
