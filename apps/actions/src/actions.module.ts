@@ -11,6 +11,7 @@ import { DOCUMENTS } from './projections/document.projection';
 import { GROUPS } from './projections/group.projection';
 import { TENANT_SETTINGS } from './projections/tenant-settings.projection';
 import { USERS } from './projections/user.projection';
+import { AttestationStepsConsumer } from './system/attestation-steps.consumer';
 import { DelegationStepsConsumer } from './system/delegation-steps.consumer';
 import { DocumentOversightConsumer } from './system/document-oversight.consumer';
 import { OverdueSweep } from './system/overdue.sweep';
@@ -19,7 +20,7 @@ import { ActionTenantDefaultsConsumer } from './system/tenant-defaults.consumer'
 /**
  * The actions area: actions with owners, assignees and files; each tenant's statuses, priorities
  * and types; the actions the system opens and closes for the steps people must take (delegations,
- * documents); the overdue sweep; and the projections of the records actions show or name.
+ * attestations, documents); the overdue sweep; and the projections of the records actions show or name.
  */
 @Module({
   controllers: [ActionConfigController, ActionsController],
@@ -28,6 +29,7 @@ import { ActionTenantDefaultsConsumer } from './system/tenant-defaults.consumer'
     ActionsService,
     ActionTenantDefaultsConsumer,
     DelegationStepsConsumer,
+    AttestationStepsConsumer,
     DocumentOversightConsumer,
     OverdueSweep,
     projectionConsumers(USERS, GROUPS, DECISIONS, DELEGATIONS, DOCUMENTS, ACTION_TEMPLATES, TENANT_SETTINGS),

@@ -32,15 +32,20 @@ import { TENANT_SETTINGS } from './projections/tenant-settings.projection';
 import { USERS } from './projections/user.projection';
 import { RevisionsController } from './revisions/revisions.controller';
 import { RevisionsService } from './revisions/revisions.service';
+import { AttestationAnswersConsumer } from './attestations/attestation-answers.consumer';
+import { AttestationOverdueSweep } from './attestations/attestation-overdue.sweep';
+import { AttestationsController } from './attestations/attestations.controller';
+import { AttestationsService } from './attestations/attestations.service';
 
 /**
  * The decision area: decisions (with their groups, authorities, documents and revisions), their
  * delegations (issued and redelegated within the rules, moved through their lifecycle), the
- * bulk jobs that follow an accepted request, and the projections of the records decisions name
- * (groups, users, sections, categories, authority types).
+ * bulk jobs that follow an accepted request, attestation campaigns (holders confirm or dispute the
+ * delegations they hold), and the projections of the records decisions name (groups, users,
+ * sections, categories, authority types).
  */
 @Module({
-  controllers: [DecisionsController, DelegationsController, AuthorityController, WhatIfController, ConditionsController, RolesController, ChangelogController, RevisionsController, JobsController, SodRulesController],
-  providers: [DecisionsService, DelegationsService, AuthorityService, WhatIfService, SodRulesService, SodRefs, ConditionsService, RolesService, ChangelogService, ExpirySweep, RevisionsService, BulkDuplicateJob, BulkLinkDocumentsJob, BulkReassignRecipientsJob, projectionConsumers(GROUPS, USERS, POSITIONS, SECTIONS, CATEGORIES, AUTHORITY_TYPES, TENANT_SETTINGS, DECISION_ROLES)],
+  controllers: [DecisionsController, DelegationsController, AuthorityController, WhatIfController, ConditionsController, RolesController, ChangelogController, RevisionsController, JobsController, SodRulesController, AttestationsController],
+  providers: [DecisionsService, DelegationsService, AuthorityService, WhatIfService, SodRulesService, SodRefs, AttestationsService, AttestationOverdueSweep, AttestationAnswersConsumer, ConditionsService, RolesService, ChangelogService, ExpirySweep, RevisionsService, BulkDuplicateJob, BulkLinkDocumentsJob, BulkReassignRecipientsJob, projectionConsumers(GROUPS, USERS, POSITIONS, SECTIONS, CATEGORIES, AUTHORITY_TYPES, TENANT_SETTINGS, DECISION_ROLES)],
 })
 export class DecisionModule {}

@@ -24,5 +24,6 @@ export * from './events/document.events';
 export * from './events/actions.events';
 export * from './events/notifications.events';
 export * from './events/matrix.events';
+export * from './events/attestation.events';
 export * from './events/registry';
 export * from './events/asyncapi';

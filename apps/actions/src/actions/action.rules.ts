@@ -18,7 +18,7 @@ export const ACTION_PERMISSIONS: readonly PermissionRule[] = [
 export const EDIT_ACTION = ACTION_PERMISSIONS[1];
 
 /** What opens a system action. */
-export const SYSTEM_KINDS = ['DELEGATION_ACCEPTANCE', 'DELEGATION_APPROVAL', 'DELEGATION_REQUEST', 'DOCUMENT_REVIEW', 'DOCUMENT_APPROVAL', 'DECISION_ROLE_ACCEPTANCE'] as const;
+export const SYSTEM_KINDS = ['DELEGATION_ACCEPTANCE', 'DELEGATION_APPROVAL', 'DELEGATION_REQUEST', 'DOCUMENT_REVIEW', 'DOCUMENT_APPROVAL', 'DECISION_ROLE_ACCEPTANCE', 'ATTESTATION'] as const;
 export type SystemKind = (typeof SYSTEM_KINDS)[number];
 
 /** The fields of a system action that name its cause: users cannot change them (409). */
@@ -73,13 +73,14 @@ export function pendingStage(
 
 /**
  * What a delegation's status settles among its system actions: `complete` the kinds someone
- * answered (accepted, approved, rejected), `cancel` those whose cause went away (revoked, expired, ...).
+ * answered (accepted, approved, rejected), `cancel` those whose cause went away (revoked, expired,
+ * ...; an ended delegation has nothing left to attest either).
  */
 export function settledByDelegationStatus(status: string | undefined, ended: boolean): { complete: SystemKind[]; cancel: SystemKind[] } {
   if (status === 'ACCEPTED') return { complete: ['DELEGATION_ACCEPTANCE', 'DELEGATION_APPROVAL'], cancel: [] };
-  if (status === 'REJECTED') return { complete: ['DELEGATION_ACCEPTANCE', 'DELEGATION_APPROVAL'], cancel: ['DELEGATION_REQUEST'] };
+  if (status === 'REJECTED') return { complete: ['DELEGATION_ACCEPTANCE', 'DELEGATION_APPROVAL'], cancel: ['DELEGATION_REQUEST', 'ATTESTATION'] };
   if (status === 'ISSUED') return { complete: ['DELEGATION_APPROVAL'], cancel: [] };
-  if (ended) return { complete: [], cancel: ['DELEGATION_ACCEPTANCE', 'DELEGATION_APPROVAL', 'DELEGATION_REQUEST', 'DECISION_ROLE_ACCEPTANCE'] };
+  if (ended) return { complete: [], cancel: ['DELEGATION_ACCEPTANCE', 'DELEGATION_APPROVAL', 'DELEGATION_REQUEST', 'DECISION_ROLE_ACCEPTANCE', 'ATTESTATION'] };
   return { complete: [], cancel: [] };
 }
 
@@ -92,6 +93,34 @@ export function acceptanceAssignees(e: { recipientUserId: string | null; issuerU
 /** The people who must approve: those the event names, but not the issuer or the recipient (nobody approves their own delegation). */
 export function approvalAssignees(e: { recipientUserId: string | null; issuerUserId: string | null; notifyUserIds?: string[] }): string[] {
   return unique((e.notifyUserIds ?? []).filter((id) => id !== e.issuerUserId && id !== e.recipientUserId));
+}
+
+/** The cause of a delegation's Attestation action in a campaign: one action per (campaign, delegation). */
+export function attestationCauseKey(campaignId: string, delegationId: string): string {
+  return `attestation:${campaignId.toLowerCase()}:${delegationId.toLowerCase()}`;
+}
+
+/** The campaign and delegation an Attestation action's cause names (null: not an attestation's cause). */
+export function attestationCauseOf(causeKey: string | null): { campaignId: string; delegationId: string } | null {
+  const m = /^attestation:([0-9a-f-]{36}):([0-9a-f-]{36})$/.exec(causeKey ?? '');
+  return m ? { campaignId: m[1], delegationId: m[2] } : null;
+}
+
+/**
+ * Why an action cannot be answered as an attestation by `userId` (with its HTTP status), or null:
+ * it must be an Attestation action (409), the caller one of its assignees (403), still open (409:
+ * answered, canceled) and not past its due date (409: the campaign no longer takes answers).
+ */
+export function attestationAnswerProblem(
+  a: { system_kind: string | null; assignee_ids: readonly string[]; status_key: string; due_date: Date | null },
+  userId: string,
+  now: Date,
+): { status: 403 | 409; message: string } | null {
+  if (a.system_kind !== 'ATTESTATION') return { status: 409, message: 'Only an Attestation action is answered with CONFIRMED or DISPUTED' };
+  if (!a.assignee_ids.includes(userId)) return { status: 403, message: 'Only an assignee of the Attestation action (a holder of the delegation) may answer it' };
+  if (!['TODO', 'IN_PROGRESS'].includes(a.status_key)) return { status: 409, message: `The Attestation action is ${a.status_key} and takes no answer` };
+  if (a.due_date && a.due_date.getTime() <= now.getTime()) return { status: 409, message: `The Attestation action was due at ${a.due_date.toISOString()} and takes no answer` };
+  return null;
 }
 
 /** Ids, lower case, each once, in the order given. */

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@ne
 import { ApiBadRequestResponse, ApiConflictResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiAuth, ApiPageResponse, Caller, CurrentCaller, Page, RequirePermission, ResponseMessage, UuidParam } from '@ddm/contracts';
 import { ActionsService } from './actions.service';
-import { AssigneeStatusDto, BulkDuplicateActionsDto, BulkReassignDto, CreateActionDto, UpdateActionDto, ValidateActionDto } from './dto/action-change.dto';
+import { AssigneeStatusDto, AttestationResponseDto, BulkDuplicateActionsDto, BulkReassignDto, CreateActionDto, UpdateActionDto, ValidateActionDto } from './dto/action-change.dto';
 import { ActionView, ValidateActionView } from './dto/action.response';
 import { ListActionsQuery } from './dto/list-actions.query';
 
@@ -99,6 +99,24 @@ export class ActionsController {
   @ResponseMessage('Assignee status updated successfully')
   assigneeStatus(@UuidParam('actionId') actionId: string, @Body() body: AssigneeStatusDto, @CurrentCaller() caller: Caller): Promise<ActionView> {
     return this.actions.setAssigneeStatus(caller, actionId, body.status);
+  }
+
+  @Post(':actionId/attestation-response')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Answer an Attestation action',
+    description:
+      'An assignee (a holder of the delegation) confirms or disputes the delegation of an Attestation action, with an optional comment: the action is Completed ' +
+      'and the decision area records the answer on the campaign (evt.actions.attestation.responded); a dispute flags the delegation for its issuer. Once, before the due date.',
+  })
+  @ApiOkResponse({ type: ActionView })
+  @ApiBadRequestResponse({ description: 'outcome not CONFIRMED or DISPUTED, comment over 2000, an unknown field' })
+  @ApiForbiddenResponse({ description: 'The caller is not an assignee of the action' })
+  @ApiNotFoundResponse({ description: 'Unknown, deleted or another tenant’s action' })
+  @ApiConflictResponse({ description: 'Not an Attestation action, answered or canceled already, or past its due date' })
+  @ResponseMessage('Attestation answered successfully')
+  answerAttestation(@UuidParam('actionId') actionId: string, @Body() body: AttestationResponseDto, @CurrentCaller() caller: Caller): Promise<ActionView> {
+    return this.actions.answerAttestation(caller, actionId, body);
   }
 
   @Get(':id')

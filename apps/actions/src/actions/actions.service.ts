@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ACTION_SUBJECTS, Caller, Page, badRequest, conflict, forbidden, missingIds, missingIdsError, notFound, relationshipsOf, requireAllowed } from '@ddm/contracts';
-import { Db, SERVICE_CONFIG, ServiceConfig, SetClause, Tx, listPage, sql } from '@ddm/platform';
+import { Db, SERVICE_CONFIG, ServiceConfig, SetClause, Tx, isoSql, listPage, raw, sql } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { ActionConfigService } from '../action-config/action-config.service';
 import { UNSETTLED_STATUS_KEYS, priorityIdOf, statusIdOf } from '../action-config/action-config.rules';
-import { EDIT_ACTION, allCompleted, changedCauseFields, statusByName, unique } from './action.rules';
+import { EDIT_ACTION, allCompleted, attestationAnswerProblem, attestationCauseOf, changedCauseFields, statusByName, unique } from './action.rules';
 import { ACTION_BY_ID_SQL, ActionFilters, ActionRow, actionList } from './action.sql';
 import { addAssignees, priorityRank, publishActions, publishAssigned, readViews, requireRefs, setAssignees, statusRank } from './action-writes';
-import { ACTION_UPDATE_FIELDS, ActionFileDto, CreateActionDto, UpdateActionDto, ValidateActionDto } from './dto/action-change.dto';
+import { ACTION_UPDATE_FIELDS, ActionFileDto, AttestationResponseDto, CreateActionDto, UpdateActionDto, ValidateActionDto } from './dto/action-change.dto';
 import { ActionView, StoredActionView, ValidateActionView, selectActionFields, toActionView } from './dto/action.response';
 
 interface LockedAction {
@@ -18,13 +18,19 @@ interface LockedAction {
   delegation_id: string | null;
   document_id: string | null;
   status_key: string;
+  system_kind: string | null;
+  cause_key: string | null;
+  due_date: Date | null;
   assignee_ids: string[];
 }
+
+/** Why an Attestation action is not completed like other actions: its answer is what completes it. */
+const ANSWER_ATTESTATION = (id: string) => `Action ${id} is an Attestation: answer it with POST /actions/v1/actions/${id}/attestation-response (CONFIRMED or DISPUTED), which completes it`;
 
 /** The live action of the tenant, locked for the change, with its people; null when unknown, deleted or another tenant's. */
 async function lockAction(tx: Tx, tenantId: string, id: string): Promise<LockedAction | null> {
   const [row] = await tx.query<LockedAction>(
-    `SELECT a.id, a.owner_id, a.is_system_generated, a.decision_id, a.delegation_id, a.document_id, a.status_key,
+    `SELECT a.id, a.owner_id, a.is_system_generated, a.decision_id, a.delegation_id, a.document_id, a.status_key, a.system_kind, a.cause_key, a.due_date,
             ARRAY(SELECT aa.assignee_id FROM actions.action_assignees aa WHERE aa.action_id = a.id) AS assignee_ids
        FROM actions.actions a WHERE a.id = $1 AND a.tenant_id = $2 AND NOT a.is_deleted FOR UPDATE`,
     [id, tenantId],
@@ -108,6 +114,7 @@ export class ActionsService {
         if (changed.length) throw conflict(`The system opened action ${id} for its cause: ${changed.join(', ')} cannot be changed`);
       }
       const known = await requireRefs(tx, tenantId, dto);
+      if (current.system_kind === 'ATTESTATION' && known.status?.key === 'COMPLETED' && current.status_key !== 'COMPLETED') throw conflict(ANSWER_ATTESTATION(id));
 
       const sets = new SetClause().raw(sql`updated_on = now()`, sql`updated_by = ${caller.userId}`, sql`version = version + 1`);
       const columns: Record<string, keyof UpdateActionDto> = {
@@ -261,6 +268,7 @@ export class ActionsService {
       const current = await lockAction(tx, tenantId, id);
       if (!current) throw notFound(`Action ${id} not found`);
       if (!current.assignee_ids.includes(caller.userId)) throw forbidden(`Only an assignee of action ${id} may set their status on it`);
+      if (current.system_kind === 'ATTESTATION' && status.statusKey === 'COMPLETED') throw conflict(ANSWER_ATTESTATION(id));
       await tx.query(`UPDATE actions.action_assignees SET action_status_id = $3, action_taken_date = now() WHERE action_id = $1 AND assignee_id = $2 AND tenant_id = $4`, [
         id,
         caller.userId,
@@ -278,6 +286,43 @@ export class ActionsService {
       const views = await readViews(tx, tenantId, [id]);
       await publishActions(tx, tenantId, ACTION_SUBJECTS.updated, views, caller.userId);
       if (completes) await publishActions(tx, tenantId, ACTION_SUBJECTS.completed, views, caller.userId);
+      return views[0];
+    });
+    return this.view(stored, caller);
+  }
+
+  /**
+   * The caller, an assignee of an open Attestation action, answers it: CONFIRMED or DISPUTED (with
+   * a comment). Their own status and the action move to Completed (one answer settles the
+   * delegation for every holder asked), and evt.actions.attestation.responded tells the decision
+   * area, which records it. 404 unknown action; 403 not an assignee; 409 not an Attestation action,
+   * settled already, or past its due date.
+   */
+  async answerAttestation(caller: Caller, id: string, dto: AttestationResponseDto): Promise<ActionView> {
+    const tenantId = caller.tenantId;
+    await this.config.ensureDefaults(tenantId);
+    const stored = await this.db.transaction(async (tx) => {
+      const current = await lockAction(tx, tenantId, id);
+      if (!current) throw notFound(`Action ${id} not found`);
+      const problem = attestationAnswerProblem(current, caller.userId, new Date());
+      if (problem) throw problem.status === 403 ? forbidden(problem.message) : conflict(problem.message);
+      const cause = attestationCauseOf(current.cause_key);
+      if (!cause) throw conflict(`Action ${id} does not name the campaign it attests for`);
+      const completed = statusIdOf(tenantId, 'COMPLETED');
+      const [{ at }] = await tx.query<{ at: string }>(
+        sql`UPDATE actions.action_assignees SET action_status_id = ${completed}, action_taken_date = CASE WHEN assignee_id = ${caller.userId} THEN now() ELSE action_taken_date END
+             WHERE action_id = ${id} AND tenant_id = ${tenantId}
+         RETURNING ${raw(isoSql('now()'))} AS at`,
+      );
+      await tx.query(sql`UPDATE actions.actions SET action_status_id = ${completed}, status_key = 'COMPLETED', status_rank = ${statusRank('COMPLETED')}, updated_on = now(),
+                                 updated_by = ${caller.userId}, version = version + 1 WHERE id = ${id} AND tenant_id = ${tenantId}`);
+      const views = await readViews(tx, tenantId, [id]);
+      await publishActions(tx, tenantId, ACTION_SUBJECTS.updated, views, caller.userId);
+      await publishActions(tx, tenantId, ACTION_SUBJECTS.completed, views, caller.userId);
+      await tx.publish('evt.actions.attestation.responded', {
+        tenantId, actionId: id, campaignId: cause.campaignId, delegationId: cause.delegationId, outcome: dto.outcome, comment: dto.comment || null,
+        respondedById: caller.userId, respondedAt: at,
+      });
       return views[0];
     });
     return this.view(stored, caller);

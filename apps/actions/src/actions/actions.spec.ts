@@ -7,6 +7,9 @@ import {
   actionLink,
   allCompleted,
   approvalAssignees,
+  attestationAnswerProblem,
+  attestationCauseKey,
+  attestationCauseOf,
   changedCauseFields,
   pendingStage,
   settledByDelegationStatus,
@@ -76,9 +79,31 @@ describe('action rules', () => {
     expect(settledByDelegationStatus('ACCEPTED', false)).toEqual({ complete: ['DELEGATION_ACCEPTANCE', 'DELEGATION_APPROVAL'], cancel: [] });
     expect(settledByDelegationStatus('ISSUED', false)).toEqual({ complete: ['DELEGATION_APPROVAL'], cancel: [] });
     expect(settledByDelegationStatus('REJECTED', true).complete).toContain('DELEGATION_ACCEPTANCE');
-    expect(settledByDelegationStatus('REVOKED', true)).toEqual({ complete: [], cancel: ['DELEGATION_ACCEPTANCE', 'DELEGATION_APPROVAL', 'DELEGATION_REQUEST', 'DECISION_ROLE_ACCEPTANCE'] });
+    expect(settledByDelegationStatus('REVOKED', true)).toEqual({ complete: [], cancel: ['DELEGATION_ACCEPTANCE', 'DELEGATION_APPROVAL', 'DELEGATION_REQUEST', 'DECISION_ROLE_ACCEPTANCE', 'ATTESTATION'] });
+    expect(settledByDelegationStatus('REJECTED', true).cancel).toContain('ATTESTATION');
     expect(settledByDelegationStatus('PENDING', false)).toEqual({ complete: [], cancel: [] });
     expect(settledByDelegationStatus('SUSPENDED', false)).toEqual({ complete: [], cancel: [] });
+  });
+
+  it("an Attestation action's cause names its campaign and delegation, and reads back", () => {
+    const campaign = '0190f5c4-0000-7000-8000-0000000000c1';
+    const key = attestationCauseKey(campaign.toUpperCase(), U1);
+    expect(key).toBe(`attestation:${campaign}:${U1}`);
+    expect(attestationCauseOf(key)).toEqual({ campaignId: campaign, delegationId: U1 });
+    expect(attestationCauseOf(`delegation:${U1}:acceptance`)).toBeNull();
+    expect(attestationCauseOf(null)).toBeNull();
+  });
+
+  it('an attestation is answered by an assignee of an open Attestation action before its due date', () => {
+    const now = new Date('2026-03-01T12:00:00.000Z');
+    const open = { system_kind: 'ATTESTATION', assignee_ids: [U1], status_key: 'TODO', due_date: new Date('2026-03-01T12:00:00.001Z') };
+    expect(attestationAnswerProblem(open, U1, now)).toBeNull();
+    expect(attestationAnswerProblem({ ...open, status_key: 'IN_PROGRESS' }, U1, now)).toBeNull();
+    expect(attestationAnswerProblem({ ...open, system_kind: 'DELEGATION_ACCEPTANCE' }, U1, now)).toMatchObject({ status: 409 });
+    expect(attestationAnswerProblem({ ...open, system_kind: null }, U1, now)).toMatchObject({ status: 409 });
+    expect(attestationAnswerProblem(open, U2, now)).toMatchObject({ status: 403 });
+    for (const key of ['COMPLETED', 'CANCELED', 'OVERDUE']) expect(attestationAnswerProblem({ ...open, status_key: key }, U1, now)).toMatchObject({ status: 409 });
+    expect(attestationAnswerProblem({ ...open, due_date: now }, U1, now)).toMatchObject({ status: 409, message: expect.stringContaining('2026-03-01T12:00:00.000Z') });
   });
 
   it('who acts: the recipient accepts; approvers are those named but the issuer and the recipient', () => {

@@ -24,6 +24,8 @@ export interface SystemActionSpec {
   delegationId?: string | null;
   documentId?: string | null;
   requestedBy?: string | null;
+  /** When the step is due (ISO 8601); none by default. */
+  dueDate?: string | null;
 }
 
 /**
@@ -39,14 +41,14 @@ export async function openSystemAction(tx: Tx, spec: SystemActionSpec): Promise<
   const inserted = await tx.query<{ id: string }>(
     `INSERT INTO actions.actions (id, tenant_id, action_display_id, action_name, action_type_id, action_priority_id, action_status_id, status_key, status_rank,
                                   priority_rank, decision_id, delegation_id, document_id, owner_id, is_system_generated, system_kind, cause_key, cause_version,
-                                  requested_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, 'TODO', $8, $9, $10, $11, $12, $13, true, $14, $15, $16, $17)
+                                  requested_by, due_date)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, 'TODO', $8, $9, $10, $11, $12, $13, true, $14, $15, $16, $17, $18)
      ON CONFLICT (tenant_id, cause_key) WHERE cause_key IS NOT NULL DO NOTHING
      RETURNING id`,
     [
       id, tenantId, displayId, spec.actionName.slice(0, 200), actionDefaultId(tenantId, 'type', spec.typeKey), priorityIdOf(tenantId, 'MEDIUM'),
       statusIdOf(tenantId, 'TODO'), statusRank('TODO'), priorityRank('MEDIUM'), spec.decisionId ?? null, spec.delegationId ?? null,
-      spec.documentId ?? null, spec.ownerId, spec.kind, spec.causeKey, spec.causeVersion ?? null, spec.requestedBy ?? null,
+      spec.documentId ?? null, spec.ownerId, spec.kind, spec.causeKey, spec.causeVersion ?? null, spec.requestedBy ?? null, spec.dueDate ?? null,
     ],
   );
   // A display id taken for a cause that already had its action is a gap, as a rolled-back create would leave.

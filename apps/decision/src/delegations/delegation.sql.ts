@@ -24,7 +24,7 @@ export const DELEGATION_VIEW = `(jsonb_build_object(
     'issuedDate', ${isoSql('g.issued_date')}, 'acceptedDate', ${isoSql('g.accepted_date')},
     'delegationPathway', to_jsonb(g.delegation_pathway), 'delegationGroups', g.delegation_groups, 'delegationAuthorities', g.delegation_authorities,
     'isInvalid', g.is_invalid, 'invalidFields', to_jsonb(g.invalid_fields), 'copiedFrom', g.copied_from,
-    'sodAcknowledgedRuleIds', to_jsonb(g.sod_acknowledged_rule_ids))
+    'sodAcknowledgedRuleIds', to_jsonb(g.sod_acknowledged_rule_ids), 'attestationDisputed', g.attestation_disputed_campaign_id IS NOT NULL, 'attestationDisputedCampaignId', g.attestation_disputed_campaign_id)
   || jsonb_build_object(
     'issuerUser', ${USER('iu')}, 'recipientUser', ${USER('ru')},
     'issuerPositionName', ip.position_name, 'recipientPositionName', rp.position_name,
@@ -102,6 +102,7 @@ export interface DelegationFilters {
   groupIds?: string[];
   issuerUserId?: string;
   isInvalid?: boolean;
+  attestationDisputed?: boolean;
   rootOnly?: boolean;
   onlyMine?: boolean;
   sectionIds?: string[];
@@ -145,6 +146,7 @@ export function delegationList(tenantId: string, callerId: string, f: Delegation
   if (f.groupIds?.length) where.push(sql`g.group_ids && ${f.groupIds}::uuid[]`);
   if (f.issuerUserId) where.push(sql`g.issuer_user_id = ${f.issuerUserId}`);
   if (f.isInvalid !== undefined) where.push(sql`g.is_invalid = ${f.isInvalid}`);
+  if (f.attestationDisputed !== undefined) where.push(f.attestationDisputed ? sql`g.attestation_disputed_campaign_id IS NOT NULL` : sql`g.attestation_disputed_campaign_id IS NULL`);
   if (f.rootOnly) where.push(sql`g.parent_delegation_id IS NULL`);
   if (f.onlyMine) where.push(sql`(g.issuer_user_id = ${callerId} OR g.recipient_user_id = ${callerId})`);
   if (f.sectionIds?.length) where.push(sql`d.section_id = ANY(${f.sectionIds}::uuid[])`);

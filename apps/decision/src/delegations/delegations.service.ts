@@ -33,6 +33,7 @@ import { revalidate } from './invalidation';
 import { refuseBadRecipients, requireRecipients } from './recipients';
 import { cascadeEffects, decisionTreeOf, subtreeOf } from './cascade';
 import { SodRefs } from '../authority/sod/sod-refs';
+import { writeStatusMove } from './status-move';
 
 /** What a status move publishes beside the state subject (who is told is the move's business). */
 const NOTICE: Partial<Record<DelegationStatus, DelegationNoticeSubject>> = {
@@ -456,17 +457,8 @@ export class DelegationsService {
         await recordDelegationChange(tx, tenantId, ordered, 'revoked', caller.userId, 'evt.decision.delegation.revoked');
         return;
       }
-      await tx.query(
-        `UPDATE decision.delegations SET status = $3::text, pending_stage = $4::text, updated_on = now(), updated_by = $5, version = version + 1,
-                issued_date = CASE WHEN $3::text IN ('ISSUED', 'PENDING') AND issued_date IS NULL THEN now() ELSE issued_date END,
-                accepted_date = CASE WHEN $3::text = 'ACCEPTED' AND accepted_date IS NULL THEN now() ELSE accepted_date END
-          WHERE id = $1 AND tenant_id = $2`,
-        [id, tenantId, moved.to, moved.stage, caller.userId],
-      );
       const subject = row.status === 'DRAFT' ? 'evt.decision.delegation.issued' : 'evt.decision.delegation.updated';
-      await recordDelegationChange(tx, tenantId, [id], action, caller.userId, subject, NOTICE[moved.to]);
-      // A suspended parent makes its children invalid (Parent), a resumed one valid again; no other move here changes what its subtree holds.
-      if (action === 'suspend' || action === 'resume') await revalidate(tx, tenantId, { delegationIds: [id] }, caller.userId);
+      await writeStatusMove(tx, tenantId, [id], action, moved, caller.userId, subject, NOTICE[moved.to]);
       // Holding from now on (issued, approved, accepted, resumed with its subtree): a segregation-of-duties conflict it creates is a 409, or acknowledged.
       if (!HOLDING_STATUSES.includes(row.status) && HOLDING_STATUSES.includes(moved.to)) await this.sod.refuseConflicts(tx, caller, row.decision_id, [id], acknowledgeSodConflict);
     });

@@ -42,7 +42,7 @@ export class ActionPayload {
   @StringField({ max: 20 }) statusKey: string;
   @StringField({ nullable: true, max: 40 }) dueDate: string | null;
   @BooleanField() isSystemGenerated: boolean;
-  /** What opened a system action (DELEGATION_ACCEPTANCE, DELEGATION_APPROVAL, DELEGATION_REQUEST, DOCUMENT_REVIEW, DOCUMENT_APPROVAL, DECISION_ROLE_ACCEPTANCE); null for a manual one. */
+  /** What opened a system action (DELEGATION_ACCEPTANCE, DELEGATION_APPROVAL, DELEGATION_REQUEST, DOCUMENT_REVIEW, DOCUMENT_APPROVAL, DECISION_ROLE_ACCEPTANCE, ATTESTATION); null for a manual one. */
   @StringField({ nullable: true, max: 40 }) systemKind: string | null;
   @UuidField({ nullable: true }) decisionId: string | null;
   @UuidField({ nullable: true }) delegationId: string | null;

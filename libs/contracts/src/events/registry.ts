@@ -9,6 +9,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { flattenValidationErrors } from '../http/validation';
 import { ACTIONS_EVENTS } from './actions.events';
+import { ATTESTATION_EVENTS } from './attestation.events';
 import { AUTH_EVENTS } from './auth.events';
 import { DECISION_EVENTS } from './decision.events';
 import { DOCUMENT_EVENTS } from './document.events';
@@ -26,6 +27,7 @@ export const EVENT_REGISTRY = {
   ...ACTIONS_EVENTS,
   ...NOTIFICATIONS_EVENTS,
   ...MATRIX_EVENTS,
+  ...ATTESTATION_EVENTS,
 } as const satisfies Record<string, EventEntry>;
 
 /** A subject of the registry (`evt.<area>.<entity>.<verb>`, `job.<area>.<name>`, `auth.caller.changed`). */

@@ -712,6 +712,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/decision/v1/attestations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List attestation campaigns
+         * @description Paged campaigns of the tenant with their progress, newest first unless sorted otherwise.
+         */
+        get: operations["AttestationsController_list"];
+        put?: never;
+        /**
+         * Open an attestation campaign
+         * @description Asks the holder of every delegation the scope covers and that is held now (ISSUED or ACCEPTED, in force, valid) to confirm or dispute it by dueDate: one item per delegation, and one evt.decision.attestation.requested each (the actions area opens an Attestation action for its holders). scope: the delegations of decisionIds; those covering groupIds or a group below them, or of a decision in them or below; or all (criteria add up). A scope covering nothing held today, or more than 10000 delegations, is a 400.
+         */
+        post: operations["AttestationsController_open"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decision/v1/attestations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An attestation campaign and its progress
+         * @description Counts of its items: total, confirmed, disputed, pending, overdue.
+         */
+        get: operations["AttestationsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decision/v1/attestations/{id}/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A campaign's delegations
+         * @description Paged, in delegation display id order; `status` filters (PENDING, CONFIRMED, DISPUTED, OVERDUE).
+         */
+        get: operations["AttestationsController_items"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decision/v1/attestations/{id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A campaign's report (CSV), streamed, with a download name
+         * @description One line per delegation: delegation display id, decision, holder, status, who answered and when, comment (RFC 4180; a cell starting with =, +, -, @ is prefixed with a quote). format: csv only (anything else is a 400).
+         */
+        get: operations["AttestationsController_report"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decision/v1/attestations/{id}/items/{delegationId}/respond": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer for a delegation of a campaign (its holder)
+         * @description CONFIRMED or DISPUTED, with an optional comment, by whoever holds the delegation now (its recipient, or a holder of its position); once. A dispute flags the delegation for its issuer (attestationDisputed on the delegation, evt.decision.attestation.disputed). The same as completing the Attestation action.
+         */
+        post: operations["AttestationsController_respond"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/actions/v1/action-statuses": {
         parameters: {
             query?: never;
@@ -894,6 +998,26 @@ export interface paths {
          * @description status: one of the tenant's status names; sets actionTakenDate. When every assignee has completed, the action is Completed.
          */
         patch: operations["ActionsController_assigneeStatus"];
+        trace?: never;
+    };
+    "/actions/v1/actions/{actionId}/attestation-response": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer an Attestation action
+         * @description An assignee (a holder of the delegation) confirms or disputes the delegation of an Attestation action, with an optional comment: the action is Completed and the decision area records the answer on the campaign (evt.actions.attestation.responded); a dispute flags the delegation for its issuer. Once, before the due date.
+         */
+        post: operations["ActionsController_answerAttestation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/actions/v1/actions/{id}": {
@@ -2833,6 +2957,13 @@ export interface components {
             copiedFrom: string | null;
             /** @description The segregation-of-duties rules whose conflicts were acknowledged when it began to hold (acknowledgeSodConflict) */
             sodAcknowledgedRuleIds: string[];
+            /** @description Its holder disputed it in an attestation campaign (flagged for its issuer until a later campaign confirms it) */
+            attestationDisputed: boolean;
+            /**
+             * Format: uuid
+             * @description The attestation campaign in which it was disputed
+             */
+            attestationDisputedCampaignId: string | null;
             issuerUser: components["schemas"]["DelegationPersonView"] | null;
             recipientUser: components["schemas"]["DelegationPersonView"] | null;
             issuerPositionName: string | null;
@@ -2892,6 +3023,8 @@ export interface components {
             issuerUserId?: string;
             /** @description Only delegations with alerts (true) or without (false) */
             isInvalid?: boolean;
+            /** @description Only delegations a holder disputed in an attestation campaign (true) or not (false) */
+            attestationDisputed?: boolean;
             /** @description Only root delegations */
             rootOnly?: boolean;
             /** @description Only the caller's: issued by or given to them */
@@ -2926,7 +3059,7 @@ export interface components {
             /** @description Expiring at or before (ISO 8601 date-time, inclusive to the millisecond) */
             expirationDateEnd?: string;
             /**
-             * @description Comma-separated fields to return; only these keys come back per item. One of: id, delegationDisplayId, tenantId, decisionId, parentDelegationId, isRootDelegation, depth, issuerType, issuerUserId, issuerPositionId, recipientType, recipientUserId, recipientPositionId, delegationRecipients, recipientAutoIssue, status, pendingStage, effectiveDate, expirationDate, isNoExpiration, issuedDate, acceptedDate, delegationPathway, delegationGroups, delegationAuthorities, delegationDocuments, isInvalid, invalidFields, copiedFrom, sodAcknowledgedRuleIds, issuerUser, recipientUser, issuerPositionName, recipientPositionName, sourceDecision, createdAt, createdBy, updatedAt, updatedBy, link, permissions
+             * @description Comma-separated fields to return; only these keys come back per item. One of: id, delegationDisplayId, tenantId, decisionId, parentDelegationId, isRootDelegation, depth, issuerType, issuerUserId, issuerPositionId, recipientType, recipientUserId, recipientPositionId, delegationRecipients, recipientAutoIssue, status, pendingStage, effectiveDate, expirationDate, isNoExpiration, issuedDate, acceptedDate, delegationPathway, delegationGroups, delegationAuthorities, delegationDocuments, isInvalid, invalidFields, copiedFrom, sodAcknowledgedRuleIds, attestationDisputed, attestationDisputedCampaignId, issuerUser, recipientUser, issuerPositionName, recipientPositionName, sourceDecision, createdAt, createdBy, updatedAt, updatedBy, link, permissions
              * @example id,status
              */
             select?: string[];
@@ -3992,6 +4125,136 @@ export interface components {
             left: components["schemas"]["SodConflictSideView"];
             right: components["schemas"]["SodConflictSideView"];
         };
+        AttestationScopeDto: {
+            /** @description Decisions whose delegations are attested */
+            decisionIds?: string[];
+            /** @description Groups: delegations covering one of them or a group below it, and the delegations of decisions in one of them or below it */
+            groupIds?: string[];
+            /**
+             * @description Every delegation of the tenant (then send neither decisionIds nor groupIds)
+             * @default false
+             */
+            all?: boolean;
+        };
+        CreateAttestationCampaignDto: {
+            /**
+             * Format: uuid
+             * @description Tenant (default: the caller's active tenant)
+             */
+            tenantId?: string;
+            /** @example Q3 delegation review */
+            name: string;
+            /** @description Criteria add up: a delegation matching any of them is covered */
+            scope: components["schemas"]["AttestationScopeDto"];
+            /**
+             * Format: date-time
+             * @description When answers are due (in the future); unanswered ones are then OVERDUE
+             */
+            dueDate: string;
+            /**
+             * @description Suspend the delegations nobody answered for by the due date
+             * @default false
+             */
+            suspendOverdue?: boolean;
+        };
+        AttestationScopeView: {
+            decisionIds: string[];
+            groupIds: string[];
+            all: boolean;
+        };
+        AttestationCampaignView: {
+            /** Format: uuid */
+            id: string;
+            /** @example 10000 */
+            campaignDisplayId: string;
+            /** Format: uuid */
+            tenantId: string;
+            /** @example Q3 delegation review */
+            name: string;
+            /**
+             * @description OPEN while an item is PENDING
+             * @enum {string}
+             */
+            status: "OPEN" | "CLOSED";
+            /** Format: date-time */
+            dueDate: string;
+            suspendOverdue: boolean;
+            scope: components["schemas"]["AttestationScopeView"];
+            /** @description Delegations covered (one item each) */
+            total: number;
+            confirmed: number;
+            disputed: number;
+            pending: number;
+            overdue: number;
+            /** Format: uuid */
+            createdBy: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            closedAt: string | null;
+        };
+        AttestationPersonView: {
+            /** Format: uuid */
+            id: string;
+            name: string | null;
+            email: string;
+        };
+        AttestationItemView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            campaignId: string;
+            /** Format: uuid */
+            delegationId: string;
+            /** @example 10000 */
+            delegationDisplayId: string;
+            /** Format: uuid */
+            decisionId: string;
+            /** @example 10000 */
+            decisionDisplayId: string;
+            decisionName: string;
+            /**
+             * @description The delegation's status now
+             * @enum {string}
+             */
+            delegationStatus: "DRAFT" | "PENDING" | "ISSUED" | "ACCEPTED" | "REJECTED" | "SUSPENDED" | "REVOKED" | "EXPIRED" | "ARCHIVED" | "DELETED";
+            /** Format: uuid */
+            issuerUserId: string | null;
+            /**
+             * @description The recipient when the campaign opened
+             * @enum {string}
+             */
+            recipientType: "PERSONNEL_IN_POSITION" | "POSITION_ONLY" | "SPECIFIC_PERSONNEL";
+            /** Format: uuid */
+            recipientUserId: string | null;
+            /** Format: uuid */
+            recipientPositionId: string | null;
+            recipientUser: components["schemas"]["AttestationPersonView"] | null;
+            recipientPositionName: string | null;
+            /** @enum {string} */
+            status: "PENDING" | "CONFIRMED" | "DISPUTED" | "OVERDUE";
+            comment: string | null;
+            /** Format: uuid */
+            respondedBy: string | null;
+            respondedByUser: components["schemas"]["AttestationPersonView"] | null;
+            /** Format: date-time */
+            respondedAt: string | null;
+            /**
+             * @description Answered through this endpoint (API) or the Attestation action (ACTION)
+             * @enum {string|null}
+             */
+            respondedVia: "API" | "ACTION" | null;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        RespondAttestationDto: {
+            /**
+             * @description CONFIRMED: the holder holds it rightly; DISPUTED: it is flagged for its issuer
+             * @enum {string}
+             */
+            outcome: "CONFIRMED" | "DISPUTED";
+            comment?: string | null;
+        };
         /** @description The one error body of every failure (ARCHITECTURE §3) */
         ErrorBody: {
             /** @example 400 */
@@ -4325,6 +4588,19 @@ export interface components {
              * @example Completed
              */
             status: string;
+            /**
+             * Format: uuid
+             * @description The tenant; defaults to the caller's
+             */
+            tenantId?: string;
+        };
+        AttestationResponseDto: {
+            /**
+             * @description CONFIRMED: the holder holds it rightly; DISPUTED: it is flagged for its issuer
+             * @enum {string}
+             */
+            outcome: "CONFIRMED" | "DISPUTED";
+            comment?: string | null;
             /**
              * Format: uuid
              * @description The tenant; defaults to the caller's
@@ -7478,6 +7754,8 @@ export interface operations {
                 issuerUserId?: string;
                 /** @description Only delegations with alerts (true) or without (false) */
                 isInvalid?: boolean;
+                /** @description Only delegations a holder disputed in an attestation campaign (true) or not (false) */
+                attestationDisputed?: boolean;
                 /** @description Only root delegations */
                 rootOnly?: boolean;
                 /** @description Only the caller's: issued by or given to them */
@@ -7508,7 +7786,7 @@ export interface operations {
                 expirationDateStart?: string;
                 /** @description Expiring at or before (ISO 8601 date-time, inclusive to the millisecond) */
                 expirationDateEnd?: string;
-                /** @description Comma-separated fields to return; only these keys come back per item. One of: id, delegationDisplayId, tenantId, decisionId, parentDelegationId, isRootDelegation, depth, issuerType, issuerUserId, issuerPositionId, recipientType, recipientUserId, recipientPositionId, delegationRecipients, recipientAutoIssue, status, pendingStage, effectiveDate, expirationDate, isNoExpiration, issuedDate, acceptedDate, delegationPathway, delegationGroups, delegationAuthorities, delegationDocuments, isInvalid, invalidFields, copiedFrom, sodAcknowledgedRuleIds, issuerUser, recipientUser, issuerPositionName, recipientPositionName, sourceDecision, createdAt, createdBy, updatedAt, updatedBy, link, permissions */
+                /** @description Comma-separated fields to return; only these keys come back per item. One of: id, delegationDisplayId, tenantId, decisionId, parentDelegationId, isRootDelegation, depth, issuerType, issuerUserId, issuerPositionId, recipientType, recipientUserId, recipientPositionId, delegationRecipients, recipientAutoIssue, status, pendingStage, effectiveDate, expirationDate, isNoExpiration, issuedDate, acceptedDate, delegationPathway, delegationGroups, delegationAuthorities, delegationDocuments, isInvalid, invalidFields, copiedFrom, sodAcknowledgedRuleIds, attestationDisputed, attestationDisputedCampaignId, issuerUser, recipientUser, issuerPositionName, recipientPositionName, sourceDecision, createdAt, createdBy, updatedAt, updatedBy, link, permissions */
                 select?: string[];
                 sortBy?: "delegationDisplayId" | "decisionName" | "status" | "updatedAt" | "expirationDate" | "authorityLimitValue";
             };
@@ -9758,6 +10036,427 @@ export interface operations {
             };
         };
     };
+    AttestationsController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sortOrder?: "asc" | "desc";
+                /** @description Tenant (default: the caller's active tenant) */
+                tenantId?: string;
+                /** @description Comma-separated: OPEN, CLOSED */
+                status?: string[];
+                /** @description Contained in the campaign's name (case-insensitive), or its display id */
+                search?: string;
+                sortBy?: "createdAt" | "dueDate" | "name";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged attestation campaigns */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["AttestationCampaignView"][];
+                        };
+                    };
+                };
+            };
+            /** @description A bad parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "view:decisions" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    AttestationsController_open: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAttestationCampaignDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["AttestationCampaignView"];
+                    };
+                };
+            };
+            /** @description A bad field: name missing or over 200, a scope naming nothing (or all with ids), over 500 ids, dueDate not in the future; or nothing (too much) in scope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Missing permission "approve:delegations"
+             *
+             *     Not a member of the tenant, or missing the "approve:delegations" permission
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A decision or group the tenant does not have (named) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    AttestationsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["AttestationCampaignView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "view:decisions" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, or another tenant's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    AttestationsController_items: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sortOrder?: "asc" | "desc";
+                /** @description Tenant (default: the caller's active tenant) */
+                tenantId?: string;
+                /** @description Comma-separated: PENDING, CONFIRMED, DISPUTED, OVERDUE */
+                status?: string[];
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged items of the campaign */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["AttestationItemView"][];
+                        };
+                    };
+                };
+            };
+            /** @description A bad parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "view:decisions" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, or another tenant's campaign */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    AttestationsController_report: {
+        parameters: {
+            query?: {
+                /** @description Tenant (default: the caller's active tenant) */
+                tenantId?: string;
+                format?: "csv";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV (not enveloped) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        /** @description Not described */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description format other than csv */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "view:decisions" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, or another tenant's campaign */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    AttestationsController_respond: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                delegationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RespondAttestationDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["AttestationItemView"];
+                    };
+                };
+            };
+            /** @description outcome not CONFIRMED or DISPUTED, comment over 2000, an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller does not hold the delegation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown or another tenant's campaign, or a delegation it does not cover */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Answered already, the campaign is past due, or the delegation is no longer held */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     ActionConfigController_statuses: {
         parameters: {
             query?: never;
@@ -10427,6 +11126,83 @@ export interface operations {
             };
             /** @description Unknown, deleted or another tenant’s action */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ActionsController_answerAttestation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                actionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttestationResponseDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["ActionView"];
+                    };
+                };
+            };
+            /** @description outcome not CONFIRMED or DISPUTED, comment over 2000, an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller is not an assignee of the action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, deleted or another tenant’s action */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an Attestation action, answered or canceled already, or past its due date */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsNotEmpty, IsString, IsUUID, IsUrl, MaxLength, ValidateNested } from 'class-validator';
-import { IsoDateTime, Nullable, OptionalNotNull, Trim } from '@ddm/contracts';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsNotEmpty, IsString, IsUUID, IsUrl, MaxLength, ValidateNested } from 'class-validator';
+import { ATTESTATION_COMMENT_MAX, ATTESTATION_OUTCOMES, AttestationOutcome, IsoDateTime, Nullable, OptionalNotNull, Trim } from '@ddm/contracts';
 import { ACTION_NAME_MAX, DESCRIPTION_MAX, MAX_ASSIGNEES, MAX_DUPLICATE_IDS, MAX_FILES, MAX_REASSIGN_IDS } from '../action.rules';
 
 /** A file of an action: a link (http or https) and how to show it. */
@@ -184,6 +184,25 @@ export class AssigneeStatusDto {
   @IsNotEmpty()
   @MaxLength(50)
   status: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: "The tenant; defaults to the caller's" })
+  @OptionalNotNull()
+  @IsUUID()
+  tenantId?: string;
+}
+
+/** POST /actions/v1/actions/{actionId}/attestation-response: a holder answers the Attestation action of a delegation. */
+export class AttestationResponseDto {
+  @ApiProperty({ enum: ATTESTATION_OUTCOMES, description: 'CONFIRMED: the holder holds it rightly; DISPUTED: it is flagged for its issuer' })
+  @IsIn(ATTESTATION_OUTCOMES)
+  outcome: AttestationOutcome;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: ATTESTATION_COMMENT_MAX })
+  @Nullable()
+  @Trim()
+  @IsString()
+  @MaxLength(ATTESTATION_COMMENT_MAX)
+  comment?: string | null;
 
   @ApiPropertyOptional({ format: 'uuid', description: "The tenant; defaults to the caller's" })
   @OptionalNotNull()

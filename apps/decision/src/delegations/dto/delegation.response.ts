@@ -81,6 +81,8 @@ export class DelegationView {
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) copiedFrom: string | null;
   @ApiProperty({ type: [String], format: 'uuid', description: 'The segregation-of-duties rules whose conflicts were acknowledged when it began to hold (acknowledgeSodConflict)' })
   sodAcknowledgedRuleIds: string[];
+  @ApiProperty({ description: 'Its holder disputed it in an attestation campaign (flagged for its issuer until a later campaign confirms it)' }) attestationDisputed: boolean;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The attestation campaign in which it was disputed' }) attestationDisputedCampaignId: string | null;
   @ApiProperty({ type: DelegationPersonView, nullable: true }) issuerUser: DelegationPersonView | null;
   @ApiProperty({ type: DelegationPersonView, nullable: true }) recipientUser: DelegationPersonView | null;
   @ApiProperty({ type: String, nullable: true }) issuerPositionName: string | null;
@@ -128,6 +130,9 @@ export function toDelegationView(stored: StoredDelegationView, caller: Caller, a
     ...stored,
     // Revisions stored before the field existed do not carry it.
     sodAcknowledgedRuleIds: stored.sodAcknowledgedRuleIds ?? [],
+    // Revisions stored before attestations existed have no flag: they were not disputed.
+    attestationDisputed: stored.attestationDisputed ?? false,
+    attestationDisputedCampaignId: stored.attestationDisputedCampaignId ?? null,
     link: `${appUrl.replace(/\/$/, '')}/delegations/${stored.id}`,
     permissions: recordPermissions(caller, DELEGATION_PERMISSIONS, relationshipsOf(caller.userId, { issuer: stored.issuerUserId, recipient: stored.recipientUserId })),
   };
@@ -181,7 +186,7 @@ export const DELEGATION_FIELDS = [
   'id', 'delegationDisplayId', 'tenantId', 'decisionId', 'parentDelegationId', 'isRootDelegation', 'depth', 'issuerType', 'issuerUserId', 'issuerPositionId',
   'recipientType', 'recipientUserId', 'recipientPositionId', 'delegationRecipients', 'recipientAutoIssue', 'status', 'pendingStage', 'effectiveDate', 'expirationDate',
   'isNoExpiration', 'issuedDate', 'acceptedDate', 'delegationPathway', 'delegationGroups', 'delegationAuthorities', 'delegationDocuments', 'isInvalid', 'invalidFields',
-  'copiedFrom', 'sodAcknowledgedRuleIds', 'issuerUser', 'recipientUser', 'issuerPositionName', 'recipientPositionName', 'sourceDecision', 'createdAt', 'createdBy', 'updatedAt', 'updatedBy',
+  'copiedFrom', 'sodAcknowledgedRuleIds', 'attestationDisputed', 'attestationDisputedCampaignId', 'issuerUser', 'recipientUser', 'issuerPositionName', 'recipientPositionName', 'sourceDecision', 'createdAt', 'createdBy', 'updatedAt', 'updatedBy',
   'link', 'permissions',
 ] as const satisfies readonly (keyof DelegationView)[];
 

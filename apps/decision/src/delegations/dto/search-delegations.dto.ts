@@ -54,6 +54,12 @@ export class SearchDelegationsDto extends PageQuery {
   @IsBoolean()
   isInvalid?: boolean;
 
+  @ApiPropertyOptional({ description: 'Only delegations a holder disputed in an attestation campaign (true) or not (false)' })
+  @OptionalNotNull()
+  @ToBoolean()
+  @IsBoolean()
+  attestationDisputed?: boolean;
+
   @ApiPropertyOptional({ description: 'Only root delegations' })
   @OptionalNotNull()
   @ToBoolean()
