@@ -29,6 +29,7 @@ import { randomUUID } from 'node:crypto';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import Fastify from 'fastify';
 import { Client, Pool } from 'pg';
+import { SESSION_OPTIONS } from '@ddm/platform';
 import { CHECKS_AT_SQL } from '../../apps/decision/src/authority/authority.sql';
 import { DELEGATION_VIEW, VIEW_JOINS } from '../../apps/decision/src/delegations/delegation.sql';
 import { DEV_KEYS_DIR, runtime } from '../lib/runtime';
@@ -93,7 +94,7 @@ interface Ask {
 // ---------------------------------------------------------------------------------------------
 
 async function serveBare({ databaseUrl, tenantId }: BareConfig): Promise<void> {
-  const pool = new Pool({ connectionString: databaseUrl, max: POOL_SIZE, application_name: 'ddm-bench-bare' });
+  const pool = new Pool({ connectionString: databaseUrl, max: POOL_SIZE, application_name: 'ddm-bench-bare', options: SESSION_OPTIONS });
   const app = Fastify({ logger: false });
   app.post<{ Body: Ask }>('/bare/check', async (req) => {
     const at = req.body.at ?? new Date().toISOString();
@@ -278,7 +279,10 @@ async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string })
       const answer = sv.body.data as CheckAnswer;
       const wrong = wrongAnswer(answer, probe.recipientType);
       if (wrong) bad.push(wrong);
-      const bareChain = (bv.body.rows as { snapshot: { id: string } | null }[]).map((r) => r.snapshot?.id);
+      const bareChain = (bv.body.rows as { snapshot: { id: string } | null; up: number }[])
+        .filter((r) => r.snapshot)
+        .sort((x, y) => y.up - x.up)
+        .map((r) => r.snapshot!.id);
       if (bareChain.join() !== answer.chain.map((l) => l.delegationId).join()) bad.push(`service and bare disagree on the chain: ${answer.chain.map((l) => l.delegationId).join()} vs ${bareChain.join()}`);
     }
     log('service and bare agree on the depth-8 chain, now and a year ago');

@@ -20,6 +20,13 @@ export interface ServiceDataSource {
   extensions?: string[];
 }
 
+/**
+ * Settings of every service connection. JIT off: the services run short indexed statements, and
+ * a batch whose cost the planner overestimates (a recursive CTE over a thousand checks) spent most
+ * of its time compiling (0.8 s of 1.3 s) before the change.
+ */
+export const SESSION_OPTIONS = '-c jit=off';
+
 export function createDataSource(def: ServiceDataSource, url: string, poolSize = 10): DataSource {
   const options: DataSourceOptions = {
     type: 'postgres',
@@ -31,7 +38,7 @@ export function createDataSource(def: ServiceDataSource, url: string, poolSize =
     migrationsRun: false,
     synchronize: false,
     logging: false,
-    extra: { max: poolSize, connectionTimeoutMillis: 5_000, application_name: `ddm-${def.schema}` },
+    extra: { max: poolSize, connectionTimeoutMillis: 5_000, application_name: `ddm-${def.schema}`, options: SESSION_OPTIONS },
   };
   return new DataSource(options);
 }

@@ -60,6 +60,7 @@ interface CheckRow {
   decision_known: boolean | null;
   decision_state: DecisionState | null;
   holder_id: string | null;
+  up: number | null;
   snapshot: Snapshot | null;
 }
 
@@ -120,12 +121,20 @@ export class AuthorityService {
       asked.map((a) => a.userId),
       asked.map((a) => a.positionId),
     ]);
+    // Per check: the decision's row, and each chain's links placed root first (the root is `up` links above the holder's).
     const byCheck = asked.map(() => ({ known: false, state: null as DecisionState | null, chains: new Map<string, Snapshot[]>() }));
+    const heights = new Map<string, number>();
+    for (const r of rows) if (r.holder_id !== null) heights.set(`${r.n}/${r.holder_id}`, Math.max(heights.get(`${r.n}/${r.holder_id}`) ?? 0, r.up!));
     for (const r of rows) {
       const c = byCheck[Number(r.n) - 1];
-      c.known = !!r.decision_known;
-      c.state = r.decision_state;
-      if (r.holder_id && r.snapshot) c.chains.set(r.holder_id, [...(c.chains.get(r.holder_id) ?? []), r.snapshot]);
+      if (r.holder_id === null) {
+        c.known = !!r.decision_known;
+        c.state = r.decision_state;
+      } else {
+        const links = c.chains.get(r.holder_id) ?? [];
+        links[heights.get(`${r.n}/${r.holder_id}`)! - r.up!] = r.snapshot!;
+        c.chains.set(r.holder_id, links);
+      }
     }
     byCheck.forEach((c, i) => {
       if (!c.known) throw notFound(`Decision ${asked[i].decisionId} not found`, [{ field: field(i, 'decisionId'), message: `Decision ${asked[i].decisionId} not found` }]);
@@ -159,7 +168,9 @@ export class AuthorityService {
       const covers = coverage(groups.filter((g) => new Date(g.at).getTime() === a.at.getTime()));
       const question = { authorityTypeId, value: a.dto.value ?? null, unit: a.dto.unit ?? null, groupId: a.dto.groupId?.toLowerCase() ?? null, at: a.at };
       const convert = rates ? converterOn(day, rates.base, rates.rates) : undefined;
-      const answers = [...chains.values()].map((snapshots) => ({ snapshots, answer: evaluateChain(snapshots.map(toLink), question, covers, convert) }));
+      // In the order of the held delegations (display ids), so that among equal limits the answer is always the same chain.
+      const held = [...chains.values()].sort((x, y) => Number(x[x.length - 1].delegationDisplayId) - Number(y[y.length - 1].delegationDisplayId));
+      const answers = held.map((snapshots) => ({ snapshots, answer: evaluateChain(snapshots.map(toLink), question, covers, convert) }));
       const allowed = answers.filter((x): x is { snapshots: Snapshot[]; answer: Extract<ChainAnswer, { allowed: true }> } => x.answer.allowed);
       if (!allowed.length) {
         const reasons = [...new Set(answers.map((x) => (x.answer.allowed ? '' : x.answer.reason)))].filter(Boolean).slice(0, MAX_REASONS);

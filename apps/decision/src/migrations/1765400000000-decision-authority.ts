@@ -16,7 +16,9 @@ export class DecisionAuthority1765400000000 implements MigrationInterface {
       ALTER TABLE decision.delegation_revisions
         ADD COLUMN decision_id uuid GENERATED ALWAYS AS ((snapshot ->> 'decisionId')::uuid) STORED,
         ADD COLUMN recipient_user_id uuid GENERATED ALWAYS AS ((snapshot ->> 'recipientUserId')::uuid) STORED,
-        ADD COLUMN recipient_position_id uuid GENERATED ALWAYS AS ((snapshot ->> 'recipientPositionId')::uuid) STORED`);
+        ADD COLUMN recipient_position_id uuid GENERATED ALWAYS AS ((snapshot ->> 'recipientPositionId')::uuid) STORED,
+        ADD COLUMN recipient_type varchar(30) GENERATED ALWAYS AS (snapshot ->> 'recipientType') STORED,
+        ADD COLUMN parent_delegation_id uuid GENERATED ALWAYS AS ((snapshot ->> 'parentDelegationId')::uuid) STORED`);
     await q.query(`CREATE INDEX delegation_revisions_by_user ON decision.delegation_revisions (tenant_id, recipient_user_id, decision_id, revision_date) WHERE recipient_user_id IS NOT NULL`);
     await q.query(`CREATE INDEX delegation_revisions_by_position ON decision.delegation_revisions (tenant_id, recipient_position_id, decision_id, revision_date) WHERE recipient_position_id IS NOT NULL`);
     // Every delegation of a decision as it stood at an instant (holders, the list as of an instant).
@@ -37,6 +39,6 @@ export class DecisionAuthority1765400000000 implements MigrationInterface {
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP TABLE decision.currency_rates`);
     await q.query(`DROP INDEX decision.delegation_revisions_by_user, decision.delegation_revisions_by_position, decision.delegation_revisions_by_decision`);
-    await q.query(`ALTER TABLE decision.delegation_revisions DROP COLUMN decision_id, DROP COLUMN recipient_user_id, DROP COLUMN recipient_position_id`);
+    await q.query(`ALTER TABLE decision.delegation_revisions DROP COLUMN decision_id, DROP COLUMN recipient_user_id, DROP COLUMN recipient_position_id, DROP COLUMN recipient_type, DROP COLUMN parent_delegation_id`);
   }
 }
