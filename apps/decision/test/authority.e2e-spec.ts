@@ -225,6 +225,40 @@ describe('authority check (e2e)', () => {
     expect((await ask(held)).body.data.allowed).toBe(true);
   });
 
+  it('the delegations list as of an instant: each delegation as it stood then, the filters applied to that state', async () => {
+    const before = new Date().toISOString();
+    await new Promise((r) => setTimeout(r, 5));
+    const decision = await h.svc.http.post('/decision/v1/decisions', {
+      token: h.tokens.admin,
+      body: { name: 'Approve marketing budgets (list-at spec)', status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approval('1000000')] },
+    });
+    const own = decision.body.data.id as string;
+    const res = await h.svc.http.post(DELEGATIONS, {
+      token: h.tokens.admin,
+      body: { decisionId: own, status: 'ISSUED', delegationPathway: ['Matrix'], recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approval('100000')] },
+    });
+    const id = res.body.data[0].id as string;
+    const issued = new Date().toISOString();
+    await new Promise((r) => setTimeout(r, 5));
+    expect((await h.svc.http.post(`${DELEGATIONS}/${id}/suspend`, { token: h.tokens.admin, body: {} })).status).toBe(200);
+    const list = async (query: string) => {
+      const r = await h.svc.http.get(`${DELEGATIONS}?decisionIds=${own}&${query}`, { token: h.tokens.admin });
+      expect(r.status).toBe(200);
+      return r.body.data as { total: number; data: { id: string; status: string; recipientUserId: string }[] };
+    };
+    expect((await list('')).data.map((d) => [d.id, d.status])).toEqual([[id, 'SUSPENDED']]);
+    expect((await list(`at=${encodeURIComponent(issued)}`)).data.map((d) => [d.id, d.status, d.recipientUserId])).toEqual([[id, 'ISSUED', manager]]);
+    expect((await list(`status=ISSUED&at=${encodeURIComponent(issued)}`)).total).toBe(1);
+    expect((await list('status=ISSUED')).total).toBe(0);
+    expect((await list(`recipientUserIds=${user}&at=${encodeURIComponent(issued)}`)).total).toBe(0);
+    expect((await list(`at=${encodeURIComponent(before)}`)).total).toBe(0);
+    // The same through the global search, and the get as of then.
+    const searched = await h.svc.http.post(`${DELEGATIONS}/global-search`, { token: h.tokens.admin, body: { decisionIds: [own], at: issued } });
+    expect(searched.body.data.data.map((d: { status: string }) => d.status)).toEqual(['ISSUED']);
+    expect((await h.svc.http.get(`${DELEGATIONS}/${id}?at=${encodeURIComponent(issued)}`, { token: h.tokens.admin })).body.data.status).toBe('ISSUED');
+    expectErrorBody(await h.svc.http.get(`${DELEGATIONS}?at=yesterday`, { token: h.tokens.admin }), 400);
+  });
+
   it('400 without a subject or with both, a bad value or an unknown field; 404 for an unknown or another tenant\'s decision', async () => {
     expectErrorBody(await h.svc.http.post(CHECK, { token: h.tokens.auditor, body: { decisionId, value: '1' } }), 400);
     expectErrorBody(await h.svc.http.post(CHECK, { token: h.tokens.auditor, body: { decisionId, userId: user, positionId: user } }), 400);

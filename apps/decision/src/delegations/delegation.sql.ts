@@ -120,6 +120,30 @@ export interface DelegationFilters {
   expirationDateEnd?: string;
   sortBy?: DelegationSort;
   sortOrder?: 'asc' | 'desc';
+  /** The delegations as they stood at this instant (their revisions then) instead of now. */
+  at?: string;
+}
+
+/**
+ * The tenant's delegations as they stood at an instant, as a table with the columns of
+ * decision.delegations that the list's filters and sorts read (from each one's revision in force
+ * then), and `view_at`, its view then. The same conditions then apply to now and to any instant.
+ */
+function delegationsAt(tenantId: string, at: string): Sql {
+  const t = sql`${at}::timestamptz + interval '1 millisecond'`;
+  return sql`(SELECT r.delegation_id AS id, r.tenant_id, r.decision_id, r.recipient_user_id, r.recipient_position_id, r.parent_delegation_id, r.recipient_type,
+      r.snapshot ->> 'status' AS status, r.snapshot ->> 'delegationDisplayId' AS delegation_display_id, r.snapshot ->> 'issuerType' AS issuer_type,
+      (r.snapshot ->> 'issuerUserId')::uuid AS issuer_user_id, (r.snapshot ->> 'issuerPositionId')::uuid AS issuer_position_id,
+      coalesce((r.snapshot ->> 'isInvalid')::boolean, false) AS is_invalid,
+      ARRAY(SELECT jsonb_array_elements_text(coalesce(r.snapshot -> 'invalidFields', '[]'))) AS invalid_fields,
+      ARRAY(SELECT (x ->> 'groupId')::uuid FROM jsonb_array_elements(coalesce(r.snapshot -> 'delegationGroups', '[]')) x) AS group_ids,
+      ARRAY(SELECT jsonb_array_elements_text(coalesce(r.snapshot -> 'delegationPathway', '[]'))) AS delegation_pathway,
+      r.snapshot -> 'delegationAuthorities' AS delegation_authorities,
+      (r.snapshot ->> 'issuedDate')::timestamptz AS issued_date, (r.snapshot ->> 'expirationDate')::timestamptz AS expiration_date,
+      (r.snapshot ->> 'updatedAt')::timestamptz AS updated_on, (r.snapshot ->> 'attestationDisputedCampaignId')::uuid AS attestation_disputed_campaign_id,
+      r.snapshot - 'conditions' - 'roles' AS view_at
+    FROM decision.delegation_revisions r
+   WHERE r.tenant_id = ${tenantId} AND r.revision_date < ${t} AND (r.valid_to IS NULL OR r.valid_to >= ${t})) g`;
 }
 
 /** A limit filter on a delegation's authorities: one of the value type whose limit lies in [minValue, maxValue], numerically (Unlimited above every number). */
@@ -172,8 +196,21 @@ export function delegationList(tenantId: string, callerId: string, f: Delegation
   // The decision is joined only when a filter or the sort reads it: counting most of a large tenant's delegations stays one index scan.
   const sort = f.sortBy ?? 'delegationDisplayId';
   const readsDecision = Boolean(f.search || f.sectionIds?.length || f.categoryIds?.length || sort === 'decisionName');
+  const withDecision = (g: Sql) => (readsDecision ? sql`${g} JOIN decision.decisions d ON d.id = g.decision_id` : g);
+  if (f.at) {
+    // As of an instant: the same conditions over the revisions in force then; each view as it stood.
+    return {
+      from: withDecision(delegationsAt(tenantId, f.at)),
+      where,
+      id: 'g.id',
+      sort: sortBy(SORT_KEYS, sort, f.sortOrder),
+      view: { columns: raw(`NULL::int AS version, g.view_at AS view`), from: sql`${delegationsAt(tenantId, f.at)} ON g.id = page.id` },
+      page: f.page,
+      limit: f.limit,
+    };
+  }
   return {
-    from: raw(readsDecision ? 'decision.delegations g JOIN decision.decisions d ON d.id = g.decision_id' : 'decision.delegations g'),
+    from: withDecision(raw('decision.delegations g')),
     where,
     id: 'g.id',
     sort: sortBy(SORT_KEYS, sort, f.sortOrder),

@@ -3068,6 +3068,11 @@ export interface components {
              * @enum {string}
              */
             sortBy?: "delegationDisplayId" | "decisionName" | "status" | "updatedAt" | "expirationDate" | "authorityLimitValue";
+            /**
+             * Format: date-time
+             * @description The delegations as they stood at this instant (each one's revision then; the filters apply to that state); now when left out
+             */
+            at?: string;
         };
         DelegationGroupDto: {
             /**
@@ -7789,6 +7794,8 @@ export interface operations {
                 /** @description Comma-separated fields to return; only these keys come back per item. One of: id, delegationDisplayId, tenantId, decisionId, parentDelegationId, isRootDelegation, depth, issuerType, issuerUserId, issuerPositionId, recipientType, recipientUserId, recipientPositionId, delegationRecipients, recipientAutoIssue, status, pendingStage, effectiveDate, expirationDate, isNoExpiration, issuedDate, acceptedDate, delegationPathway, delegationGroups, delegationAuthorities, delegationDocuments, isInvalid, invalidFields, copiedFrom, sodAcknowledgedRuleIds, attestationDisputed, attestationDisputedCampaignId, issuerUser, recipientUser, issuerPositionName, recipientPositionName, sourceDecision, createdAt, createdBy, updatedAt, updatedBy, link, permissions */
                 select?: string[];
                 sortBy?: "delegationDisplayId" | "decisionName" | "status" | "updatedAt" | "expirationDate" | "authorityLimitValue";
+                /** @description The delegations as they stood at this instant (each one's revision then; the filters apply to that state); now when left out */
+                at?: string;
             };
             header?: never;
             path?: never;

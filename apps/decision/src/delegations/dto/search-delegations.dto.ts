@@ -147,6 +147,11 @@ export class SearchDelegationsDto extends PageQuery {
   @OptionalNotNull()
   @IsIn(DELEGATION_SORTS)
   sortBy: DelegationSort = 'delegationDisplayId';
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'The delegations as they stood at this instant (each one\'s revision then; the filters apply to that state); now when left out' })
+  @OptionalNotNull()
+  @IsoDateTime()
+  at?: string;
 }
 
 /** GET /decision/v1/delegations/{id}?at=: the delegation as it stood at an instant (its revision then). */
