@@ -11,6 +11,7 @@ interface Delegation {
   delegationDisplayId: string;
   status: string;
   sodAcknowledgedRuleIds: string[];
+  recipientUserId: string | null;
 }
 
 interface Rule {
@@ -209,6 +210,21 @@ describe('segregation of duties (e2e)', () => {
       const draft = await post(approve, { recipientUserId: manager }, { status: 'DRAFT' });
       expect(draft.status).toBe(200);
       expect(draft.body.data[0]).toMatchObject({ status: 'DRAFT', sodAcknowledgedRuleIds: [] });
+    });
+
+    it('a PATCH giving a holding delegation to someone who holds the other side is a 409 naming the rule, unless acknowledged', async () => {
+      const [approve, pay] = [await decision('Approve expenses'), await decision('Reimburse expenses')];
+      const rule = await createRule('Approver does not reimburse (patch)', approve, pay);
+      await issue(pay, manager);
+      const held = await issue(approve, auditor);
+      const patch = (body: object) => h.svc.http.patch(`${DELEGATIONS}/${held.id}`, { token: h.tokens.admin, body: { recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], ...body } });
+      const refused = await patch({});
+      expectErrorBody(refused, 409);
+      expect(refused.body.errors).toEqual([{ field: `sodRules.${rule.id}`, message: expect.any(String) }]);
+      expect((await delegationsOf(approve))[0].recipientUserId).toBe(auditor);
+      const acknowledged = await patch({ acknowledgeSodConflict: true });
+      expect(acknowledged.status).toBe(200);
+      expect(acknowledged.body.data).toMatchObject({ recipientUserId: manager, sodAcknowledgedRuleIds: [rule.id] });
     });
 
     it('with acknowledgeSodConflict by a holder of approve:delegations it is issued, recorded on the delegation and in its changelog; without the key a 403', async () => {

@@ -328,6 +328,10 @@ export class DelegationsService {
       const awaitsNewRecipient = recipientChanged && next.status === 'PENDING' && next.stage === 'ACCEPTANCE';
       await recordDelegationChange(tx, tenantId, [id], 'updated', caller.userId, stateSubjectOf(next.status), awaitsNewRecipient ? 'evt.decision.delegation.pending' : undefined);
       await revalidate(tx, tenantId, { delegationIds: [id] }, caller.userId);
+      // A holding delegation given to someone else, or holding more (authorities, groups, dates): a segregation-of-duties conflict it creates is a 409, or acknowledged.
+      if (HOLDING_STATUSES.includes(next.status) && (recipientChanged || changed.authority || changed.groups || changed.expiration)) {
+        await this.sod.refuseConflicts(tx, caller, row.decision_id, [id], dto.acknowledgeSodConflict ?? false);
+      }
     });
     return this.get(caller, id);
   }

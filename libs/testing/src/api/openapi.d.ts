@@ -3378,6 +3378,11 @@ export interface components {
             /** @description The linked documents (on a change: the list as it should be, replacing it) */
             delegationDocuments?: components["schemas"]["DecisionDocumentDto"][];
             /**
+             * @description When the delegation begins to hold (ISSUED or ACCEPTED) and would make someone hold both sides of a segregation-of-duties rule: true issues it anyway (needs approve:delegations; the rules are recorded in sodAcknowledgedRuleIds and its changelog); otherwise that is a 409 naming the rules
+             * @default false
+             */
+            acknowledgeSodConflict?: boolean;
+            /**
              * @description With delegationRecipients: a new recipient (checked as the rules check a new one)
              * @enum {string}
              */

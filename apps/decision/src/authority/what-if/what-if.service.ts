@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Caller, FieldError, badRequest, capErrors, conflict } from '@ddm/contracts';
-import { Db, Sql, Tx } from '@ddm/platform';
+import { Db, Queryable, Tx } from '@ddm/platform';
 import { authorityProblems } from '../../decisions/decision.rules';
 import { authoritiesOf, replaceAuthorities } from '../../decisions/decisions.service';
 import { withinGroups } from '../../delegations/delegation.rules';
@@ -55,29 +55,6 @@ const LOCK_NOT_AVAILABLE = '55P03';
 class RolledBack extends Error {
   constructor(readonly answer: WhatIfView) {
     super('what-if: rolled back');
-  }
-}
-
-/**
- * The authority engine's holders read through the what-if's transaction, so they see the
- * organisation as the changes would leave it. holdersAt reads with `query` alone; anything else
- * fails loudly rather than leave the transaction.
- */
-class TransactionReads extends Db {
-  constructor(private readonly tx: Tx) {
-    super(undefined as never, 'decision', {
-      kick: () => {
-        throw new Error('what-if: nothing is published');
-      },
-    });
-  }
-
-  override query<T>(statement: Sql | string, params?: readonly unknown[]): Promise<T[]> {
-    return typeof statement === 'string' ? this.tx.query<T>(statement, params) : this.tx.query<T>(statement);
-  }
-
-  override transaction<T>(): Promise<T> {
-    return Promise.reject(new Error('what-if: the authority engine only reads'));
   }
 }
 
@@ -214,9 +191,8 @@ async function reachedDecisions(tx: Tx, tenantId: string, changes: readonly Chan
 
 /** Who holds what, at `at`, by the authority engine (holdersAt) reading through the transaction. */
 async function standing(tx: Tx, caller: Caller, decisions: readonly ReachedDecision[], at: Date): Promise<Standing> {
-  const reads = new TransactionReads(tx);
   const holders = new Map<string, AuthorityHolderView[]>();
-  for (const d of decisions) holders.set(d.id, await allHolders(reads, caller, d.id, at));
+  for (const d of decisions) holders.set(d.id, await allHolders(tx, caller, d.id, at));
   const people = [...holders.values()].flat().filter((h) => h.holderType === 'USER');
   const delegations = people.length ? await tx.query<{ id: string; group_ids: string[] }>(DELEGATIONS_SQL, [caller.tenantId, [...new Set(people.map((h) => h.delegationId))]]) : [];
   const groupsOf = new Map(delegations.map((g) => [g.id, g.group_ids]));
@@ -228,7 +204,7 @@ async function standing(tx: Tx, caller: Caller, decisions: readonly ReachedDecis
   };
 }
 
-async function allHolders(db: Db, caller: Caller, decisionId: string, at: Date): Promise<AuthorityHolderView[]> {
+async function allHolders(db: Queryable, caller: Caller, decisionId: string, at: Date): Promise<AuthorityHolderView[]> {
   const out: AuthorityHolderView[] = [];
   for (let page = 1; ; page++) {
     const query = Object.assign(new AuthorityHoldersQuery(), { decisionId, at: at.toISOString(), page, limit: HOLDERS_PAGE });

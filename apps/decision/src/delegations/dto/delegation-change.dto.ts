@@ -217,6 +217,9 @@ export class BulkLinkDocumentsDto {
  * makes the change and marks them invalid.
  */
 export class UpdateDelegationDto extends DelegationTermsDto {
+  @AcknowledgeSodConflict()
+  acknowledgeSodConflict?: boolean;
+
   @ApiPropertyOptional({ enum: DELEGATION_RECIPIENT_TYPES, description: 'With delegationRecipients: a new recipient (checked as the rules check a new one)' })
   @OptionalNotNull()
   @IsIn(DELEGATION_RECIPIENT_TYPES)
