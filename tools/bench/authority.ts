@@ -198,6 +198,7 @@ async function seed(db: Client, size: number): Promise<Seeded> {
   await db.query(`INSERT INTO decision.display_id_counters (tenant_id, kind, last_value) VALUES ($1, 'delegation', $2)`, [tenantId, 100000 + size]);
   log(`${(2 * size).toLocaleString('en')} revisions written in ${((Date.now() - started) / 1000).toFixed(1)} s from the start`);
 
+  await db.query('VACUUM (ANALYZE)');
   // Holders of whole chains (k % 10 != 9) at depth 8 who hold nothing else of that decision (so the answer is that chain): their
   // person (the position's holder for POSITION_ONLY) and decision, the recipient types in turn.
   const { rows } = await db.query<{ decision_id: string; user_id: string; recipient_type: string }>(
@@ -261,7 +262,6 @@ async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string })
   await db.connect();
   try {
     const s = await seed(db, opts.size);
-    await db.query('VACUUM (ANALYZE)');
     const bare = await startBareWorker(__filename, { databaseUrl: url, tenantId: s.tenantId } satisfies BareConfig);
     bareWorker = bare.worker;
     const headers = { authorization: `Bearer ${signDevToken({ sub: s.callerSub }, DEV_KEYS_DIR, '2h')}` };

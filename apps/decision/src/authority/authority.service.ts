@@ -18,6 +18,8 @@ import { CurrencyRatesDto, CurrencyRatesView } from './dto/currency-rates.dto';
 
 /** Reasons answered when nothing allows: the nearest misses, each once. */
 const MAX_REASONS = 5;
+/** Checks per statement: a batch of 1,000 is four statements at once. */
+const CHUNK = 250;
 
 interface Person {
   id?: string | null;
@@ -114,13 +116,15 @@ export class AuthorityService {
       return { dto, userId, positionId, decisionId: dto.decisionId.toLowerCase(), at: dto.at ? new Date(dto.at) : evaluatedNow };
     });
 
-    const rows = await this.db.query<CheckRow>(CHECKS_AT_SQL, [
-      tenantId,
-      asked.map((a) => a.decisionId),
-      asked.map((a) => a.at.toISOString()),
-      asked.map((a) => a.userId),
-      asked.map((a) => a.positionId),
-    ]);
+    // A large batch is read in chunks on several connections at once (the database works on them in parallel).
+    const chunks: Asked[][] = [];
+    for (let i = 0; i < asked.length; i += CHUNK) chunks.push(asked.slice(i, i + CHUNK));
+    const read = await Promise.all(
+      chunks.map((chunk) =>
+        this.db.query<CheckRow>(CHECKS_AT_SQL, [tenantId, chunk.map((a) => a.decisionId), chunk.map((a) => a.at.toISOString()), chunk.map((a) => a.userId), chunk.map((a) => a.positionId)]),
+      ),
+    );
+    const rows = read.flatMap((chunkRows, c) => chunkRows.map((r) => ({ ...r, n: String(Number(r.n) + c * CHUNK) })));
     // Per check: the decision's row, and each chain's links placed root first (the root is `up` links above the holder's).
     const byCheck = asked.map(() => ({ known: false, state: null as DecisionState | null, chains: new Map<string, Snapshot[]>() }));
     const heights = new Map<string, number>();
