@@ -55,7 +55,7 @@ const CHECKS: Check[] = [
   { name: 'a lowercase currency code is the same currency (the engine converts "eur" as EUR)', who: 'Ada', decision: 'CAPEX', value: '1', unit: 'usd', at: FEB, expect: { allowed: true, limit: '<= 10000000', chain: [50001], heldVia: SP } },
   { name: 'asked about an authority type the decision does not have', who: 'Ada', decision: 'CAPEX', value: '1', type: 'Signatory', at: FEB, expect: { allowed: false, reason: 'delegation 50001 does not hold that authority type' } },
   { name: 'the root holder without a unit', who: 'Ada', decision: 'CAPEX', value: '5', unit: null, at: FEB, expect: { allowed: false, reason: 'limit <= USD 10,000,000 < 5 via 50001 (unit (none) is not the unit the cap allows (<= 10000000 USD))' } },
-  { name: 'a millisecond before the decision was created', who: 'Ada', decision: 'CAPEX', value: '1', at: b(START), expect: { allowed: false, reason: 'decision <CAPEX> did not exist on 2024-11-30' } },
+  { name: 'a millisecond before the decision was created', who: 'Ada', decision: 'CAPEX', value: '1', at: b(START), expect: { allowed: false, reason: 'decision 70001 did not exist on 2024-11-30' } },
   { name: 'the decision created, nothing delegated yet', who: 'Ada', decision: 'CAPEX', value: '1', at: START, expect: { allowed: false, reason: 'no delegation of this decision was held by the person at 2024-12-01T00:00:00.000Z' } },
   { name: 'a millisecond before the root was issued', who: 'Ada', decision: 'CAPEX', value: '1', at: b(JAN1), expect: { allowed: false, reason: 'no delegation of this decision was held by the person at 2024-12-31T23:59:59.999Z' } },
   { name: 'the instant the root was issued', who: 'Ada', decision: 'CAPEX', value: '1', at: JAN1, expect: { allowed: true, limit: '<= 10000000', chain: [50001], heldVia: SP } },
@@ -394,8 +394,8 @@ const CHECKS: Check[] = [
   { name: 'Vic at the reorg: invalid', who: 'Vic', decision: 'HEADCOUNT', value: '1', at: REORG, expect: { allowed: false, reason: 'delegation 50108 was invalid on 2025-06-01' } },
 
   // ---- HEDGES: created at D8NEW; recipients reassigned at REASSIGN ----
-  { name: 'Ben a millisecond before the decision existed', who: 'Ben', decision: 'HEDGES', value: '1', at: b(D8NEW), expect: { allowed: false, reason: 'decision <HEDGES> did not exist on 2025-06-30' } },
-  { name: 'the CEO position before the decision existed', who: '@CEO', decision: 'HEDGES', value: '1', at: b(D8NEW), expect: { allowed: false, reason: 'decision <HEDGES> did not exist on 2025-06-30' } },
+  { name: 'Ben a millisecond before the decision existed', who: 'Ben', decision: 'HEDGES', value: '1', at: b(D8NEW), expect: { allowed: false, reason: 'decision 70008 did not exist on 2025-06-30' } },
+  { name: 'the CEO position before the decision existed', who: '@CEO', decision: 'HEDGES', value: '1', at: b(D8NEW), expect: { allowed: false, reason: 'decision 70008 did not exist on 2025-06-30' } },
   { name: 'Ben as CFO when it was created', who: 'Ben', decision: 'HEDGES', value: '50000000', at: D8NEW, expect: { allowed: true, limit: '<= 50000000', chain: [50109], heldVia: PIP } },
   { name: 'the Treasurer position', who: '@TREASURER', decision: 'HEDGES', value: '20000000', at: D8NEW, expect: { allowed: true, limit: '<= 20000000', chain: [50109, 50110], heldVia: PO } },
   { name: 'Eve, Treasurer since the reorg', who: 'Eve', decision: 'HEDGES', value: '20000000', at: D8NEW, expect: { allowed: true, limit: '<= 20000000', chain: [50109, 50110], heldVia: PO } },

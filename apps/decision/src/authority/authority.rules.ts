@@ -110,7 +110,9 @@ export function evaluateChain(
     const limit = link.authorities.find((a) => a.authorityTypeId.toLowerCase() === q.authorityTypeId.toLowerCase());
     if (!limit) return blocked(`delegation ${link.delegationDisplayId} does not hold that authority type`);
     const converted = convert && needsConversion(limit, q.unit) && q.value !== null ? convert(q.value, q.unit!, limit.authorityLimitValueUnit!) : null;
-    const problem = converted === null ? admits(limit, q.value, q.unit) : admits(limit, converted, limit.authorityLimitValueUnit);
+    // A unit is one whatever its letter case ("usd" is USD).
+    const sameUnit = q.unit !== null && limit.authorityLimitValueUnit !== null && q.unit.toUpperCase() === limit.authorityLimitValueUnit.toUpperCase();
+    const problem = converted === null ? admits(limit, q.value, sameUnit ? limit.authorityLimitValueUnit : q.unit) : admits(limit, converted, limit.authorityLimitValueUnit);
     if (problem) {
       const inUnit = converted === null ? '' : ` (${limit.authorityLimitValueUnit} ${amount(converted)})`;
       const asked = q.value === null ? '' : ` < ${q.unit ? `${q.unit} ` : ''}${amount(q.value)}${inUnit}`;

@@ -60,6 +60,7 @@ interface DecisionState {
 interface CheckRow {
   n: string;
   decision_known: boolean | null;
+  decision_display_id: string | null;
   decision_state: DecisionState | null;
   holder_id: string | null;
   up: number | null;
@@ -126,13 +127,14 @@ export class AuthorityService {
     );
     const rows = read.flatMap((chunkRows, c) => chunkRows.map((r) => ({ ...r, n: String(Number(r.n) + c * CHUNK) })));
     // Per check: the decision's row, and each chain's links placed root first (the root is `up` links above the holder's).
-    const byCheck = asked.map(() => ({ known: false, state: null as DecisionState | null, chains: new Map<string, Snapshot[]>() }));
+    const byCheck = asked.map(() => ({ known: false, displayId: '', state: null as DecisionState | null, chains: new Map<string, Snapshot[]>() }));
     const heights = new Map<string, number>();
     for (const r of rows) if (r.holder_id !== null) heights.set(`${r.n}/${r.holder_id}`, Math.max(heights.get(`${r.n}/${r.holder_id}`) ?? 0, r.up!));
     for (const r of rows) {
       const c = byCheck[Number(r.n) - 1];
       if (r.holder_id === null) {
         c.known = !!r.decision_known;
+        c.displayId = r.decision_display_id ?? '';
         c.state = r.decision_state;
       } else {
         const links = c.chains.get(r.holder_id) ?? [];
@@ -153,7 +155,7 @@ export class AuthorityService {
     const rates = needsRates ? await loadRates(this.db, tenantId, new Date(Math.max(...asked.map((a) => a.at.getTime())))) : null;
 
     return asked.map((a, i) => {
-      const { state, chains } = byCheck[i];
+      const { state, chains, displayId } = byCheck[i];
       const day = a.at.toISOString().slice(0, 10);
       const refused = (authorityTypeId: string | null, reasons: string[]): AuthorityCheckView => ({
         evaluatedAt: a.at.toISOString(),
@@ -165,7 +167,7 @@ export class AuthorityService {
         chain: [],
         heldVia: null,
       });
-      if (!state) return refused(a.dto.authorityTypeId?.toLowerCase() ?? null, [`decision ${a.decisionId} did not exist on ${day}`]);
+      if (!state) return refused(a.dto.authorityTypeId?.toLowerCase() ?? null, [`decision ${displayId} did not exist on ${day}`]);
       if (state.isDeleted) return refused(a.dto.authorityTypeId?.toLowerCase() ?? null, [`decision ${state.decisionDisplayId} was deleted on ${day}`]);
       const authorityTypeId = a.dto.authorityTypeId?.toLowerCase() ?? state.authorityTypeIds[0]?.toLowerCase() ?? null;
       if (!authorityTypeId) throw badRequest('The decision has no authority to check', [{ field: field(i, 'authorityTypeId'), message: 'the decision has no authorities' }]);
@@ -174,7 +176,13 @@ export class AuthorityService {
       const convert = rates ? converterOn(day, rates.base, rates.rates) : undefined;
       // In the order of the held delegations (display ids), so that among equal limits the answer is always the same chain.
       const held = [...chains.values()].sort((x, y) => Number(x[x.length - 1].delegationDisplayId) - Number(y[y.length - 1].delegationDisplayId));
-      const answers = held.map((snapshots) => ({ snapshots, answer: evaluateChain(snapshots.map(toLink), question, covers, convert) }));
+      const answers = held.map((snapshots) => ({
+        snapshots,
+        // A chain reaches the decision's root, or it gives nothing (a parent without a revision then cannot happen with the data the service writes).
+        answer: snapshots[0].parentDelegationId
+          ? ({ allowed: false, blockedBy: { delegationId: snapshots[0].id, delegationDisplayId: snapshots[0].delegationDisplayId }, reason: `delegation ${snapshots[0].delegationDisplayId} had no parent on ${day}` } as const)
+          : evaluateChain(snapshots.map(toLink), question, covers, convert),
+      }));
       const allowed = answers.filter((x): x is { snapshots: Snapshot[]; answer: Extract<ChainAnswer, { allowed: true }> } => x.answer.allowed);
       if (!allowed.length) {
         const reasons = [...new Set(answers.map((x) => (x.answer.allowed ? '' : x.answer.reason)))].filter(Boolean).slice(0, MAX_REASONS);

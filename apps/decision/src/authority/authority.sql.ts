@@ -67,16 +67,16 @@ WITH RECURSIVE
         WHERE p.delegation_id = c.parent AND p.tenant_id = $1 AND p.revision_date < c.t
         ORDER BY p.revision_date DESC LIMIT 1) p
      WHERE NOT p.delegation_id = ANY(c.seen) AND c.up < 64)
-SELECT q.n, cur.known AS decision_known, dec.state AS decision_state, NULL::uuid AS holder_id, NULL::int AS up, NULL::jsonb AS snapshot
+SELECT q.n, cur.known AS decision_known, cur.display_id AS decision_display_id, dec.state AS decision_state, NULL::uuid AS holder_id, NULL::int AS up, NULL::jsonb AS snapshot
   FROM q
-  LEFT JOIN LATERAL (SELECT true AS known FROM decision.decisions d WHERE d.id = q.decision_id AND d.tenant_id = $1) cur ON true
+  LEFT JOIN LATERAL (SELECT true AS known, d.decision_display_id AS display_id FROM decision.decisions d WHERE d.id = q.decision_id AND d.tenant_id = $1) cur ON true
   LEFT JOIN LATERAL (
     SELECT jsonb_build_object('decisionDisplayId', r.snapshot -> 'decisionDisplayId', 'status', r.snapshot -> 'status', 'isDeleted', r.snapshot -> 'isDeleted',
              'since', r.revision_date, 'authorityTypeIds', (SELECT coalesce(jsonb_agg(a -> 'authorityTypeId'), '[]') FROM jsonb_array_elements(r.snapshot -> 'decisionAuthorities') a)) AS state
       FROM decision.decision_revisions r WHERE r.decision_id = q.decision_id AND r.tenant_id = $1 AND r.revision_date < q.t
      ORDER BY r.revision_date DESC, r.id DESC LIMIT 1) dec ON true
 UNION ALL
-SELECT c.n, NULL, NULL, c.holder_id, c.up, r.snapshot - ${NOT_IN_LINK} FROM chain c JOIN decision.delegation_revisions r ON r.id = c.revision`;
+SELECT c.n, NULL, NULL, NULL, c.holder_id, c.up, r.snapshot - ${NOT_IN_LINK} FROM chain c JOIN decision.delegation_revisions r ON r.id = c.revision`;
 
 /** The tenant's groups, their parents and whether each was live, at instants: $1 = tenant, $2 = instants. */
 export const GROUPS_AT_SQL = `
