@@ -12,6 +12,7 @@ import { ConfigError, ServiceConfig, loadConfig } from './config';
 import { ServiceDataSource } from './database';
 import { PinoNestLogger, createLogger } from './logger';
 import { NatsClient } from './nats';
+import { registerRateLimits, registerSecurityHeaders } from './hardening';
 import { registerObservability } from './observability';
 import { PlatformModule } from './platform.module';
 import { describeEnvelopes } from './openapi';
@@ -86,6 +87,9 @@ export async function createServiceApp(appModule: Type<unknown>, def: ServiceDef
     if (state.shuttingDown) reply.header('connection', 'close');
     done(null, payload);
   });
+  // Security headers, CORS from CORS_ORIGINS, then the abuse limits (after the request id is set).
+  await registerSecurityHeaders(fastify, config.corsOrigins);
+  await registerRateLimits(fastify, def.area, config.rateLimit, logger);
   const ds = app.get(DataSource);
   const nats = app.get(NatsClient);
   // Ready only once the schema is migrated (with MIGRATIONS_RUN=false another process migrates,
