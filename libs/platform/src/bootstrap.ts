@@ -88,7 +88,7 @@ export async function createServiceApp(appModule: Type<unknown>, def: ServiceDef
     done(null, payload);
   });
   // Security headers, CORS from CORS_ORIGINS, then the abuse limits (after the request id is set).
-  await registerSecurityHeaders(fastify, config.corsOrigins);
+  registerSecurityHeaders(fastify, config.corsOrigins);
   await registerRateLimits(fastify, def.area, config.rateLimit, logger);
   const ds = app.get(DataSource);
   const nats = app.get(NatsClient);

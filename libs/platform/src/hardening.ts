@@ -10,12 +10,13 @@ import { RateLimitConfig } from './config';
 
 /**
  * Security headers for an API (helmet's defaults: a CSP of 'self' that the Swagger UI, served from
- * the same origin with its own script files, keeps working under; HSTS; nosniff; frame denial...).
+ * the same origin with its own script files, keeps working under; HSTS; nosniff; frame denial...)
+ * and CORS for the allow-list. Queued: they apply to the routes registered after this call.
  */
-export async function registerSecurityHeaders(fastify: FastifyInstance, corsOrigins: string[]): Promise<void> {
-  await fastify.register(helmet, { global: true });
+export function registerSecurityHeaders(fastify: FastifyInstance, corsOrigins: string[]): void {
+  void fastify.register(helmet, { global: true });
   // Only the listed origins get CORS headers; a foreign origin gets none (the browser refuses it).
-  await fastify.register(cors, {
+  void fastify.register(cors, {
     origin: corsOrigins.length ? corsOrigins : false,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ['authorization', 'content-type', 'x-request-id', 'x-share-password', 'traceparent'],

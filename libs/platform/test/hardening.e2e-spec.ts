@@ -146,6 +146,7 @@ describe('security headers and CORS', () => {
       expect(src).not.toMatch(/^https?:/);
       const js = await get(new URL(src, `${svc.url}/decision/docs/`).toString());
       expect(js.status).toBe(200);
+      expect((await js.text()).length).toBeGreaterThan(0);
     }
     for (const [, href] of html.matchAll(/<link[^>]+href="([^"]+)"/g)) {
       if (/^https?:/.test(href)) continue;
