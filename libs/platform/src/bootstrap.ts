@@ -50,6 +50,8 @@ export async function createServiceApp(appModule: Type<unknown>, def: ServiceDef
     loggerInstance: logger,
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     bodyLimit: BODY_LIMIT,
+    // The client address (request.ip, the rate-limit key of callers without a token) from X-Forwarded-For of trusted proxies only.
+    trustProxy: config.trustProxy,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();

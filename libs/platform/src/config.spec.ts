@@ -38,6 +38,8 @@ describe('service configuration (validated at boot)', () => {
     ['RATE_LIMIT_CALLER_MAX', { RATE_LIMIT_CALLER_MAX: '0' }],
     ['RATE_LIMIT_WINDOW_MS', { RATE_LIMIT_WINDOW_MS: '10' }],
     ['RATE_LIMIT_PREFIX', { RATE_LIMIT_PREFIX: 'a b' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '11' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'ingress.local' }],
   ])('stops with a message naming %s when it is wrong or missing', (name, change) => {
     expect(() => loadConfig('auth', { ...base, ...change })).toThrow(ConfigError);
     expect(() => loadConfig('auth', { ...base, ...change })).toThrow(name);
@@ -50,6 +52,9 @@ describe('service configuration (validated at boot)', () => {
     const set = loadConfig('auth', { ...base, CORS_ORIGINS: 'https://app.example.com, http://localhost:4200/', REDIS_URL: 'redis://cache:6379/0', RATE_LIMIT_ENABLED: 'false' });
     expect(set.corsOrigins).toEqual(['https://app.example.com', 'http://localhost:4200']);
     expect(set.rateLimit).toMatchObject({ enabled: false, redisUrl: 'redis://cache:6379/0' });
+    expect(c.trustProxy).toBe(false);
+    expect(loadConfig('auth', { ...base, TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig('auth', { ...base, TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toBe('10.0.0.0/8,127.0.0.1');
   });
 
   it('trusts no dev key unless the dev flag is on, and then needs a production key source', () => {

@@ -23,6 +23,11 @@ export interface ServiceConfig {
   /** Browser origins allowed by CORS (CORS_ORIGINS, comma-separated); none by default. */
   corsOrigins: string[];
   rateLimit: RateLimitConfig;
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client address (TRUST_PROXY): a number of
+   * hops (1 behind the ingress or the gateway), or their addresses/CIDRs; false by default.
+   */
+  trustProxy: boolean | number | string;
 }
 
 /**
@@ -137,6 +142,16 @@ export function envCorsOrigins(env: Env): string[] {
   });
 }
 
+/** TRUST_PROXY: unset or 0 = trust no proxy; 1..10 = that many hops; else comma-separated addresses or CIDRs. */
+export function envTrustProxy(env: Env): boolean | number | string {
+  const v = (env.TRUST_PROXY ?? '').trim();
+  if (!v || v === '0' || v.toLowerCase() === 'false') return false;
+  if (/^\d+$/.test(v)) return envInt(env, 'TRUST_PROXY', 0, 0, 10);
+  const parts = v.split(',').map((p) => p.trim());
+  if (!parts.every((p) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(p))) throw new ConfigError(`TRUST_PROXY must be a number of hops or comma-separated addresses/CIDRs (got "${v}")`);
+  return parts.join(',');
+}
+
 /** RATE_LIMIT_* and REDIS_URL. */
 export function envRateLimit(env: Env): RateLimitConfig {
   const prefix = env.RATE_LIMIT_PREFIX ?? 'ddm-rl:';
@@ -179,5 +194,6 @@ export function loadConfig(area: AreaName, env: Env = process.env): ServiceConfi
     appUrl: envAppUrl(env),
     corsOrigins: envCorsOrigins(env),
     rateLimit: envRateLimit(env),
+    trustProxy: envTrustProxy(env),
   };
 }

@@ -88,6 +88,32 @@ describe('abuse limits (in memory: REDIS_URL unset)', () => {
   });
 });
 
+describe('callers without a token are told apart by address, through trusted proxies only (TRUST_PROXY)', () => {
+  const burst = async (svc: TestService, forwardedFor: string[]) => {
+    const statuses: number[] = [];
+    for (const ip of forwardedFor) statuses.push((await get(`${svc.url}/decision/v1/things`, { 'x-forwarded-for': ip })).status);
+    return statuses;
+  };
+
+  it('behind one trusted hop, each client address has its own budget', async () => {
+    const svc = await start({ RATE_LIMIT_CALLER_MAX: '2', TRUST_PROXY: '1' });
+    try {
+      expect(await burst(svc, ['203.0.113.1', '203.0.113.1', '203.0.113.1', '203.0.113.2'])).toEqual([200, 200, 429, 200]);
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it('without TRUST_PROXY a forged X-Forwarded-For changes nothing: one budget for the connection address', async () => {
+    const svc = await start({ RATE_LIMIT_CALLER_MAX: '2' });
+    try {
+      expect(await burst(svc, ['203.0.113.1', '203.0.113.2', '203.0.113.3'])).toEqual([200, 200, 429]);
+    } finally {
+      await svc.close();
+    }
+  });
+});
+
 describe('abuse limits shared by two replicas through Redis (REDIS_URL)', () => {
   let one: TestService;
   let two: TestService;
