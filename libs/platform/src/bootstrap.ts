@@ -91,7 +91,8 @@ export async function createServiceApp(appModule: Type<unknown>, def: ServiceDef
   });
   // Security headers, CORS from CORS_ORIGINS, then the abuse limits (after the request id is set).
   registerSecurityHeaders(fastify, config.corsOrigins);
-  await registerRateLimits(fastify, def.area, config.rateLimit, logger);
+  const tenantLimit = await registerRateLimits(fastify, def.area, config.rateLimit, logger);
+  if (tenantLimit) app.useGlobalInterceptors(tenantLimit);
   const ds = app.get(DataSource);
   const nats = app.get(NatsClient);
   // Ready only once the schema is migrated (with MIGRATIONS_RUN=false another process migrates,

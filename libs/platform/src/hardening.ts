@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
+import { CallHandler, ExecutionContext, NestInterceptor } from '@nestjs/common';
+import { Observable } from 'rxjs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import Redis from 'ioredis';
 import { Logger } from 'pino';
-import { errorBody } from '@ddm/contracts';
+import { AppError, ErrorCode, errorBody } from '@ddm/contracts';
 import { RateLimitConfig } from './config';
 
 /**
@@ -37,7 +39,6 @@ export function limitClassOf(path: string): LimitClass {
 }
 
 const UNLIMITED = /^\/(health\/|metrics$)/;
-const TENANT_ID = /^[0-9a-fA-F-]{36}$/;
 const KEY = Symbol('rateLimitKey');
 type Limited = FastifyRequest & { [KEY]?: string };
 
@@ -60,23 +61,6 @@ export function callerKeyOf(request: FastifyRequest): string {
   return token ? `t:${createHash('sha256').update(token).digest('hex').slice(0, 32)}` : `ip:${request.ip}`;
 }
 
-/** The tenant a request names: `tenantId` in the query or the JSON body, else the token's `tid` claim (read, not verified). */
-export function tenantKeyOf(request: FastifyRequest): string | undefined {
-  const q = request.query as Record<string, unknown> | undefined;
-  const b = request.body as Record<string, unknown> | undefined;
-  for (const v of [q?.tenantId, b && typeof b === 'object' && !Array.isArray(b) ? b.tenantId : undefined]) {
-    if (typeof v === 'string' && TENANT_ID.test(v)) return v.toLowerCase();
-  }
-  const token = bearerOf(request);
-  if (!token) return undefined;
-  try {
-    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { tid?: unknown };
-    return typeof payload.tid === 'string' && TENANT_ID.test(payload.tid) ? payload.tid.toLowerCase() : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 interface Outcome {
   max: number;
   remaining: number;
@@ -90,13 +74,16 @@ interface Outcome {
  * replica counts the same requests; in memory otherwise):
  * - per caller (onRequest, before the body is read): RATE_LIMIT_CALLER_MAX per window, or the
  *   stricter RATE_LIMIT_BULK_MAX / _INVITE_MAX / _SHARED_MAX for those classes (counted apart);
- * - per tenant (preHandler, once the body is parsed): RATE_LIMIT_TENANT_MAX per window.
+ * - per tenant (TenantRateLimitInterceptor, once the guard has verified the token and the
+ *   caller's membership of the tenant): RATE_LIMIT_TENANT_MAX per window. Counting the tenant a
+ *   request merely names (its tenantId, an unverified `tid`) would let anyone spend another
+ *   tenant's budget; public routes are limited per caller only.
  * Health and metrics are not limited. Over a limit: 429, the house error body, Retry-After
  * (seconds until the window resets) and the RateLimit-Limit/-Remaining/-Reset headers, which
  * every limited response carries.
  */
-export async function registerRateLimits(fastify: FastifyInstance, area: string, config: RateLimitConfig, logger: Logger): Promise<void> {
-  if (!config.enabled) return;
+export async function registerRateLimits(fastify: FastifyInstance, area: string, config: RateLimitConfig, logger: Logger): Promise<TenantRateLimitInterceptor | undefined> {
+  if (!config.enabled) return undefined;
   let redis: Redis | undefined;
   if (config.redisUrl) {
     // No offline queue: while Redis is away a count fails at once and the request goes through
@@ -140,15 +127,29 @@ export async function registerRateLimits(fastify: FastifyInstance, area: string,
     if (o.isExceeded) return refuse(request, reply, o, cls === 'caller' ? 'from this caller' : `of this kind (${cls}) from this caller`);
     headers(reply, o);
   });
-  fastify.addHook('preHandler', async (request, reply) => {
-    const path = pathOf(request.url);
-    if (UNLIMITED.test(path) || request.method === 'OPTIONS') return;
-    const tenant = tenantKeyOf(request);
-    if (!tenant) return;
-    const o = await count(request, `tenant:${tenant}`);
+  return new TenantRateLimitInterceptor(async (request, reply, tenantId) => {
+    const o = await count(request, `tenant:${tenantId}`);
     if (o.isAllowed) return;
-    if (o.isExceeded) return refuse(request, reply, o, 'for this tenant');
+    if (o.isExceeded) {
+      headers(reply, o);
+      reply.header('retry-after', String(Math.max(1, o.ttlInSeconds)));
+      throw new AppError(ErrorCode.RateLimited, `Too many requests for this tenant; retry in ${Math.max(1, o.ttlInSeconds)} s`);
+    }
     // The headers tell the tighter of the two budgets.
     if (o.remaining < Number(reply.getHeader('ratelimit-remaining') ?? Infinity)) headers(reply, o);
   });
+}
+
+/** Counts a verified caller's request against its tenant's budget (a global interceptor: it runs after the guard). */
+export class TenantRateLimitInterceptor implements NestInterceptor {
+  constructor(private readonly check: (request: FastifyRequest, reply: FastifyReply, tenantId: string) => Promise<void>) {}
+
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    if (context.getType() !== 'http') return next.handle();
+    const http = context.switchToHttp();
+    const request = http.getRequest<FastifyRequest & { caller?: { tenantId?: string } }>();
+    const tenantId = request.caller?.tenantId;
+    if (tenantId) await this.check(request, http.getResponse<FastifyReply>(), tenantId);
+    return next.handle();
+  }
 }

@@ -70,21 +70,14 @@ describe('abuse limits (in memory: REDIS_URL unset)', () => {
     expect((await get(`${svc.url}/decision/v1/things`, headers)).status).toBe(200);
   });
 
-  it('limits a tenant across its callers (tenantId of the query or the body)', async () => {
+  it('does not count a tenant a request only names (tenantId, an unverified tid): nobody can spend another tenant\'s budget', async () => {
     const tenant = randomUUID();
-    let sent = 0;
-    for (let i = 0; i < 4; i++, sent++) expect((await get(`${svc.url}/decision/v1/things?tenantId=${tenant}`, { authorization: `Bearer a-${randomUUID()}` })).status).toBe(200);
-    for (let i = 0; i < 4; i++, sent++) {
-      const res = await fetch(`${svc.url}/decision/v1/things/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer b-${randomUUID()}` },
-        body: JSON.stringify({ tenantId: tenant }),
-      });
+    const forged = `eyJhbGciOiJub25lIn0.${Buffer.from(JSON.stringify({ sub: 'x', tid: tenant })).toString('base64url')}`;
+    for (let i = 0; i < 10; i++) {
+      const res = await get(`${svc.url}/decision/v1/things?tenantId=${tenant}`, { authorization: `Bearer ${forged}.${randomUUID()}` });
       expect(res.status).toBe(200);
+      expect(res.headers.get('ratelimit-limit')).toBe('5');
     }
-    expect(sent).toBe(8);
-    await expect429(await get(`${svc.url}/decision/v1/things?tenantId=${tenant}`, { authorization: `Bearer c-${randomUUID()}` }), '/decision/v1/things', 8);
-    expect((await get(`${svc.url}/decision/v1/things?tenantId=${TENANT_A}`, { authorization: `Bearer d-${randomUUID()}` })).status).toBe(200);
   });
 });
 
