@@ -16,6 +16,16 @@ export const REDACT_PATHS: string[] = [
   ...SECRET_HEADERS.flatMap((h) => ['headers', 'req.headers', 'request.headers', 'res.headers', 'reply.headers'].map((p) => `${p}["${h}"]`)),
 ];
 
+const SECRET_QUERY = /([?&](?:token|access_token|accessToken|refresh_token|refreshToken|password|secret|code)=)[^&#]*/gi;
+
+/**
+ * A request URL fit for the logs: the share-link token of the external matrix link
+ * (`/v1/shared/<token>`, a credential in the path) and secret query parameters are replaced.
+ */
+export function redactUrl(url: string): string {
+  return url.replace(/(\/v1\/shared\/)[^/?#]+/, '$1[redacted]').replace(SECRET_QUERY, '$1[redacted]');
+}
+
 /**
  * JSON logs (pino), one logger per process, carrying the service name. Services log to stdout;
  * command-line tools whose stdout is their answer (seed) set LOG_STREAM=stderr.

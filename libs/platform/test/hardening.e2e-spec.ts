@@ -13,7 +13,13 @@ async function start(env: Record<string, string>): Promise<TestService> {
   return startTestService(LimitsModule, { area: 'decision', dataSource: widgetsDataSource }, { env });
 }
 
-const get = (url: string, headers: Record<string, string> = {}) => fetch(url, { headers });
+/** fetch with the body read at once (an unread body holds its connection open and the server's close waits for it). */
+async function call(url: string, init: RequestInit = {}): Promise<Response> {
+  const res = await fetch(url, init);
+  const body = await res.arrayBuffer();
+  return new Response(res.status === 204 || res.status === 304 ? null : body, { status: res.status, headers: res.headers });
+}
+const get = (url: string, headers: Record<string, string> = {}) => call(url, { headers });
 
 function expectLimitHeaders(res: Response, limit: number) {
   expect(res.headers.get('ratelimit-limit')).toBe(String(limit));
@@ -65,8 +71,8 @@ describe('abuse limits (in memory: REDIS_URL unset)', () => {
 
   it('counts bulk operations apart, with their stricter limit', async () => {
     const headers = { authorization: `Bearer bulk-${randomUUID()}` };
-    for (let i = 0; i < 2; i++) expect((await fetch(`${svc.url}/decision/v1/things/bulk-delete`, { method: 'PATCH', headers })).status).toBe(200);
-    await expect429(await fetch(`${svc.url}/decision/v1/things/bulk-delete`, { method: 'PATCH', headers }), '/decision/v1/things/bulk-delete', 2);
+    for (let i = 0; i < 2; i++) expect((await call(`${svc.url}/decision/v1/things/bulk-delete`, { method: 'PATCH', headers })).status).toBe(200);
+    await expect429(await call(`${svc.url}/decision/v1/things/bulk-delete`, { method: 'PATCH', headers }), '/decision/v1/things/bulk-delete', 2);
     expect((await get(`${svc.url}/decision/v1/things`, headers)).status).toBe(200);
   });
 
@@ -179,7 +185,7 @@ describe('security headers and CORS', () => {
     expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
     const foreign = await get(`${svc.url}/decision/v1/things`, { origin: 'https://evil.example.net' });
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
-    const preflight = await fetch(`${svc.url}/decision/v1/things/bulk-delete`, {
+    const preflight = await call(`${svc.url}/decision/v1/things/bulk-delete`, {
       method: 'OPTIONS',
       headers: { origin: 'http://localhost:4200', 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'authorization,content-type' },
     });
@@ -220,18 +226,22 @@ describe('secrets never reach the logs', () => {
     const password = `pw-${randomUUID()}`;
     const sharePassword = `share-${randomUUID()}`;
     const refreshToken = `rt-${randomUUID()}`;
-    const res = await fetch(`${proc.url}/decision/v1/things/login`, {
+    const res = await call(`${proc.url}/decision/v1/things/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}`, cookie: `session=${refreshToken}`, 'x-share-password': sharePassword },
       body: JSON.stringify({ email: 'a@example.com', password, refreshToken, nested: { secret: password } }),
     });
     expect(res.status).toBe(200);
     // A guarded route refusing the token logs too.
-    expect((await fetch(`${proc.url}/decision/v1/unknown`, { headers: { authorization: `Bearer ${bearer}` } })).status).toBe(404);
+    expect((await call(`${proc.url}/decision/v1/unknown`, { headers: { authorization: `Bearer ${bearer}` } })).status).toBe(404);
+    // The external matrix link's token is in its path; a token in a query.
+    const shareToken = `st-${randomUUID()}`;
+    expect((await call(`${proc.url}/decision/v1/shared/${shareToken}/export?format=xlsx&token=${refreshToken}`)).status).toBe(404);
     await new Promise((r) => setTimeout(r, 300));
     const logs = proc.output();
     expect(logs).toMatch(/request completed/);
-    for (const secret of [bearer, bearer.split('.')[2], password, sharePassword, refreshToken]) expect(logs).not.toContain(secret);
+    expect(logs).toContain('/decision/v1/shared/[redacted]/export?format=xlsx&token=[redacted]');
+    for (const secret of [bearer, bearer.split('.')[2], password, sharePassword, refreshToken, shareToken]) expect(logs).not.toContain(secret);
   });
 });
 
