@@ -89,7 +89,17 @@ export async function registerRateLimits(fastify: FastifyInstance, area: string,
     // No offline queue: while Redis is away a count fails at once and the request goes through
     // (skipOnError), rather than every request waiting on it.
     redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2_000, lazyConnect: false });
-    redis.on('error', (err: Error) => logger.warn({ err: { message: err.message } }, 'rate limit store (Redis) unavailable; requests are not limited meanwhile'));
+    // One warning per outage (ioredis retries on its own), one line when it is back.
+    let down = false;
+    redis.on('error', (err: Error) => {
+      if (down) return;
+      down = true;
+      logger.warn({ err: { message: err.message } }, 'rate limit store (Redis) unavailable; requests are not limited meanwhile');
+    });
+    redis.on('ready', () => {
+      if (down) logger.info('rate limit store (Redis) available again');
+      down = false;
+    });
     fastify.addHook('onClose', async () => void (await redis!.quit().catch(() => redis!.disconnect())));
   }
   const maxOf: Record<string, number> = { caller: config.callerMax, bulk: config.bulkMax, invite: config.inviteMax, shared: config.sharedMax, tenant: config.tenantMax };

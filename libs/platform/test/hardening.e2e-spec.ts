@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { ROOT, RunningProcess, TestService, createTestDatabase, createTestNamespace, expectErrorBody, spawnBuilt, startTestService, testEnv } from '@ddm/testing';
+import { ROOT, RunningProcess, freePort, TestService, createTestDatabase, createTestNamespace, expectErrorBody, spawnBuilt, startTestService, testEnv } from '@ddm/testing';
 import { limitClassOf } from '../src/hardening';
 import { LimitsModule } from './fixtures/limits-service';
 import { widgetsDataSource } from './fixtures/widgets';
@@ -135,6 +135,17 @@ describe('abuse limits shared by two replicas through Redis (REDIS_URL)', () => 
     }
     await expect429(await get(`${one.url}/decision/v1/things`, headers), '/decision/v1/things', 6);
     await expect429(await get(`${two.url}/decision/v1/things`, headers), '/decision/v1/things', 6);
+  });
+});
+
+describe('abuse limits while Redis is unreachable', () => {
+  it('let requests through (counted nowhere) rather than failing them', async () => {
+    const svc = await start({ REDIS_URL: `redis://127.0.0.1:${await freePort()}`, RATE_LIMIT_CALLER_MAX: '1' });
+    try {
+      for (let i = 0; i < 3; i++) expect((await get(`${svc.url}/decision/v1/things`)).status).toBe(200);
+    } finally {
+      await svc.close();
+    }
   });
 });
 
