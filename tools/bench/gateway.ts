@@ -10,7 +10,7 @@
 import { once } from 'node:events';
 import { DEV_KEYS_DIR, runtime } from '../lib/runtime';
 import { signDevToken } from '../lib/sign';
-import { Stats, failUnlessAll200, freePort, log, measure, pad, parseArgs, runBench, spawnScript, start, stopChildren, summary, waitReady } from './lib';
+import { BENCH_RATE_LIMITS, Stats, failUnlessAll200, freePort, log, measure, pad, parseArgs, runBench, spawnScript, start, stopChildren, summary, waitReady } from './lib';
 
 const NATS_NAMESPACE = 'bench';
 const DEMO_TENANT = 'Demo Co';
@@ -50,7 +50,7 @@ async function run(target: Run['target'], round: number, url: string, headers: R
 async function main() {
   const opts = parseArgs(process.argv.slice(2), { duration: 10, connections: 16, warmup: 3 }, USAGE);
   const rt = runtime();
-  const baseEnv = { DATABASE_URL: rt.databaseUrl, NATS_URL: rt.natsUrl, NATS_NAMESPACE, DEV_KEYS_DIR, LOG_LEVEL: 'warn' };
+  const baseEnv = { DATABASE_URL: rt.databaseUrl, NATS_URL: rt.natsUrl, NATS_NAMESPACE, DEV_KEYS_DIR, LOG_LEVEL: 'warn', ...BENCH_RATE_LIMITS };
 
   log(`seeding (${rt.databaseUrl.replace(/\/\/[^@]*@/, '//')})`);
   const tenantId = await seed(baseEnv);

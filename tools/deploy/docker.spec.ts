@@ -75,8 +75,9 @@ describe('docker/compose.yaml', () => {
   const compose = parse(readFileSync(join(ROOT, 'docker/compose.yaml'), 'utf8'), { merge: true }) as { services: Record<string, any> };
   const areas = ROUTES.map((r) => r.area);
 
-  it('runs postgres 16, NATS 2.10 with JetStream, the seven services, nginx and a mail catcher', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['mailpit', 'nats', 'nginx', 'postgres', ...areas].sort());
+  it('runs postgres 16, NATS 2.10 with JetStream, Redis 7 (rate-limit counters), the seven services, nginx and a mail catcher', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(['mailpit', 'nats', 'nginx', 'postgres', 'redis', ...areas].sort());
+    expect(compose.services.redis.image).toMatch(/^redis:7\b/);
     for (const sender of ['auth', 'notifications']) expect(compose.services[sender].environment.SMTP_URL).toBe('smtp://mailpit:1025');
     expect(compose.services.postgres.image).toBe('postgres:16');
     expect(compose.services.nats.image).toMatch(/^nats:2\.10\b/);
@@ -89,10 +90,10 @@ describe('docker/compose.yaml', () => {
     expect(s.user).toBe('1000:1000');
     expect(s.read_only).toBe(true);
     expect(s.cap_drop).toEqual(['ALL']);
-    expect(s.environment).toMatchObject({ AUTH_DEV_KEYS: 'true', DEV_KEYS_DIR: '/run/dev-keys', DATABASE_URL: expect.stringMatching(/@postgres:5432\//), NATS_URL: 'nats://nats:4222' });
+    expect(s.environment).toMatchObject({ AUTH_DEV_KEYS: 'true', DEV_KEYS_DIR: '/run/dev-keys', DATABASE_URL: expect.stringMatching(/@postgres:5432\//), NATS_URL: 'nats://nats:4222', REDIS_URL: 'redis://redis:6379/0' });
     // Only the public half of the key: the services never need the private one.
     expect(s.volumes).toEqual([{ type: 'bind', source: '../.data/dev-keys/public.pem', target: '/run/dev-keys/public.pem', read_only: true, bind: { create_host_path: false } }]);
-    expect(s.depends_on).toEqual({ postgres: { condition: 'service_healthy' }, nats: { condition: 'service_healthy' } });
+    expect(s.depends_on).toEqual({ postgres: { condition: 'service_healthy' }, nats: { condition: 'service_healthy' }, redis: { condition: 'service_healthy' } });
   });
 
   it('starts nginx once every service is healthy', () => {

@@ -223,14 +223,16 @@ describe('k8s: security, probes, shutdown and migrations', () => {
 });
 
 describe('k8s: each overlay its own environment and region', () => {
-  const SECRET_VARS = ['DATABASE_URL', 'NATS_URL', 'AUTH_JWKS_URI', 'AUTH_ISSUER', 'AUTH_AUDIENCE'];
+  const SECRET_VARS = ['DATABASE_URL', 'NATS_URL', 'REDIS_URL', 'AUTH_JWKS_URI', 'AUTH_ISSUER', 'AUTH_AUDIENCE'];
   /** The services that send email: auth (invitations) and notifications. */
   const MAIL_SENDERS = ['auth', 'notifications'];
 
-  it.each(OVERLAYS)('%s: DATABASE_URL, NATS_URL, AUTH_JWKS_URI/ISSUER/AUDIENCE and (the mail senders) SMTP_URL come from the region Secrets, never from the ConfigMap', (overlay) => {
+  it.each(OVERLAYS)('%s: DATABASE_URL, NATS_URL, REDIS_URL, AUTH_JWKS_URI/ISSUER/AUDIENCE and (the mail senders) SMTP_URL come from the region Secrets, never from the ConfigMap', (overlay) => {
     const region = regionOf(overlay);
     const config = configOf(overlay);
     for (const name of [...SECRET_VARS, 'SMTP_URL', 'AUTH_PUBLIC_KEY']) expect(Object.keys(config.data ?? {})).not.toContain(name);
+    // The browser origins of this environment's web app, and only https ones.
+    expect(config.data!.CORS_ORIGINS).toMatch(/^https:\/\/[a-z0-9.-]+(,https:\/\/[a-z0-9.-]+)*$/);
     for (const { owner, pod } of podTemplates(rendered.get(overlay)!.objects)) {
       const env = serviceContainer(pod).env ?? [];
       const expected = MAIL_SENDERS.includes(owner.metadata.name) ? [...SECRET_VARS, 'SMTP_URL'] : SECRET_VARS;
@@ -243,7 +245,7 @@ describe('k8s: each overlay its own environment and region', () => {
   });
 
   it('EU overlays use only EU Secrets and EU network ranges; US overlays only US ones', () => {
-    const refs = (overlay: Overlay) => new Set(rendered.get(overlay)!.text.match(/ddm-(?:database|nats|identity|smtp)-[a-z]+/g));
+    const refs = (overlay: Overlay) => new Set(rendered.get(overlay)!.text.match(/ddm-(?:database|nats|redis|identity|smtp)-[a-z]+/g));
     const cidrs = (overlay: Overlay) =>
       byKind(rendered.get(overlay)!.objects, 'NetworkPolicy')
         .flatMap((p) => p.spec.egress ?? [])
@@ -306,7 +308,7 @@ describe('k8s: each overlay its own environment and region', () => {
     expect(min('production-eu')).toBeGreaterThan(min('staging-eu'));
   });
 
-  it.each(OVERLAYS)('%s: network policies deny by default; only the ingress controller reaches the services; they reach only DNS, Postgres, NATS, the identity provider, and SMTP from the mail senders', (overlay) => {
+  it.each(OVERLAYS)('%s: network policies deny by default; only the ingress controller reaches the services; they reach only DNS, Postgres, NATS, Redis, the identity provider, and SMTP from the mail senders', (overlay) => {
     const policies = byKind(rendered.get(overlay)!.objects, 'NetworkPolicy');
     const ddmPods = { matchLabels: { 'app.kubernetes.io/part-of': 'ddm' } };
     const deny = policies.find((p) => !p.spec.ingress && !p.spec.egress);
@@ -320,7 +322,7 @@ describe('k8s: each overlay its own environment and region', () => {
       },
     ]);
 
-    const allowed: Record<string, string> = { '53/UDP': 'dns', '53/TCP': 'dns', '5432/TCP': 'postgres', '4222/TCP': 'nats', '443/TCP': 'identity', '587/TCP': 'smtp', '465/TCP': 'smtp' };
+    const allowed: Record<string, string> = { '53/UDP': 'dns', '53/TCP': 'dns', '5432/TCP': 'postgres', '4222/TCP': 'nats', '6379/TCP': 'redis', '443/TCP': 'identity', '587/TCP': 'smtp', '465/TCP': 'smtp' };
     const seen = new Set<string>();
     for (const p of policies) {
       for (const rule of p.spec.egress ?? []) {
@@ -336,14 +338,14 @@ describe('k8s: each overlay its own environment and region', () => {
         }
       }
     }
-    expect([...seen].sort()).toEqual(['dns', 'identity', 'nats', 'postgres', 'smtp']);
+    expect([...seen].sort()).toEqual(['dns', 'identity', 'nats', 'postgres', 'redis', 'smtp']);
   });
 
   it('k8s/README.md names every Secret the overlays reference and what each overlay sets', () => {
     const guide = readFileSync(join(K8S, 'README.md'), 'utf8');
     for (const overlay of OVERLAYS) {
       const { text } = rendered.get(overlay)!;
-      for (const name of new Set(text.match(/ddm-(?:database|nats|identity|smtp)-[a-z]+|ddm-tls-[a-z-]+/g))) expect({ overlay, name, documented: guide.includes(name) }).toEqual({ overlay, name, documented: true });
+      for (const name of new Set(text.match(/ddm-(?:database|nats|redis|identity|smtp)-[a-z]+|ddm-tls-[a-z-]+/g))) expect({ overlay, name, documented: guide.includes(name) }).toEqual({ overlay, name, documented: true });
       expect(guide).toContain(byKind(rendered.get(overlay)!.objects, 'Ingress')[0].spec.rules[0].host);
     }
   });

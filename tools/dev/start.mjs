@@ -332,6 +332,8 @@ async function main() {
     AUTH_DEV_KEYS: 'true',
     DEV_KEYS_DIR: keysDir,
     LOG_LEVEL,
+    // The gateway on loopback forwards the client's address (the rate-limit key of callers without a token).
+    TRUST_PROXY: process.env.TRUST_PROXY ?? '127.0.0.1,::1',
   };
   log(`starting ${ROUTES.map((r) => `${r.area} :${r.port}`).join(', ')}${hasGateway ? `, gateway :${gatewayPort}` : ''}`);
   for (const r of ROUTES) {

@@ -1,5 +1,5 @@
 import { AREAS, AreaName, BODY_LIMIT, GATEWAY_PORT, routeOf } from '@ddm/contracts';
-import { ConfigError, Env, envInt as int, envLogLevel } from '@ddm/platform';
+import { ConfigError, Env, envCorsOrigins, envInt as int, envLogLevel } from '@ddm/platform';
 
 /** The gateway's configuration, read from the environment and validated at start-up. */
 export interface GatewayConfig {
@@ -17,6 +17,8 @@ export interface GatewayConfig {
   /** How long the merged OpenAPI document is reused. */
   docsCacheMs: number;
   shutdownTimeoutMs: number;
+  /** Browser origins allowed by CORS (CORS_ORIGINS, comma-separated); none by default. */
+  corsOrigins: string[];
 }
 
 /** `AUTH_URL`, `NOTIFICATIONS_URL`, ... */
@@ -53,5 +55,6 @@ export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
     bodyLimit: int(env, 'BODY_LIMIT', BODY_LIMIT, 1024, 1024 * 1024 * 1024),
     docsCacheMs: int(env, 'DOCS_CACHE_MS', 10_000, 0, 3_600_000),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 1_000, 300_000),
+    corsOrigins: envCorsOrigins(env),
   };
 }

@@ -4,7 +4,7 @@ import Fastify, { FastifyInstance, LogController } from 'fastify';
 import proxy, { FastifyHttpProxyOptions } from '@fastify/http-proxy';
 import { LevelWithSilent, Logger } from 'pino';
 import { AREAS, AreaName, BODY_LIMIT, BODY_TOO_LARGE_MESSAGE, ROUTES, bodyLimitOf, errorBody } from '@ddm/contracts';
-import { createLogger, currentTraceContext } from '@ddm/platform';
+import { createLogger, currentTraceContext, registerSecurityHeaders } from '@ddm/platform';
 import { GatewayConfig, loadGatewayConfig } from './config';
 import { MergedDocs, registerDocs } from './docs';
 
@@ -175,6 +175,10 @@ export function buildGateway(options: GatewayOptions = {}): FastifyInstance {
       },
     };
   }
+
+  // The services' security headers and CORS allow-list, on everything the gateway answers (before
+  // the proxies are registered, so their routes get the hooks too); preflights are answered here.
+  registerSecurityHeaders(app, config.corsOrigins);
 
   // All proxies share one scope whose only body "parser" hands the raw stream on: bodies are never parsed here.
   void app.register(async (scope) => {

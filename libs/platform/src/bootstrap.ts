@@ -12,6 +12,7 @@ import { ConfigError, ServiceConfig, loadConfig } from './config';
 import { ServiceDataSource } from './database';
 import { PinoNestLogger, createLogger } from './logger';
 import { NatsClient } from './nats';
+import { registerRateLimits, registerSecurityHeaders } from './hardening';
 import { registerObservability } from './observability';
 import { PlatformModule } from './platform.module';
 import { describeEnvelopes } from './openapi';
@@ -49,6 +50,8 @@ export async function createServiceApp(appModule: Type<unknown>, def: ServiceDef
     loggerInstance: logger,
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     bodyLimit: BODY_LIMIT,
+    // The client address (request.ip, the rate-limit key of callers without a token) from X-Forwarded-For of trusted proxies only.
+    trustProxy: config.trustProxy,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
@@ -86,6 +89,10 @@ export async function createServiceApp(appModule: Type<unknown>, def: ServiceDef
     if (state.shuttingDown) reply.header('connection', 'close');
     done(null, payload);
   });
+  // Security headers, CORS from CORS_ORIGINS, then the abuse limits (after the request id is set).
+  registerSecurityHeaders(fastify, config.corsOrigins);
+  const tenantLimit = await registerRateLimits(fastify, def.area, config.rateLimit, logger);
+  if (tenantLimit) app.useGlobalInterceptors(tenantLimit);
   const ds = app.get(DataSource);
   const nats = app.get(NatsClient);
   // Ready only once the schema is migrated (with MIGRATIONS_RUN=false another process migrates,

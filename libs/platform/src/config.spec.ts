@@ -31,9 +31,30 @@ describe('service configuration (validated at boot)', () => {
     ['AUTH_CLOCK_SKEW_SECONDS', { AUTH_CLOCK_SKEW_SECONDS: '300' }],
     ['NATS_NAMESPACE', { NATS_NAMESPACE: 'a.b' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    ['REDIS_URL', { REDIS_URL: 'http://cache:6379' }],
+    ['CORS_ORIGINS', { CORS_ORIGINS: 'https://app.example.com/path' }],
+    ['CORS_ORIGINS', { CORS_ORIGINS: '*' }],
+    ['RATE_LIMIT_ENABLED', { RATE_LIMIT_ENABLED: 'sometimes' }],
+    ['RATE_LIMIT_CALLER_MAX', { RATE_LIMIT_CALLER_MAX: '0' }],
+    ['RATE_LIMIT_WINDOW_MS', { RATE_LIMIT_WINDOW_MS: '10' }],
+    ['RATE_LIMIT_PREFIX', { RATE_LIMIT_PREFIX: 'a b' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '11' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'ingress.local' }],
   ])('stops with a message naming %s when it is wrong or missing', (name, change) => {
     expect(() => loadConfig('auth', { ...base, ...change })).toThrow(ConfigError);
     expect(() => loadConfig('auth', { ...base, ...change })).toThrow(name);
+  });
+
+  it('reads the abuse limits and the CORS allow-list, generous and empty by default', () => {
+    const c = loadConfig('auth', base);
+    expect(c.corsOrigins).toEqual([]);
+    expect(c.rateLimit).toEqual({ enabled: true, windowMs: 60_000, callerMax: 6_000, tenantMax: 30_000, bulkMax: 120, inviteMax: 120, sharedMax: 300, redisUrl: undefined, redisPrefix: 'ddm-rl:' });
+    const set = loadConfig('auth', { ...base, CORS_ORIGINS: 'https://app.example.com, http://localhost:4200/', REDIS_URL: 'redis://cache:6379/0', RATE_LIMIT_ENABLED: 'false' });
+    expect(set.corsOrigins).toEqual(['https://app.example.com', 'http://localhost:4200']);
+    expect(set.rateLimit).toMatchObject({ enabled: false, redisUrl: 'redis://cache:6379/0' });
+    expect(c.trustProxy).toBe(false);
+    expect(loadConfig('auth', { ...base, TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig('auth', { ...base, TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toBe('10.0.0.0/8,127.0.0.1');
   });
 
   it('trusts no dev key unless the dev flag is on, and then needs a production key source', () => {

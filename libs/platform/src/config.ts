@@ -20,6 +20,35 @@ export interface ServiceConfig {
   callerCacheTtlMs: number;
   /** The app's public base URL (APP_URL), without a trailing slash: records' `link` point into it. */
   appUrl: string;
+  /** Browser origins allowed by CORS (CORS_ORIGINS, comma-separated); none by default. */
+  corsOrigins: string[];
+  rateLimit: RateLimitConfig;
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client address (TRUST_PROXY): a number of
+   * hops (1 behind the ingress or the gateway), or their addresses/CIDRs; false by default.
+   */
+  trustProxy: boolean | number | string;
+}
+
+/**
+ * Abuse limits (RATE_LIMIT_*): requests per window per caller (the bearer token, or the client
+ * address without one) and per tenant, and the stricter per-caller limits of the costly classes.
+ * Counters live in Redis when REDIS_URL is set (shared by the replicas), in memory otherwise.
+ */
+export interface RateLimitConfig {
+  enabled: boolean;
+  windowMs: number;
+  callerMax: number;
+  tenantMax: number;
+  /** `bulk-*` operations. */
+  bulkMax: number;
+  /** Invitations (create, bulk invite, resend). */
+  inviteMax: number;
+  /** The external (shared) matrix link, per client. */
+  sharedMax: number;
+  redisUrl?: string;
+  /** Prefix of the counters' keys in Redis (RATE_LIMIT_PREFIX). */
+  redisPrefix: string;
 }
 
 export class ConfigError extends Error {}
@@ -98,6 +127,48 @@ export function loadAuthOptions(env: Env = process.env): { auth: AuthOptions; de
   return { auth: { issuer, audience, jwksUri, publicKeys, clockToleranceSec }, devKeys };
 }
 
+/** CORS_ORIGINS: comma-separated origins (scheme://host[:port]), each validated; empty = no cross-origin browser access. */
+export function envCorsOrigins(env: Env): string[] {
+  const raw = (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean);
+  return raw.map((o) => {
+    let u: URL;
+    try {
+      u = new URL(o);
+    } catch {
+      throw new ConfigError(`CORS_ORIGINS holds "${o}", not an origin (scheme://host[:port])`);
+    }
+    if (!['http:', 'https:'].includes(u.protocol) || u.origin !== o.replace(/\/+$/, '')) throw new ConfigError(`CORS_ORIGINS holds "${o}", not an origin (scheme://host[:port])`);
+    return u.origin;
+  });
+}
+
+/** TRUST_PROXY: unset or 0 = trust no proxy; 1..10 = that many hops; else comma-separated addresses or CIDRs. */
+export function envTrustProxy(env: Env): boolean | number | string {
+  const v = (env.TRUST_PROXY ?? '').trim();
+  if (!v || v === '0' || v.toLowerCase() === 'false') return false;
+  if (/^\d+$/.test(v)) return envInt(env, 'TRUST_PROXY', 0, 0, 10);
+  const parts = v.split(',').map((p) => p.trim());
+  if (!parts.every((p) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(p))) throw new ConfigError(`TRUST_PROXY must be a number of hops or comma-separated addresses/CIDRs (got "${v}")`);
+  return parts.join(',');
+}
+
+/** RATE_LIMIT_* and REDIS_URL. */
+export function envRateLimit(env: Env): RateLimitConfig {
+  const prefix = env.RATE_LIMIT_PREFIX ?? 'ddm-rl:';
+  if (!/^[A-Za-z0-9_:.-]{1,64}$/.test(prefix)) throw new ConfigError('RATE_LIMIT_PREFIX may hold only letters, digits, _ : . and - (1 to 64)');
+  return {
+    enabled: envFlag(env, 'RATE_LIMIT_ENABLED', true),
+    windowMs: envInt(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1_000, 3_600_000),
+    callerMax: envInt(env, 'RATE_LIMIT_CALLER_MAX', 6_000, 1, 10_000_000),
+    tenantMax: envInt(env, 'RATE_LIMIT_TENANT_MAX', 30_000, 1, 10_000_000),
+    bulkMax: envInt(env, 'RATE_LIMIT_BULK_MAX', 120, 1, 10_000_000),
+    inviteMax: envInt(env, 'RATE_LIMIT_INVITE_MAX', 120, 1, 10_000_000),
+    sharedMax: envInt(env, 'RATE_LIMIT_SHARED_MAX', 300, 1, 10_000_000),
+    redisUrl: env.REDIS_URL ? envUrl(env, 'REDIS_URL', ['redis', 'rediss']) : undefined,
+    redisPrefix: prefix,
+  };
+}
+
 export const DEV_ISSUER = 'ddm-dev';
 export const DEV_AUDIENCE = 'ddm-api';
 
@@ -121,5 +192,8 @@ export function loadConfig(area: AreaName, env: Env = process.env): ServiceConfi
     runMigrations: envFlag(env, 'MIGRATIONS_RUN', true),
     callerCacheTtlMs: envInt(env, 'CALLER_CACHE_TTL_MS', 30_000, 0, 3_600_000),
     appUrl: envAppUrl(env),
+    corsOrigins: envCorsOrigins(env),
+    rateLimit: envRateLimit(env),
+    trustProxy: envTrustProxy(env),
   };
 }

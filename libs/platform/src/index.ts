@@ -10,6 +10,7 @@ export * from './sweep';
 export * from './consumer';
 export * from './tracing';
 export * from './observability';
+export * from './hardening';
 export * from './platform.module';
 export * from './bootstrap';
 export * from './migrate-cli';

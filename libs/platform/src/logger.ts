@@ -1,6 +1,31 @@
 import { LoggerService } from '@nestjs/common';
 import pino, { Logger } from 'pino';
 
+/** Names of secrets: never written, at whatever depth pino's paths reach (top level, one and two levels down, any array item). */
+const SECRET_KEYS = ['password', 'newPassword', 'currentPassword', 'oldPassword', 'sharePassword', 'token', 'accessToken', 'refreshToken', 'idToken', 'secret', 'clientSecret', 'apiKey'];
+const SECRET_HEADERS = ['authorization', 'cookie', 'set-cookie', 'x-share-password', 'proxy-authorization', 'x-api-key'];
+
+/**
+ * pino `redact` paths: the secrets above and the secret headers of a request or response object
+ * (`req.headers`, `headers`, `request.headers`), replaced by "[redacted]". pino paths cannot say
+ * "any depth"; three levels and array items cover what the services log (objects with a body,
+ * a body's items, an error's details).
+ */
+export const REDACT_PATHS: string[] = [
+  ...SECRET_KEYS.flatMap((k) => [k, `*.${k}`, `*.*.${k}`, `*[*].${k}`, `*.*[*].${k}`]),
+  ...SECRET_HEADERS.flatMap((h) => ['headers', 'req.headers', 'request.headers', 'res.headers', 'reply.headers'].map((p) => `${p}["${h}"]`)),
+];
+
+const SECRET_QUERY = /([?&](?:token|access_token|accessToken|refresh_token|refreshToken|password|secret|code)=)[^&#]*/gi;
+
+/**
+ * A request URL fit for the logs: the share-link token of the external matrix link
+ * (`/v1/shared/<token>`, a credential in the path) and secret query parameters are replaced.
+ */
+export function redactUrl(url: string): string {
+  return url.replace(/(\/v1\/shared\/)[^/?#]+/, '$1[redacted]').replace(SECRET_QUERY, '$1[redacted]');
+}
+
 /**
  * JSON logs (pino), one logger per process, carrying the service name. Services log to stdout;
  * command-line tools whose stdout is their answer (seed) set LOG_STREAM=stderr.
@@ -13,6 +38,7 @@ export function createLogger(service: string, level: string): Logger {
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
       serializers: { err: pino.stdSerializers.err },
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     },
     pino.destination(process.env.LOG_STREAM === 'stderr' ? 2 : 1),
   );

@@ -1,5 +1,6 @@
 import { FastifyInstance } from 'fastify';
 import { Logger } from 'pino';
+import { redactUrl } from './logger';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** One Prometheus registry per process (tests may boot several apps in one process). */
@@ -60,7 +61,7 @@ export function registerObservability(fastify: FastifyInstance, checks: () => Re
     httpDuration.observe(labels, seconds);
     httpTotal.inc(labels);
     if (!route.startsWith('/health') && route !== '/metrics') {
-      const entry = { requestId: request.id, method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 };
+      const entry = { requestId: request.id, method: request.method, url: redactUrl(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 };
       if (reply.statusCode >= 500) log.error(entry, 'request completed');
       else log.info(entry, 'request completed');
     }

@@ -51,16 +51,28 @@ function envelope(data: Schema | undefined, status: number): Schema {
 
 interface ResponseObject {
   description?: string;
+  headers?: Record<string, { description: string; schema: Schema }>;
   content?: Record<string, { schema?: Schema }>;
 }
 
-/** Wraps every documented success response in the envelope and gives every error response the error body. */
+/** The abuse limits' answer (libs/platform hardening), possible on every operation. */
+const RATE_LIMITED_HEADERS: NonNullable<ResponseObject['headers']> = {
+  'Retry-After': { description: 'Seconds until the limit\'s window ends', schema: { type: 'integer' } },
+  'RateLimit-Limit': { description: 'Requests allowed in the window (the tighter of the caller\'s and the tenant\'s budgets)', schema: { type: 'integer' } },
+  'RateLimit-Remaining': { description: 'Requests left in the window', schema: { type: 'integer' } },
+  'RateLimit-Reset': { description: 'Seconds until the window ends', schema: { type: 'integer' } },
+};
+const RATE_LIMITED = 'Too many requests: a rate limit per caller, per tenant or of the operation\'s kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds';
+
+/** Wraps every documented success response in the envelope, gives every error response the error body, and every operation its 429. */
 export function describeEnvelopes(doc: OpenAPIObject): OpenAPIObject {
   doc.components ??= {};
   doc.components.schemas = { ...doc.components.schemas, ErrorBody: ERROR_BODY, FieldError: FIELD_ERROR } as typeof doc.components.schemas;
   for (const item of Object.values(doc.paths ?? {})) {
     for (const operation of Object.values(item as Record<string, { responses?: Record<string, ResponseObject> }>)) {
       if (!operation?.responses) continue;
+      const limited = operation.responses['429'];
+      operation.responses['429'] = { ...limited, description: limited?.description ?? RATE_LIMITED, headers: { ...limited?.headers, ...RATE_LIMITED_HEADERS } };
       for (const [code, response] of Object.entries(operation.responses)) {
         const status = Number(code);
         if (status >= 200 && status < 300) {

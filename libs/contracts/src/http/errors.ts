@@ -163,7 +163,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
     const request = ctx.getRequest<RequestLike>();
-    const reply = ctx.getResponse<{ status(code: number): unknown; header(k: string, v: string): unknown; send(b: unknown): unknown }>();
+    const reply = ctx.getResponse<{ status(code: number): unknown; header(k: string, v: string): unknown; getHeader?(k: string): unknown; send(b: unknown): unknown }>();
     const path = (request.url ?? '').split('?')[0];
     const requestId = request.id ?? '';
     let status = 500;
@@ -198,7 +198,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
       status = 409;
       message = 'A record with the same unique value already exists';
     }
-    if (status === 503 || status === 429) reply.header('Retry-After', RETRY_AFTER_SECONDS);
+    // A rate limit that knows when its window ends has said so already (libs/platform hardening).
+    if ((status === 503 || status === 429) && reply.getHeader?.('retry-after') === undefined) reply.header('Retry-After', RETRY_AFTER_SECONDS);
 
     if (status >= 500) {
       const log = request.log ?? { error: (o: unknown, m?: string) => this.logger.error(m, o) };

@@ -1,0 +1,55 @@
+import { RunningProcess, TestDatabase, TestNamespace, TestService, createTestDatabase, createTestNamespace, expectErrorBody, freePort, runSeed, seededTokens, spawnBuilt, startTestService, testEnv } from '@ddm/testing';
+import { SettingsModule } from '../src/settings.module';
+import { settingsDataSource } from '../src/data-source';
+
+/**
+ * The per-tenant abuse limit counts verified callers only: after the guard has checked the token
+ * and the caller's membership, so the tenant is the one the caller acts in. Two members of Demo Co
+ * share its budget; Other Co keeps its own; a caller naming a tenant it is not a member of is
+ * refused (403) without spending that tenant's budget. Settings with the auth service beside it
+ * (callers resolved over NATS), the auth seed only, a low RATE_LIMIT_TENANT_MAX.
+ */
+describe('settings: the per-tenant rate limit (verified callers)', () => {
+  let database: TestDatabase;
+  let ns: TestNamespace;
+  let auth: RunningProcess;
+  let svc: TestService;
+  let demoId: string;
+  const tokens = seededTokens();
+  const TENANT_MAX = 6;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    ns = createTestNamespace();
+    const env = testEnv(database, ns, { DB_POOL_SIZE: '3' });
+    auth = await spawnBuilt('apps/auth/src/main.js', { ...env, PORT: String(await freePort()) });
+    svc = await startTestService(SettingsModule, { area: 'settings', dataSource: settingsDataSource }, { db: database, ns, env: { DB_POOL_SIZE: '3', RATE_LIMIT_TENANT_MAX: String(TENANT_MAX) } });
+    demoId = runSeed(env, ['auth']).tenantId('Demo Co');
+  });
+  afterAll(async () => {
+    await auth?.stop();
+    await svc?.close();
+  });
+
+  it('is shared by the tenant\'s callers, answered 429 with the house body, Retry-After and RateLimit-*; another tenant is not affected', async () => {
+    // Someone of another tenant names Demo Co: refused by the guard, not counted against Demo Co.
+    for (let i = 0; i < 3; i++) expect((await svc.http.get(`/settings/v1/decision-categories?tenantId=${demoId}`, { token: tokens.otherAdmin })).status).toBe(403);
+    for (let i = 0; i < TENANT_MAX; i++) {
+      const res = await svc.http.get('/settings/v1/decision-categories', { token: i % 2 ? tokens.admin : tokens.manager });
+      expect(res.status).toBe(200);
+      // The tenant's budget is the tighter one, so the headers tell it.
+      expect(res.headers.get('ratelimit-limit')).toBe(String(TENANT_MAX));
+      expect(res.headers.get('ratelimit-remaining')).toBe(String(TENANT_MAX - 1 - i));
+    }
+    const refused = await svc.http.get('/settings/v1/decision-categories?page=1', { token: tokens.user });
+    expectErrorBody(refused, 429, '/settings/v1/decision-categories');
+    expect(refused.body.message).toMatch(/tenant/);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    expect(refused.headers.get('ratelimit-limit')).toBe(String(TENANT_MAX));
+    expect(refused.headers.get('ratelimit-remaining')).toBe('0');
+    expect(Number(refused.headers.get('ratelimit-reset'))).toBeGreaterThan(0);
+
+    expect((await svc.http.get('/settings/v1/decision-categories', { token: tokens.otherAdmin })).status).toBe(200);
+  });
+});
