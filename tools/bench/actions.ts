@@ -20,7 +20,7 @@
  */
 import 'reflect-metadata';
 import { isDeepStrictEqual } from 'node:util';
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { Worker, parentPort } from 'node:worker_threads';
 import { plainToInstance } from 'class-transformer';
 import Fastify from 'fastify';
 import { Client, Pool } from 'pg';
@@ -31,9 +31,26 @@ import { INSERT_DEFAULT_PRIORITIES_SQL, INSERT_DEFAULT_STATUSES_SQL, INSERT_DEFA
 import { ACTION_BY_ID_SQL, ActionRow, actionList } from '../../apps/actions/src/actions/action.sql';
 import { ListActionsQuery } from '../../apps/actions/src/actions/dto/list-actions.query';
 import { toActionView } from '../../apps/actions/src/actions/dto/action.response';
-import { DEV_KEYS_DIR, runtime } from '../lib/runtime';
+import { DEV_KEYS_DIR } from '../lib/runtime';
 import { signDevToken } from '../lib/sign';
-import { BenchOptions, Stats, failUnlessAll200, log, measure, pad, parseArgs, usage, removeScratch, round2, runBench, seedCaller, seedTenantWithRoles, startService, summary, startBareWorker, scratchServiceEnv } from './lib';
+import {
+  benchEntry,
+  BenchOptions,
+  failUnlessAll200,
+  log,
+  measure,
+  pad,
+  parseArgs,
+  round2,
+  scratchServiceEnv,
+  seedCaller,
+  seedTenantWithRoles,
+  startBareWorker,
+  startService,
+  Stats,
+  summary,
+  usage,
+} from './lib';
 
 const DATABASE = 'ddm_bench_actions';
 const NATS_NAMESPACE = 'benchactions';
@@ -291,16 +308,11 @@ function report(opts: Options, runs: Run[], matches: Record<Kind, number>): void
   );
 }
 
-if (isMainThread) {
-  const rt = runtime();
-  const options = parseOptions(process.argv.slice(2));
-  runBench(
-    () => main(options, rt),
-    async () => {
-      await bareWorker?.terminate();
-      await removeScratch(rt, DATABASE, NATS_NAMESPACE, options.keep);
-    },
-  );
-} else {
-  void serveBare(workerData as BareConfig);
-}
+benchEntry({
+  database: DATABASE,
+  natsNamespace: NATS_NAMESPACE,
+  parse: parseOptions,
+  main,
+  serveBare,
+  bareWorker: () => bareWorker,
+});

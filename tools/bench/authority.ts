@@ -26,30 +26,29 @@
  */
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { Worker, parentPort } from 'node:worker_threads';
 import Fastify from 'fastify';
 import { Client, Pool } from 'pg';
 import { SESSION_OPTIONS } from '@ddm/platform';
 import { CHECKS_AT_SQL } from '../../apps/decision/src/authority/authority.sql';
 import { DELEGATION_VIEW, VIEW_JOINS } from '../../apps/decision/src/delegations/delegation.sql';
-import { DEV_KEYS_DIR, runtime } from '../lib/runtime';
+import { DEV_KEYS_DIR } from '../lib/runtime';
 import { signDevToken } from '../lib/sign';
 import {
+  benchEntry,
   BenchOptions,
-  Stats,
   failUnlessAll200,
   log,
   measure,
   pad,
   parseArgs,
-  removeScratch,
   round2,
-  runBench,
   scratchServiceEnv,
   seedCaller,
   seedTenantWithRoles,
   startBareWorker,
   startService,
+  Stats,
   summary,
   usage,
 } from './lib';
@@ -389,16 +388,11 @@ function parseOptions(argv: string[]): Options {
   });
 }
 
-if (isMainThread) {
-  const rt = runtime();
-  const options = parseOptions(process.argv.slice(2));
-  runBench(
-    () => main(options, rt),
-    async () => {
-      await bareWorker?.terminate();
-      await removeScratch(rt, DATABASE, NATS_NAMESPACE, options.keep);
-    },
-  );
-} else {
-  void serveBare(workerData as BareConfig);
-}
+benchEntry({
+  database: DATABASE,
+  natsNamespace: NATS_NAMESPACE,
+  parse: parseOptions,
+  main,
+  serveBare,
+  bareWorker: () => bareWorker,
+});

@@ -42,7 +42,7 @@
 import 'reflect-metadata';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { Worker, parentPort } from 'node:worker_threads';
 import { plainToInstance } from 'class-transformer';
 import Fastify from 'fastify';
 import { Client, Pool } from 'pg';
@@ -52,27 +52,26 @@ import { DECISION_BY_ID_SQL, DecisionRow, decisionList } from '../../apps/decisi
 import { selectDecisionFields, toDecisionView } from '../../apps/decision/src/decisions/dto/decision.response';
 import { SearchDecisionsDto } from '../../apps/decision/src/decisions/dto/search-decisions.dto';
 import { OTLP_KIND, OtlpReceiver, ReceivedSpan, startOtlpReceiver } from '../../libs/testing/src/otlp';
-import { DEV_KEYS_DIR, runtime } from '../lib/runtime';
+import { DEV_KEYS_DIR } from '../lib/runtime';
 import { signDevToken } from '../lib/sign';
 import {
+  benchEntry,
   BenchOptions,
-  Stats,
   failUnlessAll200,
   log,
   measure,
   pad,
   parseArgs,
-  removeScratch,
   round2,
-  runBench,
+  scratchServiceEnv,
   seedCaller,
   seedTenantWithRoles,
+  startBareWorker,
   startService,
+  Stats,
   stopChild,
   summary,
   usage,
-  startBareWorker,
-  scratchServiceEnv,
 } from './lib';
 
 const DATABASE = 'ddm_bench_decisions';
@@ -966,17 +965,12 @@ function report(
   return failures;
 }
 
-if (isMainThread) {
-  const rt = runtime();
-  const options = parseOptions(process.argv.slice(2));
-  runBench(
-    () => main(options, rt),
-    async () => {
-      await bareWorker?.terminate();
-      await removeScratch(rt, DATABASE, NATS_NAMESPACE, options.keep);
-      await otlp?.close();
-    },
-  );
-} else {
-  void serveBare(workerData as BareConfig);
-}
+benchEntry({
+  database: DATABASE,
+  natsNamespace: NATS_NAMESPACE,
+  parse: parseOptions,
+  main,
+  serveBare,
+  bareWorker: () => bareWorker,
+  after: async () => otlp?.close(),
+});

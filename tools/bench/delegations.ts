@@ -28,7 +28,7 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { Worker, parentPort } from 'node:worker_threads';
 import { plainToInstance } from 'class-transformer';
 import Fastify from 'fastify';
 import { Client, Pool } from 'pg';
@@ -38,26 +38,25 @@ import { DelegationRow } from '../../apps/decision/src/delegations/delegation-ch
 import { DELEGATION_BY_ID_SQL, delegationList } from '../../apps/decision/src/delegations/delegation.sql';
 import { selectDelegationFields, toDelegationView } from '../../apps/decision/src/delegations/dto/delegation.response';
 import { SearchDelegationsDto } from '../../apps/decision/src/delegations/dto/search-delegations.dto';
-import { DEV_KEYS_DIR, runtime } from '../lib/runtime';
+import { DEV_KEYS_DIR } from '../lib/runtime';
 import { signDevToken } from '../lib/sign';
 import {
+  benchEntry,
   BenchOptions,
-  Stats,
   failUnlessAll200,
   log,
   measure,
   pad,
   parseArgs,
-  removeScratch,
   round2,
-  runBench,
+  scratchServiceEnv,
   seedCaller,
   seedTenantWithRoles,
+  startBareWorker,
   startService,
+  Stats,
   summary,
   usage,
-  startBareWorker,
-  scratchServiceEnv,
 } from './lib';
 
 const DATABASE = 'ddm_bench_delegations';
@@ -411,16 +410,11 @@ function parseOptions(argv: string[]): Options {
   });
 }
 
-if (isMainThread) {
-  const rt = runtime();
-  const options = parseOptions(process.argv.slice(2));
-  runBench(
-    () => main(options, rt),
-    async () => {
-      await bareWorker?.terminate();
-      await removeScratch(rt, DATABASE, NATS_NAMESPACE, options.keep);
-    },
-  );
-} else {
-  void serveBare(workerData as BareConfig);
-}
+benchEntry({
+  database: DATABASE,
+  natsNamespace: NATS_NAMESPACE,
+  parse: parseOptions,
+  main,
+  serveBare,
+  bareWorker: () => bareWorker,
+});

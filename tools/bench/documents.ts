@@ -21,7 +21,7 @@
  */
 import 'reflect-metadata';
 import { isDeepStrictEqual } from 'node:util';
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { Worker, parentPort } from 'node:worker_threads';
 import { plainToInstance } from 'class-transformer';
 import Fastify from 'fastify';
 import { Client, Pool } from 'pg';
@@ -29,26 +29,25 @@ import { listSql, pageRows } from '@ddm/platform';
 import { AUDIENCE_SQL, DocumentRow, documentList } from '../../apps/document/src/documents/document.sql';
 import { ListDocumentsQuery } from '../../apps/document/src/documents/dto/list-documents.query';
 import { toDocumentView } from '../../apps/document/src/documents/dto/document.response';
-import { DEV_KEYS_DIR, runtime } from '../lib/runtime';
+import { DEV_KEYS_DIR } from '../lib/runtime';
 import { signDevToken } from '../lib/sign';
 import {
+  benchEntry,
   BenchOptions,
-  Stats,
   failUnlessAll200,
   log,
   measure,
   pad,
   parseArgs,
-  removeScratch,
   round2,
-  runBench,
+  scratchServiceEnv,
   seedCaller,
   seedTenantWithRoles,
+  startBareWorker,
   startService,
+  Stats,
   summary,
   usage,
-  startBareWorker,
-  scratchServiceEnv,
 } from './lib';
 
 const DATABASE = 'ddm_bench_documents';
@@ -313,16 +312,11 @@ function report(opts: Options, sizes: Record<Kind, number>, runs: Run[], matches
   );
 }
 
-if (isMainThread) {
-  const rt = runtime();
-  const options = parseOptions(process.argv.slice(2));
-  runBench(
-    () => main(options, rt),
-    async () => {
-      await bareWorker?.terminate();
-      await removeScratch(rt, DATABASE, NATS_NAMESPACE, options.keep);
-    },
-  );
-} else {
-  void serveBare(workerData as BareConfig);
-}
+benchEntry({
+  database: DATABASE,
+  natsNamespace: NATS_NAMESPACE,
+  parse: parseOptions,
+  main,
+  serveBare,
+  bareWorker: () => bareWorker,
+});

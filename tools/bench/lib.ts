@@ -8,12 +8,12 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { Worker, isMainThread, workerData } from 'node:worker_threads';
 import { ALL_PERMISSION_KEYS, DEFAULT_ROLES, DefaultRoleKey } from '@ddm/contracts';
 import { connect } from 'nats';
 import { Client } from 'pg';
 import { ensureDevKeys } from '@ddm/platform';
-import { DEV_KEYS_DIR, ROOT } from '../lib/runtime';
+import { DEV_KEYS_DIR, ROOT, runtime } from '../lib/runtime';
 
 // autocannon ships no types; the little of its API used here.
 interface AutocannonResult {
@@ -409,4 +409,35 @@ export async function scratchServiceEnv(
     ...(appUrl ? { APP_URL: appUrl } : {}),
   };
   return { url, env };
+}
+
+/**
+ * The entry of a benchmark with a bare handler, at the end of its file. In the main thread: reads
+ * the options, runs `main`, then (whatever happened) stops the bare worker, removes the scratch
+ * database and streams (unless --keep) and runs `after`. In the bare handler's worker thread (the
+ * same file, see startBareWorker): serves with the worker's config.
+ */
+export function benchEntry<O extends BenchOptions & { keep: boolean }, C>(bench: {
+  database: string;
+  natsNamespace: string;
+  parse: (argv: string[]) => O;
+  main: (opts: O, rt: { databaseUrl: string; natsUrl: string }) => Promise<void>;
+  serveBare: (config: C) => Promise<void>;
+  bareWorker: () => Worker | undefined;
+  after?: () => Promise<unknown>;
+}): void {
+  if (!isMainThread) {
+    void bench.serveBare(workerData as C);
+    return;
+  }
+  const rt = runtime();
+  const options = bench.parse(process.argv.slice(2));
+  runBench(
+    () => bench.main(options, rt),
+    async () => {
+      await bench.bareWorker()?.terminate();
+      await removeScratch(rt, bench.database, bench.natsNamespace, options.keep);
+      await bench.after?.();
+    },
+  );
 }

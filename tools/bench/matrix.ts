@@ -21,7 +21,7 @@
  */
 import 'reflect-metadata';
 import { isDeepStrictEqual } from 'node:util';
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { Worker, parentPort } from 'node:worker_threads';
 import { plainToInstance } from 'class-transformer';
 import Fastify from 'fastify';
 import { Client, Pool } from 'pg';
@@ -30,25 +30,24 @@ import { listSql, pageRows } from '@ddm/platform';
 import { MatrixRow, toMatrixView } from '../../apps/matrix/src/matrices/dto/matrix.response';
 import { MatrixSearchDto } from '../../apps/matrix/src/matrices/dto/search.dto';
 import { matrixSearch } from '../../apps/matrix/src/matrices/matrix.sql';
-import { DEV_KEYS_DIR, runtime } from '../lib/runtime';
+import { DEV_KEYS_DIR } from '../lib/runtime';
 import { signDevToken } from '../lib/sign';
 import {
+  benchEntry,
   BenchOptions,
-  Stats,
   failUnlessAll200,
   log,
   measure,
   pad,
   parseArgs,
-  removeScratch,
   round2,
-  runBench,
+  scratchServiceEnv,
   seedCaller,
   seedTenantWithRoles,
   startService,
+  Stats,
   summary,
   usage,
-  scratchServiceEnv,
 } from './lib';
 
 const DATABASE = 'ddm_bench_matrix';
@@ -348,16 +347,11 @@ function report(opts: Options, runs: Run[]): void {
   );
 }
 
-if (isMainThread) {
-  const rt = runtime();
-  const options = parseOptions(process.argv.slice(2));
-  runBench(
-    () => main(options, rt),
-    async () => {
-      await bareWorker?.terminate();
-      await removeScratch(rt, DATABASE, NATS_NAMESPACE, options.keep);
-    },
-  );
-} else {
-  void serveBare(workerData as BareConfig);
-}
+benchEntry({
+  database: DATABASE,
+  natsNamespace: NATS_NAMESPACE,
+  parse: parseOptions,
+  main,
+  serveBare,
+  bareWorker: () => bareWorker,
+});

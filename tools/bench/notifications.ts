@@ -27,7 +27,7 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { Worker, parentPort } from 'node:worker_threads';
 import { plainToInstance } from 'class-transformer';
 import Fastify from 'fastify';
 import { JSONCodec, connect } from 'nats';
@@ -37,24 +37,23 @@ import { listSql, pageRows } from '@ddm/platform';
 import { ListNotificationsQuery } from '../../apps/notifications/src/notifications/dto/notification-request.dto';
 import { NotificationRow, rowToView } from '../../apps/notifications/src/notifications/dto/notification.response';
 import { countSql, notificationList } from '../../apps/notifications/src/notifications/notification.sql';
-import { DEV_KEYS_DIR, runtime } from '../lib/runtime';
+import { DEV_KEYS_DIR } from '../lib/runtime';
 import { signDevToken } from '../lib/sign';
 import {
+  benchEntry,
   BenchOptions,
-  Stats,
   failUnlessAll200,
   log,
   measure,
   pad,
   parseArgs,
-  removeScratch,
   round2,
-  runBench,
+  scratchServiceEnv,
   seedCaller,
   seedTenantWithRoles,
   startService,
+  Stats,
   summary,
-  scratchServiceEnv,
 } from './lib';
 
 const DATABASE = 'ddm_bench_notifications';
@@ -425,16 +424,11 @@ function report(opts: Options, runs: Run[], events: { events: number; seconds: n
   );
 }
 
-if (isMainThread) {
-  const rt = runtime();
-  const options = parseOptions(process.argv.slice(2));
-  runBench(
-    () => main(options, rt),
-    async () => {
-      await bareWorker?.terminate();
-      await removeScratch(rt, DATABASE, NATS_NAMESPACE, options.keep);
-    },
-  );
-} else {
-  void serveBare(workerData as BareConfig);
-}
+benchEntry({
+  database: DATABASE,
+  natsNamespace: NATS_NAMESPACE,
+  parse: parseOptions,
+  main,
+  serveBare,
+  bareWorker: () => bareWorker,
+});

@@ -27,7 +27,7 @@
  */
 import 'reflect-metadata';
 import { isDeepStrictEqual } from 'node:util';
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { Worker, parentPort } from 'node:worker_threads';
 import { plainToInstance } from 'class-transformer';
 import Fastify from 'fastify';
 import { Client, Pool } from 'pg';
@@ -35,26 +35,25 @@ import { ensureDevKeys } from '@ddm/platform';
 import { DEFAULT_GROUP_TYPES } from '../../apps/settings/src/group-types/group-type.rules';
 import { ListPositionsQuery } from '../../apps/settings/src/positions/dto/list-positions.query';
 import { POSITION_BY_ID_SQL, PositionListRow, PositionRow, positionListSql, toPositionView } from '../../apps/settings/src/positions/position.sql';
-import { DEV_KEYS_DIR, runtime } from '../lib/runtime';
+import { DEV_KEYS_DIR } from '../lib/runtime';
 import { signDevToken } from '../lib/sign';
 import {
+  benchEntry,
   BenchOptions,
-  Stats,
   createScratchDatabase,
   failUnlessAll200,
   log,
   measure,
   pad,
   parseArgs,
-  removeScratch,
   round2,
-  runBench,
   seedCaller,
   seedTenantWithRoles,
+  startBareWorker,
   startOtlpSink,
   startService,
+  Stats,
   summary,
-  startBareWorker,
 } from './lib';
 
 const DATABASE = 'ddm_bench_settings';
@@ -463,18 +462,13 @@ function report(opts: Options, runs: Run[], matches: Record<Kind, number>, perRe
   );
 }
 
-if (isMainThread) {
-  const rt = runtime();
-  const options = parseOptions(process.argv.slice(2));
-  runBench(
-    () => main(options, rt),
-    async () => {
-      await bareWorker?.terminate();
-      await removeScratch(rt, DATABASE, NATS_NAMESPACE, options.keep);
-      // After the services: they send their last spans as they stop.
-      await otlpSink?.stop();
-    },
-  );
-} else {
-  void serveBare(workerData as BareConfig);
-}
+benchEntry({
+  database: DATABASE,
+  natsNamespace: NATS_NAMESPACE,
+  parse: parseOptions,
+  main,
+  serveBare,
+  bareWorker: () => bareWorker,
+  // After the services: they send their last spans as they stop.
+  after: async () => otlpSink?.stop(),
+});
