@@ -49,7 +49,7 @@ import {
   startService,
   Stats,
   summary,
-  usage,
+  keepAndCounts,
 } from './lib';
 
 const DATABASE = 'ddm_bench_actions';
@@ -107,10 +107,6 @@ async function serveBare({ databaseUrl }: BareConfig): Promise<void> {
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   parentPort!.postMessage({ port: (app.server.address() as { port: number }).port });
-}
-
-function startBare(databaseUrl: string): Promise<{ worker: Worker; base: string }> {
-  return startBareWorker(__filename, { databaseUrl } satisfies BareConfig);
 }
 
 // Seed (set-based SQL).
@@ -198,18 +194,7 @@ async function checkSame(service: Target, bare: Target): Promise<unknown> {
 // Main.
 
 function parseOptions(argv: string[]): Options {
-  return parseArgs<Options>(argv, { duration: 10, connections: 16, warmup: 3, keep: false, large: 200_000, small: 2_000 }, USAGE, (flag, value, opts) => {
-    if (flag === '--keep') {
-      opts.keep = true;
-      return true;
-    }
-    if (flag !== '--large' && flag !== '--small') return false;
-    const raw = value();
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < 100 || n > 1_000_000) usage(`${flag} must be an integer from 100 to 1000000 (got "${raw}")`, USAGE);
-    opts[flag === '--large' ? 'large' : 'small'] = n;
-    return true;
-  });
+  return parseArgs<Options>(argv, { duration: 10, connections: 16, warmup: 3, keep: false, large: 200_000, small: 2_000 }, USAGE, keepAndCounts<Options>({ large: [100, 1_000_000], small: [100, 1_000_000] }, USAGE));
 }
 
 const KINDS: Kind[] = ['get', 'list', 'small'];
@@ -232,7 +217,7 @@ async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string })
       log(`${size} tenant: ${sizes[size].toLocaleString('en')} actions seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     }
     await db.query('VACUUM (ANALYZE)');
-    const bare = await startBare(url);
+    const bare = await startBareWorker(__filename, { databaseUrl: url } satisfies BareConfig);
     bareWorker = bare.worker;
     log(`bare handler on ${bare.base} (worker thread, pg pool of ${POOL_SIZE})`);
 

@@ -50,7 +50,7 @@ import {
   startService,
   Stats,
   summary,
-  usage,
+  keepAndCounts,
 } from './lib';
 
 const DATABASE = 'ddm_bench_authority';
@@ -375,17 +375,7 @@ function report(opts: Options, runs: Run[], single: number[], batch: number[]): 
 }
 
 function parseOptions(argv: string[]): Options {
-  return parseArgs<Options>(argv, { duration: 10, connections: 16, warmup: 3, size: 1_000_000, keep: false }, USAGE, (flag, value, opts) => {
-    if (flag === '--keep') {
-      opts.keep = true;
-      return true;
-    }
-    if (flag !== '--size') return false;
-    const n = Number(value());
-    if (!Number.isInteger(n) || n < 80_000 || n > 5_000_000) usage('--size must be an integer from 80,000 to 5,000,000', USAGE);
-    opts.size = n;
-    return true;
-  });
+  return parseArgs<Options>(argv, { duration: 10, connections: 16, warmup: 3, size: 1_000_000, keep: false }, USAGE, keepAndCounts<Options>({ size: [80_000, 5_000_000] }, USAGE));
 }
 
 benchEntry({

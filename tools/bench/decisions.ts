@@ -163,11 +163,6 @@ async function serveBare({ databaseUrl, callers }: BareConfig): Promise<void> {
   parentPort!.postMessage({ port: (app.server.address() as { port: number }).port });
 }
 
-/** Starts the bare handler in a worker thread: its own event loop, so it does not share one with autocannon. */
-function startBare(config: BareConfig): Promise<{ worker: Worker; base: string }> {
-  return startBareWorker(__filename, config);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Seed (set-based SQL).
 // ---------------------------------------------------------------------------------------------
@@ -654,7 +649,7 @@ async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string })
     await db.query('CREATE EXTENSION IF NOT EXISTS pgstattuple').catch(() => log('no pgstattuple: the GIN pending list is not reported'));
 
     const getId = await tenants.large.idOf(getTargetNumber());
-    const bare = await startBare({ databaseUrl: url, callers: { [tenants.small.tenantId]: tenants.small.callerUserId, [tenants.large.tenantId]: tenants.large.callerUserId } });
+    const bare = await startBareWorker(__filename, { databaseUrl: url, callers: { [tenants.small.tenantId]: tenants.small.callerUserId, [tenants.large.tenantId]: tenants.large.callerUserId } });
     bareWorker = bare.worker;
     log(`bare handler on ${bare.base} (worker thread, pg pool of ${POOL_SIZE})`);
 

@@ -56,7 +56,7 @@ import {
   startService,
   Stats,
   summary,
-  usage,
+  keepAndCounts,
 } from './lib';
 
 const DATABASE = 'ddm_bench_delegations';
@@ -112,10 +112,6 @@ async function serveBare({ databaseUrl, tenantId, callerUserId }: BareConfig): P
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   parentPort!.postMessage({ port: (app.server.address() as { port: number }).port });
-}
-
-function startBare(config: BareConfig): Promise<{ worker: Worker; base: string }> {
-  return startBareWorker(__filename, config);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -300,7 +296,7 @@ async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string })
   try {
     const s = await seed(db, opts.size);
     await db.query('VACUUM (ANALYZE)');
-    const bare = await startBare({ databaseUrl: url, tenantId: s.tenantId, callerUserId: s.callerUserId });
+    const bare = await startBareWorker(__filename, { databaseUrl: url, tenantId: s.tenantId, callerUserId: s.callerUserId });
     bareWorker = bare.worker;
     const headers = { authorization: `Bearer ${signDevToken({ sub: s.callerSub }, DEV_KEYS_DIR, '2h')}` };
     const LIST_QUERY = 'status=ISSUED&limit=20';
@@ -397,17 +393,7 @@ function report(opts: Options, runs: Run[], latency: { cascading: { sorted: numb
 }
 
 function parseOptions(argv: string[]): Options {
-  return parseArgs<Options>(argv, { duration: 10, connections: 16, warmup: 3, size: 1_000_000, keep: false }, USAGE, (flag, value, opts) => {
-    if (flag === '--keep') {
-      opts.keep = true;
-      return true;
-    }
-    if (flag !== '--size') return false;
-    const n = Number(value());
-    if (!Number.isInteger(n) || n < 2_000 || n > 5_000_000) usage('--size must be an integer from 2,000 to 5,000,000', USAGE);
-    opts.size = n;
-    return true;
-  });
+  return parseArgs<Options>(argv, { duration: 10, connections: 16, warmup: 3, size: 1_000_000, keep: false }, USAGE, keepAndCounts<Options>({ size: [2_000, 5_000_000] }, USAGE));
 }
 
 benchEntry({

@@ -47,7 +47,7 @@ import {
   startService,
   Stats,
   summary,
-  usage,
+  keepAndCounts,
 } from './lib';
 
 const DATABASE = 'ddm_bench_documents';
@@ -103,10 +103,6 @@ async function serveBare({ databaseUrl }: BareConfig): Promise<void> {
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   parentPort!.postMessage({ port: (app.server.address() as { port: number }).port });
-}
-
-function startBare(databaseUrl: string): Promise<{ worker: Worker; base: string }> {
-  return startBareWorker(__filename, { databaseUrl } satisfies BareConfig);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -198,15 +194,7 @@ async function checkSame(service: Target, bare: Target): Promise<number> {
 }
 
 function parseOptions(argv: string[]): Options {
-  return parseArgs<Options>(argv, { duration: 10, connections: 16, warmup: 3, keep: false, large: 100_000, small: 1_000 }, USAGE, (flag, value, opts) => {
-    if (flag === '--keep') return (opts.keep = true);
-    if (flag !== '--large' && flag !== '--small') return false;
-    const raw = value();
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < 30 || n > 1_000_000) usage(`${flag} must be an integer from 30 to 1000000 (got "${raw}")`, USAGE);
-    opts[flag === '--large' ? 'large' : 'small'] = n;
-    return true;
-  });
+  return parseArgs<Options>(argv, { duration: 10, connections: 16, warmup: 3, keep: false, large: 100_000, small: 1_000 }, USAGE, keepAndCounts<Options>({ large: [30, 1_000_000], small: [30, 1_000_000] }, USAGE));
 }
 
 const KINDS: Kind[] = ['list', 'small'];
@@ -230,7 +218,7 @@ async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string })
     const fileId = await seedFile(db, tenants.list);
     await db.query('VACUUM (ANALYZE)');
 
-    const bare = await startBare(url);
+    const bare = await startBareWorker(__filename, { databaseUrl: url } satisfies BareConfig);
     bareWorker = bare.worker;
     const headers = (kind: Kind) => ({ authorization: `Bearer ${signDevToken({ sub: tenants[kind].callerSub }, DEV_KEYS_DIR, '2h')}` });
     const targets = {} as Record<Kind, Record<Impl, Target>>;

@@ -441,3 +441,21 @@ export function benchEntry<O extends BenchOptions & { keep: boolean }, C>(bench:
     },
   );
 }
+
+/**
+ * parseArgs' `extra` for a benchmark's own options: `--keep` (keep the scratch database and
+ * streams) and one integer flag per entry of `ranges` (`--size n`, within [min, max]).
+ */
+export function keepAndCounts<T extends BenchOptions & { keep: boolean }>(ranges: Partial<Record<keyof T & string, [number, number]>>, usageLine: string) {
+  return (flag: string, value: () => string | undefined, opts: T): boolean => {
+    if (flag === '--keep') return (opts.keep = true);
+    const name = flag.replace(/^--/, '') as keyof T & string;
+    const range = Object.prototype.hasOwnProperty.call(ranges, name) ? ranges[name] : undefined;
+    if (!range) return false;
+    const raw = value();
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < range[0] || n > range[1]) usage(`${flag} must be an integer from ${range[0]} to ${range[1]} (got "${raw}")`, usageLine);
+    (opts as Record<string, unknown>)[name] = n;
+    return true;
+  };
+}

@@ -47,7 +47,8 @@ import {
   startService,
   Stats,
   summary,
-  usage,
+  startBareWorker,
+  keepAndCounts,
 } from './lib';
 
 const DATABASE = 'ddm_bench_matrix';
@@ -96,17 +97,6 @@ async function serveBare({ databaseUrl }: BareConfig): Promise<void> {
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   parentPort!.postMessage({ port: (app.server.address() as { port: number }).port });
-}
-
-async function startBare(databaseUrl: string): Promise<{ worker: Worker; base: string }> {
-  const worker = new Worker(__filename, { workerData: { databaseUrl } satisfies BareConfig });
-  const port = await new Promise<number>((resolve, reject) => {
-    worker.once('message', (m: { port: number }) => resolve(m.port));
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the bare handler exited (code ${code}) before listening`)));
-  });
-  worker.on('error', (err) => log(`bare handler failed: ${err.message}`));
-  return { worker, base: `http://127.0.0.1:${port}` };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -228,20 +218,12 @@ async function post(url: string, headers: Record<string, string>, body: unknown)
 }
 
 function parseOptions(argv: string[]): Options {
+  const range: [number, number] = [10, 2_000_000];
   return parseArgs<Options>(
     argv,
     { duration: 10, connections: 16, warmup: 3, keep: false, matrices: 50_000, decisions: 1_000, positions: 200, delegations: 200_000 },
     USAGE,
-    (flag, value, opts) => {
-      if (flag === '--keep') return (opts.keep = true);
-      const names = { '--matrices': 'matrices', '--decisions': 'decisions', '--positions': 'positions', '--delegations': 'delegations' } as const;
-      if (!(flag in names)) return false;
-      const raw = value();
-      const n = Number(raw);
-      if (!Number.isInteger(n) || n < 10 || n > 2_000_000) usage(`${flag} must be an integer from 10 to 2000000 (got "${raw}")`, USAGE);
-      opts[names[flag as keyof typeof names]] = n;
-      return true;
-    },
+    keepAndCounts<Options>({ matrices: range, decisions: range, positions: range, delegations: range }, USAGE),
   );
 }
 
@@ -265,7 +247,7 @@ async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string })
     log(`grid tenant: ${opts.decisions} decisions × ${opts.positions} positions, ${opts.delegations.toLocaleString('en')} delegations seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     await db.query('VACUUM (ANALYZE)');
 
-    const bare = await startBare(url);
+    const bare = await startBareWorker(__filename, { databaseUrl: url } satisfies BareConfig);
     bareWorker = bare.worker;
     const token = (c: Caller) => ({ authorization: `Bearer ${signDevToken({ sub: c.sub }, DEV_KEYS_DIR, '2h')}` });
     const searchService = { url: `${svc}/matrix/v1/matrix/global-search`, headers: token(searcher) };

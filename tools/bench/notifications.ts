@@ -54,6 +54,8 @@ import {
   startService,
   Stats,
   summary,
+  startBareWorker,
+  keepAndCounts,
 } from './lib';
 
 const DATABASE = 'ddm_bench_notifications';
@@ -115,17 +117,6 @@ async function serveBare({ databaseUrl }: BareConfig): Promise<void> {
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   parentPort!.postMessage({ port: (app.server.address() as { port: number }).port });
-}
-
-async function startBare(databaseUrl: string): Promise<{ worker: Worker; base: string }> {
-  const worker = new Worker(__filename, { workerData: { databaseUrl } satisfies BareConfig });
-  const port = await new Promise<number>((resolve, reject) => {
-    worker.once('message', (m: { port: number }) => resolve(m.port));
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the bare handler exited (code ${code}) before listening`)));
-  });
-  worker.on('error', (err) => log(`bare handler failed: ${err.message}`));
-  return { worker, base: `http://127.0.0.1:${port}` };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -305,25 +296,8 @@ async function sseLatency(svc: string, token: string, userId: string, count: num
 
 function parseOptions(argv: string[]): Options {
   const defaults: Options = { duration: 10, connections: 16, warmup: 3, notifications: 1_000_000, users: 10_000, events: 2_000, sse: 200, keep: false };
-  const ranges: Record<'notifications' | 'users' | 'events' | 'sse', [number, number]> = {
-    notifications: [HEAVY + LIGHT, 10_000_000],
-    users: [3, 1_000_000],
-    events: [1, 1_000_000],
-    sse: [1, 100_000],
-  };
-  return parseArgs<Options>(argv, defaults, USAGE, (flag, value, opts) => {
-    if (flag === '--keep') return (opts.keep = true);
-    const name = flag.replace(/^--/, '') as keyof typeof ranges;
-    if (!Object.prototype.hasOwnProperty.call(ranges, name)) return false;
-    const n = Number(value());
-    const [min, max] = ranges[name];
-    if (!Number.isInteger(n) || n < min || n > max) {
-      process.stderr.write(`${flag} must be an integer from ${min} to ${max}\nusage: ${USAGE}\n`);
-      process.exit(2);
-    }
-    opts[name] = n;
-    return true;
-  });
+  const ranges = { notifications: [HEAVY + LIGHT, 10_000_000], users: [3, 1_000_000], events: [1, 1_000_000], sse: [1, 100_000] } satisfies Partial<Record<keyof Options, [number, number]>>;
+  return parseArgs<Options>(argv, defaults, USAGE, keepAndCounts<Options>(ranges, USAGE));
 }
 
 const KINDS: Kind[] = ['count', 'list', 'light'];
@@ -342,7 +316,7 @@ async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string })
     log(`${opts.notifications.toLocaleString('en')} notifications over ${opts.users.toLocaleString('en')} people seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     await db.query('VACUUM (ANALYZE)');
 
-    const bare = await startBare(url);
+    const bare = await startBareWorker(__filename, { databaseUrl: url } satisfies BareConfig);
     bareWorker = bare.worker;
     const tokenOf = (sub: string) => ({ authorization: `Bearer ${signDevToken({ sub }, DEV_KEYS_DIR, '2h')}` });
     const who = { count: seeded.heavy, list: seeded.heavy, light: seeded.light };

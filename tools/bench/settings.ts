@@ -116,11 +116,6 @@ async function serveBare({ databaseUrl }: BareConfig): Promise<void> {
   parentPort!.postMessage({ port: (app.server.address() as { port: number }).port });
 }
 
-/** Starts the bare handler in a worker thread: its own event loop, so it does not share one with autocannon. */
-function startBare(databaseUrl: string): Promise<{ worker: Worker; base: string }> {
-  return startBareWorker(__filename, { databaseUrl } satisfies BareConfig);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Seed (set-based SQL).
 // ---------------------------------------------------------------------------------------------
@@ -366,7 +361,7 @@ async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string })
       await db.query<{ id: string }>(`SELECT id FROM settings.positions WHERE tenant_id = $1 AND position_display_id = $2`, [tenants.large.tenantId, String(9999 + 50_025)])
     ).rows;
 
-    const bare = await startBare(url);
+    const bare = await startBareWorker(__filename, { databaseUrl: url } satisfies BareConfig);
     bareWorker = bare.worker;
     log(`bare handler on ${bare.base} (worker thread, pg pool of ${POOL_SIZE})`);
 
