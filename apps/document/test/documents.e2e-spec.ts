@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { inTenant } from '@ddm/platform';
 import { delegationEvent, expectErrorBody, httpClient, publishEvent } from '@ddm/testing';
 import { FilesService } from '../src/files/files.service';
 import { DocumentHarness, ISO, UUID7, startDocument, until } from './fixtures/harness';
@@ -325,13 +326,16 @@ describe('documents (e2e, real Postgres and NATS, auth and settings as child pro
 
   it('switches a document between a link and an uploaded file, sets its linking flags, and keeps a type named without an id', async () => {
     const adminCaller = { userId: admin, tenantId: h.demo.id, email: 'admin@demo.test', name: 'Ada Admin', roleIds: [], keys: new Set<string>(), claims: {} as never };
-    const file = await h.svc.app.get(FilesService).upload(adminCaller, {
-      filename: 'terms.txt',
-      mimetype: 'text/plain',
-      content: (async function* () {
-        yield Buffer.from('terms');
-      })(),
-    });
+    // As a request runs it: in the caller's tenant.
+    const file = await inTenant(h.demo.id, () =>
+      h.svc.app.get(FilesService).upload(adminCaller, {
+        filename: 'terms.txt',
+        mimetype: 'text/plain',
+        content: (async function* () {
+          yield Buffer.from('terms');
+        })(),
+      }),
+    );
     const d = await made(linked('Terms of business', { documentSharingType: 'TENANT', documentTypeName: 'Terms' }));
     expect(d).toMatchObject({ documentTypeId: null, documentTypeName: 'Terms' });
     expectErrorBody(await patch(d.id, { documentUploadType: 'UPLOADED' }), 400);

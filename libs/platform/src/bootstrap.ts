@@ -18,6 +18,7 @@ import { PlatformModule } from './platform.module';
 import { describeEnvelopes } from './openapi';
 import { requestContext } from './request-context';
 import { exitGracefullyOnSignals } from './shutdown';
+import { TenantContextInterceptor } from './tenant-context.interceptor';
 import { startTracing } from './tracing';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -92,6 +93,9 @@ export async function createServiceApp(appModule: Type<unknown>, def: ServiceDef
   // Security headers, CORS from CORS_ORIGINS, then the abuse limits (after the request id is set).
   registerSecurityHeaders(fastify, config.corsOrigins);
   const tenantLimit = await registerRateLimits(fastify, def.area, config.rateLimit, logger);
+  // First of the interceptors (they run after the guard): the caller's tenant to the work's context,
+  // so every statement of the request, the interceptors' own included, runs in it (row-level security).
+  app.useGlobalInterceptors(new TenantContextInterceptor());
   if (tenantLimit) app.useGlobalInterceptors(tenantLimit);
   const ds = app.get(DataSource);
   const nats = app.get(NatsClient);

@@ -4,6 +4,8 @@ export * from './logger';
 export * from './request-context';
 export * from './database';
 export * from './db';
+export * from './tenancy';
+export * from './tenant-context.interceptor';
 export * from './nats';
 export * from './outbox';
 export * from './sweep';
