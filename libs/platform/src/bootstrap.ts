@@ -10,6 +10,7 @@ import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { ConfigError, ServiceConfig, loadConfig } from './config';
 import { ServiceDataSource } from './database';
+import { IdempotencyModule, IdempotencyStore, registerIdempotency } from './idempotency';
 import { PinoNestLogger, createLogger } from './logger';
 import { NatsClient } from './nats';
 import { registerRateLimits, registerSecurityHeaders } from './hardening';
@@ -43,7 +44,7 @@ export async function createServiceApp(appModule: Type<unknown>, def: ServiceDef
   const logger = createLogger(def.area, config.logLevel);
   const state = { shuttingDown: false };
 
-  @Module({ imports: [PlatformModule.forRoot({ config, logger, dataSource: def.dataSource }), appModule] })
+  @Module({ imports: [PlatformModule.forRoot({ config, logger, dataSource: def.dataSource }), IdempotencyModule, appModule] })
   class ServiceRootModule {}
 
   const adapter = new FastifyAdapter({
@@ -93,6 +94,8 @@ export async function createServiceApp(appModule: Type<unknown>, def: ServiceDef
   registerSecurityHeaders(fastify, config.corsOrigins);
   const tenantLimit = await registerRateLimits(fastify, def.area, config.rateLimit, logger);
   if (tenantLimit) app.useGlobalInterceptors(tenantLimit);
+  // Idempotency-Key on POSTs and bulk PATCHes: claimed after the guard and the tenant's limit.
+  app.useGlobalInterceptors(registerIdempotency(fastify, app.get(IdempotencyStore), logger));
   const ds = app.get(DataSource);
   const nats = app.get(NatsClient);
   // Ready only once the schema is migrated (with MIGRATIONS_RUN=false another process migrates,
