@@ -91,8 +91,9 @@ export interface RequestShape {
  * SHA-256 (hex) of the method, the URL (path and query) and the canonical JSON body. A multipart
  * body (the file upload) is streamed to storage by its handler and never held whole, so it cannot
  * be hashed before the handler runs: its fingerprint covers the media type and the declared
- * Content-Length instead. A retry of the same upload matches; another file of exactly the same
- * size under the same key gets the first upload's answer rather than a 422.
+ * Content-Length instead (`unknown` for a chunked body). A retry of the same upload matches; another
+ * file of exactly the same size (or another chunked upload) under the same key gets the first
+ * upload's answer rather than a 422.
  */
 export function requestFingerprint(r: RequestShape): string {
   const type = String(r.headers['content-type'] ?? '');
