@@ -2,6 +2,7 @@ import { ServiceDataSource } from '@ddm/platform';
 import { ActionsPlatform1763800000000 } from './migrations/1763800000000-actions-platform';
 import { ActionsOutboxTrace1764900000000 } from './migrations/1764900000000-actions-outbox-trace';
 import { ActionsCore1765300000000 } from './migrations/1765300000000-actions-core';
+import { ActionsIdempotency1765720000000 } from './migrations/1765720000000-actions-idempotency';
 import { ActionsTenantIsolation1765800000000 } from './migrations/1765800000000-actions-tenant-isolation';
 
 /** The actions schema: used by the service and by `migrate`. */
@@ -9,5 +10,5 @@ export const actionsDataSource: ServiceDataSource = {
   schema: 'actions',
   // The list's search: ILIKE '%term%' served by a trigram index.
   extensions: ['pg_trgm'],
-  migrations: [ActionsPlatform1763800000000, ActionsOutboxTrace1764900000000, ActionsCore1765300000000, ActionsTenantIsolation1765800000000],
+  migrations: [ActionsPlatform1763800000000, ActionsOutboxTrace1764900000000, ActionsCore1765300000000, ActionsIdempotency1765720000000, ActionsTenantIsolation1765800000000],
 };

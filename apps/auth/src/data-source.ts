@@ -7,6 +7,7 @@ import { AuthProjectionVersions1764200000001 } from './migrations/1764200000001-
 import { AuthUsersLoginSort1764200000002 } from './migrations/1764200000002-auth-users-login-sort';
 import { AuthOutboxTrace1764900000000 } from './migrations/1764900000000-auth-outbox-trace';
 import { AuthTenantSettings1765300000000 } from './migrations/1765300000000-auth-tenant-settings';
+import { AuthIdempotency1765720000000 } from './migrations/1765720000000-auth-idempotency';
 import { AuthTenantIsolation1765800000000 } from './migrations/1765800000000-auth-tenant-isolation';
 
 /** The auth schema: used by the service and by `migrate`. */
@@ -22,6 +23,7 @@ export const authDataSource: ServiceDataSource = {
     AuthUsersLoginSort1764200000002,
     AuthOutboxTrace1764900000000,
     AuthTenantSettings1765300000000,
+    AuthIdempotency1765720000000,
     AuthTenantIsolation1765800000000,
   ],
 };

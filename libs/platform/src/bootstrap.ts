@@ -10,6 +10,7 @@ import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { ConfigError, ServiceConfig, loadConfig } from './config';
 import { ServiceDataSource } from './database';
+import { IdempotencyModule, IdempotencyStore, registerIdempotency } from './idempotency';
 import { PinoNestLogger, createLogger } from './logger';
 import { NatsClient } from './nats';
 import { registerRateLimits, registerSecurityHeaders } from './hardening';
@@ -44,7 +45,7 @@ export async function createServiceApp(appModule: Type<unknown>, def: ServiceDef
   const logger = createLogger(def.area, config.logLevel);
   const state = { shuttingDown: false };
 
-  @Module({ imports: [PlatformModule.forRoot({ config, logger, dataSource: def.dataSource }), appModule] })
+  @Module({ imports: [PlatformModule.forRoot({ config, logger, dataSource: def.dataSource }), IdempotencyModule, appModule] })
   class ServiceRootModule {}
 
   const adapter = new FastifyAdapter({
@@ -97,6 +98,8 @@ export async function createServiceApp(appModule: Type<unknown>, def: ServiceDef
   // so every statement of the request, the interceptors' own included, runs in it (row-level security).
   app.useGlobalInterceptors(new TenantContextInterceptor());
   if (tenantLimit) app.useGlobalInterceptors(tenantLimit);
+  // Idempotency-Key on POSTs and bulk PATCHes: claimed after the guard and the tenant's limit.
+  app.useGlobalInterceptors(registerIdempotency(fastify, app.get(IdempotencyStore), logger));
   const ds = app.get(DataSource);
   const nats = app.get(NatsClient);
   // Ready only once the schema is migrated (with MIGRATIONS_RUN=false another process migrates,

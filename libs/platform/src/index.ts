@@ -23,5 +23,6 @@ export * from './list';
 export * from './projection';
 export * from './openapi';
 export * from './jobs';
+export * from './idempotency';
 export * from './mail.config';
 export * from './mail.service';

@@ -7253,7 +7253,10 @@ export interface operations {
     DecisionsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7265,6 +7268,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7314,8 +7319,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The tenant already has a decision of that name */
+            /** @description The tenant already has a decision of that name, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7345,7 +7361,10 @@ export interface operations {
     DecisionsController_search: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7358,6 +7377,8 @@ export interface operations {
             /** @description Paged decisions (spec §2.9) */
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7394,6 +7415,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
             429: {
                 headers: {
@@ -7416,7 +7457,10 @@ export interface operations {
     DecisionsController_bulkDelete: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7428,6 +7472,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7459,6 +7505,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
             429: {
                 headers: {
@@ -7481,7 +7547,10 @@ export interface operations {
     DecisionsController_bulkRestore: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7493,6 +7562,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7524,6 +7595,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
             429: {
                 headers: {
@@ -7546,7 +7637,10 @@ export interface operations {
     DecisionsController_bulkDuplicate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7558,6 +7652,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7589,6 +7685,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
             429: {
                 headers: {
@@ -7611,7 +7727,10 @@ export interface operations {
     DecisionsController_unlinkRecords: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7623,6 +7742,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7647,6 +7768,26 @@ export interface operations {
             };
             /** @description Not a member of the tenant, or missing the "edit:decisions" permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8039,7 +8180,10 @@ export interface operations {
     DelegationsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8051,6 +8195,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8100,8 +8246,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description It would create a segregation-of-duties conflict (the rules named in errors as sodRules.<ruleId>); send acknowledgeSodConflict: true */
+            /** @description It would create a segregation-of-duties conflict (the rules named in errors as sodRules.<ruleId>); send acknowledgeSodConflict: true, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8131,7 +8288,10 @@ export interface operations {
     DelegationsController_search: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8144,6 +8304,8 @@ export interface operations {
             /** @description Paged delegations */
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8180,6 +8342,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
             429: {
                 headers: {
@@ -8202,7 +8384,10 @@ export interface operations {
     DelegationsController_bulkLinkDocuments: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8214,6 +8399,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8254,6 +8441,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
             429: {
                 headers: {
@@ -8276,7 +8483,10 @@ export interface operations {
     DelegationsController_bulkDelete: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8288,6 +8498,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8337,8 +8549,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Descendants would be orphaned: send cascadeToChildDelegations */
+            /** @description Descendants would be orphaned: send cascadeToChildDelegations, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8368,7 +8591,10 @@ export interface operations {
     DelegationsController_bulkReassign: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8380,6 +8606,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8429,6 +8657,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
             429: {
                 headers: {
@@ -8451,7 +8699,10 @@ export interface operations {
     DelegationsController_requestAction: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8463,6 +8714,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8512,8 +8765,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The delegation is not ISSUED or ACCEPTED, or nobody holds it today */
+            /** @description The delegation is not ISSUED or ACCEPTED, or nobody holds it today, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8795,7 +9059,10 @@ export interface operations {
     DelegationsController_move: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
                 action: "issue" | "approve" | "deny" | "accept" | "reject" | "suspend" | "resume" | "revoke" | "archive";
@@ -8810,6 +9077,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8850,8 +9119,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The move is not allowed from the current status (the message names both); or the delegation would begin to hold and create a segregation-of-duties conflict (the rules named), without acknowledgeSodConflict */
+            /** @description The move is not allowed from the current status (the message names both); or the delegation would begin to hold and create a segregation-of-duties conflict (the rules named), without acknowledgeSodConflict, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8881,7 +9161,10 @@ export interface operations {
     AuthorityController_check: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8893,6 +9176,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8942,6 +9227,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
             429: {
                 headers: {
@@ -8964,7 +9269,10 @@ export interface operations {
     AuthorityController_checkBatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8976,6 +9284,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9018,6 +9328,26 @@ export interface operations {
             };
             /** @description A check names an unknown, or another tenant's decision */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9265,7 +9595,10 @@ export interface operations {
     WhatIfController_evaluate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9277,6 +9610,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9317,8 +9652,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The records the changes touch are being changed by another request; ask again */
+            /** @description The records the changes touch are being changed by another request; ask again, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9527,7 +9873,10 @@ export interface operations {
     ConditionsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 delegationId: string;
             };
@@ -9541,6 +9890,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9581,8 +9932,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The decision's conditions are not enabled */
+            /** @description The decision's conditions are not enabled, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10374,7 +10736,10 @@ export interface operations {
     SodRulesController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10386,6 +10751,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10435,8 +10802,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The tenant already has a rule of that name, or the most rules it may have */
+            /** @description The tenant already has a rule of that name, or the most rules it may have, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10886,7 +11264,10 @@ export interface operations {
     AttestationsController_open: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10898,6 +11279,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10944,6 +11327,26 @@ export interface operations {
             };
             /** @description A decision or group the tenant does not have (named) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11227,7 +11630,10 @@ export interface operations {
     AttestationsController_respond: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
                 delegationId: string;
@@ -11242,6 +11648,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11291,8 +11699,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Answered already, the campaign is past due, or the delegation is no longer held */
+            /** @description Answered already, the campaign is past due, or the delegation is no longer held, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11629,7 +12048,10 @@ export interface operations {
     ActionsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11641,6 +12063,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11683,6 +12107,26 @@ export interface operations {
             };
             /** @description An owner or assignee who is not a member of the tenant, or a status, priority, type, template, decision, delegation or document the tenant does not have */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11836,7 +12280,10 @@ export interface operations {
     ActionsController_bulkReassign: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11848,6 +12295,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11890,6 +12339,26 @@ export interface operations {
             };
             /** @description Unknown, deleted or another tenant’s actions, or people not of the tenant (named) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12002,7 +12471,10 @@ export interface operations {
     ActionsController_bulkDuplicate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12014,6 +12486,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12056,6 +12530,26 @@ export interface operations {
             };
             /** @description Unknown, deleted or another tenant’s actions (named) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12170,7 +12664,10 @@ export interface operations {
     ActionsController_answerAttestation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 actionId: string;
             };
@@ -12184,6 +12681,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12233,8 +12732,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an Attestation action, answered or canceled already, or past its due date */
+            /** @description Not an Attestation action, answered or canceled already, or past its due date, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12586,7 +13096,10 @@ export interface operations {
     GroupTypesController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12598,6 +13111,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12629,8 +13144,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The tenant already has a type of that name */
+            /** @description The tenant already has a type of that name, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12916,7 +13442,10 @@ export interface operations {
     GroupsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12928,6 +13457,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12977,8 +13508,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The group type is not active */
+            /** @description The group type is not active, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13295,7 +13837,10 @@ export interface operations {
     PositionsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13307,6 +13852,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13347,8 +13894,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The tenant already has a position of that name */
+            /** @description The tenant already has a position of that name, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13610,7 +14168,10 @@ export interface operations {
     PositionsController_bulkStatus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13622,6 +14183,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13646,6 +14209,26 @@ export interface operations {
             };
             /** @description Not a member of the tenant, or missing the "manage:settings" permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13753,7 +14336,10 @@ export interface operations {
     DecisionRolesController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13765,6 +14351,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13805,8 +14393,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The name is taken in the tenant */
+            /** @description The name is taken in the tenant, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14011,7 +14610,10 @@ export interface operations {
     DecisionSectionsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14023,6 +14625,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14063,8 +14667,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The name is taken in the tenant */
+            /** @description The name is taken in the tenant, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14256,7 +14871,10 @@ export interface operations {
     DecisionCategoriesController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14268,6 +14886,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14317,8 +14937,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The name is taken in the tenant */
+            /** @description The name is taken in the tenant, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14521,7 +15152,10 @@ export interface operations {
     AuthorityTypesController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14533,6 +15167,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14573,8 +15209,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The name is taken in the tenant */
+            /** @description The name is taken in the tenant, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14853,7 +15500,10 @@ export interface operations {
     DocumentTypesController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14865,6 +15515,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14905,8 +15557,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The name is taken in the tenant */
+            /** @description The name is taken in the tenant, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15030,7 +15693,10 @@ export interface operations {
     MatricesController_bulkReassignOwner: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15042,6 +15708,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15082,6 +15750,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
             429: {
                 headers: {
@@ -15104,7 +15792,10 @@ export interface operations {
     MatricesController_saveView: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15116,6 +15807,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15158,6 +15851,26 @@ export interface operations {
             };
             /** @description No such matrix the caller sees */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15259,7 +15972,10 @@ export interface operations {
     MatricesController_search: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15272,6 +15988,8 @@ export interface operations {
             /** @description Paged matrices (spec §2.12) */
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15308,6 +16026,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
             429: {
                 headers: {
@@ -15330,7 +16068,10 @@ export interface operations {
     MatricesController_statusCounts: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15342,6 +16083,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15366,6 +16109,26 @@ export interface operations {
             };
             /** @description Not a member of the tenant, or missing permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15456,7 +16219,10 @@ export interface operations {
     MatricesController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15468,6 +16234,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15510,6 +16278,26 @@ export interface operations {
             };
             /** @description A user or group to share with is not the tenant’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16212,7 +17000,10 @@ export interface operations {
     InvitationsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16225,6 +17016,8 @@ export interface operations {
             /** @description The invited user (spec §2.4) */
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16256,6 +17049,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
             429: {
                 headers: {
@@ -16278,7 +17091,10 @@ export interface operations {
     InvitationsController_bulkInvite: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16290,6 +17106,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16314,6 +17132,26 @@ export interface operations {
             };
             /** @description Not a member of the tenant, or missing the "manage:users" permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16343,7 +17181,10 @@ export interface operations {
     InvitationsController_bulkResend: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16355,6 +17196,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16379,6 +17222,26 @@ export interface operations {
             };
             /** @description Not a member of the tenant, or missing the "manage:users" permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16751,7 +17614,10 @@ export interface operations {
     UsersController_bulkStatus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16763,6 +17629,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16787,6 +17655,26 @@ export interface operations {
             };
             /** @description Not a member of the tenant, or missing the "manage:users" permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17518,7 +18406,10 @@ export interface operations {
     RolesController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -17532,6 +18423,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17556,6 +18449,26 @@ export interface operations {
             };
             /** @description Not a member of the tenant, or missing the "manage:roles" permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17757,7 +18670,10 @@ export interface operations {
     DocumentsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -17769,6 +18685,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17811,6 +18729,26 @@ export interface operations {
             };
             /** @description A document type, file, group, user or position the tenant does not have */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18373,7 +19311,10 @@ export interface operations {
     DocumentsController_review: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -18387,6 +19328,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18427,8 +19370,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No review is pending */
+            /** @description No review is pending, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18458,7 +19412,10 @@ export interface operations {
     DocumentsController_approve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -18472,6 +19429,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18512,8 +19471,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No approval is pending */
+            /** @description No approval is pending, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18687,7 +19657,10 @@ export interface operations {
     FilesController_upload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -18702,6 +19675,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18742,6 +19717,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The file holds more than 25 MiB (nothing is stored) */
             413: {
                 headers: {
@@ -18753,6 +19739,15 @@ export interface operations {
             };
             /** @description Not multipart/form-data, or a media type outside the allow-list */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19213,7 +20208,10 @@ export interface operations {
     NotificationsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -19226,6 +20224,8 @@ export interface operations {
             /** @description The notification (spec §2.14) */
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19259,6 +20259,26 @@ export interface operations {
             };
             /** @description Not a member of the tenant, or missing the "create:notifications" permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19367,7 +20387,10 @@ export interface operations {
                 /** @description The tenant; defaults to the caller's active tenant */
                 tenantId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -19375,6 +20398,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19399,6 +20424,26 @@ export interface operations {
             };
             /** @description Not a member of the tenant, or missing permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
