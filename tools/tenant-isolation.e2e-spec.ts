@@ -12,54 +12,12 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { APPEND_ONLY_TABLES, CROSS_TENANT_ROLE, NO_TENANT, appRoleProblems, createDataSource, isolationProblems, tablesWithoutIsolation } from '@ddm/platform';
 import { TestDatabase, asAppRole, createTestDatabase } from '@ddm/testing';
+import { madeUpRow } from './fixtures/made-up-rows';
 import { ALL_DATA_SOURCES } from './migrate-sources';
 
 const SCHEMAS = ALL_DATA_SOURCES.map((d) => d.schema);
 const A = randomUUID();
 const B = randomUUID();
-
-interface Column {
-  name: string;
-  type: string;
-  category: string;
-  notnull: boolean;
-  hasdefault: boolean;
-  elemtype: string | null;
-  enumlabel: string | null;
-}
-
-/** A value of a column's type, as SQL text (random, so no unique index collides). */
-function valueOf(c: Column, tenant: string): string {
-  if (c.name === 'tenant_id') return `'${tenant}'::uuid`;
-  if (c.enumlabel !== null) return `'${c.enumlabel.replace(/'/g, "''")}'::${c.type}`;
-  if (c.category === 'A') return `'{}'::${c.type}`;
-  switch (c.type) {
-    case 'uuid':
-      return 'gen_random_uuid()';
-    case 'jsonb':
-    case 'json':
-      return `'{}'::${c.type}`;
-    case 'boolean':
-      return 'false';
-    case 'bytea':
-      return `'\\x00'::bytea`;
-    case 'tsvector':
-      return `''::tsvector`;
-    case 'tstzrange':
-      return `tstzrange(now(), NULL)`;
-    case 'daterange':
-      return `daterange(current_date, NULL)`;
-    case 'interval':
-      return `'1 day'::interval`;
-    case 'inet':
-      return `'127.0.0.1'::inet`;
-  }
-  if (c.category === 'N') return `(random() * 1000000)::int::${c.type}`;
-  if (c.category === 'D') return `now()::${c.type}`;
-  // Digits: a generated column may read a text column as a number (a display id).
-  if (c.category === 'S') return `(10000 + random() * 1000000000)::bigint::text::${c.type}`;
-  throw new Error(`no made-up value for ${c.name} of type ${c.type}`);
-}
 
 describe('tenant isolation by the database: row-level security on every tenant table (e2e, real Postgres)', () => {
   let db: TestDatabase;
@@ -88,29 +46,7 @@ describe('tenant isolation by the database: row-level security on every tenant t
 
     // One made-up row of A and one of B in every tenant table.
     await owner.query(`SET session_replication_role = replica`);
-    for (const table of tables) {
-      const [schema, name] = table.split('.');
-      const checks = await asOwner<{ conname: string }>(
-        `SELECT conname FROM pg_constraint WHERE conrelid = $1::regclass AND contype = 'c'`,
-        [`"${schema}"."${name}"`],
-      );
-      for (const { conname } of checks) await owner.query(`ALTER TABLE "${schema}"."${name}" DROP CONSTRAINT "${conname}"`);
-      const columns = await asOwner<Column>(
-        `SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type, t.typcategory AS category, a.attnotnull AS notnull,
-                a.atthasdef AS hasdefault, NULL AS elemtype,
-                (SELECT e.enumlabel FROM pg_enum e WHERE e.enumtypid = a.atttypid ORDER BY e.enumsortorder LIMIT 1) AS enumlabel
-           FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid
-          WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = '' AND a.attidentity = ''
-          ORDER BY a.attnum`,
-        [`"${schema}"."${name}"`],
-      );
-      const filled = columns.filter((c) => c.name === 'tenant_id' || (c.notnull && !c.hasdefault));
-      for (const tenant of [A, B]) {
-        await owner.query(
-          `INSERT INTO "${schema}"."${name}" (${filled.map((c) => `"${c.name}"`).join(', ')}) VALUES (${filled.map((c) => valueOf(c, tenant)).join(', ')})`,
-        );
-      }
-    }
+    for (const table of tables) for (const tenant of [A, B]) await madeUpRow(owner, table, tenant);
     await owner.query(`SET session_replication_role = DEFAULT`);
   }, 120_000);
 

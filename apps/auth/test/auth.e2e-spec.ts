@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Db, NatsClient } from '@ddm/platform';
+import { ALL_PERMISSION_KEYS } from '@ddm/contracts';
 import { AckPolicy, DeliverPolicy, JSONCodec } from 'nats';
 import { allTenants, expectErrorBody, mintToken, startTestService, TEST_KEYS_DIR, TestService, tokenFor, until } from '@ddm/testing';
 import { sign } from 'jsonwebtoken';
@@ -276,7 +277,7 @@ describe('auth service (e2e, real Postgres and NATS)', () => {
         expect(Object.keys(role).sort()).toEqual([...ROLE_FIELDS].sort());
         expect(role.usersCount).toBe(demo.users.filter((u) => u.role === role.roleName).length);
         expect(role.usersCount).toBeGreaterThanOrEqual(1);
-        expect(role.relationshipMappings).toHaveLength(21);
+        expect(role.relationshipMappings).toHaveLength(ALL_PERMISSION_KEYS.length);
         expect(role.roleId).toMatch(/^1\d{4}$/);
       }
       const sysAdmin = page.data.find((r: { roleName: string }) => r.roleName === 'System Admin');

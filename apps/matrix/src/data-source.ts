@@ -4,11 +4,12 @@ import { MatrixOutboxTrace1764900000000 } from './migrations/1764900000000-matri
 import { MatrixCore1765500000000 } from './migrations/1765500000000-matrix-core';
 import { MatrixIdempotency1765720000000 } from './migrations/1765720000000-matrix-idempotency';
 import { MatrixTenantIsolation1765800000000 } from './migrations/1765800000000-matrix-tenant-isolation';
+import { MatrixAuditTrail1765800000001 } from './migrations/1765800000001-matrix-audit-trail';
 
 /** The matrix schema: used by the service and by `migrate`. */
 export const matrixDataSource: ServiceDataSource = {
   schema: 'matrix',
   // The search's "contains" is served by a trigram index.
   extensions: ['pg_trgm'],
-  migrations: [MatrixPlatform1763800000000, MatrixOutboxTrace1764900000000, MatrixCore1765500000000, MatrixIdempotency1765720000000, MatrixTenantIsolation1765800000000],
+  migrations: [MatrixPlatform1763800000000, MatrixOutboxTrace1764900000000, MatrixCore1765500000000, MatrixIdempotency1765720000000, MatrixTenantIsolation1765800000000, MatrixAuditTrail1765800000001],
 };

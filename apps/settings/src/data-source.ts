@@ -9,6 +9,7 @@ import { SettingsActionTemplates1765350000000 } from './migrations/1765350000000
 import { SettingsDocumentTypes1765450000000 } from './migrations/1765450000000-settings-document-types';
 import { SettingsIdempotency1765720000000 } from './migrations/1765720000000-settings-idempotency';
 import { SettingsTenantIsolation1765800000000 } from './migrations/1765800000000-settings-tenant-isolation';
+import { SettingsAuditTrail1765800000001 } from './migrations/1765800000001-settings-audit-trail';
 
 /** The settings schema: used by the service and by `migrate`. */
 export const settingsDataSource: ServiceDataSource = {
@@ -25,5 +26,6 @@ export const settingsDataSource: ServiceDataSource = {
     SettingsDocumentTypes1765450000000,
     SettingsIdempotency1765720000000,
     SettingsTenantIsolation1765800000000,
+    SettingsAuditTrail1765800000001,
   ],
 };

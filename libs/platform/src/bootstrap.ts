@@ -10,6 +10,7 @@ import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { ConfigError, ServiceConfig, loadConfig } from './config';
 import { ServiceDataSource } from './database';
+import { auditModule } from './audit.controller';
 import { IdempotencyModule, IdempotencyStore, registerIdempotency } from './idempotency';
 import { PinoNestLogger, createLogger } from './logger';
 import { NatsClient } from './nats';
@@ -45,7 +46,7 @@ export async function createServiceApp(appModule: Type<unknown>, def: ServiceDef
   const logger = createLogger(def.area, config.logLevel);
   const state = { shuttingDown: false };
 
-  @Module({ imports: [PlatformModule.forRoot({ config, logger, dataSource: def.dataSource }), IdempotencyModule, appModule] })
+  @Module({ imports: [PlatformModule.forRoot({ config, logger, dataSource: def.dataSource }), IdempotencyModule, auditModule(def.area), appModule] })
   class ServiceRootModule {}
 
   const adapter = new FastifyAdapter({

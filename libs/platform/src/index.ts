@@ -5,6 +5,8 @@ export * from './request-context';
 export * from './database';
 export * from './db';
 export * from './tenancy';
+export * from './audit';
+export * from './audit.controller';
 export * from './tenant-context.interceptor';
 export * from './nats';
 export * from './outbox';

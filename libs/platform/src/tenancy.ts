@@ -45,6 +45,11 @@ async function ensureCrossTenantRole(q: Pick<QueryRunner, 'query'>): Promise<voi
       END IF;
     EXCEPTION WHEN duplicate_object THEN NULL; -- created meanwhile by another schema's migration
     END $$`);
+  // The owner (who migrates) is a member: its data migrations see every tenant through the
+  // cross_tenant policy, although RLS is forced on its own tables.
+  await q.query(`DO $$ BEGIN
+      IF NOT pg_has_role(current_user, '${CROSS_TENANT_ROLE}', 'MEMBER') THEN EXECUTE format('GRANT ${CROSS_TENANT_ROLE} TO %I', current_user); END IF;
+    END $$`);
 }
 
 /**

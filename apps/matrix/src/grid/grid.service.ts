@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { PassThrough, Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { AppError, Caller, ErrorCode, notFound, unauthenticated } from '@ddm/contracts';
-import { Db, join as joinSql, listSql, pageRows, raw, sql } from '@ddm/platform';
+import { Db, enterTenant, join as joinSql, listSql, pageRows, raw, sql } from '@ddm/platform';
 import { stream as excelStream } from 'exceljs';
 import { MatricesService } from '../matrices/matrices.service';
 import { visibleTo } from '../matrices/matrix.sql';
@@ -53,8 +53,12 @@ export class GridService {
    */
   async forToken(token: string, password: string | undefined): Promise<GridMatrixRow> {
     if (!TOKEN.test(token)) throw notFound('Shared matrix not found');
-    const [m] = await this.db.query<GridMatrixRow>(sql`SELECT ${raw(GRID_MATRIX_COLUMNS)} FROM matrix.matrices m
-      WHERE m.ext_token = ${token} AND NOT m.is_deleted AND m.ext_enabled`);
+    // The token names the tenant: found on the explicit cross-tenant path, then the rest of the request runs in that tenant.
+    const [m] = await this.db.acrossTenants('find a shared matrix by its link token', () =>
+      this.db.query<GridMatrixRow>(sql`SELECT ${raw(GRID_MATRIX_COLUMNS)} FROM matrix.matrices m
+        WHERE m.ext_token = ${token} AND NOT m.is_deleted AND m.ext_enabled`),
+    );
+    if (m) enterTenant(m.tenant_id);
     if (!m || !externalLinkOpen({ enabled: m.ext_enabled, expirationEnabled: m.ext_expiration_enabled, expirationDate: m.ext_expiration_date }, new Date())) {
       throw notFound('Shared matrix not found');
     }
