@@ -239,7 +239,11 @@ async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string })
       };
     }
     const matches = {} as Record<Kind, number>;
-    for (const kind of KINDS) matches[kind] = await checkSame(targets[kind].service, targets[kind].bare);
+    for (const kind of KINDS) {
+      matches[kind] = await checkSame(targets[kind].service, targets[kind].bare);
+      // The list must answer what the seed meant (a tenth of the restricted ones), or the sizes compared are not the ones described.
+      if (matches[kind] !== tenants[kind].visibleRestricted) throw new Error(`${kind}: the caller sees ${matches[kind]} restricted documents, the seed shared ${tenants[kind].visibleRestricted} with them`);
+    }
     log(`service and bare answer the same page; the caller sees ${matches.list} of ${Math.floor(sizes.list / 3)} restricted documents (large), ${matches.small} of ${Math.floor(sizes.small / 3)} (small)`);
 
     const warmups: Run[] = [];
