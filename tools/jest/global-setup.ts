@@ -16,8 +16,8 @@ const SOURCES = ALL_DATA_SOURCES;
 
 function migrationsHash(): string {
   const h = createHash('sha256');
-  h.update(readFileSync(join(ROOT, 'libs/platform/src/database.ts')));
-  h.update(readFileSync(join(ROOT, 'libs/platform/src/tenancy.ts')));
+  // The platform code the migrations call (tables, policies, triggers, grants).
+  for (const file of ['database.ts', 'tenancy.ts', 'audit.ts', 'jobs.ts', 'idempotency.ts']) h.update(readFileSync(join(ROOT, 'libs/platform/src', file)));
   for (const area of readdirSync(join(ROOT, 'apps')).sort()) {
     let files: string[] = [];
     try {

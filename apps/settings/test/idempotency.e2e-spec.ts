@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
+import { Client, Pool } from 'pg';
 import { IdempotencySweep, requestFingerprint } from '@ddm/platform';
 import { HttpResult, TestService, expectErrorBody, startTestService } from '@ddm/testing';
 import { settingsDataSource } from '../src/data-source';
@@ -16,7 +16,9 @@ const BULK = `${P}/bulk-status-update`;
 describe('Idempotency-Key on POST and bulk PATCH (e2e, two replicas on one database)', () => {
   let h: SettingsHarness;
   let replica: TestService;
-  const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => h.db.query<T>(text, params);
+  // The spec's own checks and set-ups (a trigger included) as the schema's owner.
+  let owner: Pool;
+  const sql = async <T = Record<string, unknown>>(text: string, params: unknown[] = []) => (await owner.query(text, params)).rows as T[];
   const post = (svc: TestService, body: unknown, key?: string, token = h.tokens.admin) =>
     svc.http.post(P, { token, body, headers: key === undefined ? {} : { 'idempotency-key': key } });
   const bulk = (svc: TestService, body: unknown, key: string) => svc.http.patch(BULK, { token: h.tokens.admin, body, headers: { 'idempotency-key': key } });
@@ -37,8 +39,10 @@ describe('Idempotency-Key on POST and bulk PATCH (e2e, two replicas on one datab
     h = await startSettings();
     // A second replica of the same service on the same database and namespace.
     replica = await startTestService(SettingsModule, { area: 'settings', dataSource: settingsDataSource }, { db: h.svc.db, ns: h.svc.ns });
+    owner = new Pool({ connectionString: h.svc.db.url, max: 2 });
   });
   afterAll(async () => {
+    await owner?.end();
     await replica?.app.close();
     await h?.close();
   });
