@@ -105,7 +105,15 @@ export async function runMigrations(ds: DataSource, def: ServiceDataSource, log?
         // The services' own role (DATABASE_URL's user) gets its rights on the schema's tables, every run (new tables too).
         const { user, password } = roleOfUrl(appUrl);
         const [{ me }] = await runner.query('SELECT current_user AS me');
-        if (user !== me) await grantAppRole(runner, def.schema, user, password);
+        if (user !== me) {
+          // Roles are the server's, shared by every schema: one service at a time changes them.
+          await runner.query('SELECT pg_advisory_lock(hashtext($1))', [DATABASE_LOCK]);
+          try {
+            await grantAppRole(runner, def.schema, user, password);
+          } finally {
+            await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [DATABASE_LOCK]).catch(() => undefined);
+          }
+        }
       }
       return done.map((m) => m.name);
     } finally {

@@ -135,7 +135,9 @@ export async function grantAppRole(q: Pick<QueryRunner, 'query'>, schema: string
   } else if (existing.rolinherit) {
     await q.query(`ALTER ROLE ${app} NOINHERIT`);
   }
-  await q.query(`GRANT ${CROSS_TENANT_ROLE} TO ${app}`);
+  // Role catalog writes only when something is missing: services of every schema start together.
+  const [{ member }]: { member: boolean }[] = await q.query(`SELECT pg_has_role($1, '${CROSS_TENANT_ROLE}', 'MEMBER') AS member`, [appRole]);
+  if (!member) await q.query(`GRANT ${CROSS_TENANT_ROLE} TO ${app}`);
   for (const role of [app, CROSS_TENANT_ROLE]) {
     await q.query(`GRANT USAGE ON SCHEMA ${s} TO ${role}`);
     await q.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${s} TO ${role}`);
