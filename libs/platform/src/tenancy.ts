@@ -49,6 +49,7 @@ async function ensureCrossTenantRole(q: Pick<QueryRunner, 'query'>): Promise<voi
   // cross_tenant policy, although RLS is forced on its own tables.
   await q.query(`DO $$ BEGIN
       IF NOT pg_has_role(current_user, '${CROSS_TENANT_ROLE}', 'MEMBER') THEN EXECUTE format('GRANT ${CROSS_TENANT_ROLE} TO %I', current_user); END IF;
+    EXCEPTION WHEN unique_violation OR duplicate_object THEN NULL; -- granted meanwhile by another schema's migration
     END $$`);
 }
 
