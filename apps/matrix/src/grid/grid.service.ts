@@ -6,10 +6,10 @@ import { Db, join as joinSql, listSql, pageRows, raw, sql } from '@ddm/platform'
 import { stream as excelStream } from 'exceljs';
 import { MatricesService } from '../matrices/matrices.service';
 import { visibleTo } from '../matrices/matrix.sql';
-import { LimitFormatting, SHARE_PASSWORD_TRIES, SHARE_PASSWORD_WINDOW_SECONDS, exportFileName, externalLinkOpen, formatLimit, statusByName } from '../matrices/matrix.rules';
+import { LimitFormatting, SHARE_PASSWORD_TRIES, SHARE_PASSWORD_WINDOW_SECONDS, exportFileName, externalLinkOpen, statusByName } from '../matrices/matrix.rules';
 import { verifyPassword } from '../share-links/password';
 import { GridPageView, SharedMatrixView } from './dto/grid.response';
-import { AuthorityRow, DelegationFilter, DelegationState, GridColumn, GridRow, csvLine, exportFields, exportHeader, rowCells } from './grid.rules';
+import { AuthorityRow, DelegationFilter, DelegationState, GridColumn, GridRow, csvLine, exportFields, exportHeader, formattedLimit, rowCells } from './grid.rules';
 import { GRID_MATRIX_COLUMNS, GridMatrixRow, chosenColumns, delegationsSource, gridRows, holderColumns } from './grid.sql';
 
 /** Rows read per statement while exporting (the grid's own page limit). */
@@ -118,7 +118,7 @@ export class GridService {
         value: a.authorityLimitValue,
         unit: a.authorityLimitValueUnit,
         operator: a.authorityLimitOperator,
-        formattedLimit: formatLimit({ valueType: a.authorityLimitValueType, operator: a.authorityLimitOperator, value: a.authorityLimitValue, unit: a.authorityLimitValueUnit }, formatting),
+        formattedLimit: formattedLimit(a, formatting),
       })),
       cells: rowCells(cols, byDecision.get(r.decision_id) ?? [], filter, formatting, typeNames),
     }));
