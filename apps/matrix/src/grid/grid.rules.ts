@@ -34,7 +34,15 @@ export interface DelegationState {
   is_invalid: boolean;
 }
 
-/** The matrix's delegation filters (matrixDelegation) as stored. */
+/**
+ * The matrix's delegation filters (matrixDelegation) the grid applies. Stored but not applied: the role
+ * matrix's `delegationRole` and `roleIds` (and matrixAuthorityRoles), for want of roles to filter by.
+ * DelegationEvent carries none; evt.decision.delegation.role-assigned (delegation, roleId, roleStatus)
+ * could be projected, but the decision area publishes it only when a role is changed on a delegation
+ * that has left DRAFT (RolesService.update): roles set while drafting are never announced, not even
+ * at issuance, so a projection would miss them. It has no version either (only a uuidv7
+ * assignmentId to order two changes by). The spec names these fields but not what a role matrix shows.
+ */
 export interface DelegationFilter {
   authorityTypeIds?: string[];
   issuanceStatusNames?: string[];
