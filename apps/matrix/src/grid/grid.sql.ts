@@ -1,4 +1,4 @@
-import { ListSpec, Sql, raw, sql } from '@ddm/platform';
+import { ListSpec, Sql, join, raw, sql } from '@ddm/platform';
 import { MATRIX_DECISIONS_WHERE } from '../matrices/matrix.sql';
 
 /** What the grid needs of a matrix. */
@@ -38,6 +38,27 @@ export function delegationsSource(tenantId: string, at: string | undefined, deci
       to_json(x.group_ids) AS group_ids, to_json(x.pathways) AS pathways, x.authorities, x.is_invalid
     FROM matrix.delegation_history x WHERE x.tenant_id = ${tenantId} AND ${decisions}
       AND x.valid_from <= ${at}::timestamptz AND (x.valid_to IS NULL OR x.valid_to > ${at}::timestamptz) AND NOT x.ended`;
+}
+
+/** Whether the matrix names its columns (users, positions, groups); if not, its columns are everyone holding something in it. */
+export function namesColumns(m: Pick<GridMatrixRow, 'user_ids' | 'position_ids' | 'group_ids'>): boolean {
+  return m.user_ids.length + m.position_ids.length + m.group_ids.length > 0;
+}
+
+/**
+ * The delegations a page can show, as a condition on `x` for delegationsSource: those of the page's
+ * decisions, held in a column the matrix names (when it names any) and of a status it shows (when it
+ * names any). The others would land in no cell: a page of 20 named columns reads their delegations,
+ * not those of all 200 holders.
+ */
+export function pageDelegations(m: GridMatrixRow, decisionIds: readonly string[], statuses: readonly string[] | undefined): Sql {
+  const where = [sql`x.decision_id = ANY(${decisionIds}::uuid[])`];
+  if (namesColumns(m)) {
+    where.push(sql`(x.recipient_user_id = ANY(${m.user_ids}::uuid[]) OR x.recipient_position_id = ANY(${m.position_ids}::uuid[]) OR x.group_ids && ${m.group_ids}::uuid[])`);
+  }
+  // As shows(): a delegation without a status matches the name "".
+  if (statuses?.length) where.push(sql`coalesce(x.status, '') = ANY(${statuses}::text[])`);
+  return sql`(${join(where, ' AND ')})`;
 }
 
 /** The decisions as they are now, or as they stood at `at` (their history row valid then), with the projection's columns. */
