@@ -93,8 +93,9 @@ export function chosenColumns(m: GridMatrixRow): Sql {
  *
  * A tenant has far fewer holders than delegations, so this walks the distinct holders of the tenant
  * (a loose index scan: one probe of the by-position or by-user index per holder) and keeps those
- * holding a delegation of one of the matrix's decisions (one more probe each, LATERAL ... LIMIT 1: as an EXISTS the planner hashes every delegation instead), instead of reading
- * every delegation of the matrix (200,000 rows for 200 columns).
+ * holding a delegation of one of the matrix's decisions (one more probe each; LATERAL ... LIMIT 1,
+ * since as an EXISTS the planner hashes every delegation), instead of reading every delegation of
+ * the matrix (200,000 rows for 200 columns).
  */
 export function holderColumns(m: GridMatrixRow, at: string | undefined): Sql {
   const t = m.tenant_id;
@@ -103,16 +104,16 @@ export function holderColumns(m: GridMatrixRow, at: string | undefined): Sql {
     ? sql`matrix.delegation_history x WHERE x.tenant_id = ${t} AND x.valid_from <= ${at}::timestamptz AND (x.valid_to IS NULL OR x.valid_to > ${at}::timestamptz) AND NOT x.ended`
     : sql`matrix.delegation_projection x WHERE x.tenant_id = ${t} AND x.revoked_on IS NULL`;
   // Any delegation ever recorded (the loose scan's candidates; the history keeps ended ones, so no time condition).
-  const any = at ? sql`matrix.delegation_history x WHERE x.tenant_id = ${t}` : sql`matrix.delegation_projection x WHERE x.tenant_id = ${t} AND x.revoked_on IS NULL`;
+  const recorded = at ? sql`matrix.delegation_history x WHERE x.tenant_id = ${t}` : sql`matrix.delegation_projection x WHERE x.tenant_id = ${t} AND x.revoked_on IS NULL`;
   const inMatrix = matrixDecisionIds(m.id, t, at);
   return sql`WITH RECURSIVE positions AS (
-        SELECT (SELECT x.recipient_position_id FROM ${any} AND x.recipient_position_id IS NOT NULL ORDER BY x.recipient_position_id LIMIT 1) AS id
+        SELECT (SELECT x.recipient_position_id FROM ${recorded} AND x.recipient_position_id IS NOT NULL ORDER BY x.recipient_position_id LIMIT 1) AS id
         UNION ALL
-        SELECT (SELECT x.recipient_position_id FROM ${any} AND x.recipient_position_id > p.id ORDER BY x.recipient_position_id LIMIT 1) FROM positions p WHERE p.id IS NOT NULL
+        SELECT (SELECT x.recipient_position_id FROM ${recorded} AND x.recipient_position_id > p.id ORDER BY x.recipient_position_id LIMIT 1) FROM positions p WHERE p.id IS NOT NULL
       ), users AS (
-        SELECT (SELECT x.recipient_user_id FROM ${any} AND x.recipient_position_id IS NULL AND x.recipient_user_id IS NOT NULL ORDER BY x.recipient_user_id LIMIT 1) AS id
+        SELECT (SELECT x.recipient_user_id FROM ${recorded} AND x.recipient_position_id IS NULL AND x.recipient_user_id IS NOT NULL ORDER BY x.recipient_user_id LIMIT 1) AS id
         UNION ALL
-        SELECT (SELECT x.recipient_user_id FROM ${any} AND x.recipient_position_id IS NULL AND x.recipient_user_id > u.id ORDER BY x.recipient_user_id LIMIT 1) FROM users u WHERE u.id IS NOT NULL
+        SELECT (SELECT x.recipient_user_id FROM ${recorded} AND x.recipient_position_id IS NULL AND x.recipient_user_id > u.id ORDER BY x.recipient_user_id LIMIT 1) FROM users u WHERE u.id IS NOT NULL
       )
     SELECT c.id, c.kind, c.name FROM (
       SELECT h.id, 'position' AS kind, coalesce(p.position_name, h.id::text) AS name, 1 AS k
