@@ -4,6 +4,26 @@
  */
 
 export interface paths {
+    "/decision/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit trail of the decision area
+         * @description Every change of a record of this area in the tenant: who (actorId), when, what (the changed fields before and after) and the request id. Append-only; newest first unless sortOrder=asc. Filters: entityType, entityId, actorId, startDate/endDate.
+         */
+        get: operations["AuditController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/decision/v1/decisions": {
         parameters: {
             query?: never;
@@ -816,6 +836,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/actions/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit trail of the actions area
+         * @description Every change of a record of this area in the tenant: who (actorId), when, what (the changed fields before and after) and the request id. Append-only; newest first unless sortOrder=asc. Filters: entityType, entityId, actorId, startDate/endDate.
+         */
+        get: operations["actions_AuditController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/actions/v1/action-statuses": {
         parameters: {
             query?: never;
@@ -1043,6 +1083,26 @@ export interface paths {
          * @description The create fields; assigneeIds and files replace what the action has. Owner and assignees may change their action; edit:actions changes any. A system action’s cause fields (decisionId, delegationId, documentId, ownerId) cannot change (409).
          */
         patch: operations["ActionsController_update"];
+        trace?: never;
+    };
+    "/settings/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit trail of the settings area
+         * @description Every change of a record of this area in the tenant: who (actorId), when, what (the changed fields before and after) and the request id. Append-only; newest first unless sortOrder=asc. Filters: entityType, entityId, actorId, startDate/endDate.
+         */
+        get: operations["settings_AuditController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/settings/v1/group-types": {
@@ -1435,6 +1495,26 @@ export interface paths {
         patch: operations["DocumentTypesController_update"];
         trace?: never;
     };
+    "/matrix/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit trail of the matrix area
+         * @description Every change of a record of this area in the tenant: who (actorId), when, what (the changed fields before and after) and the request id. Append-only; newest first unless sortOrder=asc. Filters: entityType, entityId, actorId, startDate/endDate.
+         */
+        get: operations["matrix_AuditController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/matrix/v1/matrix/bulk-reassign-owner": {
         parameters: {
             query?: never;
@@ -1669,6 +1749,26 @@ export interface paths {
         };
         /** Export the grid through its external link (no bearer token) */
         get: operations["SharedController_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit trail of the auth area
+         * @description Every change of a record of this area in the tenant: who (actorId), when, what (the changed fields before and after) and the request id. Append-only; newest first unless sortOrder=asc. Filters: entityType, entityId, actorId, startDate/endDate.
+         */
+        get: operations["auth_AuditController_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2020,6 +2120,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/document/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit trail of the document area
+         * @description Every change of a record of this area in the tenant: who (actorId), when, what (the changed fields before and after) and the request id. Append-only; newest first unless sortOrder=asc. Filters: entityType, entityId, actorId, startDate/endDate.
+         */
+        get: operations["document_AuditController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/document/v1/documents": {
         parameters: {
             query?: never;
@@ -2227,6 +2347,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/notifications/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit trail of the notifications area
+         * @description Every change of a record of this area in the tenant: who (actorId), when, what (the changed fields before and after) and the request id. Append-only; newest first unless sortOrder=asc. Filters: entityType, entityId, actorId, startDate/endDate.
+         */
+        get: operations["notifications_AuditController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/notifications/templates": {
         parameters: {
             query?: never;
@@ -2396,13 +2536,51 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AuditChange: {
+            /** @description The field (column) that changed */
+            field: string;
+            /** @description Its value before (null on creation) */
+            from: (string | number | boolean | unknown[] | {
+                [key: string]: unknown;
+            }) | null;
+            /** @description Its value after (null on deletion) */
+            to: (string | number | boolean | unknown[] | {
+                [key: string]: unknown;
+            }) | null;
+        };
+        AuditEntryView: {
+            /** @description The entry’s id (increasing) */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            /** @description The record’s kind (its table) */
+            entityType: string;
+            /** @description The record’s id */
+            entityId: string;
+            /**
+             * @description A soft delete is an UPDATE of isDeleted
+             * @enum {string}
+             */
+            action: "CREATE" | "UPDATE" | "DELETE";
+            /**
+             * Format: uuid
+             * @description Who (users.id); null for the system’s own work (sweeps, events of other areas)
+             */
+            actorId: Record<string, never> | null;
+            /** @description The request (x-request-id) or message that made the change */
+            requestId: Record<string, never> | null;
+            /** @description The changed fields, before and after */
+            changes: components["schemas"]["AuditChange"][];
+            /** Format: date-time */
+            changedAt: string;
+        };
         RecordPermission: {
             /**
              * @description A key that applies to the record
              * @example edit:decisions
              * @enum {string}
              */
-            relationship_key: "view:decisions" | "create:decisions" | "edit:decisions" | "delete:decisions" | "create:root_delegations" | "create:delegations" | "approve:delegations" | "create:actions" | "edit:actions" | "create:documents" | "edit:documents" | "review:documents" | "approve:documents" | "create:matrices" | "edit:matrices" | "share:matrices" | "change_owner:matrices" | "manage:settings" | "manage:users" | "manage:roles" | "create:notifications";
+            relationship_key: "view:decisions" | "create:decisions" | "edit:decisions" | "delete:decisions" | "create:root_delegations" | "create:delegations" | "approve:delegations" | "create:actions" | "edit:actions" | "create:documents" | "edit:documents" | "review:documents" | "approve:documents" | "create:matrices" | "edit:matrices" | "share:matrices" | "change_owner:matrices" | "manage:settings" | "manage:users" | "manage:roles" | "create:notifications" | "view:audit";
             /** @description Whether the caller holds it (through a role, or a relationship to the record) */
             allowed: boolean;
         };
@@ -6376,7 +6554,7 @@ export interface components {
         };
         RelationshipMappingView: {
             /** @enum {string} */
-            relationshipKeyName: "view:decisions" | "create:decisions" | "edit:decisions" | "delete:decisions" | "create:root_delegations" | "create:delegations" | "approve:delegations" | "create:actions" | "edit:actions" | "create:documents" | "edit:documents" | "review:documents" | "approve:documents" | "create:matrices" | "edit:matrices" | "share:matrices" | "change_owner:matrices" | "manage:settings" | "manage:users" | "manage:roles" | "create:notifications";
+            relationshipKeyName: "view:decisions" | "create:decisions" | "edit:decisions" | "delete:decisions" | "create:root_delegations" | "create:delegations" | "approve:delegations" | "create:actions" | "edit:actions" | "create:documents" | "edit:documents" | "review:documents" | "approve:documents" | "create:matrices" | "edit:matrices" | "share:matrices" | "change_owner:matrices" | "manage:settings" | "manage:users" | "manage:roles" | "create:notifications" | "view:audit";
             isEnabled: boolean;
             /** @enum {string} */
             status: "ACTIVE" | "INACTIVE";
@@ -6410,7 +6588,7 @@ export interface components {
         };
         RelationshipMappingDto: {
             /** @enum {string} */
-            relationshipKeyName: "view:decisions" | "create:decisions" | "edit:decisions" | "delete:decisions" | "create:root_delegations" | "create:delegations" | "approve:delegations" | "create:actions" | "edit:actions" | "create:documents" | "edit:documents" | "review:documents" | "approve:documents" | "create:matrices" | "edit:matrices" | "share:matrices" | "change_owner:matrices" | "manage:settings" | "manage:users" | "manage:roles" | "create:notifications";
+            relationshipKeyName: "view:decisions" | "create:decisions" | "edit:decisions" | "delete:decisions" | "create:root_delegations" | "create:delegations" | "approve:delegations" | "create:actions" | "edit:actions" | "create:documents" | "edit:documents" | "review:documents" | "approve:documents" | "create:matrices" | "edit:matrices" | "share:matrices" | "change_owner:matrices" | "manage:settings" | "manage:users" | "manage:roles" | "create:notifications" | "view:audit";
             isEnabled: boolean;
         };
         CreateRoleDto: {
@@ -6433,7 +6611,7 @@ export interface components {
              * @example manage:users
              * @enum {string}
              */
-            relationshipKeyName: "view:decisions" | "create:decisions" | "edit:decisions" | "delete:decisions" | "create:root_delegations" | "create:delegations" | "approve:delegations" | "create:actions" | "edit:actions" | "create:documents" | "edit:documents" | "review:documents" | "approve:documents" | "create:matrices" | "edit:matrices" | "share:matrices" | "change_owner:matrices" | "manage:settings" | "manage:users" | "manage:roles" | "create:notifications";
+            relationshipKeyName: "view:decisions" | "create:decisions" | "edit:decisions" | "delete:decisions" | "create:root_delegations" | "create:delegations" | "approve:delegations" | "create:actions" | "edit:actions" | "create:documents" | "edit:documents" | "review:documents" | "approve:documents" | "create:matrices" | "edit:matrices" | "share:matrices" | "change_owner:matrices" | "manage:settings" | "manage:users" | "manage:roles" | "create:notifications" | "view:audit";
             description: string;
         };
         DocumentPersonView: {
@@ -7134,6 +7312,88 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    AuditController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description By the time of the change */
+                sortOrder?: "asc" | "desc";
+                /** @description The changed record’s kind: its table (`positions`, `delegations`, …) */
+                entityType?: string;
+                /** @description The changed record’s id (its key; parts of a composite key joined by :) */
+                entityId?: string;
+                /** @description Who changed it (users.id); the system’s own changes have none */
+                actorId?: string;
+                /** @description Changed at or after (ISO 8601 date-time) */
+                startDate?: string;
+                /** @description Changed at or before (ISO 8601 date-time; inclusive to the millisecond) */
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged audit entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["AuditEntryView"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "view:audit" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window ends */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the window (the tighter of the caller's and the tenant's budgets) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     DecisionsController_list: {
         parameters: {
             query?: {
@@ -11738,6 +11998,88 @@ export interface operations {
             };
         };
     };
+    actions_AuditController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description By the time of the change */
+                sortOrder?: "asc" | "desc";
+                /** @description The changed record’s kind: its table (`positions`, `delegations`, …) */
+                entityType?: string;
+                /** @description The changed record’s id (its key; parts of a composite key joined by :) */
+                entityId?: string;
+                /** @description Who changed it (users.id); the system’s own changes have none */
+                actorId?: string;
+                /** @description Changed at or after (ISO 8601 date-time) */
+                startDate?: string;
+                /** @description Changed at or before (ISO 8601 date-time; inclusive to the millisecond) */
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged audit entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["AuditEntryView"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "view:audit" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window ends */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the window (the tighter of the caller's and the tenant's budgets) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     ActionConfigController_statuses: {
         parameters: {
             query?: never;
@@ -12992,6 +13334,88 @@ export interface operations {
             };
             /** @description A cause field of a system action */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window ends */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the window (the tighter of the caller's and the tenant's budgets) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    settings_AuditController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description By the time of the change */
+                sortOrder?: "asc" | "desc";
+                /** @description The changed record’s kind: its table (`positions`, `delegations`, …) */
+                entityType?: string;
+                /** @description The changed record’s id (its key; parts of a composite key joined by :) */
+                entityId?: string;
+                /** @description Who changed it (users.id); the system’s own changes have none */
+                actorId?: string;
+                /** @description Changed at or after (ISO 8601 date-time) */
+                startDate?: string;
+                /** @description Changed at or before (ISO 8601 date-time; inclusive to the millisecond) */
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged audit entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["AuditEntryView"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "view:audit" permission */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15690,6 +16114,88 @@ export interface operations {
             };
         };
     };
+    matrix_AuditController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description By the time of the change */
+                sortOrder?: "asc" | "desc";
+                /** @description The changed record’s kind: its table (`positions`, `delegations`, …) */
+                entityType?: string;
+                /** @description The changed record’s id (its key; parts of a composite key joined by :) */
+                entityId?: string;
+                /** @description Who changed it (users.id); the system’s own changes have none */
+                actorId?: string;
+                /** @description Changed at or after (ISO 8601 date-time) */
+                startDate?: string;
+                /** @description Changed at or before (ISO 8601 date-time; inclusive to the millisecond) */
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged audit entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["AuditEntryView"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "view:audit" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window ends */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the window (the tighter of the caller's and the tenant's budgets) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     MatricesController_bulkReassignOwner: {
         parameters: {
             query?: never;
@@ -16979,6 +17485,88 @@ export interface operations {
                 };
             };
             /** @description 10 wrong passwords in 15 minutes */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window ends */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the window (the tighter of the caller's and the tenant's budgets) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    auth_AuditController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description By the time of the change */
+                sortOrder?: "asc" | "desc";
+                /** @description The changed record’s kind: its table (`positions`, `delegations`, …) */
+                entityType?: string;
+                /** @description The changed record’s id (its key; parts of a composite key joined by :) */
+                entityId?: string;
+                /** @description Who changed it (users.id); the system’s own changes have none */
+                actorId?: string;
+                /** @description Changed at or after (ISO 8601 date-time) */
+                startDate?: string;
+                /** @description Changed at or before (ISO 8601 date-time; inclusive to the millisecond) */
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged audit entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["AuditEntryView"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "view:audit" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
             429: {
                 headers: {
                     /** @description Seconds until the limit's window ends */
@@ -18556,6 +19144,88 @@ export interface operations {
             };
         };
     };
+    document_AuditController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description By the time of the change */
+                sortOrder?: "asc" | "desc";
+                /** @description The changed record’s kind: its table (`positions`, `delegations`, …) */
+                entityType?: string;
+                /** @description The changed record’s id (its key; parts of a composite key joined by :) */
+                entityId?: string;
+                /** @description Who changed it (users.id); the system’s own changes have none */
+                actorId?: string;
+                /** @description Changed at or after (ISO 8601 date-time) */
+                startDate?: string;
+                /** @description Changed at or before (ISO 8601 date-time; inclusive to the millisecond) */
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged audit entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["AuditEntryView"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "view:audit" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window ends */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the window (the tighter of the caller's and the tenant's budgets) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     DocumentsController_list: {
         parameters: {
             query?: {
@@ -19822,6 +20492,88 @@ export interface operations {
             };
             /** @description Unknown, another tenant's, or used by no document the caller sees */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window ends */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the window (the tighter of the caller's and the tenant's budgets) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    notifications_AuditController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description By the time of the change */
+                sortOrder?: "asc" | "desc";
+                /** @description The changed record’s kind: its table (`positions`, `delegations`, …) */
+                entityType?: string;
+                /** @description The changed record’s id (its key; parts of a composite key joined by :) */
+                entityId?: string;
+                /** @description Who changed it (users.id); the system’s own changes have none */
+                actorId?: string;
+                /** @description Changed at or after (ISO 8601 date-time) */
+                startDate?: string;
+                /** @description Changed at or before (ISO 8601 date-time; inclusive to the millisecond) */
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged audit entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["AuditEntryView"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "view:audit" permission */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
