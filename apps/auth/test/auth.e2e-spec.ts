@@ -284,7 +284,7 @@ describe('auth service (e2e, real Postgres and NATS)', () => {
       expect(sysAdmin.canDeactivate).toBe(false);
       expect(sysAdmin.relationshipMappings.every((m: { isEnabled: boolean }) => m.isEnabled)).toBe(true);
       const auditor = page.data.find((r: { roleName: string }) => r.roleName === 'Auditor');
-      expect(auditor.relationshipMappings.filter((m: { isEnabled: boolean }) => m.isEnabled).map((m: { relationshipKeyName: string }) => m.relationshipKeyName)).toEqual(['view:decisions']);
+      expect(auditor.relationshipMappings.filter((m: { isEnabled: boolean }) => m.isEnabled).map((m: { relationshipKeyName: string }) => m.relationshipKeyName).sort()).toEqual(['view:audit', 'view:decisions']);
     });
 
     it('filters by search over name and description, status, isCustom and isDeactivated', async () => {

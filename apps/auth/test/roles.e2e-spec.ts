@@ -181,7 +181,8 @@ describe('tenant roles and permission keys (e2e, real Postgres and NATS)', () =>
       const auditor = await roleIdOf(demo.id, 'Auditor');
       const res = await svc.http.patch(`${rolesPath()}/${auditor}`, { token: admin, body: { relationshipMappings: [{ relationshipKeyName: 'view:decisions', isEnabled: false }] } });
       expect(res.status).toBe(200);
-      expect(keysOf(res.body.data)).toEqual([]);
+      // It keeps its other key (view:audit).
+      expect(keysOf(res.body.data)).toEqual(['view:audit']);
       await svc.http.patch(`${rolesPath()}/${auditor}`, { token: admin, body: { relationshipMappings: [{ relationshipKeyName: 'view:decisions', isEnabled: true }] } });
     });
 

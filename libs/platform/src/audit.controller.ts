@@ -70,8 +70,8 @@ export class AuditEntryView {
   @ApiProperty({ description: 'The record’s kind (its table)' }) entityType: string;
   @ApiProperty({ description: 'The record’s id' }) entityId: string;
   @ApiProperty({ enum: ['CREATE', 'UPDATE', 'DELETE'], description: 'A soft delete is an UPDATE of isDeleted' }) action: string;
-  @ApiProperty({ format: 'uuid', nullable: true, description: 'Who (users.id); null for the system’s own work (sweeps, events of other areas)' }) actorId: string | null;
-  @ApiProperty({ nullable: true, description: 'The request (x-request-id) or message that made the change' }) requestId: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'Who (users.id); null for the system’s own work (sweeps, events of other areas)' }) actorId: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The request (x-request-id) or message that made the change' }) requestId: string | null;
   @ApiProperty({ type: [AuditChange], description: 'The changed fields, before and after' }) changes: AuditChange[];
   @ApiProperty({ format: 'date-time' }) changedAt: string;
 }
