@@ -37,24 +37,7 @@ import { ListPositionsQuery } from '../../apps/settings/src/positions/dto/list-p
 import { POSITION_BY_ID_SQL, PositionListRow, PositionRow, positionListSql, toPositionView } from '../../apps/settings/src/positions/position.sql';
 import { asAppRole, DEV_KEYS_DIR } from '../lib/runtime';
 import { signDevToken } from '../lib/sign';
-import {
-  benchEntry,
-  BenchOptions,
-  createScratchDatabase,
-  failUnlessAll200,
-  log,
-  measure,
-  pad,
-  parseArgs,
-  round2,
-  seedCaller,
-  seedTenantWithRoles,
-  startBareWorker,
-  startOtlpSink,
-  startService,
-  Stats,
-  summary,
-} from './lib';
+import { benchEntry, BenchOptions, createScratchDatabase, failUnlessAll200, log, measure, pad, parseArgs, round2, seedCaller, seedTenantWithRoles, startBareWorker, startOtlpSink, startService, Stats, summary, BENCH_RATE_LIMITS } from './lib';
 
 const DATABASE = 'ddm_bench_settings';
 const NATS_NAMESPACE = 'benchsettings';
@@ -342,6 +325,8 @@ async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string })
     DB_POOL_SIZE: String(POOL_SIZE),
     // Empty (tracing off) unless --tracing, whatever this shell exports.
     OTEL_EXPORTER_OTLP_ENDPOINT: otlpSink?.url ?? '',
+    // The abuse limits on, at their ceiling (one token fires thousands of requests a second).
+    ...BENCH_RATE_LIMITS,
   };
   // One after the other: each applies its own migrations, and both create the pg_trgm extension.
   await startService('auth', 'dist/apps/auth/src/main.js', env, READY_TIMEOUT_MS, 'it applies the auth migrations');
