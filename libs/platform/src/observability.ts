@@ -7,6 +7,7 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
 let registry: Registry | undefined;
 let httpDuration: Histogram<'method' | 'route' | 'status'>;
 let httpTotal: Counter<'method' | 'route' | 'status'>;
+let consumerRestarts: Counter<'consumer'>;
 
 export function metricsRegistry(): Registry {
   if (!registry) {
@@ -20,8 +21,20 @@ export function metricsRegistry(): Registry {
       registers: [registry],
     });
     httpTotal = new Counter({ name: 'http_requests_total', help: 'HTTP requests', labelNames: ['method', 'route', 'status'], registers: [registry] });
+    consumerRestarts = new Counter({
+      name: 'ddm_consumer_restarts_total',
+      help: 'Consumer loops that ended (iterator closed, error) and were started again',
+      labelNames: ['consumer'],
+      registers: [registry],
+    });
   }
   return registry;
+}
+
+/** Counts one restart of a consumer's loop (`ddm_consumer_restarts_total{consumer}`). */
+export function countConsumerRestart(consumer: string): void {
+  metricsRegistry();
+  consumerRestarts.inc({ consumer });
 }
 
 export interface ReadinessCheck {

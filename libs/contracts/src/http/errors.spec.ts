@@ -7,7 +7,7 @@ import {
   PayloadTooLargeException,
   UnsupportedMediaTypeException,
 } from '@nestjs/common';
-import { AllExceptionsFilter, AppError, ErrorBody, ErrorCode, badRequest, conflict, errorBody } from './errors';
+import { AllExceptionsFilter, AppError, ErrorBody, ErrorCode, badRequest, conflict, errorBody, isDependencyDown } from './errors';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -184,6 +184,28 @@ describe('AllExceptionsFilter', () => {
     const out = render(Object.assign(new Error('query failed'), { driverError: { code: '57P03' } }));
     expect(out.status).toBe(503);
     expect(out.headers['retry-after']).toBe('5');
+  });
+
+  it.each([
+    ['a terminated connection (pg, no code)', new Error('Connection terminated unexpectedly')],
+    ['a pool that timed out connecting', new Error('timeout exceeded when trying to connect')],
+    ['a client broken by an earlier connection error', new Error('Client has encountered a connection error and is not queryable')],
+    ['an admin shutdown (57P01)', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })],
+    ['a server shutting down (57P03)', Object.assign(new Error('the database system is shutting down'), { code: '57P03' })],
+    ['a connection exception (08006)', Object.assign(new Error('connection failure'), { code: '08006' })],
+    ['a reset socket', Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })],
+    ['a TypeORM error caused by a refusal', Object.assign(new Error('query failed'), { cause: { code: 'ECONNREFUSED' } })],
+  ])('answers %s as a 503 with Retry-After, never a 500', async (_what, err) => {
+    const out = render(err);
+    expect(out.status).toBe(503);
+    expect(out.headers['retry-after']).toBe('5');
+    expect(out.body?.message).toBe('A dependency is unavailable; retry shortly');
+  });
+
+  it('still answers a statement error that is not about the connection as a 500', async () => {
+    const out = render(Object.assign(new Error('column "nope" does not exist'), { code: '42703' }));
+    expect(out.status).toBe(500);
+    expect(isDependencyDown(Object.assign(new Error('x'), { code: '23503' }))).toBe(false);
   });
 });
 
