@@ -2,6 +2,8 @@ export * from './env';
 export * from './database';
 export * from './nats';
 export * from './nats-server';
+export * from './postgres-server';
+export * from './load';
 export * from './tokens';
 export * from './http';
 export * from './service';
