@@ -15,7 +15,7 @@ import {
 } from '@ddm/testing';
 import { connect } from 'nats';
 import { Pool } from 'pg';
-import { outageMix, sleep } from './fixtures/outage';
+import { describeOutcomes, outageMix, sleep, systemErrors } from './fixtures/outage';
 
 const CREATED = 'evt.settings.decision-section.created';
 /** The decision area's consumer of the settings sections (apps/decision/src/projections/section.projection.ts). */
@@ -41,7 +41,7 @@ describe('NATS outage: 10 s without NATS under load through the gateway', () => 
     dbx = await createTestDatabase();
     const ns = createTestNamespace(); // its streams live on the private server, removed with it
     subjects = ns.subjects;
-    system = await startSystem(dbx, ns, { areas: ['auth', 'settings', 'decision'], env: { NATS_URL: nats.url, CALLER_CACHE_TTL_MS: '2000' } });
+    system = await startSystem(dbx, ns, { areas: ['auth', 'settings', 'decision'], env: { NATS_URL: nats.url, CALLER_CACHE_TTL_MS: '2000', LOG_LEVEL: 'error' } });
     runSeed(system.env, ['settings']);
     pool = new Pool({ connectionString: dbx.url, max: 2 });
   }, 90_000);
@@ -106,7 +106,7 @@ describe('NATS outage: 10 s without NATS under load through the gateway', () => 
     const restarts = metrics.split('\n').filter((l) => l.startsWith('ddm_consumer_restarts_total'));
 
     process.stdout.write(
-      `nats outage: ${outcomes.length} requests in ${((outcomes.at(-1)!.at - outcomes[0].at) / 1000).toFixed(1)} s ${JSON.stringify(loadCounts(outcomes))}; ` +
+      `nats outage: ${outcomes.length} requests in ${((outcomes.at(-1)!.at - outcomes[0].at) / 1000).toFixed(1)} s ${JSON.stringify(loadCounts(outcomes, true))}; ` +
         `during the 10 s outage ${duringOutage.length} requests, ${duringOutage.filter((o) => o.status === 200).length} answered 200, slowest ${Math.max(...duringOutage.map((o) => o.ms))} ms; ` +
         `writes answered 200: ${acknowledged.length}; events waiting in the outbox 5 s into the outage: ${waiting}; events of the writes: ${events.length}, ` +
         `in the stream once: ${ours.filter((n) => n === 1).length}, more than once: ${ours.filter((n) => n > 1).length}, missing: ${ours.filter((n) => n === 0).length}; ` +
@@ -114,7 +114,9 @@ describe('NATS outage: 10 s without NATS under load through the gateway', () => 
         `decision consumer restarts: ${restarts.length ? restarts.join(', ') : 'none'}\n`,
     );
 
-    expect(outcomes.filter((o) => o.status !== 200)).toEqual([]);
+    const unexpected = outcomes.filter((o) => o.status !== 200);
+    if (unexpected.length) process.stdout.write(`unexpected answers:\n${describeOutcomes(unexpected, down)}\n${systemErrors(system)}\n`);
+    expect(unexpected).toEqual([]);
     expect(duringOutage.length).toBeGreaterThan(400);
     expect(waiting).toBeGreaterThan(0);
     expect(events).toHaveLength(acknowledged.length);

@@ -12,7 +12,7 @@ import {
   withDatabase,
 } from '@ddm/testing';
 import { Client } from 'pg';
-import { outageMix, sleep } from './fixtures/outage';
+import { describeOutcomes, outageMix, sleep, systemErrors } from './fixtures/outage';
 
 /**
  * Postgres stopped for 10 s under 50 requests a second through the gateway (a PostgreSQL server of
@@ -35,7 +35,7 @@ describe('Postgres outage: 10 s without the database under load through the gate
     databaseUrl = withDatabase(pg.url, 'ddm');
     ns = createTestNamespace();
     // The services migrate the empty database as they start (each its own schema, under its lock).
-    system = await startSystem({ name: 'ddm', url: databaseUrl, drop: async () => undefined }, ns, { areas: ['auth', 'settings', 'decision'] });
+    system = await startSystem({ name: 'ddm', url: databaseUrl, drop: async () => undefined }, ns, { areas: ['auth', 'settings', 'decision'], env: { LOG_LEVEL: 'error' } });
     runSeed(system.env, ['settings']);
   }, 90_000);
 
@@ -78,14 +78,16 @@ describe('Postgres outage: 10 s without the database under load through the gate
     // Requests sent within 5 s of the restart may still fail; every one sent later must succeed.
     const afterRecovery = outcomes.filter((o) => o.at >= up + 5_000);
     process.stdout.write(
-      `postgres outage: ${outcomes.length} requests in ${((outcomes.at(-1)!.at - outcomes[0].at) / 1000).toFixed(1)} s ${JSON.stringify(loadCounts(outcomes))}; ` +
+      `postgres outage: ${outcomes.length} requests in ${((outcomes.at(-1)!.at - outcomes[0].at) / 1000).toFixed(1)} s ${JSON.stringify(loadCounts(outcomes, true))}; ` +
         `503 with Retry-After ${unavailable.filter((o) => o.retryAfter).length}/${unavailable.length}; ` +
         `last failure sent ${lastFailure ? ((lastFailure - up) / 1000).toFixed(2) : '-'} s after the restart; ` +
         `writes answered 200: ${acknowledged.length}, of them in the database: ${stored}; rows the spec's writes left: ${allRows} ` +
         `(a write answered 503 may have committed before its answer was lost); ready while down: ${readyWhileDown.status}, after: ${readyAfter.status}\n`,
     );
 
-    expect(outcomes.filter((o) => o.status !== 200 && o.status !== 503)).toEqual([]);
+    const unexpected = outcomes.filter((o) => o.status !== 200 && o.status !== 503);
+    if (unexpected.length) process.stdout.write(`unexpected answers:\n${describeOutcomes(unexpected, down)}\n${systemErrors(system)}\n`);
+    expect(unexpected).toEqual([]);
     expect(unavailable.length).toBeGreaterThan(0);
     expect(unavailable.filter((o) => o.retryAfter !== '5')).toEqual([]);
     expect(afterRecovery.length).toBeGreaterThan(100);

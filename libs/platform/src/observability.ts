@@ -75,7 +75,9 @@ export function registerObservability(fastify: FastifyInstance, checks: () => Re
     httpTotal.inc(labels);
     if (!route.startsWith('/health') && route !== '/metrics') {
       const entry = { requestId: request.id, method: request.method, url: redactUrl(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 };
-      if (reply.statusCode >= 500) log.error(entry, 'request completed');
+      // A 503 (a dependency down, draining) was said by whoever refused it; a 500 is a fault.
+      if (reply.statusCode >= 500 && reply.statusCode !== 503) log.error(entry, 'request completed');
+      else if (reply.statusCode === 503) log.warn(entry, 'request completed');
       else log.info(entry, 'request completed');
     }
     done();

@@ -3,6 +3,8 @@ export interface LoadOutcome {
   kind: 'read' | 'write';
   method: string;
   path: string;
+  /** Its x-request-id (`load-<n>`), to find it in the services' logs. */
+  requestId: string;
   /** When it was sent (ms since the epoch). */
   at: number;
   /** HTTP status; 0 when no answer came (connection error or the 15 s timeout). */
@@ -11,6 +13,7 @@ export interface LoadOutcome {
   /** `data.id` of a write's answer. */
   id?: string;
   ms: number;
+  /** The error body's message of an answer that is not 2xx, or why no answer came. */
   error?: string;
 }
 
@@ -36,24 +39,27 @@ export function startLoad(baseUrl: string, token: string, ratePerSecond: number,
   const outcomes: LoadOutcome[] = [];
   const inFlight = new Set<Promise<void>>();
   let n = 0;
-  const send = async (req: LoadRequest) => {
+  const send = async (req: LoadRequest, requestId: string) => {
     const at = Date.now();
-    const base = { kind: req.kind, method: req.method, path: req.path, at };
+    const base = { kind: req.kind, method: req.method, path: req.path, requestId, at };
     try {
       const res = await fetch(baseUrl + req.path, {
         method: req.method,
-        headers: { authorization: `Bearer ${token}`, ...(req.body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: { authorization: `Bearer ${token}`, 'x-request-id': requestId, ...(req.body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: req.body === undefined ? undefined : JSON.stringify(req.body),
         signal: AbortSignal.timeout(15_000),
       });
       const text = await res.text();
       let id: string | undefined;
+      let error: string | undefined;
       try {
-        id = (JSON.parse(text) as { data?: { id?: string } }).data?.id;
+        const body = JSON.parse(text) as { data?: { id?: string }; message?: string };
+        id = body.data?.id;
+        if (!res.ok) error = body.message;
       } catch {
-        /* not JSON: recorded by its status */
+        if (!res.ok) error = text.slice(0, 200);
       }
-      outcomes.push({ ...base, status: res.status, retryAfter: res.headers.get('retry-after'), id, ms: Date.now() - at });
+      outcomes.push({ ...base, status: res.status, retryAfter: res.headers.get('retry-after'), id, ms: Date.now() - at, ...(error === undefined ? {} : { error }) });
     } catch (err) {
       outcomes.push({ ...base, status: 0, retryAfter: null, ms: Date.now() - at, error: (err as Error).message });
     }
@@ -62,7 +68,8 @@ export function startLoad(baseUrl: string, token: string, ratePerSecond: number,
   const began = Date.now();
   const timer = setInterval(() => {
     while (n < ((Date.now() - began) * ratePerSecond) / 1000) {
-      const p = send(next(n++)).finally(() => inFlight.delete(p));
+      const p = send(next(n), `load-${n}`).finally(() => inFlight.delete(p));
+      n++;
       inFlight.add(p);
     }
   }, 1000 / ratePerSecond);
@@ -76,9 +83,12 @@ export function startLoad(baseUrl: string, token: string, ratePerSecond: number,
   };
 }
 
-/** Counts by kind and status, e.g. `{ 'read 200': 512, 'write 503': 96 }`. */
-export function loadCounts(outcomes: readonly LoadOutcome[]): Record<string, number> {
+/** Counts by kind and status, e.g. `{ 'read 200': 512, 'write 503': 96 }`; `withReasons` adds the error message of failures. */
+export function loadCounts(outcomes: readonly LoadOutcome[], withReasons = false): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const o of outcomes) counts[`${o.kind} ${o.status}`] = (counts[`${o.kind} ${o.status}`] ?? 0) + 1;
+  for (const o of outcomes) {
+    const key = `${o.kind} ${o.status}${withReasons && o.error ? ` (${o.error})` : ''}`;
+    counts[key] = (counts[key] ?? 0) + 1;
+  }
   return counts;
 }
