@@ -3,6 +3,7 @@ import {
   PrivateNats,
   RunningSystem,
   TestDatabase,
+  exclusive,
   createTestDatabase,
   createTestNamespace,
   loadCounts,
@@ -36,21 +37,26 @@ describe('NATS outage: 10 s without NATS under load through the gateway', () => 
   let subjects: Subjects;
   const query = async <T>(text: string, params?: unknown[]) => (await pool.query(text, params)).rows as T[];
 
+  let release: (() => Promise<void>) | undefined;
+
   beforeAll(async () => {
+    // One outage spec at a time: each drives its own system at 50 requests a second, two at once starve each other.
+    release = await exclusive('outage-spec');
     nats = await startPrivateNats();
     dbx = await createTestDatabase();
     const ns = createTestNamespace(); // its streams live on the private server, removed with it
     subjects = ns.subjects;
-    system = await startSystem(dbx, ns, { areas: ['auth', 'settings', 'decision'], env: { NATS_URL: nats.url, CALLER_CACHE_TTL_MS: '2000', LOG_LEVEL: 'error' } });
+    system = await startSystem(dbx, ns, { areas: ['auth', 'settings', 'decision'], env: { NATS_URL: nats.url, CALLER_CACHE_TTL_MS: '2000', LOG_LEVEL: 'error', DB_POOL_SIZE: '5' } });
     runSeed(system.env, ['settings']);
     pool = new Pool({ connectionString: dbx.url, max: 2 });
-  }, 90_000);
+  }, 180_000);
 
   afterAll(async () => {
     await system?.stop();
     await pool?.end();
     await dbx?.drop();
     await nats?.stop();
+    await release?.();
   });
 
   it('keeps answering while NATS is down; the events wait in the outbox and each arrives exactly once afterwards', async () => {

@@ -1,6 +1,7 @@
 import {
   PrivatePostgres,
   RunningSystem,
+  exclusive,
   TestNamespace,
   createTestNamespace,
   loadCounts,
@@ -26,7 +27,11 @@ describe('Postgres outage: 10 s without the database under load through the gate
   let system: RunningSystem;
   let databaseUrl: string;
 
+  let release: (() => Promise<void>) | undefined;
+
   beforeAll(async () => {
+    // One outage spec at a time: each drives its own system at 50 requests a second, two at once starve each other.
+    release = await exclusive('outage-spec');
     pg = await startPrivatePostgres();
     const admin = new Client({ connectionString: pg.url });
     await admin.connect();
@@ -35,14 +40,15 @@ describe('Postgres outage: 10 s without the database under load through the gate
     databaseUrl = withDatabase(pg.url, 'ddm');
     ns = createTestNamespace();
     // The services migrate the empty database as they start (each its own schema, under its lock).
-    system = await startSystem({ name: 'ddm', url: databaseUrl, drop: async () => undefined }, ns, { areas: ['auth', 'settings', 'decision'], env: { LOG_LEVEL: 'error' } });
+    system = await startSystem({ name: 'ddm', url: databaseUrl, drop: async () => undefined }, ns, { areas: ['auth', 'settings', 'decision'], env: { LOG_LEVEL: 'error', DB_POOL_SIZE: '5' } });
     runSeed(system.env, ['settings']);
-  }, 90_000);
+  }, 180_000);
 
   afterAll(async () => {
     await system?.stop();
     await ns?.cleanup();
     await pg?.stop();
+    await release?.();
   });
 
   it('answers 503 with Retry-After (never 500) while it is down, recovers within 5 s, and keeps every acknowledged write', async () => {

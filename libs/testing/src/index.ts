@@ -4,6 +4,7 @@ export * from './nats';
 export * from './nats-server';
 export * from './postgres-server';
 export * from './load';
+export * from './exclusive';
 export * from './tokens';
 export * from './http';
 export * from './service';
