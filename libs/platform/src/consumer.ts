@@ -1,6 +1,6 @@
 import { EventMessageOf, EventSubject, HEADERS, isDependencyDown, readEvent } from '@ddm/contracts';
 import { SpanKind } from '@opentelemetry/api';
-import { AckPolicy, ConsumerMessages, DeliverPolicy, JSONCodec, JsMsg, nanos } from 'nats';
+import { AckPolicy, ConsumerEvents, ConsumerMessages, DeliverPolicy, JSONCodec, JsMsg, nanos } from 'nats';
 import { Logger } from 'pino';
 import { Db, Tx } from './db';
 import { NatsClient } from './nats';
@@ -209,8 +209,9 @@ export class Consumers {
         await this.nats.jsm.consumers.add(stream, config);
       }
       const consumer = await this.nats.js.consumers.get(stream, durable);
-      // A deleted consumer or stream ends the iterator (instead of waiting for it forever), so the loop is restarted and recreates it.
-      return consumer.consume({ max_messages: prefetch, abort_on_missing_resource: true });
+      const messages = await consumer.consume({ max_messages: prefetch });
+      void this.endWhenGone(spec.name, messages);
+      return messages;
     };
     const wanted = new Set<string>(spec.subjects);
     const r: RunningConsumer = { name: spec.name, messages: await open(), loop: Promise.resolve(), stopped: false, stop: new AbortController() };
@@ -229,6 +230,22 @@ export class Consumers {
       log: this.log,
     });
     this.running.push(r);
+  }
+
+  /**
+   * The client keeps pulling from a durable consumer that was deleted, forever, without a message:
+   * when the server says it is gone, the iterator is closed, so the loop ends and is restarted,
+   * which creates the consumer again. (Not `abort_on_missing_resource`: that also ends it on a
+   * passing "no responders".)
+   */
+  private async endWhenGone(name: string, messages: ConsumerMessages): Promise<void> {
+    for await (const status of await messages.status()) {
+      if (status.type === ConsumerEvents.ConsumerDeleted || status.type === ConsumerEvents.ConsumerNotFound) {
+        this.log.warn({ consumer: name, status: status.type }, 'the durable consumer is gone from the stream; restarting the loop');
+        await messages.close().catch(() => undefined);
+        return;
+      }
+    }
   }
 
   async stopAll(): Promise<void> {
