@@ -10,6 +10,7 @@ import {
   startPrivatePostgres,
   startSystem,
   tokenFor,
+  until,
   withDatabase,
 } from '@ddm/testing';
 import { Client } from 'pg';
@@ -73,9 +74,23 @@ describe('Postgres outage: 10 s without the database under load through the gate
     await check.connect();
     let stored: number;
     let allRows: number;
+    let projected: number;
+    let applied: number;
     try {
       [{ stored }] = (await check.query(`SELECT count(*)::int AS stored FROM settings.decision_sections WHERE id = ANY($1::uuid[])`, [acknowledged])).rows;
       [{ allRows }] = (await check.query(`SELECT count(*)::int AS "allRows" FROM settings.decision_sections WHERE section_name LIKE 'PG outage %'`)).rows;
+      // The consumers held what came while the database was away: every acknowledged section reaches the decision area, once.
+      const projectedCount = async () =>
+        (await check.query(`SELECT count(*)::int AS n FROM decision.section_projection WHERE id = ANY($1::uuid[])`, [acknowledged])).rows[0].n as number;
+      await until(async () => (await projectedCount()) === acknowledged.length, "every acknowledged section in the decision area's projection", 30_000).catch(() => undefined);
+      projected = await projectedCount();
+      [{ applied }] = (
+        await check.query(
+          `SELECT count(*)::int AS applied FROM decision.processed_messages WHERE consumer = 'decision-settings-sections'
+             AND message_id IN (SELECT id::text FROM settings.outbox WHERE payload->'decisionSection'->>'id' = ANY($1::text[]))`,
+          [acknowledged],
+        )
+      ).rows;
     } finally {
       await check.end();
     }
@@ -88,7 +103,7 @@ describe('Postgres outage: 10 s without the database under load through the gate
         `503 with Retry-After ${unavailable.filter((o) => o.retryAfter).length}/${unavailable.length}; ` +
         `last failure sent ${lastFailure ? ((lastFailure - up) / 1000).toFixed(2) : '-'} s after the restart; ` +
         `writes answered 200: ${acknowledged.length}, of them in the database: ${stored}; rows the spec's writes left: ${allRows} ` +
-        `(a write answered 503 may have committed before its answer was lost); ready while down: ${readyWhileDown.status}, after: ${readyAfter.status}\n`,
+        `(a write answered 503 may have committed before its answer was lost); in the decision projection ${projected}, applied once by its consumer ${applied}; ready while down: ${readyWhileDown.status}, after: ${readyAfter.status}\n`,
     );
 
     const unexpected = outcomes.filter((o) => o.status !== 200 && o.status !== 503);
@@ -100,6 +115,8 @@ describe('Postgres outage: 10 s without the database under load through the gate
     expect(afterRecovery.filter((o) => o.status !== 200)).toEqual([]);
     expect(acknowledged.length).toBeGreaterThan(100);
     expect(stored).toBe(acknowledged.length);
+    expect(projected).toBe(acknowledged.length);
+    expect(applied).toBe(acknowledged.length);
     expect(readyWhileDown.status).toBe(503);
     expect(readyWhileDown.headers.get('retry-after')).toBe('5');
     expect(readyAfter.status).toBe(200);
