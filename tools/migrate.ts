@@ -1,23 +1,18 @@
 /**
- * npm run migrate: applies every service's migrations to the database of DATABASE_URL (or the one
+ * npm run migrate: applies every service's migrations to the database of MIGRATION_DATABASE_URL or DATABASE_URL (or the one
  * `npm start` chose), each schema under its advisory lock. One service alone: nx run <area>:migrate.
  */
-import { createDataSource, createLogger, runMigrations } from '@ddm/platform';
+import { createLogger, migrateSchema } from '@ddm/platform';
 import { ALL_DATA_SOURCES } from './migrate-sources';
 import { runtime } from './lib/runtime';
 
 async function main() {
   const log = createLogger('migrate', process.env.LOG_LEVEL || 'info');
-  const { databaseUrl } = runtime();
+  const { databaseUrl, appDatabaseUrl } = runtime();
   for (const def of ALL_DATA_SOURCES) {
-    const ds = createDataSource(def, databaseUrl, 2);
-    await ds.initialize();
-    try {
-      const applied = await runMigrations(ds, def, log);
-      if (!applied.length) log.info({ schema: def.schema }, 'schema up to date');
-    } finally {
-      await ds.destroy();
-    }
+    // As the owner; the services' app role gets its rights on each schema.
+    const applied = await migrateSchema(def, databaseUrl, appDatabaseUrl, log);
+    if (!applied.length) log.info({ schema: def.schema }, 'schema up to date');
   }
 }
 

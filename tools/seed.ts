@@ -10,7 +10,7 @@
  * Prints { "tenants": [ { "id", "name", "users": [ { "id", "email", "role" } ], "settings"?: {...}, "decision"?: {...}, "document"?: {...}, "actions"?: {...}, "matrix"?: {...}, "notifications"?: {...} } ] }.
  */
 import { INestApplicationContext } from '@nestjs/common';
-import { createServiceApp, Db, ensureDevKeys } from '@ddm/platform';
+import { acrossTenants, createServiceApp, Db, ensureDevKeys } from '@ddm/platform';
 import { AuthModule } from '../apps/auth/src/auth.module';
 import { authDataSource } from '../apps/auth/src/data-source';
 import { seedAuth, seedPositionHolders, seedPositionMove } from '../apps/auth/src/seed';
@@ -57,7 +57,8 @@ async function main() {
   ensureDevKeys(DEV_KEYS_DIR);
   const env = {
     ...process.env,
-    DATABASE_URL: rt.databaseUrl,
+    DATABASE_URL: rt.appDatabaseUrl,
+    MIGRATION_DATABASE_URL: rt.databaseUrl,
     NATS_URL: rt.natsUrl,
     NATS_NAMESPACE: rt.natsNamespace,
     AUTH_DEV_KEYS: 'true',
@@ -174,7 +175,8 @@ async function closeDrained(app: INestApplicationContext, schema: string): Promi
   await app.close();
 }
 
-main().catch((err) => {
+// The seed makes the demo tenants and their records: cross-tenant by nature, the explicit path.
+acrossTenants('seed the demo tenants', main).catch((err) => {
   process.stderr.write(`seed failed: ${(err as Error).stack ?? err}\n`);
   process.exit(1);
 });

@@ -11,7 +11,7 @@
  * removed in every case (the database is kept with --keep, to look at query plans).
  */
 import { Client } from 'pg';
-import { DEV_KEYS_DIR, runtime } from '../lib/runtime';
+import { asAppRole, DEV_KEYS_DIR, runtime } from '../lib/runtime';
 import { signDevToken } from '../lib/sign';
 import {
   BenchOptions,
@@ -113,7 +113,8 @@ async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string })
   const base = `http://127.0.0.1:${port}`;
   log(`starting auth on ${port} (it applies the migrations)`);
   const auth = start('auth', 'dist/apps/auth/src/main.js', {
-    DATABASE_URL: url,
+    DATABASE_URL: asAppRole(url),
+    MIGRATION_DATABASE_URL: url,
     NATS_URL: rt.natsUrl,
     NATS_NAMESPACE,
     AUTH_DEV_KEYS: 'true',

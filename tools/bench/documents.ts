@@ -3,9 +3,11 @@
  *
  * What the document service's visibility-checked list costs over the SQL it runs. In a scratch
  * database (ddm_bench_documents, dropped at the end unless --keep) two tenants get `--small` and
- * `--large` documents (set-based SQL), a third of them RESTRICTED: a tenth of those shared with the
- * caller's group (a child of the group they are shared with, so the hierarchy is walked), the
- * others with another group. The caller is a Global User (no key that sees everything). The built
+ * `--large` documents (set-based SQL, their audience written by the service's own statements), a
+ * third of them RESTRICTED: a tenth of those shared with the caller's group (a child of the group
+ * they are shared with, so the hierarchy is walked), the others with another group. Another user
+ * created and last changed them all (a creator is in a restricted document's audience). The
+ * caller is a Global User (no key that sees everything). The built
  * auth and document services run as child processes (NATS namespace "benchdocuments"); a BARE
  * handler, plain Fastify + a pg pool of 10 with no auth and no envelope, runs in a worker thread
  * and serves the very same statements (the audience, then the list, imported from
@@ -16,8 +18,8 @@
  *   small  the same list in the small tenant
  * The restricted documents the caller sees are a tenth of the restricted ones. Prints the ratio
  * service/bare of requests per second (target >= 0.8), the list's p95 at large over small
- * (target <= 1.5), and the download throughput of a 20 MiB file (MB/s). Uploads go through the
- * multipart route, not wired yet (see the README): their throughput is not measured.
+ * (target <= 1.5), and the throughput of a 20 MiB file uploaded (POST /document/v1/files,
+ * multipart, streamed) and downloaded (MB/s), the best of three each.
  */
 import 'reflect-metadata';
 import { isDeepStrictEqual } from 'node:util';
@@ -25,8 +27,8 @@ import { Worker, parentPort } from 'node:worker_threads';
 import { plainToInstance } from 'class-transformer';
 import Fastify from 'fastify';
 import { Client, Pool } from 'pg';
-import { listSql, pageRows } from '@ddm/platform';
-import { AUDIENCE_SQL, DocumentRow, documentList } from '../../apps/document/src/documents/document.sql';
+import { pageRows } from '@ddm/platform';
+import { AUDIENCE_SQL, DocumentRow, INSERT_AUDIENCE_SQL, documentList } from '../../apps/document/src/documents/document.sql';
 import { ListDocumentsQuery } from '../../apps/document/src/documents/dto/list-documents.query';
 import { toDocumentView } from '../../apps/document/src/documents/dto/document.response';
 import { DEV_KEYS_DIR } from '../lib/runtime';
@@ -95,7 +97,7 @@ async function serveBare({ databaseUrl }: BareConfig): Promise<void> {
     const q = plainToInstance(ListDocumentsQuery, query);
     const { rows: [me] } = await pool.query<{ position_ids: string[]; group_ids: string[] }>(AUDIENCE_SQL, [tenantId, userId]);
     const audience = { tenantId, userId, positionIds: me?.position_ids ?? [], groupIds: me?.group_ids ?? [], all: false };
-    const statement = listSql(documentList(tenantId, audience, q));
+    const statement = documentList(tenantId, audience, q);
     const { rows } = await pool.query(statement.text, statement.values as unknown[]);
     const caller = { userId, keys: new Set<string>(['view:decisions', 'create:actions']) };
     const { items, total } = pageRows(rows as (DocumentRow & { total: number; ord: unknown })[], (r) => toDocumentView(r.view, caller, audience.positionIds, APP_URL, r.is_favourite ?? false));
@@ -119,8 +121,9 @@ interface SeededTenant {
 
 /**
  * `count` documents of the tenant ("Document <n>", created over two years); every third RESTRICTED,
- * shared with group A when (n / 3) % 10 = 0 (a tenth of the restricted ones), else with group B.
- * The caller is a member of A's child group, so their audience walks the hierarchy.
+ * shared with group A when (n / 3) % 10 = 0 (a tenth of the restricted ones), else with group B;
+ * created and last changed by another user. The caller is a member of A's child group, so their
+ * audience walks the hierarchy.
  */
 async function seedTenant(db: Client, name: string, count: number): Promise<SeededTenant> {
   const { tenantId, roleIds } = await seedTenantWithRoles(db, name);
@@ -131,9 +134,11 @@ async function seedTenant(db: Client, name: string, count: number): Promise<Seed
      VALUES ($2, $1, 'Group A', 'ACTIVE', '{}'), ($3, $1, 'Group B', 'ACTIVE', '{}'), ($4, $1, 'Group A child', 'ACTIVE', ARRAY[$2]::uuid[])`,
     [tenantId, a, b, child],
   );
+  const author = crypto.randomUUID();
   await db.query(
-    `INSERT INTO document.user_projection (tenant_id, id, email, name, status, group_ids) VALUES ($1, $2, $3, 'Bench User', 'ACTIVE', ARRAY[$4]::uuid[])`,
-    [tenantId, caller.userId, `user@${tenantId}.bench.test`, child],
+    `INSERT INTO document.user_projection (tenant_id, id, email, name, status, group_ids)
+     VALUES ($1, $2, $3, 'Bench User', 'ACTIVE', ARRAY[$4]::uuid[]), ($1, $5, $6, 'Bench Author', 'ACTIVE', '{}')`,
+    [tenantId, caller.userId, `user@${tenantId}.bench.test`, child, author, `author@${tenantId}.bench.test`],
   );
   await db.query(
     `INSERT INTO document.documents (id, tenant_id, document_display_id, document_name, document_description, document_status, document_sharing_type,
@@ -142,7 +147,7 @@ async function seedTenant(db: Client, name: string, count: number): Promise<Seed
             CASE WHEN x.i % 3 = 0 THEN 'RESTRICTED' ELSE 'TENANT' END, 'LINKED', 'https://intranet.example.com/' || x.i || '.pdf', gen_random_uuid(), gen_random_uuid(),
             x.created, least(now(), x.created + (x.i % 30) * interval '1 day'), $3, $3, 1
        FROM (SELECT i, now() - (($2::int - i)::float8 / $2::int) * interval '730 days' AS created FROM generate_series(1, $2::int) AS i) x`,
-    [tenantId, count, caller.userId],
+    [tenantId, count, author],
   );
   await db.query(
     `INSERT INTO document.document_sharing_groups (id, tenant_id, document_id, group_id, position)
@@ -150,6 +155,8 @@ async function seedTenant(db: Client, name: string, count: number): Promise<Seed
        FROM document.documents d WHERE d.tenant_id = $1 AND d.document_sharing_type = 'RESTRICTED'`,
     [tenantId, a, b],
   );
+  const [{ ids }] = (await db.query<{ ids: string[] }>(`SELECT array_agg(id) AS ids FROM document.documents WHERE tenant_id = $1`, [tenantId])).rows;
+  await db.query(INSERT_AUDIENCE_SQL, [tenantId, ids]);
   await db.query(`INSERT INTO document.display_id_counters (tenant_id, kind, last_value) VALUES ($1, 'document', $2)`, [tenantId, 9999 + count]);
   const [{ n }] = (
     await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM document.document_sharing_groups WHERE tenant_id = $1 AND group_id = $2`, [tenantId, a])
@@ -216,6 +223,9 @@ async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string })
       log(`${kind} tenant: ${sizes[kind].toLocaleString('en')} documents seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     }
     const fileId = await seedFile(db, tenants.list);
+    // The caller may not upload (a Global User holds no create:documents): a Global Authority Manager of a tenant of their own does.
+    const uploads = await seedTenantWithRoles(db, 'Bench uploads');
+    const uploader = await seedCaller(db, uploads.tenantId, uploads.roleIds.GLOBAL_AUTHORITY_MANAGER, 'uploader@bench-uploads.bench.test');
     await db.query('VACUUM (ANALYZE)');
 
     const bare = await startBareWorker(__filename, { databaseUrl: url } satisfies BareConfig);
@@ -229,7 +239,11 @@ async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string })
       };
     }
     const matches = {} as Record<Kind, number>;
-    for (const kind of KINDS) matches[kind] = await checkSame(targets[kind].service, targets[kind].bare);
+    for (const kind of KINDS) {
+      matches[kind] = await checkSame(targets[kind].service, targets[kind].bare);
+      // The list must answer what the seed meant (a tenth of the restricted ones), or the sizes compared are not the ones described.
+      if (matches[kind] !== tenants[kind].visibleRestricted) throw new Error(`${kind}: the caller sees ${matches[kind]} restricted documents, the seed shared ${tenants[kind].visibleRestricted} with them`);
+    }
     log(`service and bare answer the same page; the caller sees ${matches.list} of ${Math.floor(sizes.list / 3)} restricted documents (large), ${matches.small} of ${Math.floor(sizes.small / 3)} (small)`);
 
     const warmups: Run[] = [];
@@ -244,6 +258,20 @@ async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string })
           runs.push({ kind, impl, round, ...(await measure(targets[kind][impl].url, targets[kind][impl].headers, opts.connections, opts.duration)) });
         }
 
+    // Upload throughput: a 20 MiB file sent as multipart/form-data, three times, the best counting.
+    let uploadMBs = 0;
+    const content = new Blob([Buffer.alloc(FILE_BYTES, 'A')], { type: 'application/pdf' });
+    for (let i = 0; i < 3; i++) {
+      const form = new FormData();
+      form.append('file', content, 'bench-upload.pdf');
+      const started = process.hrtime.bigint();
+      const res = await fetch(`${svc}/document/v1/files`, { method: 'POST', headers: { authorization: `Bearer ${signDevToken({ sub: uploader.sub }, DEV_KEYS_DIR, '2h')}` }, body: form });
+      const body = (await res.json()) as { data?: { size?: number } };
+      if (res.status !== 200 || body.data?.size !== FILE_BYTES) throw new Error(`upload answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      uploadMBs = Math.max(uploadMBs, round2(FILE_BYTES / 1e6 / seconds));
+    }
+
     // Download throughput: the 20 MiB file streamed back, three times, the best counting.
     let downloadMBs = 0;
     for (let i = 0; i < 3; i++) {
@@ -255,14 +283,14 @@ async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string })
       downloadMBs = Math.max(downloadMBs, round2(FILE_BYTES / 1e6 / seconds));
     }
 
-    report(opts, sizes, runs, matches, downloadMBs);
+    report(opts, sizes, runs, matches, uploadMBs, downloadMBs);
     failUnlessAll200([...warmups, ...runs], (r) => `${r.kind} ${r.impl}#${r.round}`);
   } finally {
     await db.end();
   }
 }
 
-function report(opts: Options, sizes: Record<Kind, number>, runs: Run[], matches: Record<Kind, number>, downloadMBs: number): void {
+function report(opts: Options, sizes: Record<Kind, number>, runs: Run[], matches: Record<Kind, number>, uploadMBs: number, downloadMBs: number): void {
   const best = (kind: Kind, impl: Impl) => runs.filter((r) => r.kind === kind && r.impl === impl).reduce((a, b) => (b.rps > a.rps ? b : a));
   const bests = new Set(KINDS.flatMap((k) => [best(k, 'service'), best(k, 'bare')]));
   const ratio = best('list', 'service').rps / best('list', 'bare').rps;
@@ -281,7 +309,7 @@ function report(opts: Options, sizes: Record<Kind, number>, runs: Run[], matches
     `list: service/bare ${ratio.toFixed(2)} (${best('list', 'service').rps} / ${best('list', 'bare').rps} req/s; target >= ${TARGETS.list}, ${ratio >= TARGETS.list ? 'met' : 'NOT met'})`,
     `list p95 (service): ${best('small', 'service').p95.toFixed(2)} ms at ${sizes.small.toLocaleString('en')}, ${best('list', 'service').p95.toFixed(2)} ms at ${sizes.list.toLocaleString('en')}: ` +
       `${growth.toFixed(2)}x (target <= ${TARGETS.p95Growth}, ${growth <= TARGETS.p95Growth ? 'met' : 'NOT met'}); the caller sees ${matches.small} and ${matches.list} restricted documents`,
-    `download of a 20 MiB file: ${downloadMBs} MB/s (upload: not measured, the multipart route is not wired)`,
+    `a 20 MiB file: upload ${uploadMBs} MB/s, download ${downloadMBs} MB/s`,
   ];
   process.stdout.write(lines.join('\n') + '\n');
   const pair = (kind: Kind) => ({ service: summary(best(kind, 'service')), bare: summary(best(kind, 'bare')) });
@@ -294,6 +322,7 @@ function report(opts: Options, sizes: Record<Kind, number>, runs: Run[], matches
       list: { path: `/document/v1/documents?${LIST_QUERY}`, matches: matches.list, ...pair('list'), ratio: round2(ratio), target: TARGETS.list, met: ratio >= TARGETS.list },
       listSmall: { matches: matches.small, ...pair('small') },
       p95Growth: { ratio: round2(growth), target: TARGETS.p95Growth, met: growth <= TARGETS.p95Growth },
+      uploadMBs,
       downloadMBs,
       runs,
     }) + '\n',

@@ -50,7 +50,7 @@ async function run(target: Run['target'], round: number, url: string, headers: R
 async function main() {
   const opts = parseArgs(process.argv.slice(2), { duration: 10, connections: 16, warmup: 3 }, USAGE);
   const rt = runtime();
-  const baseEnv = { DATABASE_URL: rt.databaseUrl, NATS_URL: rt.natsUrl, NATS_NAMESPACE, DEV_KEYS_DIR, LOG_LEVEL: 'warn', ...BENCH_RATE_LIMITS };
+  const baseEnv = { DATABASE_URL: rt.appDatabaseUrl, MIGRATION_DATABASE_URL: rt.databaseUrl, NATS_URL: rt.natsUrl, NATS_NAMESPACE, DEV_KEYS_DIR, LOG_LEVEL: 'warn', ...BENCH_RATE_LIMITS };
 
   log(`seeding (${rt.databaseUrl.replace(/\/\/[^@]*@/, '//')})`);
   const tenantId = await seed(baseEnv);

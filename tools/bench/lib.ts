@@ -13,7 +13,7 @@ import { ALL_PERMISSION_KEYS, DEFAULT_ROLES, DefaultRoleKey } from '@ddm/contrac
 import { connect } from 'nats';
 import { Client } from 'pg';
 import { ensureDevKeys } from '@ddm/platform';
-import { DEV_KEYS_DIR, ROOT, runtime } from '../lib/runtime';
+import { DEV_KEYS_DIR, ROOT, asAppRole, runtime } from '../lib/runtime';
 
 // autocannon ships no types; the little of its API used here.
 interface AutocannonResult {
@@ -396,7 +396,9 @@ export async function scratchServiceEnv(
   const url = await createScratchDatabase(rt.databaseUrl, database);
   ensureDevKeys(DEV_KEYS_DIR);
   const env: Record<string, string> = {
-    DATABASE_URL: url,
+    // The services as the app role (row-level security applies, as in production); the owner migrates.
+    DATABASE_URL: asAppRole(url),
+    MIGRATION_DATABASE_URL: url,
     NATS_URL: rt.natsUrl,
     NATS_NAMESPACE: natsNamespace,
     AUTH_DEV_KEYS: 'true',

@@ -17,7 +17,8 @@
  *   grid    GET /matrix/v1/matrix/{id}/grid?limit=50 (first page: 50 decisions × 200 positions)
  *   gridAt  the same a year ago (?at=)
  * Prints the search ratio service/bare of requests per second (target >= 0.8) and the grid's p95
- * now and a year ago (target <= 50 ms).
+ * now and a year ago (target <= 50 ms). After each grid measurement (warm-up too) it waits until the
+ * service has answered the grid requests still in flight, so they do not run into the next search run.
  */
 import 'reflect-metadata';
 import { isDeepStrictEqual } from 'node:util';
@@ -217,6 +218,19 @@ async function post(url: string, headers: Record<string, string>, body: unknown)
   return json;
 }
 
+/**
+ * Waits until the service has worked off the grid requests still in flight when a measurement ends
+ * (autocannon closes its sockets, the service still answers what it took): one more request, answered
+ * once it has shared the process with them, then one alone. Otherwise they are served during the
+ * next measurement (the search's) and count against it.
+ */
+async function settle(url: string, headers: Record<string, string>): Promise<void> {
+  for (let i = 0; i < 2; i++) {
+    const res = await fetch(url, { headers, signal: AbortSignal.timeout(4 * REQUEST_TIMEOUT_MS) });
+    await res.arrayBuffer();
+  }
+}
+
 function parseOptions(argv: string[]): Options {
   const range: [number, number] = [10, 2_000_000];
   return parseArgs<Options>(
@@ -263,10 +277,11 @@ async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string })
     const gridAtUrl = `${gridUrl}&at=${encodeURIComponent(yearAgo)}`;
     for (const u of [gridUrl, gridAtUrl]) {
       const res = await fetch(u, { headers: token(gridCaller) });
-      const body = (await res.json()) as { data: { rows: { cells: { delegations: unknown[] }[] }[]; columns: unknown[] } };
+      const text = await res.text();
+      const body = JSON.parse(text) as { data: { rows: { cells: { delegations: unknown[] }[] }[]; columns: unknown[] } };
       if (res.status !== 200) throw new Error(`grid answered ${res.status}`);
       const held = body.data.rows.reduce((n, r) => n + r.cells.reduce((m, c) => m + c.delegations.length, 0), 0);
-      log(`grid${u === gridAtUrl ? ' a year ago' : ''}: ${body.data.rows.length} rows × ${body.data.columns.length} columns, ${held} delegations in the page`);
+      log(`grid${u === gridAtUrl ? ' a year ago' : ''}: ${body.data.rows.length} rows × ${body.data.columns.length} columns, ${held} delegations in the page (${(Buffer.byteLength(text) / 1e6).toFixed(1)} MB)`);
     }
 
     const runs: Run[] = [];
@@ -275,6 +290,7 @@ async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string })
       await measure(searchService.url, searchService.headers, opts.connections, opts.warmup, request);
       await measure(searchBare.url, searchBare.headers, opts.connections, opts.warmup, request);
       await measure(gridUrl, token(gridCaller), opts.connections, opts.warmup);
+      await settle(gridUrl, token(gridCaller));
     }
     for (const round of [1, 2]) {
       for (const impl of ['service', 'bare'] as const) {
@@ -285,6 +301,7 @@ async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string })
       for (const [kind, u] of [['grid', gridUrl], ['gridAt', gridAtUrl]] as const) {
         log(`${kind} run ${round}: ${opts.connections} connections, ${opts.duration} s`);
         runs.push({ kind, impl: 'service', round, ...(await measure(u, token(gridCaller), opts.connections, opts.duration)) });
+        await settle(u, token(gridCaller));
       }
     }
     report(opts, runs);

@@ -35,7 +35,7 @@ import { ensureDevKeys } from '@ddm/platform';
 import { DEFAULT_GROUP_TYPES } from '../../apps/settings/src/group-types/group-type.rules';
 import { ListPositionsQuery } from '../../apps/settings/src/positions/dto/list-positions.query';
 import { POSITION_BY_ID_SQL, PositionListRow, PositionRow, positionListSql, toPositionView } from '../../apps/settings/src/positions/position.sql';
-import { DEV_KEYS_DIR } from '../lib/runtime';
+import { asAppRole, DEV_KEYS_DIR } from '../lib/runtime';
 import { signDevToken } from '../lib/sign';
 import {
   benchEntry,
@@ -330,7 +330,9 @@ async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string })
     log(`tracing on: the services export their spans to a sink that discards them (${otlpSink.url})`);
   }
   const env = {
-    DATABASE_URL: url,
+    // The services as the app role (row-level security applies, as in production); the owner migrates.
+    DATABASE_URL: asAppRole(url),
+    MIGRATION_DATABASE_URL: url,
     NATS_URL: rt.natsUrl,
     NATS_NAMESPACE,
     AUTH_DEV_KEYS: 'true',

@@ -90,7 +90,7 @@ describe('docker/compose.yaml', () => {
     expect(s.user).toBe('1000:1000');
     expect(s.read_only).toBe(true);
     expect(s.cap_drop).toEqual(['ALL']);
-    expect(s.environment).toMatchObject({ AUTH_DEV_KEYS: 'true', DEV_KEYS_DIR: '/run/dev-keys', DATABASE_URL: expect.stringMatching(/@postgres:5432\//), NATS_URL: 'nats://nats:4222', REDIS_URL: 'redis://redis:6379/0' });
+    expect(s.environment).toMatchObject({ AUTH_DEV_KEYS: 'true', DEV_KEYS_DIR: '/run/dev-keys', DATABASE_URL: expect.stringMatching(/^postgres:\/\/ddm_app:[^@]+@postgres:5432\//), MIGRATION_DATABASE_URL: expect.stringMatching(/@postgres:5432\//), NATS_URL: 'nats://nats:4222', REDIS_URL: 'redis://redis:6379/0' });
     // Only the public half of the key: the services never need the private one.
     expect(s.volumes).toEqual([{ type: 'bind', source: '../.data/dev-keys/public.pem', target: '/run/dev-keys/public.pem', read_only: true, bind: { create_host_path: false } }]);
     expect(s.depends_on).toEqual({ postgres: { condition: 'service_healthy' }, nats: { condition: 'service_healthy' }, redis: { condition: 'service_healthy' } });

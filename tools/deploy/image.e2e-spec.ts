@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { NATS_URL, ROOT, TEST_KEYS_DIR, TestDatabase, TestNamespace, createTestDatabase, createTestNamespace, freePort, startOtlpReceiver, until, waitForOk } from '@ddm/testing';
+import { asAppRole, createTestDatabase, createTestNamespace, freePort, NATS_URL, ROOT, startOtlpReceiver, TEST_KEYS_DIR, TestDatabase, TestNamespace, until, waitForOk } from '@ddm/testing';
 import { DOCKERFILE, dockerfileStages, runCommands } from './dockerfile';
 
 /**
@@ -86,7 +86,7 @@ describe(`image folder of the ${AREA} service (what docker/Dockerfile copies)`, 
   });
 
   it('runs its migrations alone: node apps/<area>/src/migrate.js exits 0', () => {
-    const run = spawnSync(process.execPath, [`apps/${AREA}/src/migrate.js`], { cwd: dir, encoding: 'utf8', timeout: 60_000, env: { ...baseEnv(), DATABASE_URL: dbx.url, LOG_LEVEL: 'warn' } });
+    const run = spawnSync(process.execPath, [`apps/${AREA}/src/migrate.js`], { cwd: dir, encoding: 'utf8', timeout: 60_000, env: { ...baseEnv(), DATABASE_URL: asAppRole(dbx.url), MIGRATION_DATABASE_URL: dbx.url, LOG_LEVEL: 'warn' } });
     expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
   });
 
@@ -98,7 +98,8 @@ describe(`image folder of the ${AREA} service (what docker/Dockerfile copies)`, 
       cwd: dir,
       env: {
         ...baseEnv(),
-        DATABASE_URL: dbx.url,
+        DATABASE_URL: asAppRole(dbx.url),
+        MIGRATION_DATABASE_URL: dbx.url,
         NATS_URL,
         NATS_NAMESPACE: ns.namespace,
         AUTH_DEV_KEYS: 'true',

@@ -217,7 +217,8 @@ describe('k8s: security, probes, shutdown and migrations', () => {
       expect(migrate.args).toEqual(['node', `apps/${area}/src/migrate.js`]);
       expect(existsSync(join(ROOT, 'apps', area, 'src', 'migrate.ts'))).toBe(true);
       expect(migrate.image).toBe(serviceContainer(pod).image);
-      expect(migrate.env?.map((e) => e.name)).toEqual(['DATABASE_URL']);
+      // The app role (granted its rights) and the owner the migrations run as; the service container never gets the owner's.
+      expect(migrate.env?.map((e) => e.name)).toEqual(['DATABASE_URL', 'MIGRATION_DATABASE_URL']);
     }
   });
 });

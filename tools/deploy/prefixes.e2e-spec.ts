@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { ROUTES, docsPath } from '@ddm/contracts';
-import { NATS_URL, RunningProcess, TEST_KEYS_DIR, TestDatabase, TestNamespace, createTestDatabase, createTestNamespace, freePort, spawnBuilt } from '@ddm/testing';
+import { asAppRole, createTestDatabase, createTestNamespace, freePort, NATS_URL, RunningProcess, spawnBuilt, TEST_KEYS_DIR, TestDatabase, TestNamespace } from '@ddm/testing';
 import { K8S, byKind, kustomize } from './manifests';
 
 /**
@@ -29,7 +29,7 @@ describe('each service serves under its Ingress path', () => {
   beforeAll(async () => {
     dbx = await createTestDatabase();
     ns = createTestNamespace();
-    const env = { DATABASE_URL: dbx.url, NATS_URL, NATS_NAMESPACE: ns.namespace, AUTH_DEV_KEYS: 'true', DEV_KEYS_DIR: TEST_KEYS_DIR, LOG_LEVEL: 'warn', DB_POOL_SIZE: '2', MIGRATIONS_RUN: 'false' };
+    const env = { DATABASE_URL: asAppRole(dbx.url), NATS_URL, NATS_NAMESPACE: ns.namespace, AUTH_DEV_KEYS: 'true', DEV_KEYS_DIR: TEST_KEYS_DIR, LOG_LEVEL: 'warn', DB_POOL_SIZE: '2', MIGRATIONS_RUN: 'false' };
     // allSettled: when one fails, the others have still finished starting (and are stopped in afterAll).
     const started = await Promise.allSettled(
       ROUTES.map(async (r) => {

@@ -321,12 +321,18 @@ async function main() {
   const natsNamespace = process.env.NATS_NAMESPACE ?? '';
   mkdirSync(join(ROOT, '.data'), { recursive: true });
   const runtimeFile = join(ROOT, '.data', 'runtime.json');
-  writeFileSync(runtimeFile, JSON.stringify({ databaseUrl: db.url, natsUrl: nats.url, natsNamespace }, null, 2) + '\n');
+  // The services connect as the app role ddm_app (row-level security applies to it; each service's
+  // migrations, run as the owner, create it with the owner's password and grant it its rights).
+  const appUrl = new URL(db.url);
+  appUrl.username = 'ddm_app';
+  const appDatabaseUrl = appUrl.toString();
+  writeFileSync(runtimeFile, JSON.stringify({ databaseUrl: db.url, appDatabaseUrl, natsUrl: nats.url, natsNamespace }, null, 2) + '\n');
   log(`dev key ${keys.kid} in ${relative(ROOT, keysDir) || keysDir}; wrote ${relative(ROOT, runtimeFile)}`);
 
   const common = {
     ...process.env,
-    DATABASE_URL: db.url,
+    DATABASE_URL: appDatabaseUrl,
+    MIGRATION_DATABASE_URL: db.url,
     NATS_URL: nats.url,
     NATS_NAMESPACE: natsNamespace,
     AUTH_DEV_KEYS: 'true',

@@ -9,14 +9,15 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { createDataSource, ensureDevKeys, runMigrations } from '@ddm/platform';
-import { ROOT, TEST_KEYS_DIR, withDatabase } from '@ddm/testing';
+import { ROOT, TEST_KEYS_DIR, asAppRole, withDatabase } from '@ddm/testing';
 import { ALL_DATA_SOURCES } from '../migrate-sources';
 
 const SOURCES = ALL_DATA_SOURCES;
 
 function migrationsHash(): string {
   const h = createHash('sha256');
-  h.update(readFileSync(join(ROOT, 'libs/platform/src/database.ts')));
+  // The platform code the migrations call (tables, policies, triggers, grants).
+  for (const file of ['database.ts', 'tenancy.ts', 'audit.ts', 'jobs.ts', 'idempotency.ts']) h.update(readFileSync(join(ROOT, 'libs/platform/src', file)));
   for (const area of readdirSync(join(ROOT, 'apps')).sort()) {
     let files: string[] = [];
     try {
@@ -61,10 +62,12 @@ export default async function globalSetup(adminUrl: string): Promise<void> {
       const building = `ddm_build_${Date.now()}`;
       await admin.query(`CREATE DATABASE "${building}"`);
       for (const def of SOURCES) {
-        const ds = createDataSource(def, withDatabase(adminUrl, building), 2);
+        const url = withDatabase(adminUrl, building);
+        const ds = createDataSource(def, url, 2);
         await ds.initialize();
         try {
-          await runMigrations(ds, def);
+          // The app role's rights are in the template too (the test databases are its copies).
+          await runMigrations(ds, def, undefined, asAppRole(url));
         } finally {
           await ds.destroy();
         }

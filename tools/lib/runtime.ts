@@ -8,7 +8,10 @@ export const DEV_KEYS_DIR = process.env.DEV_KEYS_DIR || join(DATA_DIR, 'dev-keys
 export const RUNTIME_FILE = join(DATA_DIR, 'runtime.json');
 
 export interface Runtime {
+  /** The schema owner's (migrations, seeds' checks). */
   databaseUrl: string;
+  /** The services' own role: row-level security applies to it. */
+  appDatabaseUrl: string;
   natsUrl: string;
   natsNamespace: string;
 }
@@ -19,9 +22,18 @@ export interface Runtime {
  */
 export function runtime(): Runtime {
   const saved: Partial<Runtime> = existsSync(RUNTIME_FILE) ? JSON.parse(readFileSync(RUNTIME_FILE, 'utf8')) : {};
+  const databaseUrl = process.env.MIGRATION_DATABASE_URL || process.env.DATABASE_URL || saved.databaseUrl || 'postgres://postgres@127.0.0.1:5432/ddm';
   return {
-    databaseUrl: process.env.DATABASE_URL || saved.databaseUrl || 'postgres://postgres@127.0.0.1:5432/ddm',
+    databaseUrl,
+    appDatabaseUrl: (process.env.MIGRATION_DATABASE_URL && process.env.DATABASE_URL) || saved.appDatabaseUrl || asAppRole(databaseUrl),
     natsUrl: process.env.NATS_URL || saved.natsUrl || 'nats://127.0.0.1:4222',
     natsNamespace: process.env.NATS_NAMESPACE ?? saved.natsNamespace ?? '',
   };
+}
+
+/** The local app role (`npm start`): the same database and password as `ddm_app` (the migrations create it so). */
+export function asAppRole(url: string): string {
+  const u = new URL(url);
+  u.username = 'ddm_app';
+  return u.toString();
 }

@@ -7,6 +7,10 @@ import { AuthProjectionVersions1764200000001 } from './migrations/1764200000001-
 import { AuthUsersLoginSort1764200000002 } from './migrations/1764200000002-auth-users-login-sort';
 import { AuthOutboxTrace1764900000000 } from './migrations/1764900000000-auth-outbox-trace';
 import { AuthTenantSettings1765300000000 } from './migrations/1765300000000-auth-tenant-settings';
+import { AuthIdempotency1765720000000 } from './migrations/1765720000000-auth-idempotency';
+import { AuthTenantIsolation1765800000000 } from './migrations/1765800000000-auth-tenant-isolation';
+import { AuthAuditTrail1765800000001 } from './migrations/1765800000001-auth-audit-trail';
+import { AuthViewAuditKey1765800000002 } from './migrations/1765800000002-auth-view-audit-key';
 
 /** The auth schema: used by the service and by `migrate`. */
 export const authDataSource: ServiceDataSource = {
@@ -21,5 +25,9 @@ export const authDataSource: ServiceDataSource = {
     AuthUsersLoginSort1764200000002,
     AuthOutboxTrace1764900000000,
     AuthTenantSettings1765300000000,
+    AuthIdempotency1765720000000,
+    AuthTenantIsolation1765800000000,
+    AuthAuditTrail1765800000001,
+    AuthViewAuditKey1765800000002,
   ],
 };

@@ -1,5 +1,5 @@
 import { ALL_PERMISSION_KEYS, DefaultRoleKey, DEFAULT_ROLES, seedCaller } from '@ddm/contracts';
-import { Db } from '@ddm/platform';
+import { Db, inTenant } from '@ddm/platform';
 import { TenantsService } from './tenants/tenants.service';
 import { UsersService } from './users/users.service';
 
@@ -58,21 +58,23 @@ export async function seedAuth(tenants: TenantsService, db: Db): Promise<SeedRes
   const result: SeedResult = { tenants: [] };
   for (const t of TENANTS) {
     const tenant = (await tenants.findByName(t.name)) ?? (await tenants.create(t.name));
-    const users: SeedResult['tenants'][number]['users'] = [];
-    const idOf = new Map<string, string>();
-    for (const u of t.users) {
-      const [existing] = await db.query<{ id: string }>(
-        `SELECT u.id FROM auth.users u JOIN auth.tenant_users tu ON tu.user_id = u.id AND tu.tenant_id = $2 WHERE lower(u.email) = lower($1)`,
-        [u.email, tenant.id],
-      );
-      const managerId = u.manager ? idOf.get(u.manager) : undefined;
-      const id =
-        existing?.id ??
-        (await tenants.addMember(tenant.id, { ...u, roles: [u.role], idpUserId: `dev|${u.email}`, status: 'ACTIVE', managerId })).userId;
-      idOf.set(u.email, id);
-      users.push({ id, email: u.email, role: DEFAULT_ROLES.find((r) => r.key === u.role)!.roleName });
-    }
-    result.tenants.push({ id: tenant.id, name: tenant.name, users });
+    await inTenant(tenant.id, async () => {
+      const users: SeedResult['tenants'][number]['users'] = [];
+      const idOf = new Map<string, string>();
+      for (const u of t.users) {
+        const [existing] = await db.query<{ id: string }>(
+          `SELECT u.id FROM auth.users u JOIN auth.tenant_users tu ON tu.user_id = u.id AND tu.tenant_id = $2 WHERE lower(u.email) = lower($1)`,
+          [u.email, tenant.id],
+        );
+        const managerId = u.manager ? idOf.get(u.manager) : undefined;
+        const id =
+          existing?.id ??
+          (await tenants.addMember(tenant.id, { ...u, roles: [u.role], idpUserId: `dev|${u.email}`, status: 'ACTIVE', managerId })).userId;
+        idOf.set(u.email, id);
+        users.push({ id, email: u.email, role: DEFAULT_ROLES.find((r) => r.key === u.role)!.roleName });
+      }
+      result.tenants.push({ id: tenant.id, name: tenant.name, users });
+    });
   }
   return result;
 }

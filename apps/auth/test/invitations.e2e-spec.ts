@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { AddressInfo } from 'node:net';
 import { Db } from '@ddm/platform';
-import { TestService, expectErrorBody, mintToken, startTestService, tokenFor } from '@ddm/testing';
+import { allTenants, expectErrorBody, mintToken, startTestService, TestService, tokenFor } from '@ddm/testing';
 import { SMTPServer } from 'smtp-server';
 import { AuthModule } from '../src/auth.module';
 import { authDataSource } from '../src/data-source';
@@ -71,7 +71,7 @@ describe('invitations (e2e, real SMTP server, Postgres and NATS)', () => {
     process.env.APP_URL = 'http://app.test';
 
     svc = await startTestService(AuthModule, { area: 'auth', dataSource: authDataSource });
-    db = svc.app.get(Db);
+    db = allTenants(svc.app.get(Db));
     [demo, other] = (await seedAuth(svc.app.get(TenantsService), db)).tenants;
     await projectSettings(svc, demo.id, { positions: [analyst] });
   });

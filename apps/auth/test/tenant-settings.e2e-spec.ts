@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Db } from '@ddm/platform';
-import { TestService, expectErrorBody, startTestService, tokenFor } from '@ddm/testing';
+import { allTenants, expectErrorBody, startTestService, TestService, tokenFor } from '@ddm/testing';
 import { AuthModule } from '../src/auth.module';
 import { authDataSource } from '../src/data-source';
 import { SeedResult, seedAuth } from '../src/seed';
@@ -36,7 +36,7 @@ describe('tenant delegation settings (e2e, real Postgres and NATS)', () => {
 
   beforeAll(async () => {
     svc = await startTestService(AuthModule, { area: 'auth', dataSource: authDataSource });
-    db = svc.app.get(Db);
+    db = allTenants(svc.app.get(Db));
     [demo, other] = (await seedAuth(svc.app.get(TenantsService), db)).tenants;
   });
   afterAll(() => svc?.close());

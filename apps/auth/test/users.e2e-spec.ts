@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_ROLES } from '@ddm/contracts';
 import { Db } from '@ddm/platform';
-import { TestService, expectErrorBody, mintToken, startTestService, tokenFor } from '@ddm/testing';
+import { allTenants, expectErrorBody, mintToken, startTestService, TestService, tokenFor } from '@ddm/testing';
 import { AuthModule } from '../src/auth.module';
 import { authDataSource } from '../src/data-source';
 import { SeedResult, seedAuth } from '../src/seed';
@@ -55,7 +55,7 @@ describe('users (e2e, real Postgres and NATS)', () => {
 
   beforeAll(async () => {
     svc = await startTestService(AuthModule, { area: 'auth', dataSource: authDataSource });
-    db = svc.app.get(Db);
+    db = allTenants(svc.app.get(Db));
     [demo, other] = (await seedAuth(svc.app.get(TenantsService), db)).tenants;
     await projectSettings(svc, demo.id, { positions: [positions.cro, positions.analyst], groups: [groups.finance, groups.ops] });
     await projectSettings(svc, other.id, { positions: [positions.foreign], groups: [groups.foreign] });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { inTenant } from '@ddm/platform';
 import { delegationEvent, expectErrorBody, httpClient, publishEvent } from '@ddm/testing';
 import { FilesService } from '../src/files/files.service';
 import { DocumentHarness, ISO, UUID7, startDocument, until } from './fixtures/harness';
@@ -283,6 +284,62 @@ describe('documents (e2e, real Postgres and NATS, auth and settings as child pro
     expectErrorBody(await get(d.id, h.tokens.user), 404);
   });
 
+  it('lists and counts exactly what the caller sees as sharing, people and status change: totals with and without filters, a document named twice once', async () => {
+    const tag = `V${Date.now()}`;
+    const groups = [...h.refs.groups.values()];
+    const parent = groups.find((g) => groups.some((c) => c.parentGroupIds.includes(g.id)))!;
+    const child = groups.find((c) => c.parentGroupIds.includes(parent.id))!;
+    const shared = await made(linked(`${tag} shared`, { documentSharingType: 'RESTRICTED', documentStatus: 'PUBLISHED', documentSharingGroups: [{ groupId: parent.id }] }));
+    const named = await made(linked(`${tag} named`, { documentSharingType: 'RESTRICTED', documentSharingUsers: [{ userId: user }] }));
+    const hidden = await made(linked(`${tag} hidden`, { documentSharingType: 'RESTRICTED' }));
+    await made(linked(`${tag} open`, { documentSharingType: 'TENANT' }));
+    const seen = async (query: string, token = h.tokens.user) => {
+      const res = await list(`search=${tag}${query ? `&${query}` : ''}`, token);
+      expect(res.status).toBe(200);
+      return { total: res.body.data.total, names: res.body.data.data.map((d: { documentName: string }) => d.documentName) };
+    };
+    await h.setMembership('user@demo.test', { groupIds: [child.id] });
+
+    expect(await seen('documentSharingType=RESTRICTED')).toEqual({ total: 2, names: [`${tag} named`, `${tag} shared`] });
+    expect(await seen('documentSharingType=RESTRICTED&status=PUBLISHED')).toEqual({ total: 1, names: [`${tag} shared`] });
+    expect(await seen('documentSharingType=RESTRICTED&limit=1&page=2')).toEqual({ total: 2, names: [`${tag} shared`] });
+    expect(await seen('documentSharingType=RESTRICTED&limit=1&page=3')).toEqual({ total: 2, names: [] });
+    expect(await seen('documentSharingType=TENANT')).toEqual({ total: 1, names: [`${tag} open`] });
+    expect(await seen('')).toEqual({ total: 3, names: [`${tag} named`, `${tag} open`, `${tag} shared`] });
+    expect(await seen('status=DRAFT')).toEqual({ total: 2, names: [`${tag} named`, `${tag} open`] });
+    expect((await counts(`search=${tag}&documentSharingType=RESTRICTED`, h.tokens.user)).body.data).toEqual({ active: 1, inactive: 1, favorites: 0, all: 2 });
+    expect((await counts(`search=${tag}`, h.tokens.user)).body.data).toEqual({ active: 1, inactive: 2, favorites: 0, all: 3 });
+    expect((await h.svc.http.put(`${PATH}/${shared.id}/favourite`, { token: h.tokens.user })).status).toBe(200);
+    expect(await seen('documentSharingType=RESTRICTED&isFavourite=true')).toEqual({ total: 1, names: [`${tag} shared`] });
+    expect(await seen('documentSharingType=RESTRICTED&isFavourite=false')).toEqual({ total: 1, names: [`${tag} named`] });
+    expect((await counts(`search=${tag}&documentSharingType=RESTRICTED`, h.tokens.user)).body.data).toEqual({ active: 1, inactive: 1, favorites: 1, all: 2 });
+
+    // Named by a group and by name, a document is seen (and counted) once.
+    await patch(shared.id, { documentSharingUsers: [{ userId: user }] });
+    expect(await seen('documentSharingType=RESTRICTED')).toEqual({ total: 2, names: [`${tag} named`, `${tag} shared`] });
+    // Shared with the tenant, then restricted again.
+    await patch(hidden.id, { documentSharingType: 'TENANT' });
+    expect(await seen('')).toEqual({ total: 4, names: [`${tag} hidden`, `${tag} named`, `${tag} open`, `${tag} shared`] });
+    await patch(hidden.id, { documentSharingType: 'RESTRICTED' });
+    expect(await seen('')).toEqual({ total: 3, names: [`${tag} named`, `${tag} open`, `${tag} shared`] });
+    // Named as the responsible person: in the audience until someone else is.
+    expect((await patch(hidden.id, { responsibleUserId: user })).status).toBe(200);
+    expect(await seen('documentSharingType=RESTRICTED')).toEqual({ total: 3, names: [`${tag} hidden`, `${tag} named`, `${tag} shared`] });
+    expect((await patch(hidden.id, { responsibleUserId: manager })).status).toBe(200);
+    // Deleted: gone from lists and counts.
+    await patch(named.id, { documentStatus: 'DELETED' });
+    expect(await seen('documentSharingType=RESTRICTED')).toEqual({ total: 1, names: [`${tag} shared`] });
+    expect((await counts(`search=${tag}`, h.tokens.user)).body.data).toEqual({ active: 1, inactive: 1, favorites: 1, all: 2 });
+    // Out of the group, still named by name.
+    await h.setMembership('user@demo.test', {});
+    expect(await seen('documentSharingType=RESTRICTED')).toEqual({ total: 1, names: [`${tag} shared`] });
+    await patch(shared.id, { documentSharingUsers: [] });
+    expect(await seen('documentSharingType=RESTRICTED')).toEqual({ total: 0, names: [] });
+    // Those who see everything count every live document.
+    expect(await seen('documentSharingType=RESTRICTED', h.tokens.auditor)).toEqual({ total: 2, names: [`${tag} hidden`, `${tag} shared`] });
+    expect(await seen('', h.tokens.auditor)).toEqual({ total: 3, names: [`${tag} hidden`, `${tag} open`, `${tag} shared`] });
+  });
+
   it('moves status DRAFT -> PUBLISHED -> ARCHIVED, refuses other moves, deletes softly, and logs every change', async () => {
     const d = await made(linked('Procurement procedure', { documentSharingType: 'TENANT' }));
     expectErrorBody(await patch(d.id, { documentStatus: 'ARCHIVED' }), 409);
@@ -325,13 +382,16 @@ describe('documents (e2e, real Postgres and NATS, auth and settings as child pro
 
   it('switches a document between a link and an uploaded file, sets its linking flags, and keeps a type named without an id', async () => {
     const adminCaller = { userId: admin, tenantId: h.demo.id, email: 'admin@demo.test', name: 'Ada Admin', roleIds: [], keys: new Set<string>(), claims: {} as never };
-    const file = await h.svc.app.get(FilesService).upload(adminCaller, {
-      filename: 'terms.txt',
-      mimetype: 'text/plain',
-      content: (async function* () {
-        yield Buffer.from('terms');
-      })(),
-    });
+    // As a request runs it: in the caller's tenant.
+    const file = await inTenant(h.demo.id, () =>
+      h.svc.app.get(FilesService).upload(adminCaller, {
+        filename: 'terms.txt',
+        mimetype: 'text/plain',
+        content: (async function* () {
+          yield Buffer.from('terms');
+        })(),
+      }),
+    );
     const d = await made(linked('Terms of business', { documentSharingType: 'TENANT', documentTypeName: 'Terms' }));
     expect(d).toMatchObject({ documentTypeId: null, documentTypeName: 'Terms' });
     expectErrorBody(await patch(d.id, { documentUploadType: 'UPLOADED' }), 400);

@@ -1,5 +1,5 @@
 import { Db } from '@ddm/platform';
-import { TestService, createTestDatabase, createTestNamespace, runSeed, startTestService, testEnv, until } from '@ddm/testing';
+import { allTenants, createTestDatabase, createTestNamespace, runSeed, startTestService, testEnv, TestService, until } from '@ddm/testing';
 import { DocumentModule } from '../src/document.module';
 import { documentDataSource } from '../src/data-source';
 
@@ -20,7 +20,7 @@ describe('the document seed (npm run seed, every area)', () => {
   it('gives Demo Co 15 documents, some restricted, one in review, the delegation-of-authority policy linked to the Finance decisions', async () => {
     const demo = seeded.tenants.find((t) => t.name === 'Demo Co')! as (typeof seeded.tenants)[number] & { document: { documents: number; doaPolicyId: string } };
     expect(demo.document.documents).toBe(15);
-    const db = svc.app.get(Db);
+    const db = allTenants(svc.app.get(Db));
     const [row] = await db.query<{ all: number; restricted: number; in_review: number }>(
       `SELECT count(*)::int AS all, count(*) FILTER (WHERE document_sharing_type = 'RESTRICTED')::int AS restricted,
               count(*) FILTER (WHERE review_status = 'REVIEW_PENDING')::int AS in_review

@@ -7,6 +7,7 @@ import {
   announceAuthorityType,
   announceCategory,
   announceDecision,
+  announceGroup,
   announcePosition,
   announceSection,
   startMatrix,
@@ -312,5 +313,33 @@ describe('matrix grid: cells from published delegation events, ?at=, CSV/XLSX ex
     );
     expect((await grid(byHolders.id)).total).toBe(2);
     expect((await grid(byHolders.id, `?at=${encodeURIComponent(published)}`)).total).toBe(3);
+  });
+
+  it('a matrix naming users and groups: each column holds what is held there (by user, by group), now and ?at=; what is held only elsewhere, or has a status it does not show, is in no cell', async () => {
+    const team = await announceGroup(h, h.demo.id, 'Treasury team');
+    const auditor = h.users.get('auditor@demo.test')!;
+    const created = await h.svc.http.post('/matrix/v1/matrix', {
+      token: h.tokens.admin,
+      body: { matrixName: 'By people', userIds: [holder], groupIds: [team], matrixDelegation: { issuanceStatusNames: ['ISSUED'] } },
+    });
+    expect(created.status).toBe(200);
+    const byPeople = created.body.data;
+    const inTeam = delegationEvent(h.demo.id, { decisionId: d1, recipientUserId: auditor, groupIds: [team], status: 'ISSUED', version: 1, delegationDisplayId: '10003' });
+    const suspendedInTeam = delegationEvent(h.demo.id, { decisionId: d2, recipientUserId: auditor, groupIds: [team], status: 'SUSPENDED', version: 1, delegationDisplayId: '10004' });
+    const elsewhere = delegationEvent(h.demo.id, { decisionId: d1, recipientType: 'POSITION_ONLY', recipientPositionId: controller, status: 'ISSUED', version: 1, delegationDisplayId: '10005' });
+    for (const e of [inTeam, suspendedInTeam, elsewhere]) await h.publish('evt.decision.delegation.issued', e, delegationState(e.delegationId, 1), `${e.delegationDisplayId} issued`);
+    const after = await tick();
+    for (const g of [await grid(byPeople.id), await grid(byPeople.id, `?at=${encodeURIComponent(after)}`)]) {
+      expect(g.columns.map((c) => [c.kind, c.id])).toEqual([
+        ['user', holder],
+        ['group', team],
+      ]);
+      expect(cell(g, d2, holder)!.map((e) => e.delegationId)).toEqual([deleg2.delegationId]);
+      expect(cell(g, d1, team)!.map((e) => e.delegationId)).toEqual([inTeam.delegationId]);
+      const shown = g.rows.flatMap((r) => r.cells.flatMap((c: { delegations: { delegationId: string }[] }) => c.delegations.map((e) => e.delegationId)));
+      expect(shown).not.toContain(elsewhere.delegationId);
+      expect(shown).not.toContain(suspendedInTeam.delegationId);
+    }
+    expect(cell(await grid(byPositions.id), d1, controller)!.map((e) => e.delegationId)).toEqual([elsewhere.delegationId]);
   });
 });

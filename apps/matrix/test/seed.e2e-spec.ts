@@ -1,5 +1,5 @@
 import { Db } from '@ddm/platform';
-import { TestService, createTestDatabase, createTestNamespace, runSeed, startTestService, testEnv, until } from '@ddm/testing';
+import { allTenants, createTestDatabase, createTestNamespace, runSeed, startTestService, testEnv, TestService, until } from '@ddm/testing';
 import { MatrixModule } from '../src/matrix.module';
 import { matrixDataSource } from '../src/data-source';
 
@@ -20,7 +20,7 @@ describe('the matrix seed (npm run seed, SEED_AREAS=matrix): the decision areaâ€
   it('gives Demo Co 5 matrices (Finance by position, board-level by group, a role matrix, a draft, an archived one), two shared, one with saved views', async () => {
     const demo = seeded.tenants.find((t) => t.name === 'Demo Co')! as (typeof seeded.tenants)[number] & { matrix: { matrices: number } };
     expect(demo.matrix.matrices).toBe(5);
-    const db = svc.app.get(Db);
+    const db = allTenants(svc.app.get(Db));
     const rows = await db.query<{ matrix_name: string; status_name: string; sharing_type: string; positions: number; groups: number; role_matrix: boolean; views: number }>(
       `SELECT matrix_name, status_name, sharing_type, cardinality(position_ids) AS positions, cardinality(group_ids) AS groups, role_matrix,
               (SELECT count(*)::int FROM matrix.user_views v WHERE v.matrix_id = m.id) AS views

@@ -7,6 +7,9 @@ import { SettingsOutboxTrace1764900000000 } from './migrations/1764900000000-set
 import { SettingsDecisionBuildingBlocks1765100000000 } from './migrations/1765100000000-settings-decision-building-blocks';
 import { SettingsActionTemplates1765350000000 } from './migrations/1765350000000-settings-action-templates';
 import { SettingsDocumentTypes1765450000000 } from './migrations/1765450000000-settings-document-types';
+import { SettingsIdempotency1765720000000 } from './migrations/1765720000000-settings-idempotency';
+import { SettingsTenantIsolation1765800000000 } from './migrations/1765800000000-settings-tenant-isolation';
+import { SettingsAuditTrail1765800000001 } from './migrations/1765800000001-settings-audit-trail';
 
 /** The settings schema: used by the service and by `migrate`. */
 export const settingsDataSource: ServiceDataSource = {
@@ -21,5 +24,8 @@ export const settingsDataSource: ServiceDataSource = {
     SettingsDecisionBuildingBlocks1765100000000,
     SettingsActionTemplates1765350000000,
     SettingsDocumentTypes1765450000000,
+    SettingsIdempotency1765720000000,
+    SettingsTenantIsolation1765800000000,
+    SettingsAuditTrail1765800000001,
   ],
 };

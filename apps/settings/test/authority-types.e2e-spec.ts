@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { inTenant } from '@ddm/platform';
 import { expectErrorBody } from '@ddm/testing';
 import { AuthorityTypesService } from '../src/authority-types/authority-types.service';
 import { publishTenantCreated } from './fixtures/events';
@@ -125,7 +126,8 @@ describe('authority types (e2e, real Postgres and NATS, auth as a child process)
     it('the lazy path (before lists and creates) gives a tenant whose event was not handled the defaults, once however often it runs', async () => {
       const authorityTypes = h.svc.app.get(AuthorityTypesService);
       const tenantId = randomUUID();
-      await authorityTypes.ensureDefaults(tenantId);
+      // As the service runs it: in the tenant's work (row-level security admits no other).
+      await inTenant(tenantId, () => authorityTypes.ensureDefaults(tenantId));
       await h.db.transaction((tx) => authorityTypes.insertDefaults(tx, tenantId));
       expect((await typesOf(tenantId)).map((r) => r.authority_type)).toEqual(['Approval', 'Signatory']);
       expect((await createdEventsOf(tenantId)).length).toBe(2);

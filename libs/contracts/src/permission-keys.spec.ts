@@ -24,6 +24,8 @@ const ARCHITECTURE_KEYS = [
   'manage:roles',
   'create:notifications',
 ];
+/** Added by the hardening issue (17): the audit trail's readers. */
+const ADDED_KEYS = ['view:audit'];
 
 const role = (key: DefaultRoleKey) => {
   const r = DEFAULT_ROLES.find((x) => x.key === key);
@@ -32,10 +34,10 @@ const role = (key: DefaultRoleKey) => {
 };
 
 describe('permission key catalogue', () => {
-  it('holds exactly the 21 keys of ARCHITECTURE §4', async () => {
+  it('holds exactly the 21 keys of ARCHITECTURE §4 and view:audit', async () => {
     expect(ARCHITECTURE_KEYS).toHaveLength(21);
-    expect([...ALL_PERMISSION_KEYS].sort()).toEqual([...ARCHITECTURE_KEYS].sort());
-    expect(Object.keys(PERMISSION_KEYS)).toHaveLength(21);
+    expect([...ALL_PERMISSION_KEYS].sort()).toEqual([...ARCHITECTURE_KEYS, ...ADDED_KEYS].sort());
+    expect(Object.keys(PERMISSION_KEYS)).toHaveLength(22);
   });
 
   it('spells every key <verb>:<resources> and describes it', async () => {

@@ -25,6 +25,7 @@ export const PERMISSION_KEYS = {
   'manage:users': 'Invite users, change them and their status, resend invitations',
   'manage:roles': 'Create and change tenant roles and their keys',
   'create:notifications': 'Create notifications for other users',
+  'view:audit': 'Read the audit trail of every area (who changed what, when)',
 } as const;
 
 export type PermissionKey = keyof typeof PERMISSION_KEYS;
@@ -45,7 +46,7 @@ export interface DefaultRole {
 }
 
 const AUTHORITY_KEYS: PermissionKey[] = ALL_PERMISSION_KEYS.filter(
-  (k) => !['manage:settings', 'manage:users', 'manage:roles'].includes(k),
+  (k) => !['manage:settings', 'manage:users', 'manage:roles', 'view:audit'].includes(k),
 );
 
 /** The four roles every tenant starts with (ARCHITECTURE §4). */
@@ -76,6 +77,6 @@ export const DEFAULT_ROLES: readonly DefaultRole[] = [
     roleName: 'Auditor',
     description: 'Views everything and changes nothing',
     canDeactivate: true,
-    keys: ['view:decisions'],
+    keys: ['view:decisions', 'view:audit'],
   },
 ];

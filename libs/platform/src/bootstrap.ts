@@ -10,6 +10,8 @@ import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { ConfigError, ServiceConfig, loadConfig } from './config';
 import { ServiceDataSource } from './database';
+import { auditModule } from './audit.controller';
+import { IdempotencyModule, IdempotencyStore, registerIdempotency } from './idempotency';
 import { PinoNestLogger, createLogger } from './logger';
 import { NatsClient } from './nats';
 import { registerRateLimits, registerSecurityHeaders } from './hardening';
@@ -18,6 +20,7 @@ import { PlatformModule } from './platform.module';
 import { describeEnvelopes } from './openapi';
 import { requestContext } from './request-context';
 import { exitGracefullyOnSignals } from './shutdown';
+import { TenantContextInterceptor } from './tenant-context.interceptor';
 import { startTracing } from './tracing';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -43,7 +46,7 @@ export async function createServiceApp(appModule: Type<unknown>, def: ServiceDef
   const logger = createLogger(def.area, config.logLevel);
   const state = { shuttingDown: false };
 
-  @Module({ imports: [PlatformModule.forRoot({ config, logger, dataSource: def.dataSource }), appModule] })
+  @Module({ imports: [PlatformModule.forRoot({ config, logger, dataSource: def.dataSource }), IdempotencyModule, auditModule(def.area), appModule] })
   class ServiceRootModule {}
 
   const adapter = new FastifyAdapter({
@@ -92,7 +95,12 @@ export async function createServiceApp(appModule: Type<unknown>, def: ServiceDef
   // Security headers, CORS from CORS_ORIGINS, then the abuse limits (after the request id is set).
   registerSecurityHeaders(fastify, config.corsOrigins);
   const tenantLimit = await registerRateLimits(fastify, def.area, config.rateLimit, logger);
+  // First of the interceptors (they run after the guard): the caller's tenant to the work's context,
+  // so every statement of the request, the interceptors' own included, runs in it (row-level security).
+  app.useGlobalInterceptors(new TenantContextInterceptor());
   if (tenantLimit) app.useGlobalInterceptors(tenantLimit);
+  // Idempotency-Key on POSTs and bulk PATCHes: claimed after the guard and the tenant's limit.
+  app.useGlobalInterceptors(registerIdempotency(fastify, app.get(IdempotencyStore), logger));
   const ds = app.get(DataSource);
   const nats = app.get(NatsClient);
   // Ready only once the schema is migrated (with MIGRATIONS_RUN=false another process migrates,

@@ -8,7 +8,10 @@ export interface ServiceConfig {
   area: AreaName;
   host: string;
   port: number;
+  /** The services' own role (no superuser, no BYPASSRLS, owns nothing): row-level security applies to it. */
   databaseUrl: string;
+  /** The schema owner's, for the migrations (MIGRATION_DATABASE_URL; DATABASE_URL when unset). */
+  migrationDatabaseUrl: string;
   dbPoolSize: number;
   natsUrl: string;
   natsNamespace: string;
@@ -182,6 +185,7 @@ export function loadConfig(area: AreaName, env: Env = process.env): ServiceConfi
     host: env.HOST || '0.0.0.0',
     port: envInt(env, 'PORT', routeOf(area).port, 0, 65535),
     databaseUrl: envUrl(env, 'DATABASE_URL', ['postgres', 'postgresql']),
+    migrationDatabaseUrl: envUrl(env, env.MIGRATION_DATABASE_URL ? 'MIGRATION_DATABASE_URL' : 'DATABASE_URL', ['postgres', 'postgresql']),
     dbPoolSize: envInt(env, 'DB_POOL_SIZE', 10, 2, 200),
     natsUrl: envUrl(env, 'NATS_URL', ['nats', 'tls']),
     natsNamespace: namespace,

@@ -160,16 +160,22 @@ export class Consumers {
 
   /** A consumer whose handler applies each message in one transaction, once (events, projections). */
   start<S extends EventSubject>(spec: ConsumerSpec<S>): Promise<void> {
-    return this.subscribe(spec, (message, _working) =>
-      this.db.transaction(async (tx) => {
-        const fresh = await tx.query(
-          `INSERT INTO "${this.db.schema}".processed_messages (consumer, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1`,
-          [spec.name, message.messageId],
-        );
-        if (!fresh.length) return; // applied before (redelivery after a crash or a duplicate publish)
-        await spec.handle(message, tx);
-      }),
-    );
+    const processed = `INSERT INTO "${this.db.schema}".processed_messages (consumer, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1`;
+    return this.subscribe(spec, async (message, _working) => {
+      try {
+        await this.db.transaction(async (tx) => {
+          const fresh = await tx.query(processed, [spec.name, message.messageId]);
+          if (!fresh.length) return; // applied before (redelivery after a crash or a duplicate publish)
+          await spec.handle(message, tx);
+        });
+      } catch (err) {
+        if (!refusedByTenantIsolation(err)) throw err;
+        // The event names a record of another tenant (a known id under another tenant id): row-level
+        // security refused the write, so nothing of it applied. Done with it, not retried.
+        this.log.warn({ consumer: spec.name, subject: message.subject, messageId: message.messageId }, "event names another tenant's record: ignored");
+        await this.db.transaction((tx) => tx.query(processed, [spec.name, message.messageId]));
+      }
+    });
   }
 
   /**
@@ -295,7 +301,8 @@ export class Consumers {
     for (let waits = 0; ; waits++) {
       try {
         await inSpan(`process ${subject}`, SpanKind.CONSUMER, traceContextOf(msg.headers), attributes, () =>
-          requestContext.run({ requestId: requestId ?? messageId }, () => work(message, () => msg.working())),
+          // The message's tenant is the handler's: its statements see that tenant's rows only.
+          requestContext.run({ requestId: requestId ?? messageId, tenantId: (payload as { tenantId?: string }).tenantId }, () => work(message, () => msg.working())),
         );
         msg.ack();
         if (waits) log.info({ waits }, 'database reachable again; message applied');
@@ -324,4 +331,10 @@ export class Consumers {
       }
     }
   }
+}
+
+/** A write that row-level security refused: the row belongs to another tenant (SQLSTATE 42501). */
+export function refusedByTenantIsolation(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  return e?.code === '42501' && typeof e.message === 'string' && e.message.includes('row-level security');
 }

@@ -1,6 +1,7 @@
 import { DataSource, DataSourceOptions, MigrationInterface, QueryRunner } from 'typeorm';
 import { Logger } from 'pino';
 import type { Queryable } from './db';
+import { appRoleProblems, grantAppRole, roleOfUrl, tablesWithoutIsolation } from './tenancy';
 
 type MigrationClass = new () => MigrationInterface;
 
@@ -43,6 +44,32 @@ export function createDataSource(def: ServiceDataSource, url: string, poolSize =
   return new DataSource(options);
 }
 
+/**
+ * Runs the schema's migrations as the owner (`migrationUrl`) and grants the app role of `appUrl`
+ * its rights, on a connection of its own that is closed afterwards.
+ */
+export async function migrateSchema(def: ServiceDataSource, migrationUrl: string, appUrl: string, log?: Logger): Promise<string[]> {
+  const owner = createDataSource(def, migrationUrl, 2);
+  await owner.initialize();
+  try {
+    return await runMigrations(owner, def, log, appUrl);
+  } finally {
+    await owner.destroy();
+  }
+}
+
+/**
+ * What a service checks when it starts: its role cannot get around row-level security, and every
+ * tenant table of its schema is isolated. Answers the problems (none: all is well).
+ */
+export async function isolationProblems(ds: DataSource, schema: string): Promise<string[]> {
+  const q = { query: (text: string, params?: readonly unknown[]) => ds.query(text, params as unknown[]) } as Queryable;
+  const problems = await appRoleProblems(q, schema);
+  const open = await tablesWithoutIsolation(q, [schema]);
+  if (open.length) problems.push(`tenant tables without row-level security: ${open.join(', ')}`);
+  return problems;
+}
+
 /** Advisory lock keys: one for database-wide work, one per schema for its migrations. */
 export const DATABASE_LOCK = 'ddm:migrate:database';
 export const schemaLock = (schema: string) => `ddm:migrate:${schema}`;
@@ -54,7 +81,7 @@ const EXTENSION_NAME = /^[a-z_][a-z0-9_]*$/;
  * so the pool needs at least two), so many replicas starting together migrate once. First, under
  * the database-wide lock, the extensions the schema needs; then the schema itself.
  */
-export async function runMigrations(ds: DataSource, def: ServiceDataSource, log?: Logger): Promise<string[]> {
+export async function runMigrations(ds: DataSource, def: ServiceDataSource, log?: Logger, appUrl?: string): Promise<string[]> {
   const runner = ds.createQueryRunner();
   await runner.connect();
   try {
@@ -74,6 +101,20 @@ export async function runMigrations(ds: DataSource, def: ServiceDataSource, log?
       await runner.query(`CREATE SCHEMA IF NOT EXISTS "${def.schema}"`);
       const done = await ds.runMigrations({ transaction: 'each' });
       if (done.length) log?.info({ schema: def.schema, migrations: done.map((m) => m.name) }, 'migrations applied');
+      if (appUrl) {
+        // The services' own role (DATABASE_URL's user) gets its rights on the schema's tables, every run (new tables too).
+        const { user, password } = roleOfUrl(appUrl);
+        const [{ me }] = await runner.query('SELECT current_user AS me');
+        if (user !== me) {
+          // Roles are the server's, shared by every schema: one service at a time changes them.
+          await runner.query('SELECT pg_advisory_lock(hashtext($1))', [DATABASE_LOCK]);
+          try {
+            await grantAppRole(runner, def.schema, user, password);
+          } finally {
+            await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [DATABASE_LOCK]).catch(() => undefined);
+          }
+        }
+      }
       return done.map((m) => m.name);
     } finally {
       await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [schemaLock(def.schema)]).catch(() => undefined);

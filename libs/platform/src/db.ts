@@ -1,8 +1,12 @@
 import { EventPayload, EventSubject } from '@ddm/contracts';
-import { DataSource, EntityManager } from 'typeorm';
+import { Logger } from 'pino';
+import { Pool, PoolClient, QueryResult } from 'pg';
+import { DataSource } from 'typeorm';
 import { nextDisplayIds } from './database';
 import { addManyToOutbox, addToOutbox } from './outbox';
-import { Sql, rowsOf } from './sql';
+import { WorkContext, acrossTenants, currentWork } from './request-context';
+import { Sql } from './sql';
+import { ACTOR_SETTING, CROSS_TENANT_ROLE, NO_TENANT, REQUEST_SETTING, TENANT_SETTING } from './tenancy';
 
 export type Row = Record<string, unknown>;
 
@@ -36,20 +40,22 @@ export interface OutboxWaker {
   kick(): void;
 }
 
-function run(target: { query(text: string, params?: unknown[]): Promise<unknown> }, statement: Sql | string, params?: readonly unknown[]): Promise<unknown> {
-  return statement instanceof Sql ? target.query(statement.text, statement.values as unknown[]) : target.query(statement, params as unknown[] | undefined);
+type Client = PoolClient;
+
+function run(client: Client, statement: Sql | string, params?: readonly unknown[]): Promise<QueryResult> {
+  return statement instanceof Sql ? client.query(statement.text, statement.values as unknown[]) : client.query(statement, params as unknown[] | undefined);
 }
 
 class TransactionHandle implements Tx {
   published = false;
 
   constructor(
-    private readonly manager: EntityManager,
+    private readonly client: Client,
     private readonly schema: string,
   ) {}
 
   async query<T>(statement: Sql | string, params?: readonly unknown[]): Promise<T[]> {
-    return rowsOf<T>(await run(this.manager, statement, params));
+    return (await run(this.client, statement, params)).rows as T[];
   }
 
   async publish<S extends EventSubject>(subject: S, payload: EventPayload<S>): Promise<void> {
@@ -73,29 +79,114 @@ class TransactionHandle implements Tx {
   }
 }
 
+export interface TransactionOptions {
+  /** The isolation level (READ COMMITTED otherwise). */
+  isolation?: 'REPEATABLE READ' | 'SERIALIZABLE';
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Who the database is told the work is for: the tenant the policies admit, the role, the actor. */
+interface Session {
+  tenant: string;
+  role: string;
+  actor: string;
+  requestId: string;
+}
+
+function sessionOf(work: WorkContext | undefined): Session {
+  const cross = !!work?.crossTenant;
+  const tenant = !cross && work?.tenantId && UUID.test(work.tenantId) ? work.tenantId.toLowerCase() : NO_TENANT;
+  const actor = work?.actorId && UUID.test(work.actorId) ? work.actorId.toLowerCase() : '';
+  return { tenant, role: cross ? CROSS_TENANT_ROLE : 'none', actor, requestId: work?.requestId ?? '' };
+}
+
+/** The pooled connections' session settings (tenant and role) as `Db` last set them. */
+const sessions = new WeakMap<Client, string>();
+
+/** A connection error (not a statement's): the connection is dropped from the pool. */
+function brokenConnection(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return !(typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code));
+}
+
 /**
- * The service's database handle. `transaction` is the one way to change state: it commits the
- * rows and their events together, then wakes the outbox relay so the events leave at once.
+ * The service's database handle, the one data-access seam. Every statement runs for the tenant of
+ * the work in progress (`requestContext`): `transaction` opens with the tenant, the actor and the
+ * request id as transaction-local settings in the same round trip as BEGIN; a read outside a
+ * transaction sets the connection's tenant first only when it last served another (so reads of
+ * one tenant cost no extra round trip). Row-level security does the rest (tenancy.ts).
+ * `transaction` is the one way to change state: it commits the rows and their events together,
+ * then wakes the outbox relay so the events leave at once.
  */
 export class Db implements Queryable {
+  private readonly pool: Pool;
+
   constructor(
-    private readonly dataSource: DataSource,
+    dataSource: DataSource,
     readonly schema: string,
     private readonly relay: OutboxWaker,
-  ) {}
+    private readonly log?: Logger,
+  ) {
+    this.pool = (dataSource.driver as unknown as { master: Pool }).master;
+  }
 
-  async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    let handle: TransactionHandle | undefined;
-    const result = await this.dataSource.transaction((manager) => {
-      handle = new TransactionHandle(manager, this.schema);
-      return work(handle);
-    });
-    if (handle?.published) this.relay.kick();
-    return result;
+  async transaction<T>(work: (tx: Tx) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    const session = sessionOf(currentWork());
+    const client = await this.pool.connect();
+    let failed: unknown;
+    try {
+      const begin = options.isolation ? `BEGIN ISOLATION LEVEL ${options.isolation}` : 'BEGIN';
+      await client.query(
+        `${begin}; SELECT set_config('${TENANT_SETTING}', '${session.tenant}', true), set_config('role', '${session.role}', true),` +
+          ` set_config('${ACTOR_SETTING}', '${session.actor}', true), set_config('${REQUEST_SETTING}', ${client.escapeLiteral(session.requestId)}, true)`,
+      );
+      const handle = new TransactionHandle(client, this.schema);
+      let result: T;
+      try {
+        result = await work(handle);
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      }
+      if (handle.published) this.relay.kick();
+      return result;
+    } catch (err) {
+      failed = err;
+      throw err;
+    } finally {
+      client.release(failed && brokenConnection(failed) ? (failed as Error) : undefined);
+    }
   }
 
   /** A read (one statement, outside a transaction). */
   async query<T>(statement: Sql | string, params?: readonly unknown[]): Promise<T[]> {
-    return rowsOf<T>(await run(this.dataSource, statement, params));
+    const session = sessionOf(currentWork());
+    const client = await this.pool.connect();
+    let failed: unknown;
+    try {
+      const key = `${session.tenant}|${session.role}`;
+      if (sessions.get(client) !== key) {
+        sessions.delete(client);
+        await client.query(`SELECT set_config('${TENANT_SETTING}', $1, false), set_config('role', $2, false)`, [session.tenant, session.role]);
+        sessions.set(client, key);
+      }
+      return (await run(client, statement, params)).rows as T[];
+    } catch (err) {
+      failed = err;
+      throw err;
+    } finally {
+      client.release(failed && brokenConnection(failed) ? (failed as Error) : undefined);
+    }
+  }
+
+  /**
+   * The explicit cross-tenant path (auth's caller resolution, a sweep over every tenant): `work`
+   * and every statement it runs through this `Db` see every tenant's rows. Logged with its reason.
+   */
+  acrossTenants<T>(reason: string, work: () => Promise<T>): Promise<T> {
+    this.log?.debug({ reason, requestId: currentWork()?.requestId }, 'cross-tenant work');
+    return acrossTenants(reason, work);
   }
 }

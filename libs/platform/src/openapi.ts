@@ -4,6 +4,7 @@
  * envelope and the error body are added here, once, for every operation of every service.
  */
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { isIdempotentOperation } from './idempotency';
 
 type Schema = Record<string, unknown>;
 
@@ -64,13 +65,53 @@ const RATE_LIMITED_HEADERS: NonNullable<ResponseObject['headers']> = {
 };
 const RATE_LIMITED = 'Too many requests: a rate limit per caller, per tenant or of the operation\'s kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds';
 
-/** Wraps every documented success response in the envelope, gives every error response the error body, and every operation its 429. */
+/** The optional Idempotency-Key of POSTs and bulk PATCHes (libs/platform idempotency). */
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and ' +
+    'request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. ' +
+    'A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$', example: 'f81d4fae-7dec-11d0-a765-00a0c91e6bf6' },
+};
+const KEY_IN_PROGRESS = 'A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds';
+const KEY_REUSED = 'The Idempotency-Key was used with another request (method, path, query or body)';
+const REPLAYED_HEADER = { 'Idempotent-Replayed': { description: '`true` when this is the kept answer of an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } } };
+
+interface Operation {
+  parameters?: { name: string; in: string }[];
+  responses?: Record<string, ResponseObject>;
+}
+
+/** The Idempotency-Key header, its 409 and 422, and the replay header on an operation that takes the key. */
+function describeIdempotency(operation: Operation): void {
+  const responses = operation.responses!;
+  operation.parameters = [...(operation.parameters ?? []).filter((p) => !(p.in === 'header' && p.name === 'Idempotency-Key')), IDEMPOTENCY_KEY_PARAMETER];
+  const conflict = responses['409'];
+  responses['409'] = {
+    ...conflict,
+    description: conflict?.description ? `${conflict.description}, or ${KEY_IN_PROGRESS[0].toLowerCase()}${KEY_IN_PROGRESS.slice(1)}` : KEY_IN_PROGRESS,
+    headers: { ...conflict?.headers, 'Retry-After': { description: 'Seconds to wait (a request with the same Idempotency-Key in progress)', schema: { type: 'integer' } } },
+  };
+  responses['422'] ??= { description: KEY_REUSED };
+  for (const [code, response] of Object.entries(responses)) {
+    if (Number(code) >= 200 && Number(code) < 300) response.headers = { ...response.headers, ...REPLAYED_HEADER };
+  }
+}
+
+/**
+ * Wraps every documented success response in the envelope, gives every error response the error
+ * body, every operation its 429, and the operations that take an Idempotency-Key their header.
+ */
 export function describeEnvelopes(doc: OpenAPIObject): OpenAPIObject {
   doc.components ??= {};
   doc.components.schemas = { ...doc.components.schemas, ErrorBody: ERROR_BODY, FieldError: FIELD_ERROR } as typeof doc.components.schemas;
-  for (const item of Object.values(doc.paths ?? {})) {
-    for (const operation of Object.values(item as Record<string, { responses?: Record<string, ResponseObject> }>)) {
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const [method, operation] of Object.entries(item as Record<string, Operation>)) {
       if (!operation?.responses) continue;
+      if (isIdempotentOperation(method, path)) describeIdempotency(operation);
       const limited = operation.responses['429'];
       operation.responses['429'] = { ...limited, description: limited?.description ?? RATE_LIMITED, headers: { ...limited?.headers, ...RATE_LIMITED_HEADERS } };
       for (const [code, response] of Object.entries(operation.responses)) {

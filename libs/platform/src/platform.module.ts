@@ -13,9 +13,9 @@ import {
 } from '@ddm/contracts';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
-import { ServiceConfig } from './config';
+import { ConfigError, ServiceConfig } from './config';
 import { Consumers } from './consumer';
-import { ServiceDataSource, createDataSource, runMigrations } from './database';
+import { ServiceDataSource, createDataSource, isolationProblems, migrateSchema } from './database';
 import { Db } from './db';
 import { Jobs } from './jobs';
 import { NatsClient } from './nats';
@@ -77,9 +77,15 @@ export class PlatformModule {
         {
           provide: DataSource,
           useFactory: async () => {
+            if (config.runMigrations) await migrateSchema(dataSource, config.migrationDatabaseUrl, config.databaseUrl, logger);
             const ds = createDataSource(dataSource, config.databaseUrl, config.dbPoolSize);
             await ds.initialize();
-            if (config.runMigrations) await runMigrations(ds, dataSource, logger);
+            // Tenant isolation is the database's too: refuse to serve with a role that gets around it or a table it does not cover.
+            const problems = await isolationProblems(ds, dataSource.schema);
+            if (problems.length) {
+              await ds.destroy();
+              throw new ConfigError(`DATABASE_URL: ${problems.join('; ')} (services connect as the app role, migrations run as MIGRATION_DATABASE_URL's owner role)`);
+            }
             return ds;
           },
         },
@@ -89,7 +95,7 @@ export class PlatformModule {
           inject: [DataSource, NatsClient],
           useFactory: (ds: DataSource, nats: NatsClient) => new OutboxRelay(ds, dataSource.schema, nats, logger),
         },
-        { provide: Db, inject: [DataSource, OutboxRelay], useFactory: (ds: DataSource, relay: OutboxRelay) => new Db(ds, dataSource.schema, relay) },
+        { provide: Db, inject: [DataSource, OutboxRelay], useFactory: (ds: DataSource, relay: OutboxRelay) => new Db(ds, dataSource.schema, relay, logger) },
         { provide: Consumers, inject: [Db, NatsClient], useFactory: (db: Db, nats: NatsClient) => new Consumers(db, nats, logger) },
         { provide: Jobs, inject: [Db, Consumers], useFactory: (db: Db, consumers: Consumers) => new Jobs(db, consumers, logger) },
         { provide: AUTH_OPTIONS, useValue: config.auth },
@@ -109,7 +115,7 @@ export class PlatformModule {
         PlatformLifecycle,
         { provide: APP_GUARD, useClass: CallerGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
-        // Input checks first (NUL characters, nesting, unknown query parameters), then the envelope.
+        // Input checks (NUL characters, nesting, unknown query parameters), then the envelope.
         { provide: APP_INTERCEPTOR, useClass: RequestInputInterceptor },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_PIPE, useValue: createValidationPipe() },

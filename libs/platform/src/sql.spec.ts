@@ -1,4 +1,4 @@
-import { SetClause, containsPattern, dateRangeConditions, escapeLike, isEmpty, join, raw, rowsOf, sql } from './sql';
+import { SetClause, containsPattern, dateRangeConditions, escapeLike, isEmpty, join, raw, sql } from './sql';
 
 describe('sql: values are parameters by construction', () => {
   it('never puts a value into the text, however fragments nest; $1..$n follow the values in order', () => {
@@ -33,11 +33,3 @@ describe('list SQL helpers', () => {
   });
 });
 
-describe('rowsOf', () => {
-  it("answers the rows of TypeORM's [rows, count] (UPDATE/DELETE ... RETURNING) and of a plain result alike", () => {
-    expect(rowsOf([[{ id: 1 }], 1])).toEqual([{ id: 1 }]);
-    expect(rowsOf([[], 0])).toEqual([]);
-    expect(rowsOf([{ id: 1 }, { id: 2 }])).toEqual([{ id: 1 }, { id: 2 }]);
-    expect(rowsOf([])).toEqual([]);
-  });
-});

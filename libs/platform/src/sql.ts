@@ -141,11 +141,3 @@ export class SetClause {
   }
 }
 
-/**
- * The rows of a statement run through TypeORM's `query`, whatever the statement: TypeORM answers
- * UPDATE and DELETE ... RETURNING with `[rows, affectedCount]`, every other statement with the rows.
- */
-export function rowsOf<T>(result: unknown): T[] {
-  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[0] as T[];
-  return result as T[];
-}

@@ -1,4 +1,4 @@
-import { RunningProcess, TestDatabase, TestNamespace, createTestDatabase, createTestNamespace, spawnBuilt, testEnv } from '@ddm/testing';
+import { RunningProcess, TestDatabase, TestNamespace, asAppRole, createTestDatabase, createTestNamespace, spawnBuilt, testEnv } from '@ddm/testing';
 import { createDataSource, runMigrations } from '../src/database';
 import { widgetsDataSource } from './fixtures/widgets';
 
@@ -28,7 +28,8 @@ describe('readiness waits for migrations run elsewhere (MIGRATIONS_RUN=false)', 
     const ds = createDataSource(widgetsDataSource, dbx.url, 2);
     await ds.initialize();
     try {
-      expect(await runMigrations(ds, widgetsDataSource)).toEqual(['WidgetsSchema1763800000000']);
+      // As the migrate job does: the owner migrates and grants the service's app role its rights.
+      expect(await runMigrations(ds, widgetsDataSource, undefined, asAppRole(dbx.url))).toEqual(['WidgetsSchema1763800000000']);
     } finally {
       await ds.destroy();
     }

@@ -1,7 +1,7 @@
 import { Type } from '@nestjs/common';
-import { ServiceApp, ServiceDefinition, createServiceApp, ensureDevKeys } from '@ddm/platform';
+import { Db, ServiceApp, ServiceDefinition, TransactionOptions, createServiceApp, ensureDevKeys } from '@ddm/platform';
 import { TestDatabase, createTestDatabase } from './database';
-import { NATS_URL, TEST_KEYS_DIR } from './env';
+import { NATS_URL, TEST_KEYS_DIR, asAppRole } from './env';
 import { HttpClient, httpClient } from './http';
 import { TestNamespace, createTestNamespace } from './nats';
 
@@ -18,7 +18,9 @@ export interface TestService extends ServiceApp {
 export function testEnv(db: TestDatabase, ns: TestNamespace, extra: Record<string, string> = {}): Record<string, string> {
   ensureDevKeys(TEST_KEYS_DIR);
   return {
-    DATABASE_URL: db.url,
+    // The app role (row-level security applies), the owner for the migrations.
+    DATABASE_URL: asAppRole(db.url),
+    MIGRATION_DATABASE_URL: db.url,
     NATS_URL,
     NATS_NAMESPACE: ns.namespace,
     AUTH_DEV_KEYS: 'true',
@@ -53,4 +55,17 @@ export async function startTestService(
       await ns.cleanup();
     },
   };
+}
+
+/**
+ * A service's `Db` for a spec's own fixtures and checks, which read and write any tenant's rows
+ * (a spec seeds several tenants and checks that none leaks into another): every statement takes
+ * the explicit cross-tenant path. The service's code never does this; it runs in its caller's tenant.
+ */
+export function allTenants(db: Db): Db {
+  const reason = 'test fixture';
+  return Object.assign(Object.create(db) as Db, {
+    query: ((statement: unknown, params?: readonly unknown[]) => db.acrossTenants(reason, () => db.query(statement as string, params))) as Db['query'],
+    transaction: ((work: Parameters<Db['transaction']>[0], options?: TransactionOptions) => db.acrossTenants(reason, () => db.transaction(work, options))) as Db['transaction'],
+  });
 }

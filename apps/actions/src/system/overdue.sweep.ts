@@ -25,22 +25,25 @@ export class OverdueSweep extends ScheduledSweep {
 
   /** One sweep: answers how many actions it moved. */
   sweep(): Promise<number> {
-    return this.db.transaction(async (tx) => {
-      const rows = await tx.query<{ id: string; tenant_id: string }>(
-        `WITH due AS (
-           SELECT id FROM actions.actions
-            WHERE NOT is_deleted AND status_key IN ('TODO', 'IN_PROGRESS') AND due_date < now()
-            ORDER BY due_date LIMIT $1 FOR UPDATE SKIP LOCKED)
-         UPDATE actions.actions a SET action_status_id = s.id, status_key = 'OVERDUE', status_rank = $2, version = a.version + 1, updated_on = now(), updated_by = NULL
-           FROM due, actions.action_statuses s
-          WHERE a.id = due.id AND s.tenant_id = a.tenant_id AND s.status_key = 'OVERDUE'
-         RETURNING a.id, a.tenant_id`,
-        [BATCH, statusRank('OVERDUE')],
-      );
-      const byTenant = new Map<string, string[]>();
-      for (const r of rows) byTenant.set(r.tenant_id, [...(byTenant.get(r.tenant_id) ?? []), r.id]);
-      for (const [tenantId, ids] of byTenant) await publishActions(tx, tenantId, ACTION_SUBJECTS.overdue, await readViews(tx, tenantId, ids), null);
-      return rows.length;
-    });
+    // Cross-tenant by nature: the explicit path (Db.acrossTenants).
+    return this.db.acrossTenants('move open actions past their due date to Overdue, in every tenant', () =>
+      this.db.transaction(async (tx) => {
+        const rows = await tx.query<{ id: string; tenant_id: string }>(
+          `WITH due AS (
+             SELECT id FROM actions.actions
+              WHERE NOT is_deleted AND status_key IN ('TODO', 'IN_PROGRESS') AND due_date < now()
+              ORDER BY due_date LIMIT $1 FOR UPDATE SKIP LOCKED)
+           UPDATE actions.actions a SET action_status_id = s.id, status_key = 'OVERDUE', status_rank = $2, version = a.version + 1, updated_on = now(), updated_by = NULL
+             FROM due, actions.action_statuses s
+            WHERE a.id = due.id AND s.tenant_id = a.tenant_id AND s.status_key = 'OVERDUE'
+           RETURNING a.id, a.tenant_id`,
+          [BATCH, statusRank('OVERDUE')],
+        );
+        const byTenant = new Map<string, string[]>();
+        for (const r of rows) byTenant.set(r.tenant_id, [...(byTenant.get(r.tenant_id) ?? []), r.id]);
+        for (const [tenantId, ids] of byTenant) await publishActions(tx, tenantId, ACTION_SUBJECTS.overdue, await readViews(tx, tenantId, ids), null);
+        return rows.length;
+      }),
+    );
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ALL_PERMISSION_KEYS, DEFAULT_ROLES, DefaultRoleKey, EVENT_SUBJECTS, LOGICAL, conflict, notFound } from '@ddm/contracts';
-import { Db, Tx } from '@ddm/platform';
+import { Db, Tx, inTenant } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { UserRefs } from '../users/user-refs';
 import { TenantRow, TenantView, UserTenantRow, UserTenantView, toTenantView, toUserTenantView } from './dto/tenant.response';
@@ -31,10 +31,11 @@ export class TenantsService {
 
   /** Creates a tenant with its four default roles and their keys (ARCHITECTURE §4). */
   async create(name: string): Promise<TenantRef> {
-    return this.db.transaction(async (tx) => {
+    // The new tenant's rows are written in its own context (row-level security admits no other).
+    const id = uuidv7();
+    return inTenant(id, () => this.db.transaction(async (tx) => {
       const exists = await tx.query(`SELECT 1 FROM auth.tenants WHERE lower(name) = lower($1)`, [name]);
       if (exists.length) throw conflict(`A tenant named "${name}" already exists`);
-      const id = uuidv7();
       await tx.query(`INSERT INTO auth.tenants (id, name, status) VALUES ($1, $2, 'ACTIVE')`, [id, name]);
       const roleIds = DEFAULT_ROLES.map(() => uuidv7());
       const displayIds: string[] = [];
@@ -62,7 +63,7 @@ export class TenantsService {
       );
       await tx.publish(EVENT_SUBJECTS.tenantCreated, { tenantId: id, name });
       return { id, name };
-    });
+    }));
   }
 
   async get(tenantId: string): Promise<TenantView> {
@@ -73,7 +74,8 @@ export class TenantsService {
 
   /** The active tenants where the user is a member (ACTIVE) or invited (INVITED: the first request there accepts). */
   async listForUser(userId: string): Promise<UserTenantView[]> {
-    const rows = await this.db.query<UserTenantRow>(USER_TENANTS_SQL, [userId]);
+    // Every tenant of the user: the explicit cross-tenant path.
+    const rows = await this.db.acrossTenants('list the tenants of a user', () => this.db.query<UserTenantRow>(USER_TENANTS_SQL, [userId]));
     return rows.map(toUserTenantView);
   }
 
@@ -87,7 +89,8 @@ export class TenantsService {
    * Used by the seed; the invitation flow of the users area builds on it.
    */
   async addMember(tenantId: string, m: NewMember): Promise<{ userId: string; userDisplayId: string }> {
-    return this.db.transaction(async (tx) => {
+    // In the tenant's work, whoever calls (an invitation of its admin, the seed).
+    return inTenant(tenantId, () => this.db.transaction(async (tx) => {
       const email = m.email.toLowerCase();
       const name = `${m.firstName} ${m.lastName}`;
       let [user] = await tx.query<{ id: string }>(`SELECT id FROM auth.users WHERE lower(email) = $1`, [email]);
@@ -109,7 +112,7 @@ export class TenantsService {
       await this.users.publish(tx, EVENT_SUBJECTS.userCreated, tenantId, [user.id]);
       await tx.publish(LOGICAL.callerChanged, { tenantId, userIds: [user.id] });
       return { userId: user.id, userDisplayId };
-    });
+    }));
   }
 
   private async assignDefaultRoles(tx: Tx, tenantId: string, userId: string, keys: DefaultRoleKey[]): Promise<void> {

@@ -51,47 +51,50 @@ export class AttestationOverdueSweep extends ScheduledSweep {
 
   /** One sweep: answers how many items it marked overdue. */
   sweep(): Promise<number> {
-    return this.db.transaction(async (tx) => {
-      const campaigns = await tx.query<DueCampaign>(
-        `SELECT id, tenant_id, name, due_date, created_by, suspend_overdue FROM decision.attestation_campaigns
-          WHERE status = 'OPEN' AND due_date <= now() ORDER BY due_date, id LIMIT $1 FOR NO KEY UPDATE SKIP LOCKED`,
-        [BATCH],
-      );
-      if (!campaigns.length) return 0;
-      const items = await tx.query<OverdueItem>(
-        `WITH due AS (
-           SELECT i.id FROM decision.attestation_items i WHERE i.campaign_id = ANY($1::uuid[]) AND i.status = 'PENDING'
-            ORDER BY i.campaign_id, i.id LIMIT $2 FOR UPDATE)
-         UPDATE decision.attestation_items i SET status = 'OVERDUE', updated_on = now() FROM due WHERE i.id = due.id
-         RETURNING i.campaign_id, i.tenant_id, i.delegation_id, i.delegation_display_id, i.recipient_type, i.recipient_user_id, i.recipient_position_id`,
-        [campaigns.map((c) => c.id), BATCH],
-      );
-      const byId = new Map(campaigns.map((c) => [c.id, c]));
-      const suspended = await this.suspend(tx, items.filter((i) => byId.get(i.campaign_id)!.suspend_overdue));
-      const byTenant = new Map<string, OverdueItem[]>();
-      for (const i of items) byTenant.set(i.tenant_id, [...(byTenant.get(i.tenant_id) ?? []), i]);
-      for (const [tenantId, overdue] of byTenant) {
-        const issuers = await tx.query<{ id: string; decision_id: string; issuer_user_id: string | null }>(
-          `SELECT id, decision_id, issuer_user_id FROM decision.delegations WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
-          [tenantId, [...new Set(overdue.map((i) => i.delegation_id))]],
+    // Cross-tenant by nature: the explicit path (Db.acrossTenants).
+    return this.db.acrossTenants('mark attestation items past their due date overdue, in every tenant', () =>
+      this.db.transaction(async (tx) => {
+        const campaigns = await tx.query<DueCampaign>(
+          `SELECT id, tenant_id, name, due_date, created_by, suspend_overdue FROM decision.attestation_campaigns
+            WHERE status = 'OPEN' AND due_date <= now() ORDER BY due_date, id LIMIT $1 FOR NO KEY UPDATE SKIP LOCKED`,
+          [BATCH],
         );
-        const delegation = new Map(issuers.map((d) => [d.id, d]));
-        await tx.publishMany(
-          'evt.decision.attestation.overdue',
-          overdue.map((i) => {
-            const d = delegation.get(i.delegation_id)!;
-            const campaign = byId.get(i.campaign_id)!;
-            return {
-              ...toItemEvent(tenantId, campaign, { ...i, decision_id: d.decision_id, issuer_user_id: d.issuer_user_id }),
-              suspended: campaign.suspend_overdue && suspended.has(i.delegation_id),
-              notifyUserIds: [...new Set([d.issuer_user_id, i.recipient_user_id].filter((x): x is string => !!x))],
-            };
-          }),
+        if (!campaigns.length) return 0;
+        const items = await tx.query<OverdueItem>(
+          `WITH due AS (
+             SELECT i.id FROM decision.attestation_items i WHERE i.campaign_id = ANY($1::uuid[]) AND i.status = 'PENDING'
+              ORDER BY i.campaign_id, i.id LIMIT $2 FOR UPDATE)
+           UPDATE decision.attestation_items i SET status = 'OVERDUE', updated_on = now() FROM due WHERE i.id = due.id
+           RETURNING i.campaign_id, i.tenant_id, i.delegation_id, i.delegation_display_id, i.recipient_type, i.recipient_user_id, i.recipient_position_id`,
+          [campaigns.map((c) => c.id), BATCH],
         );
-      }
-      await tx.query(CLOSE_ANSWERED_SQL, [campaigns.map((c) => c.id)]);
-      return items.length;
-    });
+        const byId = new Map(campaigns.map((c) => [c.id, c]));
+        const suspended = await this.suspend(tx, items.filter((i) => byId.get(i.campaign_id)!.suspend_overdue));
+        const byTenant = new Map<string, OverdueItem[]>();
+        for (const i of items) byTenant.set(i.tenant_id, [...(byTenant.get(i.tenant_id) ?? []), i]);
+        for (const [tenantId, overdue] of byTenant) {
+          const issuers = await tx.query<{ id: string; decision_id: string; issuer_user_id: string | null }>(
+            `SELECT id, decision_id, issuer_user_id FROM decision.delegations WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
+            [tenantId, [...new Set(overdue.map((i) => i.delegation_id))]],
+          );
+          const delegation = new Map(issuers.map((d) => [d.id, d]));
+          await tx.publishMany(
+            'evt.decision.attestation.overdue',
+            overdue.map((i) => {
+              const d = delegation.get(i.delegation_id)!;
+              const campaign = byId.get(i.campaign_id)!;
+              return {
+                ...toItemEvent(tenantId, campaign, { ...i, decision_id: d.decision_id, issuer_user_id: d.issuer_user_id }),
+                suspended: campaign.suspend_overdue && suspended.has(i.delegation_id),
+                notifyUserIds: [...new Set([d.issuer_user_id, i.recipient_user_id].filter((x): x is string => !!x))],
+              };
+            }),
+          );
+        }
+        await tx.query(CLOSE_ANSWERED_SQL, [campaigns.map((c) => c.id)]);
+        return items.length;
+      }),
+    );
   }
 
   /**

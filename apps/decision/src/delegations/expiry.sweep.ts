@@ -27,24 +27,27 @@ export class ExpirySweep extends ScheduledSweep {
 
   /** One sweep: answers how many delegations it expired. */
   sweep(): Promise<number> {
-    return this.db.transaction(async (tx) => {
-      const rows = await tx.query<{ id: string; tenant_id: string }>(
-        `WITH due AS (
-           SELECT id FROM decision.delegations
-            WHERE status IN ('ISSUED', 'ACCEPTED') AND expiration_date IS NOT NULL AND expiration_date <= now()
-            ORDER BY expiration_date LIMIT $1 FOR UPDATE SKIP LOCKED)
-         UPDATE decision.delegations g SET status = 'EXPIRED', pending_stage = NULL, updated_on = now(), version = version + 1
-           FROM due WHERE g.id = due.id
-         RETURNING g.id, g.tenant_id`,
-        [BATCH],
-      );
-      const byTenant = new Map<string, string[]>();
-      for (const r of rows) byTenant.set(r.tenant_id, [...(byTenant.get(r.tenant_id) ?? []), r.id]);
-      for (const [tenantId, ids] of byTenant) {
-        await recordDelegationChange(tx, tenantId, ids, 'expired', null, 'evt.decision.delegation.updated', 'evt.decision.delegation.expired');
-        await revalidate(tx, tenantId, { delegationIds: ids });
-      }
-      return rows.length;
-    });
+    // Cross-tenant by nature: the explicit path (Db.acrossTenants).
+    return this.db.acrossTenants('expire delegations past their end, in every tenant', () =>
+      this.db.transaction(async (tx) => {
+        const rows = await tx.query<{ id: string; tenant_id: string }>(
+          `WITH due AS (
+             SELECT id FROM decision.delegations
+              WHERE status IN ('ISSUED', 'ACCEPTED') AND expiration_date IS NOT NULL AND expiration_date <= now()
+              ORDER BY expiration_date LIMIT $1 FOR UPDATE SKIP LOCKED)
+           UPDATE decision.delegations g SET status = 'EXPIRED', pending_stage = NULL, updated_on = now(), version = version + 1
+             FROM due WHERE g.id = due.id
+           RETURNING g.id, g.tenant_id`,
+          [BATCH],
+        );
+        const byTenant = new Map<string, string[]>();
+        for (const r of rows) byTenant.set(r.tenant_id, [...(byTenant.get(r.tenant_id) ?? []), r.id]);
+        for (const [tenantId, ids] of byTenant) {
+          await recordDelegationChange(tx, tenantId, ids, 'expired', null, 'evt.decision.delegation.updated', 'evt.decision.delegation.expired');
+          await revalidate(tx, tenantId, { delegationIds: ids });
+        }
+        return rows.length;
+      }),
+    );
   }
 }

@@ -4,7 +4,8 @@
  * same expression. Visibility is a condition of every read: a restricted document a caller may not
  * see matches nothing, so it is a 404 on get and absent from lists and counts.
  */
-import { ListSpec, Sql, anyOf, escapeLike, isoSql, join, raw, sortBy, sql } from '@ddm/platform';
+import { MAX_PAGE } from '@ddm/contracts';
+import { Sql, anyOf, escapeLike, isoSql, join, raw, sortBy, sql } from '@ddm/platform';
 import type { DocumentSort } from './document.rules';
 import type { StoredDocumentView } from './dto/document.response';
 
@@ -87,27 +88,53 @@ export const AUDIENCE_SQL = `WITH RECURSIVE me AS (
     SELECT unnest(g.parent_group_ids) FROM document.group_projection g JOIN up ON g.id = up.id WHERE g.tenant_id = $1 AND NOT g.is_deleted)
   SELECT coalesce((SELECT position_ids FROM me), '{}') AS position_ids, coalesce((SELECT array_agg(id) FROM up), '{}') AS group_ids`;
 
+/** "The audience row x names the caller": themselves, one of their positions, or one of their groups (with every ancestor). */
+function namesCaller(a: Audience): Sql {
+  return sql`((x.kind = 'U' AND x.principal_id = ${a.userId}) OR (x.kind = 'G' AND x.principal_id = ANY(${a.groupIds}::uuid[])) OR (x.kind = 'P' AND x.principal_id = ANY(${a.positionIds}::uuid[])))`;
+}
+
+/** The restricted documents the caller is named on (a document once per name): three index-only ranges of document_audience. */
+function namedOn(a: Audience): Sql {
+  return sql`SELECT x.document_id FROM document.document_audience x WHERE x.tenant_id = ${a.tenantId} AND x.kind = 'U' AND x.principal_id = ${a.userId}
+      UNION ALL SELECT x.document_id FROM document.document_audience x WHERE x.tenant_id = ${a.tenantId} AND x.kind = 'G' AND x.principal_id = ANY(${a.groupIds}::uuid[])
+      UNION ALL SELECT x.document_id FROM document.document_audience x WHERE x.tenant_id = ${a.tenantId} AND x.kind = 'P' AND x.principal_id = ANY(${a.positionIds}::uuid[])`;
+}
+
 /**
- * The condition "the audience may see d" (nothing for those who see everything): shared with the
- * tenant, or one of the restricted documents the audience is named on. Those are found once per
- * statement from the indexes that name people (sharing groups and users, owner, creator, responsible,
- * reviewer, approver and their positions), and d is tested by id alone: a list or a count reads
- * (tenant_id, document_sharing_type, ..., id) without visiting the documents it does not answer.
+ * The condition "the audience may see d", for one document (nothing for those who see
+ * everything): shared with the tenant, or a restricted document whose audience names the caller
+ * (document.document_audience, probed by the document's id).
  */
 export function visibleTo(a: Audience): Sql[] {
   if (a.all) return [];
-  return [
-    sql`(d.document_sharing_type = 'TENANT' OR d.id IN (
-        SELECT sg.document_id FROM document.document_sharing_groups sg WHERE sg.tenant_id = ${a.tenantId} AND sg.group_id = ANY(${a.groupIds}::uuid[])
-        UNION ALL
-        SELECT su.document_id FROM document.document_sharing_users su WHERE su.tenant_id = ${a.tenantId} AND su.user_id = ${a.userId}
-        UNION ALL
-        SELECT n.id FROM document.documents n WHERE n.tenant_id = ${a.tenantId} AND NOT n.is_deleted
-           AND (n.owner_id = ${a.userId} OR n.created_by = ${a.userId} OR n.responsible_user_id = ${a.userId} OR n.reviewer_user_id = ${a.userId} OR n.approver_user_id = ${a.userId}
-                OR n.responsible_position_id = ANY(${a.positionIds}::uuid[]) OR n.reviewer_position_id = ANY(${a.positionIds}::uuid[])
-                OR n.approver_position_id = ANY(${a.positionIds}::uuid[]))))`,
-  ];
+  return [sql`(d.document_sharing_type = 'TENANT' OR EXISTS (SELECT 1 FROM document.document_audience x WHERE x.document_id = d.id AND x.tenant_id = ${a.tenantId} AND ${namesCaller(a)}))`];
 }
+
+/**
+ * The same condition for many documents (lists, counts): the restricted documents the caller is
+ * named on are read once per statement (index-only) and each document is tested against them by
+ * id, so a list read in index order stops after its page.
+ */
+function visibleAmong(a: Audience): Sql[] {
+  if (a.all) return [];
+  return [sql`(d.document_sharing_type = 'TENANT' OR d.id IN (${namedOn(a)}))`];
+}
+
+/**
+ * The audience rows of documents, as they are now (in the transaction that changed them): $1 =
+ * tenant, $2 = the documents' ids. Run DELETE_AUDIENCE_SQL first. Only live RESTRICTED documents
+ * have rows (the tenant sees the others, or nobody does).
+ */
+export const DELETE_AUDIENCE_SQL = `DELETE FROM document.document_audience WHERE tenant_id = $1 AND document_id = ANY($2::uuid[])`;
+export const INSERT_AUDIENCE_SQL = `INSERT INTO document.document_audience (tenant_id, document_id, kind, principal_id)
+  SELECT DISTINCT d.tenant_id, d.id, p.kind, p.principal_id
+    FROM document.documents d
+    CROSS JOIN LATERAL (
+      SELECT 'U', u FROM unnest(ARRAY[d.owner_id, d.created_by, d.responsible_user_id, d.reviewer_user_id, d.approver_user_id]) AS u
+      UNION ALL SELECT 'P', pos FROM unnest(ARRAY[d.responsible_position_id, d.reviewer_position_id, d.approver_position_id]) AS pos
+      UNION ALL SELECT 'G', sg.group_id FROM document.document_sharing_groups sg WHERE sg.document_id = d.id
+      UNION ALL SELECT 'U', su.user_id FROM document.document_sharing_users su WHERE su.document_id = d.id) AS p(kind, principal_id)
+   WHERE d.tenant_id = $1 AND d.id = ANY($2::uuid[]) AND NOT d.is_deleted AND d.document_sharing_type = 'RESTRICTED' AND p.principal_id IS NOT NULL`;
 
 /** One live document the audience may see, as its view. */
 export function documentById(tenantId: string, id: string, a: Audience): Sql {
@@ -181,9 +208,18 @@ export interface DocumentFilters {
 
 const REVIEW_VALUES = ['REVIEW_PENDING', 'CHANGES_REQUESTED', 'REVIEWED'];
 
-/** The conditions of the filters, the tenant and visibility first. */
+/** The conditions of the filters, the tenant, visibility and the sharing type first. */
 export function matching(tenantId: string, a: Audience, f: DocumentFilters): Sql[] {
-  const where = [sql`d.tenant_id = ${tenantId}`, sql`NOT d.is_deleted`, ...visibleTo(a)];
+  return [sql`d.tenant_id = ${tenantId}`, sql`NOT d.is_deleted`, ...visibleAmong(a), ...sharedAs(f.documentSharingType), ...filtering(a, f)];
+}
+
+function sharedAs(type: string | undefined): Sql[] {
+  return type ? [sql`d.document_sharing_type = ${type}`] : [];
+}
+
+/** The conditions of the filters but the sharing type. */
+function filtering(a: Audience, f: DocumentFilters): Sql[] {
+  const where: Sql[] = [];
   if (f.search) where.push(sql`d.search_text LIKE ${`%${escapeLike(f.search.toLowerCase())}%`}`);
   if (f.status?.length === 1) where.push(sql`d.document_status = ${f.status[0]}`);
   else where.push(...anyOf('d.document_status', f.status, 'text'));
@@ -194,7 +230,6 @@ export function matching(tenantId: string, a: Audience, f: DocumentFilters): Sql
     const approval = f.oversight.filter((s) => !REVIEW_VALUES.includes(s));
     where.push(sql`(d.review_status = ANY(${review}::text[]) OR d.approval_status = ANY(${approval}::text[]))`);
   }
-  if (f.documentSharingType) where.push(sql`d.document_sharing_type = ${f.documentSharingType}`);
   if (f.documentUploadType) where.push(sql`d.document_upload_type = ${f.documentUploadType}`);
   if (f.responsibleUserId) where.push(sql`d.responsible_user_id = ${f.responsibleUserId}`);
   if (f.reviewerUserId) where.push(sql`d.reviewer_user_id = ${f.reviewerUserId}`);
@@ -219,29 +254,58 @@ const SORT_KEYS: Record<DocumentSort, string[]> = {
   lastUpdatedOn: ['d.updated_on'],
 };
 
-/** The documents the audience sees that match, a page of them in the chosen order (one statement). */
-export function documentList(tenantId: string, a: Audience, f: DocumentFilters & { page: number; limit: number; sortBy?: DocumentSort; sortOrder?: string }): ListSpec {
-  return {
-    from: raw('document.documents d'),
-    where: matching(tenantId, a, f),
-    id: 'd.id',
-    sort: sortBy(SORT_KEYS, f.sortBy ?? 'documentName', f.sortOrder),
-    view: {
-      columns: sql`d.version, ${raw(DOCUMENT_VIEW)} AS view, EXISTS (SELECT 1 FROM document.document_favourites fv WHERE fv.document_id = d.id AND fv.user_id = ${a.userId}) AS is_favourite`,
-      from: raw(`document.documents d ON d.id = page.id ${VIEW_JOINS}`),
-    },
-    page: f.page,
-    limit: f.limit,
-  };
+/**
+ * The documents the audience sees that match, in disjoint parts, each answering `columns` (over
+ * d): the tenant-wide ones that match, and the restricted ones the caller is named on that match,
+ * read from document_audience (index-only) and not from the documents they do not see. That part
+ * reads no document when neither a filter nor `columns` asks about one (the audience holds live
+ * RESTRICTED documents of the tenant only, so those conditions hold; the planner drops the join).
+ */
+function seenParts(tenantId: string, a: Audience, f: DocumentFilters, columns: Sql): Sql[] {
+  const scope = [sql`d.tenant_id = ${tenantId}`, sql`NOT d.is_deleted`];
+  const filters = filtering(a, f);
+  if (a.all) return [sql`SELECT ${columns} FROM document.documents d WHERE ${join([...scope, ...sharedAs(f.documentSharingType), ...filters], ' AND ')}`];
+  const parts: Sql[] = [];
+  if (f.documentSharingType !== 'RESTRICTED') parts.push(sql`SELECT ${columns} FROM document.documents d WHERE ${join([...scope, ...sharedAs('TENANT'), ...filters], ' AND ')}`);
+  if (f.documentSharingType !== 'TENANT')
+    parts.push(sql`SELECT ${columns} FROM (SELECT DISTINCT n.document_id FROM (${namedOn(a)}) n) v LEFT JOIN document.documents d ON d.id = v.document_id
+      WHERE ${filters.length ? join(filters, ' AND ') : sql`true`}`);
+  return parts;
+}
+
+/** ORDER BY d.<keys> <dir>, d.id <dir> (the id ends every order). */
+function orderOf(keys: readonly string[], dir: 'ASC' | 'DESC'): Sql {
+  return raw([...keys, 'd.id'].map((k) => `${k} ${dir}`).join(', '));
+}
+
+/**
+ * The documents the audience sees that match: a page of them in the chosen order, and their
+ * total, in one statement, as listSql (@ddm/platform) shapes it (the page's ids in index order,
+ * only they joined to the view; an empty page answers one row with the total alone, ord null) but
+ * for the total, counted by parts (seenParts) and not over the page's FROM. Rows: total, ord,
+ * version, view, is_favourite.
+ */
+export function documentList(tenantId: string, a: Audience, f: DocumentFilters & { page: number; limit: number; sortBy?: DocumentSort; sortOrder?: string }): Sql {
+  const sort = sortBy(SORT_KEYS, f.sortBy ?? 'documentName', f.sortOrder);
+  const order = orderOf(sort.keys, sort.dir);
+  const limit = Math.min(Math.max(Math.trunc(Number(f.limit)) || 10, 1), 100);
+  const page = Math.min(Math.max(Math.trunc(Number(f.page)) || 1, 1), MAX_PAGE);
+  return sql`WITH page AS (
+    SELECT d.id, row_number() OVER (ORDER BY ${order} ROWS UNBOUNDED PRECEDING) AS ord FROM document.documents d
+     WHERE ${join(matching(tenantId, a, f), ' AND ')} ORDER BY ${order} LIMIT ${limit} OFFSET ${(page - 1) * limit})
+  SELECT c.total, v.* FROM (SELECT sum(p.n)::int AS total FROM (${join(seenParts(tenantId, a, f, sql`count(*) AS n`), ' UNION ALL ')}) p) c
+  LEFT JOIN (SELECT page.ord, d.version, ${raw(DOCUMENT_VIEW)} AS view,
+      EXISTS (SELECT 1 FROM document.document_favourites fv WHERE fv.document_id = d.id AND fv.user_id = ${a.userId}) AS is_favourite
+    FROM page JOIN document.documents d ON d.id = page.id ${raw(VIEW_JOINS)}) v ON true
+  ORDER BY v.ord`;
 }
 
 /** The counts of the documents the audience sees that match: active (PUBLISHED), inactive (DRAFT, ARCHIVED), the caller's favourites, all. */
 export function documentCounts(tenantId: string, a: Audience, f: DocumentFilters): Sql {
-  return sql`SELECT count(*) FILTER (WHERE d.document_status = 'PUBLISHED')::int AS active,
-      count(*) FILTER (WHERE d.document_status <> 'PUBLISHED')::int AS inactive,
-      count(*) FILTER (WHERE EXISTS (SELECT 1 FROM document.document_favourites fv WHERE fv.document_id = d.id AND fv.user_id = ${a.userId}))::int AS favorites,
-      count(*)::int AS "all"
-    FROM document.documents d WHERE ${join(matching(tenantId, a, f), ' AND ')}`;
+  const columns = sql`count(*) FILTER (WHERE d.document_status = 'PUBLISHED') AS active, count(*) FILTER (WHERE d.document_status <> 'PUBLISHED') AS inactive,
+      count(*) FILTER (WHERE EXISTS (SELECT 1 FROM document.document_favourites fv WHERE fv.document_id = d.id AND fv.user_id = ${a.userId})) AS favorites, count(*) AS n`;
+  return sql`SELECT sum(p.active)::int AS active, sum(p.inactive)::int AS inactive, sum(p.favorites)::int AS favorites, sum(p.n)::int AS "all"
+    FROM (${join(seenParts(tenantId, a, f, columns), ' UNION ALL ')}) p`;
 }
 
 /** A row of the view statements. */

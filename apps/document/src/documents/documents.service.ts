@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Caller, DocumentOversightEvent, DocumentStatus, FieldError, Page, badRequest, conflict, forbidden, notFound, relationshipsOf, requireAllowed } from '@ddm/contracts';
-import { Db, Queryable, SERVICE_CONFIG, ServiceConfig, SetClause, Tx, listPage, raw, sql } from '@ddm/platform';
+import { Db, Queryable, SERVICE_CONFIG, ServiceConfig, SetClause, Tx, listPage, pageRows, raw, sql } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { requireReferences } from './document-references';
 import {
@@ -24,9 +24,11 @@ import {
   ADD_REVISION_SQL,
   AUDIENCE_SQL,
   Audience,
+  DELETE_AUDIENCE_SQL,
   DOCUMENT_VIEW_SQL,
   DocumentFilters,
   DocumentRow,
+  INSERT_AUDIENCE_SQL,
   TRACKED_SQL,
   documentById,
   documentCounts,
@@ -149,7 +151,9 @@ export class DocumentsService {
 
   async list(caller: Caller, q: ListDocumentsQuery): Promise<Page<Partial<DocumentView>>> {
     const a = await this.audience(this.db, caller);
-    return listPage(this.db, documentList(caller.tenantId, a, q), (row: DocumentRow) => selectDocumentFields(this.view(row.view, caller, a, row.is_favourite ?? false), q.select));
+    const rows = await this.db.query<DocumentRow & { total: number; ord: unknown }>(documentList(caller.tenantId, a, q));
+    const { items, total } = pageRows(rows, (row: DocumentRow) => selectDocumentFields(this.view(row.view, caller, a, row.is_favourite ?? false), q.select));
+    return new Page(items, total, q.page, q.limit);
   }
 
   async counts(caller: Caller, f: DocumentFilters): Promise<DocumentCountsView> {
@@ -409,8 +413,9 @@ export class DocumentsService {
   }
 
   /**
-   * A change of the document, as it is now in the transaction: its change log entry (when
-   * something changed), the document event, and the oversight requests the change opened.
+   * A change of the document, as it is now in the transaction: its audience (who may see it, as
+   * the change left its sharing, people and state), its change log entry (when something changed),
+   * the document event, and the oversight requests the change opened.
    */
   private async record(
     tx: Tx,
@@ -423,6 +428,8 @@ export class DocumentsService {
     cycles: { review: string | null; approval: string | null },
     withdrawn: readonly Withdrawal[] = [],
   ): Promise<StoredDocumentView> {
+    await tx.query(DELETE_AUDIENCE_SQL, [caller.tenantId, [id]]);
+    await tx.query(INSERT_AUDIENCE_SQL, [caller.tenantId, [id]]);
     await tx.query(ADD_REVISION_SQL, [id, caller.tenantId, caller.userId, kind, JSON.stringify(changes)]);
     const [row] = await tx.query<DocumentRow>(DOCUMENT_VIEW_SQL, [id, caller.tenantId]);
     await tx.publish(subject, { tenantId: caller.tenantId, document: toDocumentPayload(row.view, row.version) });

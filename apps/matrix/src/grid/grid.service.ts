@@ -2,15 +2,15 @@ import { once } from 'node:events';
 import { PassThrough, Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { AppError, Caller, ErrorCode, notFound, unauthenticated } from '@ddm/contracts';
-import { Db, join as joinSql, listSql, pageRows, raw, sql } from '@ddm/platform';
+import { Db, enterTenant, join as joinSql, listSql, pageRows, raw, sql } from '@ddm/platform';
 import { stream as excelStream } from 'exceljs';
 import { MatricesService } from '../matrices/matrices.service';
 import { visibleTo } from '../matrices/matrix.sql';
-import { LimitFormatting, SHARE_PASSWORD_TRIES, SHARE_PASSWORD_WINDOW_SECONDS, exportFileName, externalLinkOpen, formatLimit, statusByName } from '../matrices/matrix.rules';
+import { LimitFormatting, SHARE_PASSWORD_TRIES, SHARE_PASSWORD_WINDOW_SECONDS, exportFileName, externalLinkOpen, statusByName } from '../matrices/matrix.rules';
 import { verifyPassword } from '../share-links/password';
 import { GridPageView, SharedMatrixView } from './dto/grid.response';
-import { AuthorityRow, DelegationFilter, DelegationState, GridColumn, GridRow, csvLine, exportFields, exportHeader, rowCells } from './grid.rules';
-import { GRID_MATRIX_COLUMNS, GridMatrixRow, chosenColumns, delegationsSource, gridRows, holderColumns } from './grid.sql';
+import { AuthorityRow, DelegationFilter, DelegationState, GridColumn, GridRow, csvLine, exportFields, exportHeader, formattedLimit, rowCells } from './grid.rules';
+import { GRID_MATRIX_COLUMNS, GridMatrixRow, chosenColumns, delegationsSource, gridRows, holderColumns, namesColumns, pageDelegations } from './grid.sql';
 
 /** Rows read per statement while exporting (the grid's own page limit). */
 const EXPORT_PAGE = 100;
@@ -53,8 +53,12 @@ export class GridService {
    */
   async forToken(token: string, password: string | undefined): Promise<GridMatrixRow> {
     if (!TOKEN.test(token)) throw notFound('Shared matrix not found');
-    const [m] = await this.db.query<GridMatrixRow>(sql`SELECT ${raw(GRID_MATRIX_COLUMNS)} FROM matrix.matrices m
-      WHERE m.ext_token = ${token} AND NOT m.is_deleted AND m.ext_enabled`);
+    // The token names the tenant: found on the explicit cross-tenant path, then the rest of the request runs in that tenant.
+    const [m] = await this.db.acrossTenants('find a shared matrix by its link token', () =>
+      this.db.query<GridMatrixRow>(sql`SELECT ${raw(GRID_MATRIX_COLUMNS)} FROM matrix.matrices m
+        WHERE m.ext_token = ${token} AND NOT m.is_deleted AND m.ext_enabled`),
+    );
+    if (m) enterTenant(m.tenant_id);
     if (!m || !externalLinkOpen({ enabled: m.ext_enabled, expirationEnabled: m.ext_expiration_enabled, expirationDate: m.ext_expiration_date }, new Date())) {
       throw notFound('Shared matrix not found');
     }
@@ -81,8 +85,7 @@ export class GridService {
   }
 
   async columns(m: GridMatrixRow, at: string | undefined): Promise<GridColumn[]> {
-    const chosen = m.user_ids.length + m.position_ids.length + m.group_ids.length > 0;
-    const rows = await this.db.query<GridColumn>(chosen ? chosenColumns(m) : holderColumns(m, at));
+    const rows = await this.db.query<GridColumn>(namesColumns(m) ? chosenColumns(m) : holderColumns(m, at));
     return rows.map((r) => ({ id: r.id, kind: r.kind, name: r.name }));
   }
 
@@ -92,12 +95,14 @@ export class GridService {
     const rows = await this.db.query<RowRow & { total: number; ord: unknown }>(listSql(gridRows(m, page, limit, at)));
     const { items, total } = pageRows(rows, (r: RowRow) => r);
     const ids = items.map((r) => r.decision_id);
+    const filter = (m.delegation_filter ?? {}) as DelegationFilter;
     const delegations = ids.length
-      ? await this.db.query<DelegationState>(sql`${delegationsSource(m.tenant_id, at, sql`x.decision_id = ANY(${ids}::uuid[])`)} ORDER BY length(x.delegation_display_id), x.delegation_display_id, x.delegation_id`)
+      ? await this.db.query<DelegationState>(
+          sql`${delegationsSource(m.tenant_id, at, pageDelegations(m, ids, filter.issuanceStatusNames))} ORDER BY length(x.delegation_display_id), x.delegation_display_id, x.delegation_id`,
+        )
       : [];
     const types = await this.db.query<{ id: string; authority_type: string }>(sql`SELECT id, authority_type FROM matrix.authority_type_projection WHERE tenant_id = ${m.tenant_id}`);
     const typeNames = new Map(types.map((t) => [t.id, t.authority_type]));
-    const filter = (m.delegation_filter ?? {}) as DelegationFilter;
     const formatting = (m.formatting ?? {}) as LimitFormatting;
     const byDecision = new Map<string, DelegationState[]>();
     for (const d of delegations) {
@@ -118,7 +123,7 @@ export class GridService {
         value: a.authorityLimitValue,
         unit: a.authorityLimitValueUnit,
         operator: a.authorityLimitOperator,
-        formattedLimit: formatLimit({ valueType: a.authorityLimitValueType, operator: a.authorityLimitOperator, value: a.authorityLimitValue, unit: a.authorityLimitValueUnit }, formatting),
+        formattedLimit: formattedLimit(a, formatting),
       })),
       cells: rowCells(cols, byDecision.get(r.decision_id) ?? [], filter, formatting, typeNames),
     }));

@@ -1,4 +1,4 @@
-import { ListSpec, Sql, raw, sql } from '@ddm/platform';
+import { ListSpec, Sql, join, raw, sql } from '@ddm/platform';
 import { MATRIX_DECISIONS_WHERE } from '../matrices/matrix.sql';
 
 /** What the grid needs of a matrix. */
@@ -40,6 +40,27 @@ export function delegationsSource(tenantId: string, at: string | undefined, deci
       AND x.valid_from <= ${at}::timestamptz AND (x.valid_to IS NULL OR x.valid_to > ${at}::timestamptz) AND NOT x.ended`;
 }
 
+/** Whether the matrix names its columns (users, positions, groups); if not, its columns are everyone holding something in it. */
+export function namesColumns(m: Pick<GridMatrixRow, 'user_ids' | 'position_ids' | 'group_ids'>): boolean {
+  return m.user_ids.length + m.position_ids.length + m.group_ids.length > 0;
+}
+
+/**
+ * The delegations a page can show, as a condition on `x` for delegationsSource: those of the page's
+ * decisions, held in a column the matrix names (when it names any) and of a status it shows (when it
+ * names any). The others would land in no cell: a page of 20 named columns reads their delegations,
+ * not those of all 200 holders.
+ */
+export function pageDelegations(m: GridMatrixRow, decisionIds: readonly string[], statuses: readonly string[] | undefined): Sql {
+  const where = [sql`x.decision_id = ANY(${decisionIds}::uuid[])`];
+  if (namesColumns(m)) {
+    where.push(sql`(x.recipient_user_id = ANY(${m.user_ids}::uuid[]) OR x.recipient_position_id = ANY(${m.position_ids}::uuid[]) OR x.group_ids && ${m.group_ids}::uuid[])`);
+  }
+  // As shows(): a delegation without a status matches the name "".
+  if (statuses?.length) where.push(sql`coalesce(x.status, '') = ANY(${statuses}::text[])`);
+  return sql`(${join(where, ' AND ')})`;
+}
+
 /** The decisions as they are now, or as they stood at `at` (their history row valid then), with the projection's columns. */
 export function decisionsAt(tenantId: string, at: string | undefined): Sql {
   if (!at) return sql`matrix.decision_projection`;
@@ -66,18 +87,46 @@ export function chosenColumns(m: GridMatrixRow): Sql {
     ORDER BY k, n`;
 }
 
-/** Everyone who holds something in the matrix (now or at `at`): the recipient positions, and the recipient users held without a position, by name. */
+/**
+ * Everyone who holds something in the matrix (now or at `at`): the recipient positions, and the
+ * recipient users held without a position, by name.
+ *
+ * A tenant has far fewer holders than delegations, so this walks the distinct holders of the tenant
+ * (a loose index scan: one probe of the by-position or by-user index per holder) and keeps those
+ * holding a delegation of one of the matrix's decisions (one more probe each; LATERAL ... LIMIT 1,
+ * since as an EXISTS the planner hashes every delegation), instead of reading every delegation of
+ * the matrix (200,000 rows for 200 columns).
+ */
 export function holderColumns(m: GridMatrixRow, at: string | undefined): Sql {
-  const held = delegationsSource(m.tenant_id, at, matrixDecisionIds(m.id, m.tenant_id, at));
-  return sql`WITH held AS (${held})
+  const t = m.tenant_id;
+  // The delegations standing (now, or at `at`), as `x`; each condition matches the partial indexes' own.
+  const standing = at
+    ? sql`matrix.delegation_history x WHERE x.tenant_id = ${t} AND x.valid_from <= ${at}::timestamptz AND (x.valid_to IS NULL OR x.valid_to > ${at}::timestamptz) AND NOT x.ended`
+    : sql`matrix.delegation_projection x WHERE x.tenant_id = ${t} AND x.revoked_on IS NULL`;
+  // Any delegation ever recorded (the loose scan's candidates; the history keeps ended ones, so no time condition).
+  const recorded = at ? sql`matrix.delegation_history x WHERE x.tenant_id = ${t}` : sql`matrix.delegation_projection x WHERE x.tenant_id = ${t} AND x.revoked_on IS NULL`;
+  const inMatrix = matrixDecisionIds(m.id, t, at);
+  return sql`WITH RECURSIVE positions AS (
+        SELECT (SELECT x.recipient_position_id FROM ${recorded} AND x.recipient_position_id IS NOT NULL ORDER BY x.recipient_position_id LIMIT 1) AS id
+        UNION ALL
+        SELECT (SELECT x.recipient_position_id FROM ${recorded} AND x.recipient_position_id > p.id ORDER BY x.recipient_position_id LIMIT 1) FROM positions p WHERE p.id IS NOT NULL
+      ), users AS (
+        SELECT (SELECT x.recipient_user_id FROM ${recorded} AND x.recipient_position_id IS NULL AND x.recipient_user_id IS NOT NULL ORDER BY x.recipient_user_id LIMIT 1) AS id
+        UNION ALL
+        SELECT (SELECT x.recipient_user_id FROM ${recorded} AND x.recipient_position_id IS NULL AND x.recipient_user_id > u.id ORDER BY x.recipient_user_id LIMIT 1) FROM users u WHERE u.id IS NOT NULL
+      )
     SELECT c.id, c.kind, c.name FROM (
-      SELECT DISTINCT h.recipient_position_id AS id, 'position' AS kind, coalesce(p.position_name, h.recipient_position_id::text) AS name, 1 AS k
-        FROM held h LEFT JOIN matrix.position_projection p ON p.id = h.recipient_position_id AND p.tenant_id = ${m.tenant_id}
-       WHERE h.recipient_position_id IS NOT NULL
-      UNION
-      SELECT DISTINCT h.recipient_user_id, 'user', coalesce(u.name, u.email, h.recipient_user_id::text), 2
-        FROM held h LEFT JOIN matrix.user_projection u ON u.tenant_id = ${m.tenant_id} AND u.id = h.recipient_user_id
-       WHERE h.recipient_position_id IS NULL AND h.recipient_user_id IS NOT NULL
+      SELECT h.id, 'position' AS kind, coalesce(p.position_name, h.id::text) AS name, 1 AS k
+        FROM positions h
+        CROSS JOIN LATERAL (SELECT 1 FROM ${standing} AND x.recipient_position_id = h.id AND ${inMatrix} LIMIT 1) held
+        LEFT JOIN matrix.position_projection p ON p.id = h.id AND p.tenant_id = ${t}
+       WHERE h.id IS NOT NULL
+      UNION ALL
+      SELECT h.id, 'user', coalesce(u.name, u.email, h.id::text), 2
+        FROM users h
+        CROSS JOIN LATERAL (SELECT 1 FROM ${standing} AND x.recipient_position_id IS NULL AND x.recipient_user_id = h.id AND ${inMatrix} LIMIT 1) held
+        LEFT JOIN matrix.user_projection u ON u.tenant_id = ${t} AND u.id = h.id
+       WHERE h.id IS NOT NULL
     ) c ORDER BY c.k, lower(c.name), c.id`;
 }
 

@@ -57,80 +57,86 @@ export class SweepsService implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   /** Deletes read notifications older than the retention; answers how many. */
-  async retention(): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const n = (await this.db.query(retentionSql(this.options.retentionDays, RETENTION_BATCH))).length;
-      total += n;
-      if (n < RETENTION_BATCH) return total;
-    }
+  retention(): Promise<number> {
+    return this.db.acrossTenants('delete read notifications past the retention, in every tenant', async () => {
+      let total = 0;
+      for (;;) {
+        const n = (await this.db.query(retentionSql(this.options.retentionDays, RETENTION_BATCH))).length;
+        total += n;
+        if (n < RETENTION_BATCH) return total;
+      }
+    });
   }
 
   /**
    * Warns the recipients of live delegations expiring within 7 days (DELEGATION_EXPIRING), each
    * claimed delegation in the transaction that claims it; answers how many notifications were made.
    */
-  async expiring(): Promise<number> {
-    let made = 0;
-    for (;;) {
-      const claimed = await this.db.transaction(async (tx) => {
-        const rows = await tx.query<ExpiringRow>(claimExpiringSql(EXPIRING_BATCH));
-        for (const r of rows) {
-          const n = expiringNotification({
-            delegationId: r.delegation_id,
-            delegationDisplayId: r.delegation_display_id,
-            recipientUserId: r.recipient_user_id,
-            recipientPositionId: r.recipient_position_id,
-            expirationDate: r.expiration_date,
-          });
-          if (!n) continue;
-          const spec = {
-            tenantId: r.tenant_id,
-            templateKey: n.templateKey,
-            placeholders: n.placeholders,
-            entityType: n.entityType,
-            entityId: n.entityId,
-            actionUrl: `${this.config.appUrl}${n.path}`,
-            payload: null,
-            sourceKey: n.sourceKey,
-            createdBy: null,
-          };
-          made += (await this.notifications.notify(tx, spec, n.userIds, n.positionIds)).length;
-        }
-        return rows.length;
-      });
-      if (claimed < EXPIRING_BATCH) return made;
-    }
+  expiring(): Promise<number> {
+    return this.db.acrossTenants('warn of delegations expiring soon, in every tenant', async () => {
+      let made = 0;
+      for (;;) {
+        const claimed = await this.db.transaction(async (tx) => {
+          const rows = await tx.query<ExpiringRow>(claimExpiringSql(EXPIRING_BATCH));
+          for (const r of rows) {
+            const n = expiringNotification({
+              delegationId: r.delegation_id,
+              delegationDisplayId: r.delegation_display_id,
+              recipientUserId: r.recipient_user_id,
+              recipientPositionId: r.recipient_position_id,
+              expirationDate: r.expiration_date,
+            });
+            if (!n) continue;
+            const spec = {
+              tenantId: r.tenant_id,
+              templateKey: n.templateKey,
+              placeholders: n.placeholders,
+              entityType: n.entityType,
+              entityId: n.entityId,
+              actionUrl: `${this.config.appUrl}${n.path}`,
+              payload: null,
+              sourceKey: n.sourceKey,
+              createdBy: null,
+            };
+            made += (await this.notifications.notify(tx, spec, n.userIds, n.positionIds)).length;
+          }
+          return rows.length;
+        });
+        if (claimed < EXPIRING_BATCH) return made;
+      }
+    });
   }
 
   /** Mails every due digest (people with unread notifications); answers how many were sent. */
-  async digests(): Promise<number> {
-    let sent = 0;
-    for (;;) {
-      const claimed = await this.db.query<{ tenant_id: string; user_id: string; email: string | null; name: string | null; email_digest: string }>(claimDueDigestsSql(DIGEST_BATCH));
-      if (!claimed.length) return sent;
-      const items = await this.db.query<DigestItem>(digestItemsSql(claimed.map((c) => c.tenant_id), claimed.map((c) => c.user_id), DIGEST_ITEMS));
-      const byPerson = new Map<string, DigestItem[]>();
-      for (const i of items) {
-        const key = `${i.tenant_id}:${i.user_id}`;
-        byPerson.set(key, [...(byPerson.get(key) ?? []), i]);
-      }
-      const mails = claimed
-        .filter((c) => c.email && byPerson.has(`${c.tenant_id}:${c.user_id}`))
-        .map((c) => {
-          const mine = byPerson.get(`${c.tenant_id}:${c.user_id}`)!;
-          return digestMail({
-            email: c.email!,
-            name: c.name,
-            period: c.email_digest,
-            unread: mine[0].unread,
-            items: mine.map((i) => ({ title: i.title, actionUrl: i.action_url })),
-            appUrl: this.config.appUrl,
+  digests(): Promise<number> {
+    return this.db.acrossTenants('mail the due digests, in every tenant', async () => {
+      let sent = 0;
+      for (;;) {
+        const claimed = await this.db.query<{ tenant_id: string; user_id: string; email: string | null; name: string | null; email_digest: string }>(claimDueDigestsSql(DIGEST_BATCH));
+        if (!claimed.length) return sent;
+        const items = await this.db.query<DigestItem>(digestItemsSql(claimed.map((c) => c.tenant_id), claimed.map((c) => c.user_id), DIGEST_ITEMS));
+        const byPerson = new Map<string, DigestItem[]>();
+        for (const i of items) {
+          const key = `${i.tenant_id}:${i.user_id}`;
+          byPerson.set(key, [...(byPerson.get(key) ?? []), i]);
+        }
+        const mails = claimed
+          .filter((c) => c.email && byPerson.has(`${c.tenant_id}:${c.user_id}`))
+          .map((c) => {
+            const mine = byPerson.get(`${c.tenant_id}:${c.user_id}`)!;
+            return digestMail({
+              email: c.email!,
+              name: c.name,
+              period: c.email_digest,
+              unread: mine[0].unread,
+              items: mine.map((i) => ({ title: i.title, actionUrl: i.action_url })),
+              appUrl: this.config.appUrl,
+            });
           });
-        });
-      const outcomes = await this.mail.sendAll(mails);
-      sent += outcomes.filter((o) => o.ok).length;
-      if (claimed.length < DIGEST_BATCH) return sent;
-    }
+        const outcomes = await this.mail.sendAll(mails);
+        sent += outcomes.filter((o) => o.ok).length;
+        if (claimed.length < DIGEST_BATCH) return sent;
+      }
+    });
   }
 }

@@ -25,6 +25,8 @@ export enum ErrorCode {
   NotFound = 'NOT_FOUND',
   Conflict = 'CONFLICT',
   PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
+  /** Well-formed but not acceptable as sent (an Idempotency-Key reused for another request). */
+  Unprocessable = 'UNPROCESSABLE',
   UnsupportedMediaType = 'UNSUPPORTED_MEDIA_TYPE',
   RateLimited = 'RATE_LIMITED',
   DependencyDown = 'DEPENDENCY_DOWN',
@@ -38,6 +40,7 @@ const STATUS_OF: Record<ErrorCode, number> = {
   [ErrorCode.Conflict]: 409,
   [ErrorCode.PayloadTooLarge]: 413,
   [ErrorCode.UnsupportedMediaType]: 415,
+  [ErrorCode.Unprocessable]: 422,
   [ErrorCode.RateLimited]: 429,
   [ErrorCode.DependencyDown]: 503,
 };
@@ -69,6 +72,7 @@ const REASON: Record<number, string> = {
   413: 'Payload Too Large',
   414: 'URI Too Long',
   415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   502: 'Bad Gateway',

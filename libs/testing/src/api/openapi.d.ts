@@ -4,6 +4,26 @@
  */
 
 export interface paths {
+    "/decision/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit trail of the decision area
+         * @description Every change of a record of this area in the tenant: who (actorId), when, what (the changed fields before and after) and the request id. Append-only; newest first unless sortOrder=asc. Filters: entityType, entityId, actorId, startDate/endDate.
+         */
+        get: operations["AuditController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/decision/v1/decisions": {
         parameters: {
             query?: never;
@@ -816,6 +836,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/actions/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit trail of the actions area
+         * @description Every change of a record of this area in the tenant: who (actorId), when, what (the changed fields before and after) and the request id. Append-only; newest first unless sortOrder=asc. Filters: entityType, entityId, actorId, startDate/endDate.
+         */
+        get: operations["actions_AuditController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/actions/v1/action-statuses": {
         parameters: {
             query?: never;
@@ -1043,6 +1083,26 @@ export interface paths {
          * @description The create fields; assigneeIds and files replace what the action has. Owner and assignees may change their action; edit:actions changes any. A system action’s cause fields (decisionId, delegationId, documentId, ownerId) cannot change (409).
          */
         patch: operations["ActionsController_update"];
+        trace?: never;
+    };
+    "/settings/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit trail of the settings area
+         * @description Every change of a record of this area in the tenant: who (actorId), when, what (the changed fields before and after) and the request id. Append-only; newest first unless sortOrder=asc. Filters: entityType, entityId, actorId, startDate/endDate.
+         */
+        get: operations["settings_AuditController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/settings/v1/group-types": {
@@ -1435,6 +1495,26 @@ export interface paths {
         patch: operations["DocumentTypesController_update"];
         trace?: never;
     };
+    "/matrix/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit trail of the matrix area
+         * @description Every change of a record of this area in the tenant: who (actorId), when, what (the changed fields before and after) and the request id. Append-only; newest first unless sortOrder=asc. Filters: entityType, entityId, actorId, startDate/endDate.
+         */
+        get: operations["matrix_AuditController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/matrix/v1/matrix/bulk-reassign-owner": {
         parameters: {
             query?: never;
@@ -1669,6 +1749,26 @@ export interface paths {
         };
         /** Export the grid through its external link (no bearer token) */
         get: operations["SharedController_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit trail of the auth area
+         * @description Every change of a record of this area in the tenant: who (actorId), when, what (the changed fields before and after) and the request id. Append-only; newest first unless sortOrder=asc. Filters: entityType, entityId, actorId, startDate/endDate.
+         */
+        get: operations["auth_AuditController_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2020,6 +2120,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/document/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit trail of the document area
+         * @description Every change of a record of this area in the tenant: who (actorId), when, what (the changed fields before and after) and the request id. Append-only; newest first unless sortOrder=asc. Filters: entityType, entityId, actorId, startDate/endDate.
+         */
+        get: operations["document_AuditController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/document/v1/documents": {
         parameters: {
             query?: never;
@@ -2227,6 +2347,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/notifications/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit trail of the notifications area
+         * @description Every change of a record of this area in the tenant: who (actorId), when, what (the changed fields before and after) and the request id. Append-only; newest first unless sortOrder=asc. Filters: entityType, entityId, actorId, startDate/endDate.
+         */
+        get: operations["notifications_AuditController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/notifications/templates": {
         parameters: {
             query?: never;
@@ -2396,13 +2536,51 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AuditChange: {
+            /** @description The field (column) that changed */
+            field: string;
+            /** @description Its value before (null on creation) */
+            from: (string | number | boolean | unknown[] | {
+                [key: string]: unknown;
+            }) | null;
+            /** @description Its value after (null on deletion) */
+            to: (string | number | boolean | unknown[] | {
+                [key: string]: unknown;
+            }) | null;
+        };
+        AuditEntryView: {
+            /** @description The entry’s id (increasing) */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            /** @description The record’s kind (its table) */
+            entityType: string;
+            /** @description The record’s id */
+            entityId: string;
+            /**
+             * @description A soft delete is an UPDATE of isDeleted
+             * @enum {string}
+             */
+            action: "CREATE" | "UPDATE" | "DELETE";
+            /**
+             * Format: uuid
+             * @description Who (users.id); null for the system’s own work (sweeps, events of other areas)
+             */
+            actorId: Record<string, never> | null;
+            /** @description The request (x-request-id) or message that made the change */
+            requestId: Record<string, never> | null;
+            /** @description The changed fields, before and after */
+            changes: components["schemas"]["AuditChange"][];
+            /** Format: date-time */
+            changedAt: string;
+        };
         RecordPermission: {
             /**
              * @description A key that applies to the record
              * @example edit:decisions
              * @enum {string}
              */
-            relationship_key: "view:decisions" | "create:decisions" | "edit:decisions" | "delete:decisions" | "create:root_delegations" | "create:delegations" | "approve:delegations" | "create:actions" | "edit:actions" | "create:documents" | "edit:documents" | "review:documents" | "approve:documents" | "create:matrices" | "edit:matrices" | "share:matrices" | "change_owner:matrices" | "manage:settings" | "manage:users" | "manage:roles" | "create:notifications";
+            relationship_key: "view:decisions" | "create:decisions" | "edit:decisions" | "delete:decisions" | "create:root_delegations" | "create:delegations" | "approve:delegations" | "create:actions" | "edit:actions" | "create:documents" | "edit:documents" | "review:documents" | "approve:documents" | "create:matrices" | "edit:matrices" | "share:matrices" | "change_owner:matrices" | "manage:settings" | "manage:users" | "manage:roles" | "create:notifications" | "view:audit";
             /** @description Whether the caller holds it (through a role, or a relationship to the record) */
             allowed: boolean;
         };
@@ -6376,7 +6554,7 @@ export interface components {
         };
         RelationshipMappingView: {
             /** @enum {string} */
-            relationshipKeyName: "view:decisions" | "create:decisions" | "edit:decisions" | "delete:decisions" | "create:root_delegations" | "create:delegations" | "approve:delegations" | "create:actions" | "edit:actions" | "create:documents" | "edit:documents" | "review:documents" | "approve:documents" | "create:matrices" | "edit:matrices" | "share:matrices" | "change_owner:matrices" | "manage:settings" | "manage:users" | "manage:roles" | "create:notifications";
+            relationshipKeyName: "view:decisions" | "create:decisions" | "edit:decisions" | "delete:decisions" | "create:root_delegations" | "create:delegations" | "approve:delegations" | "create:actions" | "edit:actions" | "create:documents" | "edit:documents" | "review:documents" | "approve:documents" | "create:matrices" | "edit:matrices" | "share:matrices" | "change_owner:matrices" | "manage:settings" | "manage:users" | "manage:roles" | "create:notifications" | "view:audit";
             isEnabled: boolean;
             /** @enum {string} */
             status: "ACTIVE" | "INACTIVE";
@@ -6410,7 +6588,7 @@ export interface components {
         };
         RelationshipMappingDto: {
             /** @enum {string} */
-            relationshipKeyName: "view:decisions" | "create:decisions" | "edit:decisions" | "delete:decisions" | "create:root_delegations" | "create:delegations" | "approve:delegations" | "create:actions" | "edit:actions" | "create:documents" | "edit:documents" | "review:documents" | "approve:documents" | "create:matrices" | "edit:matrices" | "share:matrices" | "change_owner:matrices" | "manage:settings" | "manage:users" | "manage:roles" | "create:notifications";
+            relationshipKeyName: "view:decisions" | "create:decisions" | "edit:decisions" | "delete:decisions" | "create:root_delegations" | "create:delegations" | "approve:delegations" | "create:actions" | "edit:actions" | "create:documents" | "edit:documents" | "review:documents" | "approve:documents" | "create:matrices" | "edit:matrices" | "share:matrices" | "change_owner:matrices" | "manage:settings" | "manage:users" | "manage:roles" | "create:notifications" | "view:audit";
             isEnabled: boolean;
         };
         CreateRoleDto: {
@@ -6433,7 +6611,7 @@ export interface components {
              * @example manage:users
              * @enum {string}
              */
-            relationshipKeyName: "view:decisions" | "create:decisions" | "edit:decisions" | "delete:decisions" | "create:root_delegations" | "create:delegations" | "approve:delegations" | "create:actions" | "edit:actions" | "create:documents" | "edit:documents" | "review:documents" | "approve:documents" | "create:matrices" | "edit:matrices" | "share:matrices" | "change_owner:matrices" | "manage:settings" | "manage:users" | "manage:roles" | "create:notifications";
+            relationshipKeyName: "view:decisions" | "create:decisions" | "edit:decisions" | "delete:decisions" | "create:root_delegations" | "create:delegations" | "approve:delegations" | "create:actions" | "edit:actions" | "create:documents" | "edit:documents" | "review:documents" | "approve:documents" | "create:matrices" | "edit:matrices" | "share:matrices" | "change_owner:matrices" | "manage:settings" | "manage:users" | "manage:roles" | "create:notifications" | "view:audit";
             description: string;
         };
         DocumentPersonView: {
@@ -7134,6 +7312,88 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    AuditController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description By the time of the change */
+                sortOrder?: "asc" | "desc";
+                /** @description The changed record’s kind: its table (`positions`, `delegations`, …) */
+                entityType?: string;
+                /** @description The changed record’s id (its key; parts of a composite key joined by :) */
+                entityId?: string;
+                /** @description Who changed it (users.id); the system’s own changes have none */
+                actorId?: string;
+                /** @description Changed at or after (ISO 8601 date-time) */
+                startDate?: string;
+                /** @description Changed at or before (ISO 8601 date-time; inclusive to the millisecond) */
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged audit entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["AuditEntryView"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "view:audit" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window ends */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the window (the tighter of the caller's and the tenant's budgets) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     DecisionsController_list: {
         parameters: {
             query?: {
@@ -7253,7 +7513,10 @@ export interface operations {
     DecisionsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7265,6 +7528,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7314,8 +7579,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The tenant already has a decision of that name */
+            /** @description The tenant already has a decision of that name, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7345,7 +7621,10 @@ export interface operations {
     DecisionsController_search: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7358,6 +7637,8 @@ export interface operations {
             /** @description Paged decisions (spec §2.9) */
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7394,6 +7675,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
             429: {
                 headers: {
@@ -7416,7 +7717,10 @@ export interface operations {
     DecisionsController_bulkDelete: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7428,6 +7732,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7459,6 +7765,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
             429: {
                 headers: {
@@ -7481,7 +7807,10 @@ export interface operations {
     DecisionsController_bulkRestore: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7493,6 +7822,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7524,6 +7855,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
             429: {
                 headers: {
@@ -7546,7 +7897,10 @@ export interface operations {
     DecisionsController_bulkDuplicate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7558,6 +7912,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7589,6 +7945,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
             429: {
                 headers: {
@@ -7611,7 +7987,10 @@ export interface operations {
     DecisionsController_unlinkRecords: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7623,6 +8002,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7647,6 +8028,26 @@ export interface operations {
             };
             /** @description Not a member of the tenant, or missing the "edit:decisions" permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8039,7 +8440,10 @@ export interface operations {
     DelegationsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8051,6 +8455,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8100,8 +8506,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description It would create a segregation-of-duties conflict (the rules named in errors as sodRules.<ruleId>); send acknowledgeSodConflict: true */
+            /** @description It would create a segregation-of-duties conflict (the rules named in errors as sodRules.<ruleId>); send acknowledgeSodConflict: true, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8131,7 +8548,10 @@ export interface operations {
     DelegationsController_search: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8144,6 +8564,8 @@ export interface operations {
             /** @description Paged delegations */
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8180,6 +8602,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
             429: {
                 headers: {
@@ -8202,7 +8644,10 @@ export interface operations {
     DelegationsController_bulkLinkDocuments: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8214,6 +8659,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8254,6 +8701,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
             429: {
                 headers: {
@@ -8276,7 +8743,10 @@ export interface operations {
     DelegationsController_bulkDelete: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8288,6 +8758,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8337,8 +8809,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Descendants would be orphaned: send cascadeToChildDelegations */
+            /** @description Descendants would be orphaned: send cascadeToChildDelegations, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8368,7 +8851,10 @@ export interface operations {
     DelegationsController_bulkReassign: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8380,6 +8866,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8429,6 +8917,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
             429: {
                 headers: {
@@ -8451,7 +8959,10 @@ export interface operations {
     DelegationsController_requestAction: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8463,6 +8974,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8512,8 +9025,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The delegation is not ISSUED or ACCEPTED, or nobody holds it today */
+            /** @description The delegation is not ISSUED or ACCEPTED, or nobody holds it today, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8795,7 +9319,10 @@ export interface operations {
     DelegationsController_move: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
                 action: "issue" | "approve" | "deny" | "accept" | "reject" | "suspend" | "resume" | "revoke" | "archive";
@@ -8810,6 +9337,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8850,8 +9379,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The move is not allowed from the current status (the message names both); or the delegation would begin to hold and create a segregation-of-duties conflict (the rules named), without acknowledgeSodConflict */
+            /** @description The move is not allowed from the current status (the message names both); or the delegation would begin to hold and create a segregation-of-duties conflict (the rules named), without acknowledgeSodConflict, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8881,7 +9421,10 @@ export interface operations {
     AuthorityController_check: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8893,6 +9436,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8942,6 +9487,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
             429: {
                 headers: {
@@ -8964,7 +9529,10 @@ export interface operations {
     AuthorityController_checkBatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8976,6 +9544,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9018,6 +9588,26 @@ export interface operations {
             };
             /** @description A check names an unknown, or another tenant's decision */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9265,7 +9855,10 @@ export interface operations {
     WhatIfController_evaluate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9277,6 +9870,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9317,8 +9912,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The records the changes touch are being changed by another request; ask again */
+            /** @description The records the changes touch are being changed by another request; ask again, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9527,7 +10133,10 @@ export interface operations {
     ConditionsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 delegationId: string;
             };
@@ -9541,6 +10150,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9581,8 +10192,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The decision's conditions are not enabled */
+            /** @description The decision's conditions are not enabled, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10374,7 +10996,10 @@ export interface operations {
     SodRulesController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10386,6 +11011,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10435,8 +11062,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The tenant already has a rule of that name, or the most rules it may have */
+            /** @description The tenant already has a rule of that name, or the most rules it may have, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10886,7 +11524,10 @@ export interface operations {
     AttestationsController_open: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10898,6 +11539,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10944,6 +11587,26 @@ export interface operations {
             };
             /** @description A decision or group the tenant does not have (named) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11227,7 +11890,10 @@ export interface operations {
     AttestationsController_respond: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
                 delegationId: string;
@@ -11242,6 +11908,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11291,8 +11959,101 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Answered already, the campaign is past due, or the delegation is no longer held */
+            /** @description Answered already, the campaign is past due, or the delegation is no longer held, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window ends */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the window (the tighter of the caller's and the tenant's budgets) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    actions_AuditController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description By the time of the change */
+                sortOrder?: "asc" | "desc";
+                /** @description The changed record’s kind: its table (`positions`, `delegations`, …) */
+                entityType?: string;
+                /** @description The changed record’s id (its key; parts of a composite key joined by :) */
+                entityId?: string;
+                /** @description Who changed it (users.id); the system’s own changes have none */
+                actorId?: string;
+                /** @description Changed at or after (ISO 8601 date-time) */
+                startDate?: string;
+                /** @description Changed at or before (ISO 8601 date-time; inclusive to the millisecond) */
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged audit entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["AuditEntryView"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "view:audit" permission */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11629,7 +12390,10 @@ export interface operations {
     ActionsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11641,6 +12405,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11683,6 +12449,26 @@ export interface operations {
             };
             /** @description An owner or assignee who is not a member of the tenant, or a status, priority, type, template, decision, delegation or document the tenant does not have */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11836,7 +12622,10 @@ export interface operations {
     ActionsController_bulkReassign: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11848,6 +12637,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11890,6 +12681,26 @@ export interface operations {
             };
             /** @description Unknown, deleted or another tenant’s actions, or people not of the tenant (named) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12002,7 +12813,10 @@ export interface operations {
     ActionsController_bulkDuplicate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12014,6 +12828,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12056,6 +12872,26 @@ export interface operations {
             };
             /** @description Unknown, deleted or another tenant’s actions (named) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12170,7 +13006,10 @@ export interface operations {
     ActionsController_answerAttestation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 actionId: string;
             };
@@ -12184,6 +13023,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12233,8 +13074,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an Attestation action, answered or canceled already, or past its due date */
+            /** @description Not an Attestation action, answered or canceled already, or past its due date, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12508,6 +13360,88 @@ export interface operations {
             };
         };
     };
+    settings_AuditController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description By the time of the change */
+                sortOrder?: "asc" | "desc";
+                /** @description The changed record’s kind: its table (`positions`, `delegations`, …) */
+                entityType?: string;
+                /** @description The changed record’s id (its key; parts of a composite key joined by :) */
+                entityId?: string;
+                /** @description Who changed it (users.id); the system’s own changes have none */
+                actorId?: string;
+                /** @description Changed at or after (ISO 8601 date-time) */
+                startDate?: string;
+                /** @description Changed at or before (ISO 8601 date-time; inclusive to the millisecond) */
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged audit entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["AuditEntryView"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "view:audit" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window ends */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the window (the tighter of the caller's and the tenant's budgets) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     GroupTypesController_list: {
         parameters: {
             query?: {
@@ -12586,7 +13520,10 @@ export interface operations {
     GroupTypesController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12598,6 +13535,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12629,8 +13568,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The tenant already has a type of that name */
+            /** @description The tenant already has a type of that name, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12916,7 +13866,10 @@ export interface operations {
     GroupsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12928,6 +13881,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12977,8 +13932,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The group type is not active */
+            /** @description The group type is not active, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13295,7 +14261,10 @@ export interface operations {
     PositionsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13307,6 +14276,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13347,8 +14318,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The tenant already has a position of that name */
+            /** @description The tenant already has a position of that name, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13610,7 +14592,10 @@ export interface operations {
     PositionsController_bulkStatus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13622,6 +14607,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13646,6 +14633,26 @@ export interface operations {
             };
             /** @description Not a member of the tenant, or missing the "manage:settings" permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13753,7 +14760,10 @@ export interface operations {
     DecisionRolesController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13765,6 +14775,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13805,8 +14817,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The name is taken in the tenant */
+            /** @description The name is taken in the tenant, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14011,7 +15034,10 @@ export interface operations {
     DecisionSectionsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14023,6 +15049,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14063,8 +15091,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The name is taken in the tenant */
+            /** @description The name is taken in the tenant, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14256,7 +15295,10 @@ export interface operations {
     DecisionCategoriesController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14268,6 +15310,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14317,8 +15361,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The name is taken in the tenant */
+            /** @description The name is taken in the tenant, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14521,7 +15576,10 @@ export interface operations {
     AuthorityTypesController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14533,6 +15591,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14573,8 +15633,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The name is taken in the tenant */
+            /** @description The name is taken in the tenant, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14853,7 +15924,10 @@ export interface operations {
     DocumentTypesController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14865,6 +15939,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14905,8 +15981,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The name is taken in the tenant */
+            /** @description The name is taken in the tenant, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15027,10 +16114,95 @@ export interface operations {
             };
         };
     };
+    matrix_AuditController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description By the time of the change */
+                sortOrder?: "asc" | "desc";
+                /** @description The changed record’s kind: its table (`positions`, `delegations`, …) */
+                entityType?: string;
+                /** @description The changed record’s id (its key; parts of a composite key joined by :) */
+                entityId?: string;
+                /** @description Who changed it (users.id); the system’s own changes have none */
+                actorId?: string;
+                /** @description Changed at or after (ISO 8601 date-time) */
+                startDate?: string;
+                /** @description Changed at or before (ISO 8601 date-time; inclusive to the millisecond) */
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged audit entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["AuditEntryView"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "view:audit" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window ends */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the window (the tighter of the caller's and the tenant's budgets) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     MatricesController_bulkReassignOwner: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15042,6 +16214,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15082,6 +16256,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
             429: {
                 headers: {
@@ -15104,7 +16298,10 @@ export interface operations {
     MatricesController_saveView: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15116,6 +16313,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15158,6 +16357,26 @@ export interface operations {
             };
             /** @description No such matrix the caller sees */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15259,7 +16478,10 @@ export interface operations {
     MatricesController_search: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15272,6 +16494,8 @@ export interface operations {
             /** @description Paged matrices (spec §2.12) */
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15308,6 +16532,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
             429: {
                 headers: {
@@ -15330,7 +16574,10 @@ export interface operations {
     MatricesController_statusCounts: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15342,6 +16589,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15366,6 +16615,26 @@ export interface operations {
             };
             /** @description Not a member of the tenant, or missing permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15456,7 +16725,10 @@ export interface operations {
     MatricesController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15468,6 +16740,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15510,6 +16784,26 @@ export interface operations {
             };
             /** @description A user or group to share with is not the tenant’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16209,10 +17503,95 @@ export interface operations {
             };
         };
     };
+    auth_AuditController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description By the time of the change */
+                sortOrder?: "asc" | "desc";
+                /** @description The changed record’s kind: its table (`positions`, `delegations`, …) */
+                entityType?: string;
+                /** @description The changed record’s id (its key; parts of a composite key joined by :) */
+                entityId?: string;
+                /** @description Who changed it (users.id); the system’s own changes have none */
+                actorId?: string;
+                /** @description Changed at or after (ISO 8601 date-time) */
+                startDate?: string;
+                /** @description Changed at or before (ISO 8601 date-time; inclusive to the millisecond) */
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged audit entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["AuditEntryView"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "view:audit" permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window ends */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the window (the tighter of the caller's and the tenant's budgets) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     InvitationsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16225,6 +17604,8 @@ export interface operations {
             /** @description The invited user (spec §2.4) */
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16256,6 +17637,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
             429: {
                 headers: {
@@ -16278,7 +17679,10 @@ export interface operations {
     InvitationsController_bulkInvite: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16290,6 +17694,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16314,6 +17720,26 @@ export interface operations {
             };
             /** @description Not a member of the tenant, or missing the "manage:users" permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16343,7 +17769,10 @@ export interface operations {
     InvitationsController_bulkResend: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16355,6 +17784,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16379,6 +17810,26 @@ export interface operations {
             };
             /** @description Not a member of the tenant, or missing the "manage:users" permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16751,7 +18202,10 @@ export interface operations {
     UsersController_bulkStatus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16763,6 +18217,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16787,6 +18243,26 @@ export interface operations {
             };
             /** @description Not a member of the tenant, or missing the "manage:users" permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17518,7 +18994,10 @@ export interface operations {
     RolesController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -17532,6 +19011,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17556,6 +19037,26 @@ export interface operations {
             };
             /** @description Not a member of the tenant, or missing the "manage:roles" permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17616,6 +19117,88 @@ export interface operations {
                 };
             };
             /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window ends */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the window (the tighter of the caller's and the tenant's budgets) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    document_AuditController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description By the time of the change */
+                sortOrder?: "asc" | "desc";
+                /** @description The changed record’s kind: its table (`positions`, `delegations`, …) */
+                entityType?: string;
+                /** @description The changed record’s id (its key; parts of a composite key joined by :) */
+                entityId?: string;
+                /** @description Who changed it (users.id); the system’s own changes have none */
+                actorId?: string;
+                /** @description Changed at or after (ISO 8601 date-time) */
+                startDate?: string;
+                /** @description Changed at or before (ISO 8601 date-time; inclusive to the millisecond) */
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged audit entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["AuditEntryView"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "view:audit" permission */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17757,7 +19340,10 @@ export interface operations {
     DocumentsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -17769,6 +19355,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17811,6 +19399,26 @@ export interface operations {
             };
             /** @description A document type, file, group, user or position the tenant does not have */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18373,7 +19981,10 @@ export interface operations {
     DocumentsController_review: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -18387,6 +19998,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18427,8 +20040,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No review is pending */
+            /** @description No review is pending, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18458,7 +20082,10 @@ export interface operations {
     DocumentsController_approve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -18472,6 +20099,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18512,8 +20141,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No approval is pending */
+            /** @description No approval is pending, or a request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18687,7 +20327,10 @@ export interface operations {
     FilesController_upload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -18702,6 +20345,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18742,6 +20387,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The file holds more than 25 MiB (nothing is stored) */
             413: {
                 headers: {
@@ -18753,6 +20409,15 @@ export interface operations {
             };
             /** @description Not multipart/form-data, or a media type outside the allow-list */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18827,6 +20492,88 @@ export interface operations {
             };
             /** @description Unknown, another tenant's, or used by no document the caller sees */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window ends */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the window (the tighter of the caller's and the tenant's budgets) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    notifications_AuditController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description By the time of the change */
+                sortOrder?: "asc" | "desc";
+                /** @description The changed record’s kind: its table (`positions`, `delegations`, …) */
+                entityType?: string;
+                /** @description The changed record’s id (its key; parts of a composite key joined by :) */
+                entityId?: string;
+                /** @description Who changed it (users.id); the system’s own changes have none */
+                actorId?: string;
+                /** @description Changed at or after (ISO 8601 date-time) */
+                startDate?: string;
+                /** @description Changed at or before (ISO 8601 date-time; inclusive to the millisecond) */
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged audit entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["AuditEntryView"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing the "view:audit" permission */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19213,7 +20960,10 @@ export interface operations {
     NotificationsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -19226,6 +20976,8 @@ export interface operations {
             /** @description The notification (spec §2.14) */
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19259,6 +21011,26 @@ export interface operations {
             };
             /** @description Not a member of the tenant, or missing the "create:notifications" permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19367,7 +21139,10 @@ export interface operations {
                 /** @description The tenant; defaults to the caller's active tenant */
                 tenantId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -19375,6 +21150,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19399,6 +21176,26 @@ export interface operations {
             };
             /** @description Not a member of the tenant, or missing permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds to wait (a request with the same Idempotency-Key in progress) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request (method, path, query or body) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

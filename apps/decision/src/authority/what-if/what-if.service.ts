@@ -121,9 +121,8 @@ export class WhatIfService {
   private async evaluate(caller: Caller, changes: readonly Change[]): Promise<WhatIfView> {
     const tenantId = caller.tenantId;
     try {
+      // Before and after are read in one snapshot (REPEATABLE READ): another change committing meanwhile is in neither.
       await this.db.transaction(async (tx) => {
-        // Before and after are read in one snapshot: another change committing meanwhile is in neither.
-        await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
         await tx.query(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
         // The instant both states are read at: the transaction's start, to the millisecond (what the changes write is valid from then).
         const [{ at }] = await tx.query<{ at: Date }>(`SELECT date_trunc('milliseconds', now()) AS at`);
@@ -134,7 +133,7 @@ export class WhatIfService {
         for (const [i, change] of changes.entries()) steps.push(...(await apply(tx, tenantId, change, i)));
         const after = await standing(tx, caller, decisions, at);
         throw new RolledBack(await answer(tx, tenantId, decisions, steps, before, after));
-      });
+      }, { isolation: 'REPEATABLE READ' });
     } catch (err) {
       if (err instanceof RolledBack) return err.answer;
       throw err;
