@@ -70,13 +70,13 @@ describe('default roles', () => {
 
   it('give System Admin every key, and it cannot be deactivated', async () => {
     const admin = role('SYSTEM_ADMIN');
-    expect([...admin.keys].sort()).toEqual([...ARCHITECTURE_KEYS].sort());
+    expect([...admin.keys].sort()).toEqual([...ARCHITECTURE_KEYS, ...ADDED_KEYS].sort());
     expect(admin.canDeactivate).toBe(false);
   });
 
-  it('give Global Authority Manager no settings, users or roles key', async () => {
+  it('give Global Authority Manager no settings, users, roles or audit key', async () => {
     const gam = role('GLOBAL_AUTHORITY_MANAGER');
-    for (const k of ['manage:settings', 'manage:users', 'manage:roles'] as PermissionKey[]) expect(gam.keys).not.toContain(k);
+    for (const k of ['manage:settings', 'manage:users', 'manage:roles', 'view:audit'] as PermissionKey[]) expect(gam.keys).not.toContain(k);
     expect(gam.canDeactivate).toBe(true);
   });
 

@@ -2566,9 +2566,9 @@ export interface components {
              * Format: uuid
              * @description Who (users.id); null for the system’s own work (sweeps, events of other areas)
              */
-            actorId: Record<string, never> | null;
+            actorId: string | null;
             /** @description The request (x-request-id) or message that made the change */
-            requestId: Record<string, never> | null;
+            requestId: string | null;
             /** @description The changed fields, before and after */
             changes: components["schemas"]["AuditChange"][];
             /** Format: date-time */
