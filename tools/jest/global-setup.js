@@ -19,7 +19,7 @@ module.exports = async function globalSetup(globalConfig) {
   const services = await startTestServices({
     root: ROOT,
     needsKubectl: runsSpecsIn(globalConfig, join(ROOT, 'tools', 'deploy')),
-    needsNatsServer: runsSpecsIn(globalConfig, ROOT, /nats-restart/),
+    needsNatsServer: runsSpecsIn(globalConfig, ROOT, /nats-restart|nats-outage/),
   });
   try {
     process.env.TEST_DATABASE_URL = services.databaseUrl;
@@ -39,7 +39,7 @@ module.exports = async function globalSetup(globalConfig) {
 /**
  * Whether the run includes spec files under `dir` (whose names match `name`, when given): kubectl
  * is needed by the deployment specs (tools/deploy) only, nats-server by the specs that restart
- * their own NATS (*nats-restart*), so a run narrowed to other files (`jest <pattern>`) goes on
+ * their own NATS (*nats-restart*, *nats-outage*), so a run narrowed to other files (`jest <pattern>`) goes on
  * without them. Jest matches the pattern against absolute paths, ignoring case.
  */
 function runsSpecsIn(globalConfig, dir, name = /./) {

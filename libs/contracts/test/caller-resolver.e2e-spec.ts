@@ -271,6 +271,29 @@ describe('CallerResolver (e2e, real NATS)', () => {
     expect(asked(u.sub)).toBe(3);
   });
 
+  it('keeps the last answer past its TTL while auth cannot answer (an outage), and asks again each time', async () => {
+    const { resolver } = await newResolver({ ttlMs: 300 });
+    const u = newUser(['view:decisions']);
+    await resolver.resolve(u.request);
+    answers.set(u.sub, { found: false, reason: 'database is down', unavailable: true });
+    await sleep(400);
+    await expect(resolver.resolve(u.request)).resolves.toMatchObject({ found: true, userId: u.userId, keys: ['view:decisions'] });
+    await expect(resolver.resolve(u.request)).resolves.toMatchObject({ found: true, keys: ['view:decisions'] });
+    expect(asked(u.sub)).toBe(3);
+    setKeys(u, ['view:decisions', 'create:actions']);
+    await expect(resolver.resolve(u.request)).resolves.toMatchObject({ keys: ['view:decisions', 'create:actions'] });
+  });
+
+  it('never keeps an expired answer past an invalidation, even one naming someone else', async () => {
+    const { resolver, deliver } = await newResolver({ ttlMs: 300 });
+    const u = newUser(['view:decisions']);
+    await resolver.resolve(u.request);
+    answers.set(u.sub, { found: false, reason: 'database is down', unavailable: true });
+    await sleep(400);
+    await deliver({ userIds: [randomUUID()] });
+    await expect(resolver.resolve(u.request)).rejects.toThrow(/database is down/);
+  });
+
   it('caches a definite not-found answer until an event names its tenant', async () => {
     const { resolver, deliver } = await newResolver();
     const u = newUser([]);

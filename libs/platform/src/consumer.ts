@@ -1,9 +1,10 @@
-import { EventMessageOf, EventSubject, HEADERS, readEvent } from '@ddm/contracts';
+import { EventMessageOf, EventSubject, HEADERS, isDependencyDown, readEvent } from '@ddm/contracts';
 import { SpanKind } from '@opentelemetry/api';
-import { AckPolicy, ConsumerMessages, DeliverPolicy, JSONCodec, JsMsg, nanos } from 'nats';
+import { AckPolicy, ConsumerEvents, ConsumerMessages, DeliverPolicy, JSONCodec, JsMsg, nanos } from 'nats';
 import { Logger } from 'pino';
 import { Db, Tx } from './db';
 import { NatsClient } from './nats';
+import { countConsumerRestart } from './observability';
 import { requestContext } from './request-context';
 import { inSpan, traceContextOf } from './tracing';
 
@@ -65,14 +66,91 @@ export function streamOf(subjects: readonly string[]): 'EVENTS' | 'JOBS' {
   return jobs ? 'JOBS' : 'EVENTS';
 }
 
+/** The longest wait between two restarts of a consumer loop (and between reopen attempts). */
+export const MAX_RESTART_DELAY_MS = 30_000;
+
+/** Wait before the `n`th (0-based) consecutive restart of a consumer loop: 1 s, 2 s, 4 s ... up to 30 s. */
+export function restartDelayMs(n: number): number {
+  return Math.min(1_000 * 2 ** n, MAX_RESTART_DELAY_MS);
+}
+
+/** A consumer's loop, kept running until `stopAll`. */
+interface RunningConsumer {
+  name: string;
+  messages: ConsumerMessages;
+  loop: Promise<void>;
+  stopped: boolean;
+  /** Ends a wait (restart back-off, waiting for the database) at once when the consumer stops. */
+  stop: AbortController;
+}
+
+/** Waits `ms`, or less if `signal` aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done);
+  });
+}
+
+/**
+ * Keeps `loop` running until `stopped`: whenever it ends (the message iterator closed, or it
+ * threw), the restart is counted and logged, and `reopen` is tried after a back-off (1 s doubling
+ * to 30 s; a loop that ran longer than that starts the back-off over) until it succeeds.
+ */
+export async function superviseLoop(options: {
+  name: string;
+  loop: () => Promise<void>;
+  reopen: () => Promise<void>;
+  stopped: () => boolean;
+  signal: AbortSignal;
+  log: Logger;
+  onRestart?: (name: string) => void;
+}): Promise<void> {
+  const { name, log } = options;
+  let consecutive = 0;
+  while (!options.stopped()) {
+    const began = Date.now();
+    let err: unknown;
+    try {
+      await options.loop();
+    } catch (e) {
+      err = e ?? new Error('consumer loop failed');
+    }
+    if (options.stopped()) return;
+    if (Date.now() - began > MAX_RESTART_DELAY_MS) consecutive = 0;
+    (options.onRestart ?? countConsumerRestart)(name);
+    log.error({ err, consumer: name }, err ? 'consumer loop failed; restarting it' : 'consumer loop ended; restarting it');
+    for (;;) {
+      await pause(restartDelayMs(consecutive++), options.signal);
+      if (options.stopped()) return;
+      try {
+        await options.reopen();
+        log.warn({ consumer: name }, 'consumer restarted');
+        break;
+      } catch (e) {
+        log.warn({ err: e, consumer: name }, 'consumer could not be restarted yet; will retry');
+      }
+    }
+  }
+}
+
 /**
  * Durable, explicit-ack JetStream consumers that apply each message once: the handler's writes
  * and the processed-message record commit together, so a redelivery after a crash is skipped.
  * A payload the registry refuses is poison (terminated and logged); a failing handler is retried
- * with back-off up to `maxDeliver` times, then terminated and logged.
+ * with back-off up to `maxDeliver` times, then terminated and logged. A handler failing because
+ * Postgres is unreachable is not the message's fault: the consumer waits for the database and
+ * tries again, without spending a delivery. A loop that ends for any reason is started again
+ * (`superviseLoop`, counted in `ddm_consumer_restarts_total{consumer}`).
  */
 export class Consumers {
-  private readonly running: { messages: ConsumerMessages; loop: Promise<void> }[] = [];
+  private readonly running: RunningConsumer[] = [];
 
   constructor(
     private readonly db: Db,
@@ -126,25 +204,62 @@ export class Consumers {
       ack_wait: nanos(spec.ackWaitMs ?? 30_000),
       filter_subject: s.wire(filterSubject(spec.subjects)),
     };
-    try {
-      await this.nats.jsm.consumers.info(stream, durable);
-      const { durable_name: _name, ack_policy: _ack, deliver_policy: _deliver, ...changeable } = config;
-      await this.nats.jsm.consumers.update(stream, durable, changeable);
-    } catch (err) {
-      if (!/consumer not found/i.test((err as Error).message)) throw err;
-      await this.nats.jsm.consumers.add(stream, config);
-    }
-    const consumer = await this.nats.js.consumers.get(stream, durable);
-    const messages = await consumer.consume({ max_messages: prefetch });
+    // Creates or updates the durable consumer (again after a restart: it may have been deleted) and starts taking messages.
+    const open = async (): Promise<ConsumerMessages> => {
+      try {
+        await this.nats.jsm.consumers.info(stream, durable);
+        const { durable_name: _name, ack_policy: _ack, deliver_policy: _deliver, ...changeable } = config;
+        await this.nats.jsm.consumers.update(stream, durable, changeable);
+      } catch (err) {
+        if (!/consumer not found/i.test((err as Error).message)) throw err;
+        await this.nats.jsm.consumers.add(stream, config);
+      }
+      const consumer = await this.nats.js.consumers.get(stream, durable);
+      const messages = await consumer.consume({ max_messages: prefetch });
+      void this.endWhenGone(spec.name, messages);
+      return messages;
+    };
     const wanted = new Set<string>(spec.subjects);
-    const loop = (async () => {
-      for await (const msg of messages) await this.process(spec, wanted, msg, work);
-    })().catch((err) => this.log.error({ err, consumer: spec.name }, 'consumer loop ended'));
-    this.running.push({ messages, loop });
+    const r: RunningConsumer = { name: spec.name, messages: await open(), loop: Promise.resolve(), stopped: false, stop: new AbortController() };
+    r.loop = superviseLoop({
+      name: spec.name,
+      loop: async () => {
+        for await (const msg of r.messages) await this.process(spec, wanted, msg, work, r);
+      },
+      reopen: async () => {
+        const messages = await open();
+        if (r.stopped) await messages.close().catch(() => undefined);
+        else r.messages = messages;
+      },
+      stopped: () => r.stopped,
+      signal: r.stop.signal,
+      log: this.log,
+    });
+    this.running.push(r);
+  }
+
+  /**
+   * The client keeps pulling from a durable consumer that was deleted, forever, without a message:
+   * when the server says it is gone, the iterator is closed, so the loop ends and is restarted,
+   * which creates the consumer again. (Not `abort_on_missing_resource`: that also ends it on a
+   * passing "no responders".)
+   */
+  private async endWhenGone(name: string, messages: ConsumerMessages): Promise<void> {
+    for await (const status of await messages.status()) {
+      if (status.type === ConsumerEvents.ConsumerDeleted || status.type === ConsumerEvents.ConsumerNotFound) {
+        this.log.warn({ consumer: name, status: status.type }, 'the durable consumer is gone from the stream; restarting the loop');
+        await messages.close().catch(() => undefined);
+        return;
+      }
+    }
   }
 
   async stopAll(): Promise<void> {
-    for (const r of this.running) await r.messages.close().catch(() => undefined);
+    for (const r of this.running) {
+      r.stopped = true;
+      r.stop.abort();
+      await r.messages.close().catch(() => undefined);
+    }
     await Promise.all(this.running.map((r) => r.loop));
     this.running.length = 0;
   }
@@ -154,6 +269,7 @@ export class Consumers {
     wanted: ReadonlySet<string>,
     msg: JsMsg,
     work: (message: ConsumedMessage<S>, working: () => void) => Promise<void>,
+    running: RunningConsumer,
   ): Promise<void> {
     const subject = this.nats.subjects.logical(msg.subject);
     if (!wanted.has(subject)) {
@@ -182,20 +298,36 @@ export class Consumers {
       'messaging.consumer.group.name': spec.name,
       'messaging.message.id': messageId,
     };
-    try {
-      await inSpan(`process ${subject}`, SpanKind.CONSUMER, traceContextOf(msg.headers), attributes, () =>
-        // The message's tenant is the handler's: its statements see that tenant's rows only.
-        requestContext.run({ requestId: requestId ?? messageId, tenantId: (payload as { tenantId?: string }).tenantId }, () => work(message, () => msg.working())),
-      );
-      msg.ack();
-    } catch (err) {
-      const max = spec.maxDeliver ?? 5;
-      if (msg.info.deliveryCount >= max) {
-        log.error({ err, deliveries: msg.info.deliveryCount }, 'poison message (handler kept failing): terminated');
-        msg.term();
-      } else {
-        log.warn({ err, deliveries: msg.info.deliveryCount }, 'message failed; will be redelivered');
-        msg.nak(Math.min(1_000 * 2 ** (msg.info.deliveryCount - 1), 30_000));
+    for (let waits = 0; ; waits++) {
+      try {
+        await inSpan(`process ${subject}`, SpanKind.CONSUMER, traceContextOf(msg.headers), attributes, () =>
+          // The message's tenant is the handler's: its statements see that tenant's rows only.
+          requestContext.run({ requestId: requestId ?? messageId, tenantId: (payload as { tenantId?: string }).tenantId }, () => work(message, () => msg.working())),
+        );
+        msg.ack();
+        if (waits) log.info({ waits }, 'database reachable again; message applied');
+        return;
+      } catch (err) {
+        if (isDependencyDown(err)) {
+          if (running.stopped) {
+            msg.nak(); // redelivered once a consumer runs again
+            return;
+          }
+          // Postgres is unreachable: not the message's fault. Keep it (working() restarts its ack wait) and try again.
+          if (!waits) log.warn({ err }, 'database unreachable; holding the message until it is back');
+          msg.working();
+          await pause(Math.min(500 * 2 ** waits, 5_000), running.stop.signal);
+          continue;
+        }
+        const max = spec.maxDeliver ?? 5;
+        if (msg.info.deliveryCount >= max) {
+          log.error({ err, deliveries: msg.info.deliveryCount }, 'poison message (handler kept failing): terminated');
+          msg.term();
+        } else {
+          log.warn({ err, deliveries: msg.info.deliveryCount }, 'message failed; will be redelivered');
+          msg.nak(Math.min(1_000 * 2 ** (msg.info.deliveryCount - 1), 30_000));
+        }
+        return;
       }
     }
   }

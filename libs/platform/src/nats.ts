@@ -1,6 +1,7 @@
 import { Subjects } from '@ddm/contracts';
 import {
   DiscardPolicy,
+  Events,
   JetStreamClient,
   JetStreamManager,
   NatsConnection,
@@ -12,6 +13,9 @@ import {
 
 /** One NATS connection per process, with JetStream handles and the namespaced names. */
 export class NatsClient {
+  /** False from a disconnection until the reconnection (the client reconnects by itself, forever). */
+  connected = true;
+
   private constructor(
     readonly nc: NatsConnection,
     readonly js: JetStreamClient,
@@ -23,8 +27,16 @@ export class NatsClient {
     const nc = await connect({ servers: url, name, maxReconnectAttempts: -1, reconnectTimeWait: 1_000, timeout: 5_000 });
     const jsm = await nc.jetstreamManager();
     const client = new NatsClient(nc, nc.jetstream(), jsm, new Subjects(namespace));
+    void client.watchConnection();
     await client.ensureStreams();
     return client;
+  }
+
+  private async watchConnection(): Promise<void> {
+    for await (const status of this.nc.status()) {
+      if (status.type === Events.Disconnect) this.connected = false;
+      else if (status.type === Events.Reconnect) this.connected = true;
+    }
   }
 
   /** Streams EVENTS (limits retention, 7 days) and JOBS (work queue); created or updated to this shape. */
@@ -61,6 +73,7 @@ export class NatsClient {
 
   async ping(timeoutMs = 2_000): Promise<void> {
     if (this.nc.isClosed()) throw new Error('NATS connection closed');
+    if (!this.connected) throw new Error('NATS is disconnected (reconnecting)');
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([this.nc.flush(), new Promise((_, rej) => (timer = setTimeout(() => rej(new Error('NATS flush timed out')), timeoutMs)))]);

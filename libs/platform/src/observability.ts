@@ -7,6 +7,7 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
 let registry: Registry | undefined;
 let httpDuration: Histogram<'method' | 'route' | 'status'>;
 let httpTotal: Counter<'method' | 'route' | 'status'>;
+let consumerRestarts: Counter<'consumer'>;
 
 export function metricsRegistry(): Registry {
   if (!registry) {
@@ -20,8 +21,20 @@ export function metricsRegistry(): Registry {
       registers: [registry],
     });
     httpTotal = new Counter({ name: 'http_requests_total', help: 'HTTP requests', labelNames: ['method', 'route', 'status'], registers: [registry] });
+    consumerRestarts = new Counter({
+      name: 'ddm_consumer_restarts_total',
+      help: 'Consumer loops that ended (iterator closed, error) and were started again',
+      labelNames: ['consumer'],
+      registers: [registry],
+    });
   }
   return registry;
+}
+
+/** Counts one restart of a consumer's loop (`ddm_consumer_restarts_total{consumer}`). */
+export function countConsumerRestart(consumer: string): void {
+  metricsRegistry();
+  consumerRestarts.inc({ consumer });
 }
 
 export interface ReadinessCheck {
@@ -62,7 +75,9 @@ export function registerObservability(fastify: FastifyInstance, checks: () => Re
     httpTotal.inc(labels);
     if (!route.startsWith('/health') && route !== '/metrics') {
       const entry = { requestId: request.id, method: request.method, url: redactUrl(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 };
-      if (reply.statusCode >= 500) log.error(entry, 'request completed');
+      // A 503 (a dependency down, draining) was said by whoever refused it; a 500 is a fault.
+      if (reply.statusCode >= 500 && reply.statusCode !== 503) log.error(entry, 'request completed');
+      else if (reply.statusCode === 503) log.warn(entry, 'request completed');
       else log.info(entry, 'request completed');
     }
     done();

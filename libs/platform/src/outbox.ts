@@ -70,7 +70,10 @@ interface OutboxRow {
  * duplicates), then marks them sent. Woken right after a commit and also polls, so a row left by
  * a crash is sent on the next start. One replica at a time relays a schema (a transaction-level
  * advisory lock), so events leave in commit order. A row that fails stays first in line (order is
- * kept, nothing is skipped) and carries its attempts and last error for the operator.
+ * kept, nothing is skipped) and carries its attempts and last error for the operator. While NATS is
+ * disconnected the relay only waits (polling), so requests keep the whole pool; a row is marked sent
+ * only after JetStream acknowledged it, so an event is never lost, and one sent twice (an ack lost
+ * on the way) is dropped by the stream's duplicate window and by the consumers' processed-message record.
  */
 export class OutboxRelay {
   private timer?: NodeJS.Timeout;
@@ -122,7 +125,8 @@ export class OutboxRelay {
     this.idle = new Promise((r) => (resolveIdle = r));
     let more = false;
     try {
-      more = (await this.publishBatch(200)) === 200;
+      // NATS down: the rows wait in the outbox, and no transaction holds a pooled connection on a publish that cannot succeed.
+      if (this.nats.connected) more = (await this.publishBatch(200)) === 200;
       if (Date.now() - this.lastCleanup > 10 * 60_000) await this.cleanup();
     } catch (err) {
       this.log.warn({ err }, 'outbox relay: publish failed; will retry');

@@ -20,11 +20,11 @@ export interface PrivateNats {
 /**
  * Starts `nats-server -js` on a free port with its JetStream store in a temporary folder. The
  * binary is the one jest's global setup found (DDM_NATS_SERVER_BIN; it fails the run naming
- * nats-server when a spec named *nats-restart* is in the run and there is none).
+ * nats-server when a spec named *nats-restart* or *nats-outage* is in the run and there is none).
  */
 export async function startPrivateNats(): Promise<PrivateNats> {
   const bin = process.env.DDM_NATS_SERVER_BIN;
-  if (!bin) throw new Error('DDM_NATS_SERVER_BIN is not set: run the spec through jest with nats-server on PATH (its file name must contain "nats-restart")');
+  if (!bin) throw new Error('DDM_NATS_SERVER_BIN is not set: run the spec through jest with nats-server on PATH (its file name must contain "nats-restart" or "nats-outage")');
   const port = await freePort();
   const store = mkdtempSync(join(tmpdir(), 'ddm-nats-'));
   let child: ChildProcess;

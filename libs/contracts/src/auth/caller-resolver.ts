@@ -30,6 +30,13 @@ const codec = JSONCodec();
  * event drops the entries it names, so a revoked key stops working on the very next request.
  * An invalidation also drops every load in flight: it still answers the requests waiting for it,
  * but its (possibly old) answer is not kept, and the next request asks again.
+ *
+ * NATS down: a caller asked about before keeps their last answer, even past its TTL, while auth
+ * cannot be asked (no connection, timeout, auth unavailable); a caller never asked about is refused
+ * (the guard answers 503), at once while the connection is down. That answer missed no invalidation
+ * that reached this process (every invalidation also drops the expired entries); after a reconnection
+ * every answer is asked for again before it is used (the events of the outage may have been missed),
+ * the old one serving only while auth still cannot answer.
  */
 export class CallerResolver {
   private readonly cache: LRUCache<string, CallerResolveReply, Load>;
@@ -38,6 +45,10 @@ export class CallerResolver {
   private readonly timeoutMs: number;
   private readonly addHeaders?: (headers: MsgHdrs) => void;
   private sub?: Subscription;
+  private connected = true;
+  /** Counts reconnections to NATS; each answer remembers the one it was given in. */
+  private connection = 0;
+  private readonly givenIn = new WeakMap<CallerResolveReply, number>();
   private readonly logger = new Logger('CallerResolver');
 
   constructor(
@@ -53,9 +64,13 @@ export class CallerResolver {
       // A load dropped by an invalidation still answers its waiters; its answer is just not stored.
       ignoreFetchAbort: true,
       fetchMethod: async (key, _stale, { context }) => {
+        if (!this.connected) throw new Error('NATS is disconnected');
         this.loading.set(key, (this.loading.get(key) ?? 0) + 1);
         try {
-          return await this.ask(context.request, context.requestId);
+          const connection = this.connection;
+          const reply = await this.ask(context.request, context.requestId);
+          this.givenIn.set(reply, connection);
+          return reply;
         } finally {
           const left = (this.loading.get(key) ?? 1) - 1;
           if (left) this.loading.set(key, left);
@@ -79,6 +94,17 @@ export class CallerResolver {
       },
     });
     await this.nc.flush();
+    void this.watchConnection();
+  }
+
+  private async watchConnection(): Promise<void> {
+    for await (const status of this.nc.status()) {
+      if (status.type === 'disconnect') this.connected = false;
+      if (status.type === 'reconnect') {
+        this.connected = true;
+        this.connection++; // invalidations sent while we were away never reached us: every answer is asked again
+      }
+    }
   }
 
   stop(): void {
@@ -86,6 +112,7 @@ export class CallerResolver {
   }
 
   invalidate(event: CallerChangedEvent): void {
+    this.cache.purgeStale(); // kept past their TTL only for an outage; never past an invalidation
     for (const key of [...this.loading.keys()]) this.cache.delete(key);
     const all = !event.tenantId && !event.userIds?.length && !event.subs?.length;
     if (all) return this.cache.clear();
@@ -101,7 +128,10 @@ export class CallerResolver {
 
   async resolve(request: CallerResolveRequest, requestId?: string): Promise<CallerResolveReply> {
     const key = `${request.sub}\u0000${request.tenantId ?? ''}`;
-    const reply = await this.cache.fetch(key, { context: { request, requestId } });
+    const cached = this.cache.peek(key, { allowStale: true });
+    const forceRefresh = cached !== undefined && this.givenIn.get(cached) !== this.connection;
+    // Auth cannot be asked (NATS down, timeout, auth unavailable): the last answer, if there is one, is used and kept.
+    const reply = await this.cache.fetch(key, { context: { request, requestId }, forceRefresh, allowStaleOnFetchRejection: cached !== undefined });
     if (!reply) throw new Error('auth could not resolve the caller');
     return reply;
   }

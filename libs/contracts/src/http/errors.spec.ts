@@ -7,7 +7,7 @@ import {
   PayloadTooLargeException,
   UnsupportedMediaTypeException,
 } from '@nestjs/common';
-import { AllExceptionsFilter, AppError, ErrorBody, ErrorCode, badRequest, conflict, errorBody } from './errors';
+import { AllExceptionsFilter, AppError, ErrorBody, ErrorCode, badRequest, conflict, errorBody, isDependencyDown } from './errors';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -15,7 +15,8 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 function render(exception: unknown, url = '/decision/v1/decisions/list?page=2', id = 'req-42') {
   const sent = { status: undefined as number | undefined, headers: {} as Record<string, string>, body: undefined as ErrorBody | undefined, sends: 0 };
   const logged: unknown[] = [];
-  const request = { url, id, log: { error: (obj: unknown) => logged.push(obj) } };
+  const warned: unknown[] = [];
+  const request = { url, id, log: { error: (obj: unknown) => logged.push(obj), warn: (obj: unknown) => warned.push(obj) } };
   const reply = {
     status(code: number) {
       sent.status = code;
@@ -36,7 +37,7 @@ function render(exception: unknown, url = '/decision/v1/decisions/list?page=2', 
     getType: () => 'http',
   } as unknown as ArgumentsHost;
   new AllExceptionsFilter().catch(exception, host);
-  return { ...sent, logged };
+  return { ...sent, logged, warned };
 }
 
 describe('AllExceptionsFilter', () => {
@@ -178,12 +179,39 @@ describe('AllExceptionsFilter', () => {
       requestId: 'req-42',
     });
     expect(JSON.stringify(out.body)).not.toContain('5432');
+    // Expected while the database is down, hundreds a second: a warning line without a stack, not an error.
+    expect(out.logged).toEqual([]);
+    expect(out.warned).toEqual([{ path: '/decision/v1/decisions/list', reason: 'connect ECONNREFUSED 127.0.0.1:5432' }]);
   });
 
   it('answers a TypeORM error whose driver error says Postgres cannot connect as a 503', async () => {
     const out = render(Object.assign(new Error('query failed'), { driverError: { code: '57P03' } }));
     expect(out.status).toBe(503);
     expect(out.headers['retry-after']).toBe('5');
+  });
+
+  it.each([
+    ['a terminated connection (pg, no code)', new Error('Connection terminated unexpectedly')],
+    ['a pool that timed out connecting', new Error('timeout exceeded when trying to connect')],
+    ['a client broken by an earlier connection error', new Error('Client has encountered a connection error and is not queryable')],
+    ['an admin shutdown (57P01)', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })],
+    ['a server shutting down (57P03)', Object.assign(new Error('the database system is shutting down'), { code: '57P03' })],
+    ['a connection exception (08006)', Object.assign(new Error('connection failure'), { code: '08006' })],
+    ['a reset socket', Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })],
+    ['a COMMIT on a connection TypeORM gave up when the server ended it', Object.assign(new Error('Query runner already released. Cannot run queries anymore.'), { name: 'QueryRunnerAlreadyReleasedError' })],
+    ['a statement on a connection TypeORM gave up', Object.assign(new Error('Database connection provided by a query runner was already released'), { name: 'QueryRunnerProviderAlreadyReleasedError' })],
+    ['a TypeORM error caused by a refusal', Object.assign(new Error('query failed'), { cause: { code: 'ECONNREFUSED' } })],
+  ])('answers %s as a 503 with Retry-After, never a 500', async (_what, err) => {
+    const out = render(err);
+    expect(out.status).toBe(503);
+    expect(out.headers['retry-after']).toBe('5');
+    expect(out.body?.message).toBe('A dependency is unavailable; retry shortly');
+  });
+
+  it('still answers a statement error that is not about the connection as a 500', async () => {
+    const out = render(Object.assign(new Error('column "nope" does not exist'), { code: '42703' }));
+    expect(out.status).toBe(500);
+    expect(isDependencyDown(Object.assign(new Error('x'), { code: '23503' }))).toBe(false);
   });
 });
 

@@ -132,7 +132,7 @@ export function frameworkErrorBody(err: { code?: string; statusCode?: number }, 
 interface RequestLike {
   url: string;
   id?: string;
-  log?: { error: (obj: unknown, msg?: string) => void };
+  log?: { error: (obj: unknown, msg?: string) => void; warn?: (obj: unknown, msg?: string) => void };
 }
 
 /** Seconds a client should wait after a 503 or 429. */
@@ -144,16 +144,36 @@ function pgCode(err: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-/** Postgres is unreachable: answer 503 with Retry-After rather than a 500. */
-function isDependencyDown(err: unknown): boolean {
-  const code = (err as { code?: string })?.code;
-  return (
-    code === 'ECONNREFUSED' ||
-    code === '57P01' || // admin shutdown
-    code === '57P03' || // cannot connect now
-    code === '53300' || // too many connections
-    (err instanceof Error && /Connection terminated|connection timeout|timeout exceeded when trying to connect/i.test(err.message))
-  );
+/** Socket-level codes of a database (or other dependency) that cannot be reached. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * TypeORM's errors for a statement on a connection it has already given up: it releases a
+ * transaction's connection when the server ends it, so the next statement or the COMMIT fails so.
+ */
+const RELEASED = new Set(['QueryRunnerAlreadyReleasedError', 'QueryRunnerProviderAlreadyReleasedError']);
+
+/** What pg says when the server went away or cannot be reached in time (it gives these no code). */
+const UNREACHABLE_MESSAGE =
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Connection is closed|the database system is (shutting down|starting up|in recovery mode)/i;
+
+/**
+ * Whether a failure means Postgres is unreachable or refusing work for now, not that the statement
+ * is wrong: the connection was refused, reset or terminated, the pool timed out connecting, or the
+ * server said so (class 08 connection exception, 57P01 admin shutdown, 57P02 crash shutdown, 57P03
+ * cannot connect now, 53300 too many connections), or a transaction's connection was already given up
+ * by TypeORM after the server ended it. Such a request is answered 503 with
+ * Retry-After (the filter below), and a consumer waits for the database instead of spending a delivery.
+ * Looks at the error itself, TypeORM's `driverError` and a `cause`.
+ */
+export function isDependencyDown(err: unknown): boolean {
+  for (const e of [err, (err as { driverError?: unknown })?.driverError, (err as { cause?: unknown })?.cause]) {
+    if (!e || typeof e !== 'object') continue;
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && (UNREACHABLE.has(code) || code.startsWith('08') || ['57P01', '57P02', '57P03', '53300'].includes(code))) return true;
+    if (e instanceof Error && (RELEASED.has(e.name) || UNREACHABLE_MESSAGE.test(e.message))) return true;
+  }
+  return false;
 }
 
 /**
@@ -194,7 +214,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     } else if (typeof (exception as { statusCode?: unknown })?.statusCode === 'number' && (exception as { statusCode: number }).statusCode < 500) {
       status = (exception as { statusCode: number }).statusCode;
       message = (exception as Error).message;
-    } else if (isDependencyDown(exception) || isDependencyDown((exception as { driverError?: unknown })?.driverError)) {
+    } else if (isDependencyDown(exception)) {
       status = 503;
       message = 'A dependency is unavailable; retry shortly';
     } else if (pgCode(exception) === '23505') {
@@ -205,7 +225,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
     // A rate limit that knows when its window ends has said so already (libs/platform hardening).
     if ((status === 503 || status === 429) && reply.getHeader?.('retry-after') === undefined) reply.header('Retry-After', RETRY_AFTER_SECONDS);
 
-    if (status >= 500) {
+    if (status === 503) {
+      // A dependency is down: expected while it lasts (hundreds a second under load), so one warning line each, without a stack.
+      const reason = exception instanceof Error ? exception.message : String(exception);
+      if (request.log?.warn) request.log.warn({ path, reason }, 'request refused: a dependency is unavailable');
+      else this.logger.warn(`request refused: a dependency is unavailable (${path}: ${reason})`);
+    } else if (status >= 500) {
       const log = request.log ?? { error: (o: unknown, m?: string) => this.logger.error(m, o) };
       log.error({ err: exception, path }, 'request failed');
     }
