@@ -72,9 +72,11 @@ export async function isolateTenantTables(q: Pick<QueryRunner, 'query'>, schema:
     const t = `${ident(schema)}.${ident(table)}`;
     await q.query(`ALTER TABLE ${t} ENABLE ROW LEVEL SECURITY`);
     await q.query(`ALTER TABLE ${t} FORCE ROW LEVEL SECURITY`);
-    // A plain equality with a stable expression: with the statement's own tenant condition the
-    // planner makes it a one-time filter, so it costs nothing per row.
-    const own = `tenant_id = current_setting('${TENANT_SETTING}', true)::uuid`;
+    // `= ANY (ARRAY[...])`, not a plain `=`: the statement's own `tenant_id = $1` and a plain `=`
+    // would form one equivalence class, whose check between the two values the planner puts in a
+    // gating Result node that every row of the scan passes through (a fifth of a count over 80,000
+    // rows). This form is instead a second condition of the same index scan, evaluated once.
+    const own = `tenant_id = ANY (ARRAY[current_setting('${TENANT_SETTING}', true)::uuid])`;
     await q.query(`CREATE POLICY ${TENANT_POLICY} ON ${t} USING (${own}) WITH CHECK (${own})`);
     await q.query(`CREATE POLICY cross_tenant ON ${t} TO ${CROSS_TENANT_ROLE} USING (true) WITH CHECK (true)`);
   }
