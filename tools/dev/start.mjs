@@ -323,9 +323,8 @@ async function main() {
   const runtimeFile = join(ROOT, '.data', 'runtime.json');
   // The services connect as the app role ddm_app (row-level security applies to it; each service's
   // migrations, run as the owner, create it with the owner's password and grant it its rights).
-  const appUrl = new URL(db.url);
-  appUrl.username = 'ddm_app';
-  const appDatabaseUrl = appUrl.toString();
+  const { asAppRole } = require(join(ROOT, 'dist/libs/platform/src/tenancy.js'));
+  const appDatabaseUrl = asAppRole(db.url);
   writeFileSync(runtimeFile, JSON.stringify({ databaseUrl: db.url, appDatabaseUrl, natsUrl: nats.url, natsNamespace }, null, 2) + '\n');
   log(`dev key ${keys.kid} in ${relative(ROOT, keysDir) || keysDir}; wrote ${relative(ROOT, runtimeFile)}`);
 

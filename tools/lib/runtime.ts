@@ -1,5 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { asAppRole } from '@ddm/platform';
+
+export { asAppRole };
 
 /** Repository root (tools run from dist/tools/...). */
 export const ROOT = resolve(__dirname, existsSync(resolve(__dirname, '../../package.json')) ? '../..' : '../../..');
@@ -29,11 +32,4 @@ export function runtime(): Runtime {
     natsUrl: process.env.NATS_URL || saved.natsUrl || 'nats://127.0.0.1:4222',
     natsNamespace: process.env.NATS_NAMESPACE ?? saved.natsNamespace ?? '',
   };
-}
-
-/** The local app role (`npm start`): the same database and password as `ddm_app` (the migrations create it so). */
-export function asAppRole(url: string): string {
-  const u = new URL(url);
-  u.username = 'ddm_app';
-  return u.toString();
 }

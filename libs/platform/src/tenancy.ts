@@ -171,6 +171,19 @@ export async function appRoleProblems(q: Queryable, schema: string): Promise<str
   return problems;
 }
 
+/** The app role of `npm start`, the tests and the benches (deployments name theirs in DATABASE_URL). */
+export const LOCAL_APP_ROLE = 'ddm_app';
+
+/**
+ * The URL of the same database as the local app role, with the owner URL's password (the
+ * migrations create the role with it when it is missing; trust auth ignores it).
+ */
+export function asAppRole(ownerUrl: string): string {
+  const u = new URL(ownerUrl);
+  u.username = LOCAL_APP_ROLE;
+  return u.toString();
+}
+
 /** The user of a postgres URL, and its password (for creating the app role). */
 export function roleOfUrl(url: string): { user: string; password?: string } {
   const u = new URL(url);

@@ -26,12 +26,5 @@ export function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-/** The services' own role in tests and `npm start`: row-level security applies to it (tenancy.ts). */
-export const APP_ROLE = 'ddm_app';
-
-/** The URL of the same database as the app role, with the owner's password (the migrations create the role with it). */
-export function asAppRole(url: string): string {
-  const u = new URL(url);
-  u.username = APP_ROLE;
-  return u.toString();
-}
+/** The services' own role in tests (row-level security applies to it): libs/platform's. */
+export { LOCAL_APP_ROLE as APP_ROLE, asAppRole } from '@ddm/platform';
