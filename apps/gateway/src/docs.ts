@@ -90,6 +90,9 @@ function initializerJs(): string {
     presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
     plugins: [SwaggerUIBundle.plugins.DownloadUrl],
     layout: 'StandaloneLayout',
+    // No online validator badge: off localhost it is an image from validator.swagger.io, which the
+    // CSP (img-src 'self') refuses and which would give a third party the document's address.
+    validatorUrl: null,
   });
 };
 `;

@@ -39,7 +39,7 @@ describe('gateway: security headers and CORS', () => {
     }
   });
 
-  it('keeps the merged Swagger UI loadable: its page and same-origin scripts answer 200 under script-src self (HTTP level; no headless browser was run)', async () => {
+  it('keeps the merged Swagger UI loadable: its page and same-origin scripts answer 200 under script-src self (HTTP level; swagger-ui.e2e-spec.ts runs it in headless Chromium)', async () => {
     const page = await fetch(`${base}/docs`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
