@@ -12,15 +12,15 @@ import { ConfigError, ServiceConfig, loadConfig } from './config';
 import { ServiceDataSource } from './database';
 import { auditModule } from './audit.controller';
 import { IdempotencyModule, IdempotencyStore, registerIdempotency } from './idempotency';
-import { PinoNestLogger, createLogger } from './logger';
+import { PinoNestLogger, createLogger, requestLogger } from './logger';
 import { NatsClient } from './nats';
 import { registerRateLimits, registerSecurityHeaders } from './hardening';
 import { registerObservability } from './observability';
 import { PlatformModule } from './platform.module';
+import { CallerWorkInterceptor } from './caller-work.interceptor';
 import { describeEnvelopes } from './openapi';
 import { requestContext } from './request-context';
 import { exitGracefullyOnSignals } from './shutdown';
-import { TenantContextInterceptor } from './tenant-context.interceptor';
 import { startTracing } from './tracing';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -52,6 +52,7 @@ export async function createServiceApp(appModule: Type<unknown>, def: ServiceDef
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
+    childLoggerFactory: requestLogger,
     bodyLimit: BODY_LIMIT,
     // The client address (request.ip, the rate-limit key of callers without a token) from X-Forwarded-For of trusted proxies only.
     trustProxy: config.trustProxy,
@@ -95,12 +96,9 @@ export async function createServiceApp(appModule: Type<unknown>, def: ServiceDef
   // Security headers, CORS from CORS_ORIGINS, then the abuse limits (after the request id is set).
   registerSecurityHeaders(fastify, config.corsOrigins);
   const tenantLimit = await registerRateLimits(fastify, def.area, config.rateLimit, logger);
-  // First of the interceptors (they run after the guard): the caller's tenant to the work's context,
-  // so every statement of the request, the interceptors' own included, runs in it (row-level security).
-  app.useGlobalInterceptors(new TenantContextInterceptor());
-  if (tenantLimit) app.useGlobalInterceptors(tenantLimit);
-  // Idempotency-Key on POSTs and bulk PATCHes: claimed after the guard and the tenant's limit.
-  app.useGlobalInterceptors(registerIdempotency(fastify, app.get(IdempotencyStore), logger));
+  // First of the interceptors (they run after the guard): the caller's tenant to the work's context
+  // (row-level security), the tenant's rate budget, the Idempotency-Key.
+  app.useGlobalInterceptors(new CallerWorkInterceptor(tenantLimit, registerIdempotency(fastify, app.get(IdempotencyStore), logger)));
   const ds = app.get(DataSource);
   const nats = app.get(NatsClient);
   // Ready only once the schema is migrated (with MIGRATIONS_RUN=false another process migrates,
