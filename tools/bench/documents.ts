@@ -173,7 +173,10 @@ async function seedFile(db: Client, t: SeededTenant): Promise<string> {
     FILE_BYTES,
     t.userId,
   ]);
-  await db.query(`INSERT INTO document.file_chunks (file_id, seq, data) SELECT $1, s, convert_to(repeat(chr(65 + s % 26), 1048576), 'SQL_ASCII') FROM generate_series(0, 19) AS s`, [id]);
+  await db.query(`INSERT INTO document.file_chunks (file_id, tenant_id, seq, data) SELECT $1, $2, s, convert_to(repeat(chr(65 + s % 26), 1048576), 'SQL_ASCII') FROM generate_series(0, 19) AS s`, [
+    id,
+    t.tenantId,
+  ]);
   return id;
 }
 

@@ -198,8 +198,8 @@ export async function seedTenantWithRoles(db: Client, name: string): Promise<{ t
       )
     ).rows;
     await db.query(
-      `INSERT INTO auth.role_mappings (role_id, relationship_key_name, is_enabled) SELECT $1, k, k = ANY($3::text[]) FROM unnest($2::text[]) AS k`,
-      [id, ALL_PERMISSION_KEYS, role.keys],
+      `INSERT INTO auth.role_mappings (role_id, tenant_id, relationship_key_name, is_enabled) SELECT $1, $4, k, k = ANY($3::text[]) FROM unnest($2::text[]) AS k`,
+      [id, ALL_PERMISSION_KEYS, role.keys, tenantId],
     );
     roleIds[role.key] = id;
   }

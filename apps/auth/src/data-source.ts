@@ -11,6 +11,7 @@ import { AuthIdempotency1765720000000 } from './migrations/1765720000000-auth-id
 import { AuthTenantIsolation1765800000000 } from './migrations/1765800000000-auth-tenant-isolation';
 import { AuthAuditTrail1765800000001 } from './migrations/1765800000001-auth-audit-trail';
 import { AuthViewAuditKey1765800000002 } from './migrations/1765800000002-auth-view-audit-key';
+import { AuthTenantOfChildRows1765800000003 } from './migrations/1765800000003-auth-tenant-of-child-rows';
 
 /** The auth schema: used by the service and by `migrate`. */
 export const authDataSource: ServiceDataSource = {
@@ -29,5 +30,6 @@ export const authDataSource: ServiceDataSource = {
     AuthTenantIsolation1765800000000,
     AuthAuditTrail1765800000001,
     AuthViewAuditKey1765800000002,
+    AuthTenantOfChildRows1765800000003,
   ],
 };

@@ -10,6 +10,7 @@ import { SettingsDocumentTypes1765450000000 } from './migrations/1765450000000-s
 import { SettingsIdempotency1765720000000 } from './migrations/1765720000000-settings-idempotency';
 import { SettingsTenantIsolation1765800000000 } from './migrations/1765800000000-settings-tenant-isolation';
 import { SettingsAuditTrail1765800000001 } from './migrations/1765800000001-settings-audit-trail';
+import { SettingsTenantOfChildRows1765800000003 } from './migrations/1765800000003-settings-tenant-of-child-rows';
 
 /** The settings schema: used by the service and by `migrate`. */
 export const settingsDataSource: ServiceDataSource = {
@@ -27,5 +28,6 @@ export const settingsDataSource: ServiceDataSource = {
     SettingsIdempotency1765720000000,
     SettingsTenantIsolation1765800000000,
     SettingsAuditTrail1765800000001,
+    SettingsTenantOfChildRows1765800000003,
   ],
 };

@@ -15,14 +15,14 @@ import { ACTOR_SETTING, REQUEST_SETTING } from './tenancy';
  *   own work: sweeps, consumers).
  * - Audited: every tenant table with a primary key, but the copies of other areas' records and
  *   the engine's bookkeeping (projections, histories, revisions, counters, audiences, jobs,
- *   notifications, idempotency keys), whose changes are not a tenant's decisions.
+ *   notifications, idempotency keys, a file's content chunks), whose changes are not a tenant's decisions.
  * - The app role may read and insert `audit_log`, never update or delete it (grantAppRole).
  */
 
 export const AUDIT_TABLE = 'audit_log';
 
 /** Tables never audited: the trail itself and the engine's bookkeeping. */
-const NOT_AUDITED = /(_projection|_history|_revisions|_counts|_audience|^audit_log|^idempotency_keys|^display_id_counters|^jobs|^job_items|^notifications|^user_counts)$/;
+const NOT_AUDITED = /(_projection|_history|_revisions|_counts|_audience|^audit_log|^idempotency_keys|^display_id_counters|^jobs|^job_items|^file_chunks|^notifications|^user_counts)$/;
 
 const IDENT = /^[a-z_][a-z0-9_]*$/;
 function ident(name: string): string {
@@ -95,6 +95,11 @@ export async function dropAuditLog(q: Pick<QueryRunner, 'query'>, schema: string
   }
   await q.query(`DROP FUNCTION IF EXISTS ${s}.audit_changes()`);
   await q.query(`DROP TABLE IF EXISTS ${s}.audit_log`);
+}
+
+/** Undoes `auditTables` for one table (a migration's `down` that removes what made it audited). */
+export async function unauditTable(q: Pick<QueryRunner, 'query'>, schema: string, table: string): Promise<void> {
+  for (const op of ['insert', 'update', 'delete']) await q.query(`DROP TRIGGER IF EXISTS audit_${op} ON ${ident(schema)}.${ident(table)}`);
 }
 
 /** The tables of `schema` the trail must cover (tenant tables with a primary key, bookkeeping aside), with their keys. */

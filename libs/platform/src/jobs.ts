@@ -45,6 +45,7 @@ export async function createJobTables(q: QueryRunner, schema: string): Promise<v
     CREATE TABLE "${schema}".job_items (
       job_id uuid NOT NULL REFERENCES "${schema}".jobs(id) ON DELETE CASCADE,
       item_id uuid NOT NULL,
+      tenant_id uuid NOT NULL,
       ok boolean NOT NULL,
       result_id uuid,
       error text,
@@ -206,9 +207,9 @@ export class Jobs {
         const answered = new Map((await spec.process(tx, job, ids)).map((o) => [o.itemId.toLowerCase(), o]));
         const outcomes: JobItemOutcome[] = ids.map((id) => answered.get(id) ?? { itemId: id, ok: false, error: 'Not processed' });
         await tx.query(
-          `INSERT INTO "${schema}".job_items (job_id, item_id, ok, result_id, error)
-           SELECT $1, x.item_id, x.ok, x.result_id, x.error FROM unnest($2::uuid[], $3::boolean[], $4::uuid[], $5::text[]) AS x(item_id, ok, result_id, error)`,
-          [jobId, ids, outcomes.map((o) => o.ok), outcomes.map((o) => (o.ok ? (o.resultId ?? null) : null)), outcomes.map((o) => (o.ok ? null : o.error.slice(0, 500)))],
+          `INSERT INTO "${schema}".job_items (job_id, item_id, tenant_id, ok, result_id, error)
+           SELECT $1, x.item_id, $6, x.ok, x.result_id, x.error FROM unnest($2::uuid[], $3::boolean[], $4::uuid[], $5::text[]) AS x(item_id, ok, result_id, error)`,
+          [jobId, ids, outcomes.map((o) => o.ok), outcomes.map((o) => (o.ok ? (o.resultId ?? null) : null)), outcomes.map((o) => (o.ok ? null : o.error.slice(0, 500))), tenantId],
         );
         const ok = outcomes.filter((o) => o.ok).length;
         await tx.query(

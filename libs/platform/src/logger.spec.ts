@@ -18,7 +18,7 @@ describe('requestLogger (the per-request logger fastify makes)', () => {
   it('makes no pino child until the request logs a line at an enabled level', () => {
     const { logger } = capturingLogger('warn');
     const child = jest.spyOn(logger, 'child');
-    const log = requestLogger(logger, { requestId: 'r-1' }, {});
+    const log = requestLogger(logger, { requestId: 'r-1' }, {}) as Logger;
     log.info('dropped: below the level');
     log.debug({ a: 1 }, 'dropped too');
     expect(child).not.toHaveBeenCalled();
@@ -31,7 +31,7 @@ describe('requestLogger (the per-request logger fastify makes)', () => {
 
   it('writes the request id with every line, redacted like any other', () => {
     const { logger, lines } = capturingLogger('info');
-    const log = requestLogger(logger, { requestId: 'r-2' }, {});
+    const log = requestLogger(logger, { requestId: 'r-2' }, {}) as Logger;
     log.info({ password: 'hunter2', path: '/x' }, 'hello');
     log.child({ step: 'inner' }).warn('from a grandchild');
     expect(lines).toEqual([
@@ -43,7 +43,7 @@ describe('requestLogger (the per-request logger fastify makes)', () => {
   it('gives a route with a level of its own a real child at once, at that level', () => {
     const { logger, lines } = capturingLogger('warn');
     const child = jest.spyOn(logger, 'child');
-    const log = requestLogger(logger, { requestId: 'r-3' }, { level: 'debug' });
+    const log = requestLogger(logger, { requestId: 'r-3' }, { level: 'debug' }) as Logger;
     expect(child).toHaveBeenCalledTimes(1);
     log.debug('visible at debug');
     expect(lines).toEqual([expect.objectContaining({ requestId: 'r-3', msg: 'visible at debug' })]);
@@ -51,7 +51,7 @@ describe('requestLogger (the per-request logger fastify makes)', () => {
 
   it('follows a level set on it (fastify sets a route level this way)', () => {
     const { logger, lines } = capturingLogger('warn');
-    const log = requestLogger(logger, { requestId: 'r-4' }, {});
+    const log = requestLogger(logger, { requestId: 'r-4' }, {}) as Logger;
     log.level = 'info';
     log.info('now visible');
     expect(logger.level).toBe('warn');

@@ -83,6 +83,37 @@ export async function isolateTenantTables(q: Pick<QueryRunner, 'query'>, schema:
   return tables.map((t) => t.table);
 }
 
+/**
+ * Migration step: a table whose rows belong to another table's row (an address of a group, a
+ * chunk of a file) gets a `tenant_id` of its own, filled from that parent and required, so
+ * row-level security covers it as it covers every tenant table (call `isolateTenantTables`
+ * after). The writers then name the tenant like everywhere else. Does nothing to a table that
+ * has the column already (a schema created after the table's own definition gained it).
+ */
+export async function addTenantColumn(q: Pick<QueryRunner, 'query'>, schema: string, table: string, parent: { table: string; via: string; key?: string }): Promise<void> {
+  const t = `${ident(schema)}.${ident(table)}`;
+  const [{ present }] = await q.query(
+    `SELECT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 AND column_name = 'tenant_id') AS present`,
+    [schema, table],
+  );
+  if (present) return;
+  await q.query(`ALTER TABLE ${t} ADD COLUMN tenant_id uuid`);
+  await q.query(
+    `UPDATE ${t} c SET tenant_id = p.tenant_id FROM ${ident(schema)}.${ident(parent.table)} p WHERE p.${ident(parent.key ?? 'id')} = c.${ident(parent.via)}`,
+  );
+  await q.query(`ALTER TABLE ${t} ALTER COLUMN tenant_id SET NOT NULL`);
+}
+
+/** Undoes `addTenantColumn` (a migration's `down`; the policies go first, with `releaseTenantTables`). */
+export async function dropTenantColumn(q: Pick<QueryRunner, 'query'>, schema: string, table: string): Promise<void> {
+  const t = `${ident(schema)}.${ident(table)}`;
+  await q.query(`DROP POLICY IF EXISTS ${TENANT_POLICY} ON ${t}`);
+  await q.query(`DROP POLICY IF EXISTS cross_tenant ON ${t}`);
+  await q.query(`ALTER TABLE ${t} NO FORCE ROW LEVEL SECURITY`);
+  await q.query(`ALTER TABLE ${t} DISABLE ROW LEVEL SECURITY`);
+  await q.query(`ALTER TABLE ${t} DROP COLUMN IF EXISTS tenant_id`);
+}
+
 /** Undoes `isolateTenantTables` for the schema's tables (a migration's `down`). */
 export async function releaseTenantTables(q: Pick<QueryRunner, 'query'>, schema: string): Promise<void> {
   const tables: { table: string }[] = await q.query(

@@ -51,7 +51,7 @@ export class RolesService {
           [id, tenantId, displayId, roleName, dto.description ?? null],
         ),
       );
-      await writeMappings(tx, id, fullMappings(dto.relationshipMappings));
+      await writeMappings(tx, tenantId, id, fullMappings(dto.relationshipMappings));
     });
     return this.get(tenantId, id);
   }
@@ -85,7 +85,7 @@ export class RolesService {
         sets.raw(dto.isDeactivated ? sql`deactivated_on = now()` : sql`deactivated_on = NULL`);
       }
       await writeUniqueName(ROLE_NAME, roleName ?? '', () => tx.query(sql`UPDATE auth.tenant_roles SET ${sets.sql} WHERE id = ${roleId} AND tenant_id = ${tenantId}`));
-      if (dto.relationshipMappings?.length) await writeMappings(tx, roleId, dto.relationshipMappings);
+      if (dto.relationshipMappings?.length) await writeMappings(tx, tenantId, roleId, dto.relationshipMappings);
       if (activation || dto.relationshipMappings?.length) {
         await callerChanged({ tenantId });
         // What the role grants changed: its members' summaries carry their keys, so the other areas hear again.
@@ -102,12 +102,12 @@ function refuseKeysBeyondCaller(mappings: readonly MappingChange[] | undefined, 
 }
 
 /** Sets the listed keys of a role (one statement); keys not listed keep their state. */
-async function writeMappings(q: Queryable, roleId: string, mappings: readonly MappingChange[]): Promise<void> {
+async function writeMappings(q: Queryable, tenantId: string, roleId: string, mappings: readonly MappingChange[]): Promise<void> {
   await q.query(
-    `INSERT INTO auth.role_mappings (role_id, relationship_key_name, is_enabled)
-     SELECT $1, x.k, x.e FROM unnest($2::text[], $3::boolean[]) AS x(k, e)
+    `INSERT INTO auth.role_mappings (role_id, tenant_id, relationship_key_name, is_enabled)
+     SELECT $1, $4, x.k, x.e FROM unnest($2::text[], $3::boolean[]) AS x(k, e)
      ON CONFLICT (role_id, relationship_key_name) DO UPDATE SET is_enabled = EXCLUDED.is_enabled`,
-    [roleId, mappings.map((x) => x.relationshipKeyName), mappings.map((x) => x.isEnabled)],
+    [roleId, mappings.map((x) => x.relationshipKeyName), mappings.map((x) => x.isEnabled), tenantId],
   );
 }
 

@@ -57,9 +57,9 @@ export class TenantsService {
       );
       const mappings = DEFAULT_ROLES.flatMap((role, i) => ALL_PERMISSION_KEYS.map((k) => [roleIds[i], k, role.keys.includes(k)] as const));
       await tx.query(
-        `INSERT INTO auth.role_mappings (role_id, relationship_key_name, is_enabled, status)
-         SELECT x.role_id, x.key, x.enabled, 'ACTIVE' FROM unnest($1::uuid[], $2::text[], $3::boolean[]) AS x(role_id, key, enabled)`,
-        [mappings.map((m) => m[0]), mappings.map((m) => m[1]), mappings.map((m) => m[2])],
+        `INSERT INTO auth.role_mappings (role_id, tenant_id, relationship_key_name, is_enabled, status)
+         SELECT x.role_id, $4, x.key, x.enabled, 'ACTIVE' FROM unnest($1::uuid[], $2::text[], $3::boolean[]) AS x(role_id, key, enabled)`,
+        [mappings.map((m) => m[0]), mappings.map((m) => m[1]), mappings.map((m) => m[2]), id],
       );
       await tx.publish(EVENT_SUBJECTS.tenantCreated, { tenantId: id, name });
       return { id, name };

@@ -15,7 +15,8 @@ export interface StoredContent {
  */
 export interface FileStore {
   readonly kind: string;
-  write(q: Queryable, fileId: string, content: AsyncIterable<Buffer>, maxBytes: number, tooLarge: () => Error): Promise<StoredContent>;
+  /** Stores `content` of the file (its `files` row written first, in the same transaction `q`). */
+  write(q: Queryable, file: { id: string; tenantId: string }, content: AsyncIterable<Buffer>, maxBytes: number, tooLarge: () => Error): Promise<StoredContent>;
   read(q: Queryable, fileId: string, size: number): Readable;
 }
 

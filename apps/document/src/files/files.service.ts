@@ -50,7 +50,7 @@ export class FilesService {
         this.store.kind,
         caller.userId,
       ]);
-      const content = await this.store.write(tx, id, file.content, maxBytes, () => new AppError(ErrorCode.PayloadTooLarge, `A file may hold at most ${maxBytes} bytes`));
+      const content = await this.store.write(tx, { id, tenantId: caller.tenantId }, file.content, maxBytes, () => new AppError(ErrorCode.PayloadTooLarge, `A file may hold at most ${maxBytes} bytes`));
       await tx.query(`UPDATE document.files SET size = $2, sha256 = $3, complete = true WHERE id = $1`, [id, content.size, content.sha256]);
       return content;
     });

@@ -33,7 +33,7 @@ describe('the PostgreSQL store', () => {
     return {
       rows,
       query: async (text: string, params: unknown[] = []) => {
-        if (text.startsWith('INSERT')) rows.set(params[1] as number, params[2] as Buffer);
+        if (text.startsWith('INSERT')) rows.set(params[2] as number, params[3] as Buffer);
         else return rows.has(params[1] as number) ? [{ data: rows.get(params[1] as number) }] : [];
         return [];
       },
@@ -46,7 +46,7 @@ describe('the PostgreSQL store', () => {
   it('writes chunks of 1 MiB (the last one shorter) and reads them back in order', async () => {
     const q = memory();
     const store = new PgFileStore();
-    const written = await store.write(q as never, 'f', parts([700_000, 700_000, 700_000]), 10 * CHUNK_BYTES, () => new Error('too large'));
+    const written = await store.write(q as never, { id: 'f', tenantId: 't' }, parts([700_000, 700_000, 700_000]), 10 * CHUNK_BYTES, () => new Error('too large'));
     expect(written.size).toBe(2_100_000);
     expect([...q.rows.keys()]).toEqual([0, 1, 2]);
     expect([...q.rows.values()].map((b) => b.length)).toEqual([CHUNK_BYTES, CHUNK_BYTES, 2_100_000 - 2 * CHUNK_BYTES]);
@@ -56,7 +56,7 @@ describe('the PostgreSQL store', () => {
   });
 
   it('stops at the limit with the error it is given', async () => {
-    await expect(new PgFileStore().write(memory() as never, 'f', parts([600, 600]), 1000, () => new Error('too large'))).rejects.toThrow('too large');
+    await expect(new PgFileStore().write(memory() as never, { id: 'f', tenantId: 't' }, parts([600, 600]), 1000, () => new Error('too large'))).rejects.toThrow('too large');
   });
 });
 

@@ -11,7 +11,7 @@ import { CHUNK_BYTES } from './file.rules';
 export class PgFileStore implements FileStore {
   readonly kind = 'postgres';
 
-  async write(q: Queryable, fileId: string, content: AsyncIterable<Buffer>, maxBytes: number, tooLarge: () => Error): Promise<StoredContent> {
+  async write(q: Queryable, file: { id: string; tenantId: string }, content: AsyncIterable<Buffer>, maxBytes: number, tooLarge: () => Error): Promise<StoredContent> {
     const hash = createHash('sha256');
     let size = 0;
     let seq = 0;
@@ -22,7 +22,7 @@ export class PgFileStore implements FileStore {
         const joined = Buffer.concat(pending, pendingBytes);
         const chunk = joined.subarray(0, Math.min(CHUNK_BYTES, joined.length));
         const rest = joined.subarray(chunk.length);
-        await q.query(`INSERT INTO document.file_chunks (file_id, seq, data) VALUES ($1, $2, $3)`, [fileId, seq++, chunk]);
+        await q.query(`INSERT INTO document.file_chunks (file_id, tenant_id, seq, data) VALUES ($1, $2, $3, $4)`, [file.id, file.tenantId, seq++, chunk]);
         pending = rest.length ? [rest] : [];
         pendingBytes = rest.length;
       }

@@ -37,12 +37,12 @@ export class S3FileStore implements FileStore {
     return `${this.options.prefix}${fileId}`;
   }
 
-  async write(_q: Queryable, fileId: string, content: AsyncIterable<Buffer>, maxBytes: number, tooLarge: () => Error): Promise<StoredContent> {
+  async write(_q: Queryable, file: { id: string; tenantId: string }, content: AsyncIterable<Buffer>, maxBytes: number, tooLarge: () => Error): Promise<StoredContent> {
     const hash = createHash('sha256');
     const body = new PassThrough();
     const upload = new Upload({
       client: this.client,
-      params: { Bucket: this.options.bucket, Key: this.key(fileId), Body: body },
+      params: { Bucket: this.options.bucket, Key: this.key(file.id), Body: body },
       partSize: PART_BYTES,
       queueSize: QUEUE,
       leavePartsOnError: false,

@@ -67,7 +67,7 @@ export class GridService {
         WHERE matrix_id = ${m.id} AND failed_on > now() - make_interval(secs => ${SHARE_PASSWORD_WINDOW_SECONDS})`);
       if (n >= SHARE_PASSWORD_TRIES) throw new AppError(ErrorCode.RateLimited, 'Too many wrong passwords for this link; try again later');
       if (!password || !m.ext_password_hash || !(await verifyPassword(password, m.ext_password_hash))) {
-        await this.db.query(sql`INSERT INTO matrix.share_failures (matrix_id) VALUES (${m.id})`);
+        await this.db.query(sql`INSERT INTO matrix.share_failures (matrix_id, tenant_id) VALUES (${m.id}, ${m.tenant_id})`);
         throw unauthenticated(password ? 'Wrong password for this link' : 'This link needs a password (X-Share-Password header)');
       }
     }

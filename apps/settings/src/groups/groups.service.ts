@@ -82,7 +82,7 @@ export class GroupsService {
         instanceId: dto.instanceId ?? null,
         by,
       });
-      if (dto.address) await writeAddress(tx, id, mergeAddress(null, dto.address));
+      if (dto.address) await writeAddress(tx, tenantId, id, mergeAddress(null, dto.address));
       await linkParents(tx, tenantId, id, parents);
       await this.groups.publish(tx, tenantId, SETTINGS_EVENT_SUBJECTS.groupCreated, [id]);
     });
@@ -132,7 +132,7 @@ export class GroupsService {
       await tx.query(sql`UPDATE settings.groups SET ${sets.sql} WHERE id = ${id} AND tenant_id = ${tenantId}`);
 
       if (dto.address === null) await tx.query(`DELETE FROM settings.group_addresses WHERE group_id = $1`, [id]);
-      else if (dto.address) await writeAddress(tx, id, mergeAddress(current.address, dto.address as GroupAddressDto));
+      else if (dto.address) await writeAddress(tx, tenantId, id, mergeAddress(current.address, dto.address as GroupAddressDto));
       if (dto.removeParentGroupIds?.length) {
         await tx.query(`DELETE FROM settings.group_parents WHERE group_id = $1 AND tenant_id = $2 AND parent_id = ANY($3::uuid[])`, [id, tenantId, dto.removeParentGroupIds]);
       }
@@ -267,13 +267,13 @@ async function insertGroup(q: Queryable, g: NewGroup): Promise<void> {
   throw new Error(`no free group code after ${CODE_ATTEMPTS} attempts`);
 }
 
-async function writeAddress(q: Queryable, groupId: string, a: AddressFields): Promise<void> {
+async function writeAddress(q: Queryable, tenantId: string, groupId: string, a: AddressFields): Promise<void> {
   await q.query(
-    `INSERT INTO settings.group_addresses (id, group_id, street1, street2, city, state, state_code, zip_code, country, country_code)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+    `INSERT INTO settings.group_addresses (id, tenant_id, group_id, street1, street2, city, state, state_code, zip_code, country, country_code)
+     VALUES ($1, $11, $2, $3, $4, $5, $6, $7, $8, $9, $10)
      ON CONFLICT (group_id) DO UPDATE SET street1 = EXCLUDED.street1, street2 = EXCLUDED.street2, city = EXCLUDED.city, state = EXCLUDED.state,
        state_code = EXCLUDED.state_code, zip_code = EXCLUDED.zip_code, country = EXCLUDED.country, country_code = EXCLUDED.country_code, updated_on = now()`,
-    [uuidv7(), groupId, a.street1, a.street2, a.city, a.state, a.stateCode, a.zipCode, a.country, a.countryCode],
+    [uuidv7(), groupId, a.street1, a.street2, a.city, a.state, a.stateCode, a.zipCode, a.country, a.countryCode, tenantId],
   );
 }
 
