@@ -4,7 +4,7 @@ import Fastify, { FastifyInstance, LogController } from 'fastify';
 import proxy, { FastifyHttpProxyOptions } from '@fastify/http-proxy';
 import { LevelWithSilent, Logger } from 'pino';
 import { AREAS, AreaName, BODY_LIMIT, BODY_TOO_LARGE_MESSAGE, ROUTES, bodyLimitOf, errorBody } from '@ddm/contracts';
-import { createLogger, currentTraceContext, registerSecurityHeaders } from '@ddm/platform';
+import { createLogger, currentTraceContext, redactUrl, registerSecurityHeaders } from '@ddm/platform';
 import { GatewayConfig, loadGatewayConfig } from './config';
 import { MergedDocs, registerDocs } from './docs';
 
@@ -110,10 +110,19 @@ export function buildGateway(options: GatewayOptions = {}): FastifyInstance {
   });
   app.addHook('onResponse', (request, reply, done) => {
     if (reply.statusCode >= 500) {
-      request.log.error(
-        { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, upstreamError: upstreamFailures.get(request) },
-        'request failed',
-      );
+      const entry = {
+        requestId: request.id,
+        method: request.method,
+        url: redactUrl(request.url),
+        statusCode: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+        upstreamError: upstreamFailures.get(request),
+      };
+      // A 503 with Retry-After is an answer the client is told to retry (a service waiting on its
+      // database, a shutdown): a warning. Anything else above 499 is a failure. (The gateway's own
+      // logger: a proxied route's request logger is at the proxy's level, 'error'.)
+      if (reply.statusCode === 503 && reply.getHeader('retry-after') !== undefined) logger.warn(entry, 'request refused for now (503, retry)');
+      else logger.error(entry, 'request failed');
     }
     done();
   });
