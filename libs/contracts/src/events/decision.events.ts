@@ -48,7 +48,7 @@ export class DelegationEvent {
    * DRAFT too), whatever their status: the matrix area's role matrices filter by them. Absent in
    * messages published before the field existed: a consumer then keeps the roles it knows.
    */
-  @NestedArrayField(() => DelegationRolePayload, { optional: true, max: 1000 }) roles?: DelegationRolePayload[];
+  @NestedArrayField(() => DelegationRolePayload, { optional: true, max: 1000, description: 'Every decision role set on the delegation as of version (those set while a DRAFT too); absent in messages published before the field existed' }) roles?: DelegationRolePayload[];
 }
 
 /**
@@ -63,7 +63,7 @@ export class DelegationRolePayload {
    * compare greater): a consumer of both subjects keeps, per delegation and role, the state of the
    * greatest assignment. Null for a role last set before assignments were recorded.
    */
-  @UuidField({ nullable: true }) assignmentId: string | null;
+  @UuidField({ nullable: true, description: 'The role-assigned event that last set the role (uuidv7); null when set before assignments were recorded' }) assignmentId: string | null;
 }
 
 /**
