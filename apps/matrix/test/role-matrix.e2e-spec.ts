@@ -107,7 +107,7 @@ describe('role matrix: the grid shows only the delegations holding the chosen de
     // A newer version of the delegation whose roles stand at an older assignment (published before a3): the role stays as a3 left it.
     await h.publish('evt.decision.delegation.updated', { ...withInformed, version: 2, pathways: ['Functional'] }, applied(withInformed, 2), '30001 updated');
     expect(await shown(byRoleIds.id)).toEqual(['30003']);
-    expect((await h.db.query(`SELECT role_status FROM matrix.delegation_role_projection WHERE delegation_id = $1 AND role_id = $2`, [withInformed.delegationId, informed]))[0].role_status).toBe('INACTIVE');
+    expect((await h.db.query<{ role_status: string }>(`SELECT role_status FROM matrix.delegation_role_projection WHERE delegation_id = $1 AND role_id = $2`, [withInformed.delegationId, informed]))[0].role_status).toBe('INACTIVE');
     // The same delegation event delivered twice applies once.
     const after = await historyRows(withInformed.delegationId);
     await publishEvent(h.svc, 'evt.decision.delegation.updated', { ...withInformed, version: 2, pathways: ['Functional'] });
