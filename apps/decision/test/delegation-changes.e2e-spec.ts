@@ -268,6 +268,47 @@ describe('delegations: changes after issue (e2e)', () => {
       expect(refused.body.message).toMatch(/roleEnabled/);
       expectErrorBody(await h.svc.http.get(`${DELEGATIONS}/${root.id}/roles`, { token: h.tokens.otherAdmin }), 404);
     });
+
+    it('every delegation event carries its roles, those set while it was a DRAFT too, each with the assignment it stands at (the role-assigned one)', async () => {
+      const informed = h.refs.decisionRoles.get('Informed')!;
+      const consulted = h.refs.decisionRoles.get('Consulted')!;
+      const set = (id: string, roleId: string, body: object) => h.svc.http.patch(`${DELEGATIONS}/${id}/roles/${roleId}`, { token: h.tokens.admin, body });
+      const draft = await issueWithRoles({ status: 'DRAFT', ...to(manager), delegationAuthorities: [approval('5000')] });
+      expect((await set(draft.id, informed, { designeeRecipientType: 'SPECIFIC_PERSONNEL', roleDesignees: [{ designeeUserId: auditor }], roleStatus: 'ACTIVE' })).status).toBe(200);
+      expect((await set(draft.id, consulted, { roleStatus: 'INACTIVE' })).status).toBe(200);
+      // A draft announces nothing, not even its roles.
+      expect(await eventsOf(draft.id)).toEqual([]);
+
+      const issued = await h.svc.http.post(`${DELEGATIONS}/${draft.id}/issue`, { token: h.tokens.admin, body: {} });
+      expect(issued.status).toBe(200);
+      const [issuedEvent] = (await eventsOf(draft.id)).filter((e) => e.subject === 'evt.decision.delegation.issued');
+      const draftRoles = issuedEvent.payload.roles as { roleId: string; roleStatus: string; assignmentId: string | null }[];
+      expect([...draftRoles].sort((a, b) => a.roleId.localeCompare(b.roleId))).toEqual(
+        [
+          { roleId: informed, roleStatus: 'ACTIVE', assignmentId: expect.stringMatching(UUID7) },
+          { roleId: consulted, roleStatus: 'INACTIVE', assignmentId: expect.stringMatching(UUID7) },
+        ].sort((a, b) => a.roleId.localeCompare(b.roleId)),
+      );
+      const informedAt = draftRoles.find((r) => r.roleId === informed)!.assignmentId!;
+
+      // A change on the issued delegation: its updated event (a newer version) and the role-assigned name the same, later, assignment.
+      const before = (await eventsOf(draft.id)).length;
+      expect((await set(draft.id, informed, { roleStatus: 'INACTIVE' })).status).toBe(200);
+      const changed = (await eventsOf(draft.id)).slice(before);
+      const updated = changed.find((e) => e.subject === 'evt.decision.delegation.updated')!;
+      const assigned = changed.find((e) => e.subject === 'evt.decision.delegation.role-assigned')!;
+      expect(Number(updated.payload.version)).toBeGreaterThan(Number(issuedEvent.payload.version));
+      const nowInformed = (updated.payload.roles as { roleId: string; roleStatus: string; assignmentId: string }[]).find((r) => r.roleId === informed)!;
+      expect(nowInformed).toEqual({ roleId: informed, roleStatus: 'INACTIVE', assignmentId: assigned.payload.assignmentId });
+      expect(nowInformed.assignmentId > informedAt).toBe(true);
+      expect(assigned.payload).toMatchObject({ roleId: informed, roleStatus: 'INACTIVE' });
+
+      // Any other change of the delegation carries them too (revoked).
+      expect((await h.svc.http.post(`${DELEGATIONS}/${draft.id}/revoke`, { token: h.tokens.admin, body: {} })).status).toBe(200);
+      const [revoked] = (await eventsOf(draft.id)).filter((e) => e.subject === 'evt.decision.delegation.revoked');
+      expect(revoked.payload.roles).toEqual(expect.arrayContaining([{ roleId: informed, roleStatus: 'INACTIVE', assignmentId: nowInformed.assignmentId }]));
+      expect(revoked.payload.roles).toHaveLength(2);
+    });
   });
 
   describe('PATCH /delegations/bulk-delete', () => {

@@ -5,7 +5,7 @@ import { GridService } from './grid/grid.service';
 import { MatricesController } from './matrices/matrices.controller';
 import { MatricesService } from './matrices/matrices.service';
 import { DECISIONS } from './projections/decision.projection';
-import { DELEGATIONS } from './projections/delegation.projection';
+import { DELEGATIONS, DelegationRoleConsumer } from './projections/delegation.projection';
 import { AUTHORITY_TYPES, CATEGORIES, GROUPS, POSITIONS, SECTIONS } from './projections/settings.projections';
 import { USERS } from './projections/user.projection';
 
@@ -16,6 +16,6 @@ import { USERS } from './projections/user.projection';
  */
 @Module({
   controllers: [MatricesController, GridController, SharedController],
-  providers: [MatricesService, GridService, projectionConsumers(USERS, GROUPS, POSITIONS, SECTIONS, CATEGORIES, AUTHORITY_TYPES, DECISIONS, DELEGATIONS)],
+  providers: [MatricesService, GridService, projectionConsumers(USERS, GROUPS, POSITIONS, SECTIONS, CATEGORIES, AUTHORITY_TYPES, DECISIONS, DELEGATIONS), DelegationRoleConsumer],
 })
 export class MatrixModule {}

@@ -3,7 +3,7 @@
  * conditions, the bulk jobs, invalidation): who may manage one, and recording a change (a revision,
  * the state event, a notice).
  */
-import { Caller, DelegationNoticeSubject, forbidden } from '@ddm/contracts';
+import { Caller, DelegationNoticeSubject, DelegationRolePayload, forbidden } from '@ddm/contracts';
 import { Tx } from '@ddm/platform';
 import { DelegationStatus, holds } from './delegation.rules';
 import { DelegationRuleRow, RULE_COLUMNS, loadOrg, reviseDelegations, toState } from './delegation.sql';
@@ -12,6 +12,8 @@ import { StoredDelegationView, toDelegationEvent } from './dto/delegation.respon
 export interface DelegationRow {
   version: number;
   view: StoredDelegationView;
+  /** The roles set on it (reviseDelegations reads them in the same statement), what its events carry. */
+  roles?: DelegationRolePayload[];
 }
 
 /** Who acts on a delegation: a request's caller, or the requester a job acts for (with the keys they held when asking). */
@@ -72,7 +74,8 @@ export type DelegationStateSubject = 'evt.decision.delegation.issued' | 'evt.dec
 
 /**
  * A change of the delegations named: a revision of each and, unless `subject` is null (a DRAFT),
- * its state published; `notice` too when the change tells people something. Answers the rows.
+ * its state published (with the roles set on it, read by the same statement as the revision);
+ * `notice` too when the change tells people something. Answers the rows.
  */
 export async function recordDelegationChange(
   tx: Tx,
@@ -86,12 +89,12 @@ export async function recordDelegationChange(
   const rows = await tx.query<DelegationRow>(reviseDelegations(tenantId, ids, change, by));
   if (subject) {
     const concerned = (r: DelegationRow) => [r.view.issuerUserId, r.view.recipientUserId].filter((x): x is string => !!x);
-    const events = rows.map((r) => toDelegationEvent(r.view, r.version, concerned(r)));
+    const events = rows.map((r) => toDelegationEvent(r.view, r.version, concerned(r), r.roles));
     await tx.publishMany(subject, events);
     if (notice === 'evt.decision.delegation.pending' && rows.some((r) => r.view.pendingStage === 'APPROVAL')) {
       // Awaiting approval: the notice names the approvers (holders of approve:delegations) besides the issuer and recipient.
       const approvers = await approversOf(tx, tenantId);
-      await tx.publishMany(notice, rows.map((r) => toDelegationEvent(r.view, r.version, r.view.pendingStage === 'APPROVAL' ? [...concerned(r), ...approvers] : concerned(r))));
+      await tx.publishMany(notice, rows.map((r) => toDelegationEvent(r.view, r.version, r.view.pendingStage === 'APPROVAL' ? [...concerned(r), ...approvers] : concerned(r), r.roles)));
     } else if (notice) await tx.publishMany(notice, events);
   }
   return rows;

@@ -1,6 +1,6 @@
 /** The statements of delegations: their view, the list, the subtree, and the organisation the rules read. */
 import { ListSpec, Queryable, Sql, isoSql, join, raw, sortBy, sql } from '@ddm/platform';
-import { ROLES_OF } from '../roles/role.sql';
+import { EVENT_ROLES_OF, ROLES_OF } from '../roles/role.sql';
 import { DecisionScope, DelegationLimit, DelegationState, Limit, OrgView } from './delegation.rules';
 
 const USER = (a: string) => `CASE WHEN ${a}.id IS NULL THEN NULL ELSE jsonb_build_object('id', ${a}.id, 'name', ${a}.name, 'email', ${a}.email) END`;
@@ -74,7 +74,7 @@ export function reviseDelegations(tenantId: string, ids: readonly string[], chan
       SELECT gen_random_uuid(), v.tenant_id, v.id,
              coalesce((SELECT max(r.revision_id) FROM decision.delegation_revisions r WHERE r.delegation_id = v.id), 0) + 1,
              ${by}::uuid, ${change}, v.view || jsonb_build_object('conditions', ${raw(CONDITIONS_OF('v.id'))}, 'roles', ${raw(ROLES_OF('v.id'))}) FROM v)
-    SELECT v.version, v.view FROM v ORDER BY v.n`;
+    SELECT v.version, v.view, ${raw(EVENT_ROLES_OF('v.id'))} AS roles FROM v ORDER BY v.n`;
 }
 
 export type DelegationSort = 'delegationDisplayId' | 'decisionName' | 'status' | 'updatedAt' | 'expirationDate' | 'authorityLimitValue';

@@ -13,6 +13,14 @@ export const ROLES_OF = (id: string) =>
   `(SELECT coalesce(jsonb_agg(${ROLE_VIEW('dr.delegation_id')} ORDER BY lower(r.role_name), r.id), '[]'::jsonb)
       FROM decision.delegation_roles dr JOIN decision.decision_role_projection r ON r.id = dr.role_id WHERE dr.delegation_id = ${id})`;
 
+/**
+ * The roles set on a delegation as its events carry them (DelegationRolePayload): every role mapping,
+ * DRAFT-time ones too, whatever its status, by role id.
+ */
+export const EVENT_ROLES_OF = (id: string) =>
+  `(SELECT coalesce(jsonb_agg(jsonb_build_object('roleId', dr.role_id, 'roleStatus', dr.role_status, 'assignmentId', dr.assignment_id) ORDER BY dr.role_id), '[]'::jsonb)
+      FROM decision.delegation_roles dr WHERE dr.delegation_id = ${id})`;
+
 /** The tenant's live decision roles, each with how the delegation fills it (by role name). */
 export function delegationRoles(tenantId: string, delegationId: string, q: { page: number; limit: number; sortOrder?: 'asc' | 'desc' }): ListSpec {
   return {

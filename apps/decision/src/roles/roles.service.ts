@@ -79,6 +79,13 @@ export class RolesService {
         [delegationId, tenantId, roleId, type, dto.isAutoIssue ?? null, JSON.stringify(designees), dto.roleStatus ?? null, dto.roleRequirement ?? null, dto.isCascade ?? false, dto.roleRequirement !== undefined],
       );
       const ids = touched.map((t) => t.delegation_id);
+      // One assignment per delegation the role was set on (a uuidv7: later ones compare greater), in one statement:
+      // the delegation events carry it beside the role, evt.decision.delegation.role-assigned names it.
+      await tx.query(
+        `UPDATE decision.delegation_roles dr SET assignment_id = x.assignment_id FROM unnest($1::uuid[], $2::uuid[]) AS x(delegation_id, assignment_id)
+          WHERE dr.delegation_id = x.delegation_id AND dr.role_id = $3`,
+        [ids, ids.map(() => uuidv7()), roleId],
+      );
       await tx.query(`UPDATE decision.delegations SET updated_on = now(), updated_by = $2, version = version + 1 WHERE id = ANY($1::uuid[])`, [ids, caller.userId]);
       for (const status of new Set(touched.map((t) => t.status))) {
         await recordDelegationChange(tx, tenantId, touched.filter((t) => t.status === status).map((t) => t.delegation_id), 'role changed', caller.userId, stateSubjectOf(status));
@@ -108,13 +115,14 @@ export class RolesService {
 }
 
 /**
- * evt.decision.delegation.role-assigned for each delegation the role was set on, in one statement:
+ * evt.decision.delegation.role-assigned for each delegation the role was set on (DRAFTs excepted:
+ * their roles reach other areas with the delegation's events, issued included), in one statement:
  * the people it names now (SPECIFIC_PERSONNEL and PERSONNEL_IN_POSITION designees by their user,
  * POSITION_ONLY ones by whoever holds the position today, active members only).
  */
 async function publishRoleAssignments(tx: Tx, tenantId: string, roleId: string, delegationIds: readonly string[]): Promise<void> {
-  const rows = await tx.query<{ delegation_id: string; delegation_display_id: string; decision_id: string; issuer_user_id: string | null; role_name: string; role_status: string; designees: string[] }>(
-    `SELECT g.id AS delegation_id, g.delegation_display_id, g.decision_id, g.issuer_user_id, r.role_name, dr.role_status,
+  const rows = await tx.query<{ assignment_id: string | null; delegation_id: string; delegation_display_id: string; decision_id: string; issuer_user_id: string | null; role_name: string; role_status: string; designees: string[] }>(
+    `SELECT dr.assignment_id, g.id AS delegation_id, g.delegation_display_id, g.decision_id, g.issuer_user_id, r.role_name, dr.role_status,
             coalesce((SELECT array_agg(DISTINCT u.id ORDER BY u.id)
                         FROM jsonb_array_elements(dr.role_designees) d
                         JOIN decision.user_projection u ON u.tenant_id = g.tenant_id AND u.status = 'ACTIVE'
@@ -131,7 +139,8 @@ async function publishRoleAssignments(tx: Tx, tenantId: string, roleId: string, 
     'evt.decision.delegation.role-assigned',
     rows.map((r) => ({
       tenantId,
-      assignmentId: uuidv7(),
+      // The assignment the update recorded (the delegation's events carry the same id with the role).
+      assignmentId: r.assignment_id ?? uuidv7(),
       delegationId: r.delegation_id,
       delegationDisplayId: r.delegation_display_id,
       decisionId: r.decision_id,

@@ -32,21 +32,58 @@ export interface DelegationState {
   pathways: string[];
   authorities: AuthorityRow[];
   is_invalid: boolean;
+  /** The decision roles the delegation holds with an ACTIVE role status (as of the grid's instant). */
+  role_ids: string[];
 }
 
 /**
- * The matrix's delegation filters (matrixDelegation) the grid applies. Stored but not applied: the role
- * matrix's `delegationRole` and `roleIds` (and matrixAuthorityRoles), for want of roles to filter by.
- * DelegationEvent carries none; evt.decision.delegation.role-assigned (delegation, roleId, roleStatus)
- * could be projected, but the decision area publishes it only when a role is changed on a delegation
- * that has left DRAFT (RolesService.update): roles set while drafting are never announced, not even
- * at issuance, so a projection would miss them. It has no version either (only a uuidv7
- * assignmentId to order two changes by). The spec names these fields but not what a role matrix shows.
+ * The matrix's delegation filters (matrixDelegation) the grid applies, all of them: statuses,
+ * authority types, limit ranges, and the role matrix's roles. A matrix is a role matrix when it says
+ * so (`roleMatrix`, or matrixDelegation's `delegationRole`); its roles are matrixDelegation's
+ * `roleIds` and the enabled matrixAuthorityRoles (see gridFilter). A role matrix with roles chosen
+ * shows only the delegations holding at least one of them with an ACTIVE role status; one with
+ * none chosen, and any other matrix, does not filter by role. A delegation's roles are those the
+ * decision area's delegation events carry (set while drafting too) and its role-assigned events
+ * change (delegation.projection.ts), so the grid as of a date filters by the roles held then.
  */
 export interface DelegationFilter {
   authorityTypeIds?: string[];
   issuanceStatusNames?: string[];
   primaryLimitTypes?: Record<string, { min?: number | null; max?: number | null } | boolean>;
+  /** A role matrix: only delegations holding one of `roleIds` appear (none named: no role filter). */
+  delegationRole?: boolean;
+  roleIds?: string[];
+}
+
+/** What gridFilter reads of a matrix beside its matrixDelegation. */
+export interface RoleMatrixFields {
+  role_matrix?: boolean | null;
+  authority_roles?: readonly { authorityRoleId: string; isEnabled?: boolean | null }[] | null;
+}
+
+/**
+ * The filter a matrix's grid applies: its matrixDelegation, with the role matrix made whole (the
+ * matrix's `roleMatrix` flag as `delegationRole`, its enabled matrixAuthorityRoles added to
+ * `roleIds`, ids lower case, once each).
+ */
+export function gridFilter(stored: DelegationFilter | null | undefined, m: RoleMatrixFields): DelegationFilter {
+  const f: DelegationFilter = { ...(stored ?? {}) };
+  const delegationRole = !!(f.delegationRole || m.role_matrix);
+  const roles = [...(f.roleIds ?? []), ...(m.authority_roles ?? []).filter((a) => a.isEnabled !== false).map((a) => a.authorityRoleId)];
+  return { ...f, delegationRole, roleIds: [...new Set(roles.filter((r) => typeof r === 'string').map((r) => r.toLowerCase()))] };
+}
+
+/** The roles a delegation must hold one of to appear, or null when the matrix does not filter by role. */
+export function chosenRoles(filter: DelegationFilter): string[] | null {
+  return filter.delegationRole && filter.roleIds?.length ? filter.roleIds : null;
+}
+
+/** Whether a delegation holds (ACTIVE) one of the role matrix's roles; true when the matrix does not filter by role. */
+export function holdsChosenRole(d: Pick<DelegationState, 'role_ids'>, filter: DelegationFilter): boolean {
+  const roles = chosenRoles(filter);
+  if (!roles) return true;
+  const held = new Set((d.role_ids ?? []).map((r) => r.toLowerCase()));
+  return roles.some((r) => held.has(r.toLowerCase()));
 }
 
 export interface CellDelegation {
@@ -113,9 +150,10 @@ export function shownAuthorities(d: Pick<DelegationState, 'authorities'>, filter
   return types ? d.authorities.filter((a) => types.has(a.authorityTypeId.toLowerCase())) : d.authorities;
 }
 
-/** Whether the matrix shows a delegation at all (its status, authority types and limit ranges). */
+/** Whether the matrix shows a delegation at all (its status, roles, authority types and limit ranges). */
 export function shows(d: DelegationState, filter: DelegationFilter): boolean {
   if (filter.issuanceStatusNames?.length && !filter.issuanceStatusNames.includes(d.status ?? '')) return false;
+  if (!holdsChosenRole(d, filter)) return false;
   if (filter.authorityTypeIds?.length && !shownAuthorities(d, filter).length) return false;
   return withinLimitRanges(d, filter.primaryLimitTypes);
 }

@@ -9,7 +9,7 @@ import { visibleTo } from '../matrices/matrix.sql';
 import { LimitFormatting, SHARE_PASSWORD_TRIES, SHARE_PASSWORD_WINDOW_SECONDS, exportFileName, externalLinkOpen, statusByName } from '../matrices/matrix.rules';
 import { verifyPassword } from '../share-links/password';
 import { GridPageView, SharedMatrixView } from './dto/grid.response';
-import { AuthorityRow, DelegationFilter, DelegationState, GridColumn, GridRow, csvLine, exportFields, exportHeader, formattedLimit, rowCells } from './grid.rules';
+import { AuthorityRow, DelegationFilter, DelegationState, GridColumn, GridRow, chosenRoles, csvLine, exportFields, exportHeader, formattedLimit, gridFilter, rowCells } from './grid.rules';
 import { GRID_MATRIX_COLUMNS, GridMatrixRow, chosenColumns, delegationsSource, gridRows, holderColumns, namesColumns, pageDelegations } from './grid.sql';
 
 /** Rows read per statement while exporting (the grid's own page limit). */
@@ -95,10 +95,10 @@ export class GridService {
     const rows = await this.db.query<RowRow & { total: number; ord: unknown }>(listSql(gridRows(m, page, limit, at)));
     const { items, total } = pageRows(rows, (r: RowRow) => r);
     const ids = items.map((r) => r.decision_id);
-    const filter = (m.delegation_filter ?? {}) as DelegationFilter;
+    const filter = gridFilter(m.delegation_filter as DelegationFilter, m);
     const delegations = ids.length
       ? await this.db.query<DelegationState>(
-          sql`${delegationsSource(m.tenant_id, at, pageDelegations(m, ids, filter.issuanceStatusNames))} ORDER BY length(x.delegation_display_id), x.delegation_display_id, x.delegation_id`,
+          sql`${delegationsSource(m.tenant_id, at, pageDelegations(m, ids, filter.issuanceStatusNames, chosenRoles(filter)))} ORDER BY length(x.delegation_display_id), x.delegation_display_id, x.delegation_id`,
         )
       : [];
     const types = await this.db.query<{ id: string; authority_type: string }>(sql`SELECT id, authority_type FROM matrix.authority_type_projection WHERE tenant_id = ${m.tenant_id}`);

@@ -1,4 +1,4 @@
-import { DelegationState, GridColumn, cellText, heldIn, rowCells, shows, withinLimitRanges } from './grid.rules';
+import { DelegationState, GridColumn, cellText, chosenRoles, gridFilter, heldIn, holdsChosenRole, rowCells, shows, withinLimitRanges } from './grid.rules';
 
 const approval = '00000000-0000-4000-8000-000000000001';
 const signatory = '00000000-0000-4000-8000-000000000002';
@@ -21,8 +21,12 @@ const delegation = (over: Partial<DelegationState> = {}): DelegationState => ({
   pathways: ['Direct Line', 'Functional'],
   authorities: [limit(approval, '500000')],
   is_invalid: false,
+  role_ids: [],
   ...over,
 });
+const informed = '00000000-0000-4000-8000-0000000000a1';
+const consulted = '00000000-0000-4000-8000-0000000000a2';
+const approver = '00000000-0000-4000-8000-0000000000a3';
 
 describe('grid rules', () => {
   it('a delegation is held in the column of its recipient user, its recipient position, and each of its groups', () => {
@@ -45,6 +49,35 @@ describe('grid rules', () => {
     expect(withinLimitRanges(d, { Primary: { max: 100000 } })).toBe(false);
     expect(withinLimitRanges(d, { Secondary: { max: 1 } })).toBe(true); // no limit of that type
     expect(withinLimitRanges(delegation({ authorities: [limit(approval, 'Unlimited')] }), { Primary: { max: 1000000 } })).toBe(false);
+  });
+
+  it('a role matrix with roles chosen shows only delegations holding one of them (ACTIVE); without roles, or not a role matrix, no role filter', () => {
+    const informedOne = delegation({ role_ids: [informed] });
+    const consultedOne = delegation({ delegation_id: 'd2', role_ids: [consulted] });
+    const none = delegation({ delegation_id: 'd3', role_ids: [] });
+    const roleMatrix = { delegationRole: true, roleIds: [informed.toUpperCase()] };
+    expect([informedOne, consultedOne, none].filter((d) => shows(d, roleMatrix)).map((d) => d.delegation_id)).toEqual(['d1']);
+    expect(holdsChosenRole(consultedOne, { delegationRole: true, roleIds: [informed, consulted] })).toBe(true);
+    // Not a role matrix: roleIds stored but no role filter; a role matrix without roles: none either.
+    expect(shows(none, { delegationRole: false, roleIds: [informed] })).toBe(true);
+    expect(shows(none, { delegationRole: true, roleIds: [] })).toBe(true);
+    expect(chosenRoles({ delegationRole: true })).toBeNull();
+    // The other filters still apply on top.
+    expect(shows(informedOne, { ...roleMatrix, issuanceStatusNames: ['SUSPENDED'] })).toBe(false);
+  });
+
+  it('gridFilter: roleMatrix or delegationRole makes a role matrix; its roles are roleIds and the enabled matrixAuthorityRoles', () => {
+    expect(gridFilter({ roleIds: [informed] }, { role_matrix: false, authority_roles: [] })).toMatchObject({ delegationRole: false, roleIds: [informed] });
+    const f = gridFilter(
+      { roleIds: [informed.toUpperCase()], issuanceStatusNames: ['ISSUED'] },
+      { role_matrix: true, authority_roles: [{ authorityRoleId: consulted, isEnabled: true }, { authorityRoleId: approver, isEnabled: false }, { authorityRoleId: informed, isEnabled: true }] },
+    );
+    expect(f).toEqual({ issuanceStatusNames: ['ISSUED'], delegationRole: true, roleIds: [informed, consulted] });
+    expect(gridFilter(null, { role_matrix: null, authority_roles: null })).toEqual({ delegationRole: false, roleIds: [] });
+    expect(chosenRoles(gridFilter({ delegationRole: true }, { authority_roles: [{ authorityRoleId: approver, isEnabled: true }] }))).toEqual([approver]);
+    const columns: GridColumn[] = [{ id: 'p1', kind: 'position', name: 'CFO' }];
+    const cells = rowCells(columns, [delegation({ role_ids: [consulted] }), delegation({ delegation_id: 'd2', role_ids: [approver] })], f, {}, new Map());
+    expect(cells[0].delegations.map((e) => e.delegationId)).toEqual(['d1']);
   });
 
   it('cells: one entry per authority shown, formatted by the matrix; a delegation without limits shows once', () => {

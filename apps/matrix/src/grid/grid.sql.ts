@@ -13,6 +13,8 @@ export interface GridMatrixRow {
   position_ids: string[];
   group_ids: string[];
   delegation_filter: Record<string, unknown>;
+  role_matrix: boolean;
+  authority_roles: { authorityRoleId: string; isEnabled?: boolean | null }[];
   formatting: Record<string, string | null>;
   ext_enabled: boolean;
   ext_expiration_enabled: boolean;
@@ -22,7 +24,7 @@ export interface GridMatrixRow {
 }
 
 export const GRID_MATRIX_COLUMNS = `m.id, m.tenant_id, m.matrix_display_id, m.matrix_name, m.matrix_description, m.status_name, m.user_ids, m.position_ids, m.group_ids,
-  m.delegation_filter, m.formatting, m.ext_enabled, m.ext_expiration_enabled, m.ext_expiration_date, m.ext_password_required, m.ext_password_hash`;
+  m.delegation_filter, m.role_matrix, m.authority_roles, m.formatting, m.ext_enabled, m.ext_expiration_enabled, m.ext_expiration_date, m.ext_password_required, m.ext_password_hash`;
 
 /**
  * The delegations the grid reads: the live ones now, or those that stood at `at` (the history row
@@ -31,11 +33,11 @@ export const GRID_MATRIX_COLUMNS = `m.id, m.tenant_id, m.matrix_display_id, m.ma
 export function delegationsSource(tenantId: string, at: string | undefined, decisions: Sql): Sql {
   if (!at) {
     return sql`SELECT x.delegation_id, x.decision_id, x.delegation_display_id, x.status, x.recipient_user_id, x.recipient_position_id,
-        to_json(x.group_ids) AS group_ids, to_json(x.pathways) AS pathways, x.authorities, x.is_invalid
+        to_json(x.group_ids) AS group_ids, to_json(x.pathways) AS pathways, x.authorities, x.is_invalid, to_json(x.role_ids) AS role_ids
       FROM matrix.delegation_projection x WHERE x.tenant_id = ${tenantId} AND x.revoked_on IS NULL AND ${decisions}`;
   }
   return sql`SELECT x.delegation_id, x.decision_id, x.delegation_display_id, x.status, x.recipient_user_id, x.recipient_position_id,
-      to_json(x.group_ids) AS group_ids, to_json(x.pathways) AS pathways, x.authorities, x.is_invalid
+      to_json(x.group_ids) AS group_ids, to_json(x.pathways) AS pathways, x.authorities, x.is_invalid, to_json(x.role_ids) AS role_ids
     FROM matrix.delegation_history x WHERE x.tenant_id = ${tenantId} AND ${decisions}
       AND x.valid_from <= ${at}::timestamptz AND (x.valid_to IS NULL OR x.valid_to > ${at}::timestamptz) AND NOT x.ended`;
 }
@@ -47,17 +49,19 @@ export function namesColumns(m: Pick<GridMatrixRow, 'user_ids' | 'position_ids' 
 
 /**
  * The delegations a page can show, as a condition on `x` for delegationsSource: those of the page's
- * decisions, held in a column the matrix names (when it names any) and of a status it shows (when it
- * names any). The others would land in no cell: a page of 20 named columns reads their delegations,
- * not those of all 200 holders.
+ * decisions, held in a column the matrix names (when it names any), of a status it shows (when it
+ * names any) and holding one of its roles (a role matrix with roles chosen). The others would land in
+ * no cell: a page of 20 named columns reads their delegations, not those of all 200 holders.
  */
-export function pageDelegations(m: GridMatrixRow, decisionIds: readonly string[], statuses: readonly string[] | undefined): Sql {
+export function pageDelegations(m: GridMatrixRow, decisionIds: readonly string[], statuses: readonly string[] | undefined, roles: readonly string[] | null = null): Sql {
   const where = [sql`x.decision_id = ANY(${decisionIds}::uuid[])`];
   if (namesColumns(m)) {
     where.push(sql`(x.recipient_user_id = ANY(${m.user_ids}::uuid[]) OR x.recipient_position_id = ANY(${m.position_ids}::uuid[]) OR x.group_ids && ${m.group_ids}::uuid[])`);
   }
   // As shows(): a delegation without a status matches the name "".
   if (statuses?.length) where.push(sql`coalesce(x.status, '') = ANY(${statuses}::text[])`);
+  // As holdsChosenRole(): role_ids are the active roles.
+  if (roles?.length) where.push(sql`x.role_ids && ${roles}::uuid[]`);
   return sql`(${join(where, ' AND ')})`;
 }
 

@@ -43,6 +43,27 @@ export class DelegationEvent {
   @NestedArrayField(() => DecisionAuthorityPayload, { optional: true, max: 50 }) authorities?: DecisionAuthorityPayload[];
   /** Whether a change of the organisation or of a parent made the delegation invalid (the matrix grid marks it). */
   @BooleanField({ optional: true }) isInvalid?: boolean;
+  /**
+   * The decision roles set on the delegation as of `version`, all of them (those set while it was a
+   * DRAFT too), whatever their status: the matrix area's role matrices filter by them. Absent in
+   * messages published before the field existed: a consumer then keeps the roles it knows.
+   */
+  @NestedArrayField(() => DelegationRolePayload, { optional: true, max: 1000, description: 'Every decision role set on the delegation as of version (those set while a DRAFT too); absent in messages published before the field existed' }) roles?: DelegationRolePayload[];
+}
+
+/**
+ * One decision role on a delegation as the delegation events carry it (the names of the decision
+ * area's role mapping, DelegationRoleView).
+ */
+export class DelegationRolePayload {
+  @UuidField() roleId: string;
+  @StringField({ max: 20, description: 'ACTIVE or INACTIVE' }) roleStatus: string;
+  /**
+   * The evt.decision.delegation.role-assigned that last set the role (a uuidv7, so later assignments
+   * compare greater): a consumer of both subjects keeps, per delegation and role, the state of the
+   * greatest assignment. Null for a role last set before assignments were recorded.
+   */
+  @UuidField({ nullable: true, description: 'The role-assigned event that last set the role (uuidv7); null when set before assignments were recorded' }) assignmentId: string | null;
 }
 
 /**
@@ -123,7 +144,11 @@ export class DecisionEvent {
  */
 export class DelegationRoleEvent {
   @UuidField() tenantId: string;
-  /** One id per change of the role on the delegation. */
+  /**
+   * One id per change of the role on the delegation, a uuidv7: a later change of the role on the
+   * delegation has a greater one. The delegation events name the assignment each role stands at
+   * (DelegationRolePayload.assignmentId), so a consumer of both orders them by it.
+   */
   @UuidField() assignmentId: string;
   @UuidField() delegationId: string;
   @StringField({ max: 20 }) delegationDisplayId: string;

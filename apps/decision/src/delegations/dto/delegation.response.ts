@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Caller, DELEGATION_ISSUER_TYPES, DELEGATION_RECIPIENT_TYPES, DelegationEvent, PermissionRule, RecordPermission, recordPermissions, relationshipsOf } from '@ddm/contracts';
+import { Caller, DELEGATION_ISSUER_TYPES, DELEGATION_RECIPIENT_TYPES, DelegationEvent, DelegationRolePayload, PermissionRule, RecordPermission, recordPermissions, relationshipsOf } from '@ddm/contracts';
 import { DELEGATION_STATUSES, INVALID_FIELDS } from '../delegation.rules';
 
 export class DelegationRecipientView {
@@ -147,8 +147,8 @@ export function toDelegationView(stored: StoredDelegationView, caller: Caller, a
   return view;
 }
 
-/** What evt.decision.delegation.* carry of a delegation. */
-export function toDelegationEvent(v: StoredDelegationView, version: number, notifyUserIds: readonly string[] = []): DelegationEvent {
+/** What evt.decision.delegation.* carry of a delegation (`roles`: those set on it, when read; see DelegationEvent.roles). */
+export function toDelegationEvent(v: StoredDelegationView, version: number, notifyUserIds: readonly string[] = [], roles?: readonly DelegationRolePayload[]): DelegationEvent {
   return {
     tenantId: v.tenantId,
     delegationId: v.id,
@@ -178,6 +178,7 @@ export function toDelegationEvent(v: StoredDelegationView, version: number, noti
       authorityLimitValueUnit: a.authorityLimitValueUnit,
     })),
     isInvalid: v.isInvalid,
+    ...(roles ? { roles: roles.map((r) => ({ roleId: r.roleId, roleStatus: r.roleStatus, assignmentId: r.assignmentId ?? null })) } : {}),
   };
 }
 
