@@ -125,3 +125,104 @@ describe('audit trail: every change of a record, append-only (e2e, real Postgres
     expect(seen.every((t) => t === TENANT)).toBe(true);
   });
 });
+
+describe('audit trail of people and tenants, rows no one tenant owns (e2e, real Postgres)', () => {
+  let db: TestDatabase;
+  let owner: Client;
+  let app: Client;
+  const [A, B, C] = [randomUUID(), randomUUID(), randomUUID()];
+  const person = randomUUID();
+  const actor = randomUUID();
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    owner = new Client({ connectionString: db.url });
+    await owner.connect();
+    app = new Client({ connectionString: asAppRole(db.url) });
+    await app.connect();
+    for (const [id, name] of [[A, 'People A'], [B, 'People B'], [C, 'People C']]) await owner.query(`INSERT INTO auth.tenants (id, name) VALUES ($1, $2)`, [id, name]);
+    await owner.query(`INSERT INTO auth.users (id, email, first_name, last_name, name, display_name) VALUES ($1, 'pat@people.test', 'Pat', 'Old', 'Pat Old', 'Pat Old')`, [person]);
+    // A member of A and B; a former member of C (the membership soft-deleted).
+    for (const [tenant, deleted] of [[A, false], [B, false], [C, true]] as const)
+      await owner.query(`INSERT INTO auth.tenant_users (id, tenant_id, user_id, user_display_id, status, is_deleted) VALUES ($1, $2, $3, 'USR-1', 'ACTIVE', $4)`, [
+        randomUUID(),
+        tenant,
+        person,
+        deleted,
+      ]);
+  });
+
+  afterAll(async () => {
+    await app?.end();
+    await owner?.end();
+    await db?.drop();
+  });
+
+  /** A transaction of the app role in tenant A, as `Db` opens it. */
+  async function inA(requestId: string, text: string, params: unknown[]): Promise<void> {
+    await app.query(
+      `BEGIN; SELECT set_config('app.tenant_id', '${A}', true), set_config('app.actor_id', '${actor}', true), set_config('app.request_id', '${requestId}', true)`,
+    );
+    try {
+      await app.query(text, params);
+      await app.query('COMMIT');
+    } catch (err) {
+      await app.query('ROLLBACK');
+      throw err;
+    }
+  }
+  const entries = async (entityType: string, entityId: string) =>
+    (
+      await owner.query(`SELECT tenant_id, action, actor_id, request_id, changes FROM auth.audit_log WHERE entity_type = $1 AND entity_id = $2 ORDER BY id`, [
+        entityType,
+        entityId,
+      ])
+    ).rows;
+
+  it("a change of a person made in tenant A's context is entered in the trail of every tenant they belong to (not of one they left), with who and which request", async () => {
+    const requestId = `rename-${randomUUID()}`;
+    await inA(requestId, `UPDATE auth.users SET last_name = 'New', name = 'Pat New', display_name = 'Pat New', last_login_date = now() WHERE id = $1`, [person]);
+    const found = await entries('users', person);
+    expect(found.map((e) => e.tenant_id).sort()).toEqual([A, B].sort());
+    for (const e of found) {
+      expect([e.action, e.actor_id, e.request_id]).toEqual(['UPDATE', actor, requestId]);
+      // The sign-in time is left out (each membership's copy of it is in its tenant's trail).
+      expect(e.changes).toEqual([
+        { field: 'display_name', from: 'Pat Old', to: 'Pat New' },
+        { field: 'last_name', from: 'Old', to: 'New' },
+        { field: 'name', from: 'Pat Old', to: 'Pat New' },
+      ]);
+    }
+    // The app role in A's context sees A's entry only.
+    await app.query(`SELECT set_config('app.tenant_id', $1, false)`, [A]);
+    expect((await app.query(`SELECT tenant_id FROM auth.audit_log WHERE entity_type = 'users' AND entity_id = $1`, [person])).rows).toEqual([{ tenant_id: A }]);
+  });
+
+  it("the new name reaches the person's search and sort copy in every tenant, not only the one that changed it", async () => {
+    const copies = (await owner.query(`SELECT tenant_id, sort_name, search_text FROM auth.tenant_users WHERE user_id = $1 AND NOT is_deleted`, [person])).rows;
+    expect(copies).toHaveLength(2);
+    for (const c of copies) {
+      expect(c.sort_name).toBe('pat new');
+      expect(c.search_text).toContain('Pat New');
+    }
+  });
+
+  it('a person being created is entered in the trail of the tenant creating them (their active tenant, before any membership)', async () => {
+    const newcomer = randomUUID();
+    await inA(`invite-${newcomer}`, `INSERT INTO auth.users (id, email, name, active_tenant_id) VALUES ($1, 'new@people.test', 'Nia New', $2)`, [newcomer, A]);
+    const found = await entries('users', newcomer);
+    expect(found.map((e) => [e.tenant_id, e.action, e.actor_id])).toEqual([[A, 'CREATE', actor]]);
+    expect(found[0].changes).toEqual(expect.arrayContaining([{ field: 'email', from: null, to: 'new@people.test' }]));
+  });
+
+  it("a change of a tenant is entered in that tenant's own trail", async () => {
+    await inA(`tenant-${A}`, `UPDATE auth.tenants SET name = 'People A renamed' WHERE id = $1`, [A]);
+    const found = await entries('tenants', A);
+    // Its creation (by the owner here, with no actor) and the change.
+    expect(found.map((e) => [e.tenant_id, e.action, e.actor_id])).toEqual([
+      [A, 'CREATE', null],
+      [A, 'UPDATE', actor],
+    ]);
+    expect(found[1].changes).toEqual([{ field: 'name', from: 'People A', to: 'People A renamed' }]);
+  });
+});

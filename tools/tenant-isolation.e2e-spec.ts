@@ -26,8 +26,8 @@ const NOT_TENANT_DATA: Record<string, string> = {
   migrations: "the schema's applied migrations",
   outbox: 'events on their way to NATS (each payload names its tenant; read only by the relay)',
   processed_messages: 'ids of the messages a consumer has handled (deduplication)',
-  'auth.tenants': 'the tenants themselves (a row is a tenant: its id is the tenant id)',
-  'auth.users': 'people, who may belong to several tenants (their memberships, auth.tenant_users, are tenant rows)',
+  'auth.tenants': "the tenants themselves (a row is a tenant: its id is the tenant id; its changes are in that tenant's trail)",
+  'auth.users': "people, who may belong to several tenants (their memberships, auth.tenant_users, are tenant rows; a person's changes are in each of their tenants' trail)",
 };
 const A = randomUUID();
 const B = randomUUID();

@@ -12,6 +12,7 @@ import { AuthTenantIsolation1765800000000 } from './migrations/1765800000000-aut
 import { AuthAuditTrail1765800000001 } from './migrations/1765800000001-auth-audit-trail';
 import { AuthViewAuditKey1765800000002 } from './migrations/1765800000002-auth-view-audit-key';
 import { AuthTenantOfChildRows1765800000003 } from './migrations/1765800000003-auth-tenant-of-child-rows';
+import { AuthPeopleAndTenantsAudit1766000000000 } from './migrations/1766000000000-auth-people-and-tenants-audit';
 
 /** The auth schema: used by the service and by `migrate`. */
 export const authDataSource: ServiceDataSource = {
@@ -31,5 +32,6 @@ export const authDataSource: ServiceDataSource = {
     AuthAuditTrail1765800000001,
     AuthViewAuditKey1765800000002,
     AuthTenantOfChildRows1765800000003,
+    AuthPeopleAndTenantsAudit1766000000000,
   ],
 };

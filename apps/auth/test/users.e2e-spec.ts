@@ -335,6 +335,27 @@ describe('users (e2e, real Postgres and NATS)', () => {
       expect(again.body.data.userPositions.map((p: { positionName: string }) => p.positionName)).toEqual(['Treasury Analyst']);
       expect(again.body.data.userGroups).toEqual([expect.objectContaining({ groupName: 'Operations', isPrimaryOrg: true })]);
       expect(again.body.data).toMatchObject({ manager: null, mobilePhone: null, firstName: 'Renamed', userRoles: [expect.objectContaining({ roleName: 'Global Authority Manager' })] });
+
+      // The person's changes are in the tenant's audit trail (a person is no tenant's row: the
+      // change is entered in each of their tenants'), with the caller as actor.
+      const trail = await svc.http.get(`/auth/v1/audit?entityType=users&entityId=${id}&sortOrder=asc`, { token: tokenFor('auditor@demo.test') });
+      expect(trail.status).toBe(200);
+      // Its creation by the seed (no actor), then the two changes.
+      const [created, renamed, phoneCleared, ...rest] = trail.body.data.data;
+      expect(rest).toEqual([]);
+      expect(created).toMatchObject({ action: 'CREATE', actorId: null });
+      expect(created.changes).toEqual(expect.arrayContaining([{ field: 'email', from: null, to: 'staff20@demo.test' }]));
+      expect(renamed).toMatchObject({ tenantId: demo.id, entityType: 'users', entityId: id, action: 'UPDATE', actorId: idOf('admin@demo.test') });
+      expect(renamed.changes).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ field: 'first_name', to: 'Renamed' }),
+          expect.objectContaining({ field: 'name', to: 'Renamed Person' }),
+          { field: 'mobile_phone', from: null, to: '+44 20 7946 0000' },
+        ]),
+      );
+      expect(phoneCleared.changes).toEqual(expect.arrayContaining([{ field: 'mobile_phone', from: '+44 20 7946 0000', to: null }]));
+      const elsewhere = await svc.http.get(`/auth/v1/audit?entityType=users&entityId=${id}`, { token: otherAdmin });
+      expect(elsewhere.body.data.total).toBe(0);
     });
 
     it("404 for a position, group, role or manager the tenant does not know (another tenant's included), and for another tenant's user", async () => {

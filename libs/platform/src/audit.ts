@@ -16,6 +16,8 @@ import { ACTOR_SETTING, REQUEST_SETTING } from './tenancy';
  * - Audited: every tenant table with a primary key, but the copies of other areas' records and
  *   the engine's bookkeeping (projections, histories, revisions, counters, audiences, jobs,
  *   notifications, idempotency keys, a file's content chunks), whose changes are not a tenant's decisions.
+ *   Rows shared by tenants (auth's people and tenants) are audited too: each change is entered in
+ *   the trail of every tenant the row belongs to (`auditAcrossTenants`).
  * - The app role may read and insert `audit_log`, never update or delete it (grantAppRole).
  */
 
@@ -48,15 +50,37 @@ export async function createAuditLog(q: Pick<QueryRunner, 'query'>, schema: stri
   await q.query(`CREATE INDEX audit_log_recent ON ${s}.audit_log (tenant_id, changed_at DESC, id DESC)`);
   await q.query(`CREATE INDEX audit_log_entity ON ${s}.audit_log (tenant_id, entity_type, entity_id, changed_at DESC)`);
   await q.query(`CREATE INDEX audit_log_actor ON ${s}.audit_log (tenant_id, actor_id, changed_at DESC)`);
-  // TG_ARGV: the key columns of the table, '|', its generated columns (left out of the changes: they
-  // follow the others). One entry per row; the changes as [{ field, from, to }].
-  await q.query(`
-    CREATE FUNCTION ${s}.audit_changes() RETURNS trigger LANGUAGE plpgsql AS $fn$
+  await q.query(auditFunction(schema, 'audit_changes'));
+}
+
+/**
+ * The trigger function of a schema's trail. TG_ARGV: the key columns of the table, '|', the
+ * columns left out of the changes (generated ones: they follow the others), and for a table of rows
+ * shared by tenants (`auditAcrossTenants`), '|' and the function naming the tenants of a row. One
+ * entry per row (per row and tenant); the changes as [{ field, from, to }].
+ */
+function auditFunction(schema: string, name: string, across = false): string {
+  const s = ident(schema);
+  // A row's tenant: its own column, or each tenant the row's function names (which the function
+  // may see and enter in the trail of only as its definer: the row's tenants are not the caller's).
+  const tenant = across ? 't.tenant_id' : 'r.tenant_id';
+  const tenants = across ? ` CROSS JOIN LATERAL %s(r) t(tenant_id)` : '';
+  const tenantsOf = across ? ', tenants_of' : '';
+  return `
+    CREATE FUNCTION ${s}.${ident(name).slice(1, -1)}() RETURNS trigger LANGUAGE plpgsql${across ? ` SECURITY DEFINER SET search_path = pg_catalog, pg_temp` : ''} AS $fn$
     DECLARE
-      args text[] := array(SELECT unnest(TG_ARGV));
+      args text[] := array(SELECT unnest(TG_ARGV));${
+        across
+          ? `
+      tenants_of text := args[array_length(args, 1)];
       bar int := array_position(args, '|');
       keys text[] := args[1:bar - 1];
-      derived text := quote_literal(coalesce(args[bar + 1:], '{}')::text) || '::text[]';
+      derived text := quote_literal(coalesce(args[bar + 1:array_length(args, 1) - 2], '{}')::text) || '::text[]';`
+          : `
+      bar int := array_position(args, '|');
+      keys text[] := args[1:bar - 1];
+      derived text := quote_literal(coalesce(args[bar + 1:], '{}')::text) || '::text[]';`
+      }
       key_of text;
       join_on text;
       diff text := $d$(SELECT coalesce(jsonb_agg(jsonb_build_object('field', f.k, 'from', %1$s -> f.k, 'to', %2$s -> f.k) ORDER BY f.k), '[]'::jsonb)
@@ -68,19 +92,19 @@ export async function createAuditLog(q: Pick<QueryRunner, 'query'>, schema: stri
       SELECT string_agg(format('(r.%I)::text', k), $$ || ':' || $$), string_agg(format('o.%1$I = r.%1$I', k), ' AND ')
         INTO key_of, join_on FROM unnest(keys) AS k;
       IF TG_OP = 'INSERT' THEN
-        EXECUTE head || format('SELECT r.tenant_id, %L, %s, %L, %s, %s FROM new_rows r', TG_TABLE_NAME, key_of, 'CREATE', who,
-          format(diff, 'NULL::jsonb', '(to_jsonb(r) - ' || derived || ')'));
+        EXECUTE head || format('SELECT ${tenant}, %L, %s, %L, %s, %s FROM new_rows r${tenants}', TG_TABLE_NAME, key_of, 'CREATE', who,
+          format(diff, 'NULL::jsonb', '(to_jsonb(r) - ' || derived || ')')${tenantsOf});
       ELSIF TG_OP = 'DELETE' THEN
-        EXECUTE head || format('SELECT r.tenant_id, %L, %s, %L, %s, %s FROM old_rows r', TG_TABLE_NAME, key_of, 'DELETE', who,
-          format(diff, '(to_jsonb(r) - ' || derived || ')', 'NULL::jsonb'));
+        EXECUTE head || format('SELECT ${tenant}, %L, %s, %L, %s, %s FROM old_rows r${tenants}', TG_TABLE_NAME, key_of, 'DELETE', who,
+          format(diff, '(to_jsonb(r) - ' || derived || ')', 'NULL::jsonb')${tenantsOf});
       ELSE
-        EXECUTE head || format('SELECT r.tenant_id, %L, %s, %L, %s, d.changes FROM new_rows r JOIN old_rows o ON %s
-                                 CROSS JOIN LATERAL (SELECT %s AS changes) d WHERE d.changes <> $$[]$$::jsonb',
-          TG_TABLE_NAME, key_of, 'UPDATE', who, join_on, format(diff, '(to_jsonb(o) - ' || derived || ')', '(to_jsonb(r) - ' || derived || ')'));
+        EXECUTE head || format('SELECT ${tenant}, %L, %s, %L, %s, d.changes FROM new_rows r JOIN old_rows o ON %s
+                                 CROSS JOIN LATERAL (SELECT %s AS changes) d${tenants} WHERE d.changes <> $$[]$$::jsonb',
+          TG_TABLE_NAME, key_of, 'UPDATE', who, join_on, format(diff, '(to_jsonb(o) - ' || derived || ')', '(to_jsonb(r) - ' || derived || ')')${tenantsOf});
       END IF;
       RETURN NULL;
     END
-    $fn$`);
+    $fn$`;
 }
 
 export async function dropAuditLog(q: Pick<QueryRunner, 'query'>, schema: string): Promise<void> {
@@ -93,8 +117,48 @@ export async function dropAuditLog(q: Pick<QueryRunner, 'query'>, schema: string
   for (const { table } of tables) {
     for (const op of ['insert', 'update', 'delete']) await q.query(`DROP TRIGGER IF EXISTS audit_${op} ON ${s}.${ident(table)}`);
   }
+  await q.query(`DROP FUNCTION IF EXISTS ${s}.audit_changes_across_tenants()`);
   await q.query(`DROP FUNCTION IF EXISTS ${s}.audit_changes()`);
   await q.query(`DROP TABLE IF EXISTS ${s}.audit_log`);
+}
+
+/**
+ * Migration step: the trail of a table whose rows belong to no one tenant but are shared by some
+ * (a person, who may be a member of several tenants; a tenant itself). Each change of a row is
+ * entered in the trail of every tenant that `tenantsOf` (a schema-qualified SQL function of the
+ * table's row type, returning SETOF uuid) names for it, whichever tenant's context made it: a
+ * person's new name is part of the history of each tenant they belong to. `leaveOut`: columns
+ * whose changes are not entered (the system's own bookkeeping on the row).
+ */
+export async function auditAcrossTenants(
+  q: Pick<QueryRunner, 'query'>,
+  schema: string,
+  table: string,
+  tenantsOf: string,
+  leaveOut: string[] = [],
+): Promise<void> {
+  const s = ident(schema);
+  const fn = tenantsOf.split('.');
+  if (fn.length !== 2) throw new Error(`tenantsOf must be a schema-qualified function name, not "${tenantsOf}"`);
+  const [{ exists }]: { exists: boolean }[] = await q.query(
+    `SELECT EXISTS (SELECT 1 FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = $1 AND p.proname = 'audit_changes_across_tenants') AS exists`,
+    [schema],
+  );
+  if (!exists) await q.query(auditFunction(schema, 'audit_changes_across_tenants', true));
+  const [{ keys }]: { keys: string[] }[] = await q.query(
+    `SELECT array_agg(a.attname::text ORDER BY array_position(i.indkey::int2[], a.attnum)) AS keys
+       FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
+      WHERE i.indrelid = $1::regclass AND i.indisprimary`,
+    [`${schema}.${table}`],
+  );
+  const t = `${s}.${ident(table)}`;
+  const args = [...keys.map((k) => ident(k).slice(1, -1)), '|', ...leaveOut.map((c) => ident(c).slice(1, -1)), '|', fn.map((part) => ident(part)).join('.')]
+    .map((a) => `'${a.replace(/'/g, "''")}'`)
+    .join(', ');
+  const run = `${s}.audit_changes_across_tenants(${args})`;
+  await q.query(`CREATE TRIGGER audit_insert AFTER INSERT ON ${t} REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${run}`);
+  await q.query(`CREATE TRIGGER audit_update AFTER UPDATE ON ${t} REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${run}`);
+  await q.query(`CREATE TRIGGER audit_delete AFTER DELETE ON ${t} REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ${run}`);
 }
 
 /** Undoes `auditTables` for one table (a migration's `down` that removes what made it audited). */
