@@ -221,7 +221,27 @@ export function cellEntries(d: DelegationState, filter: DelegationFilter, format
   }));
 }
 
-/** The cells of one row: for each column, the entries of the delegations of the row's decision held there. */
+/**
+ * The order of a cell's entries: by display id, numeric ids by their value (shorter first), then by
+ * delegation id; a delegation's own entries (one per authority) stay together in their order.
+ */
+export function byDisplayId(a: CellDelegation, b: CellDelegation): number {
+  const x = a.delegationDisplayId;
+  const y = b.delegationDisplayId;
+  if (x !== y) {
+    if (x === null) return 1;
+    if (y === null) return -1;
+    if (x.length !== y.length) return x.length - y.length;
+    return x < y ? -1 : 1;
+  }
+  return a.delegationId === b.delegationId ? 0 : a.delegationId < b.delegationId ? -1 : 1;
+}
+
+/**
+ * The cells of one row: for each column, the entries of the delegations of the row's decision held
+ * there, in display id order (byDisplayId: the delegations come in any order, sorting each cell's
+ * few entries is cheaper than sorting a page's 10,000 rows in the database).
+ */
 export function rowCells(
   columns: readonly GridColumn[],
   delegations: readonly DelegationState[],
@@ -244,6 +264,7 @@ export function rowCells(
     if (d.recipient_position_id) place(`position:${d.recipient_position_id}`, entries);
     for (const g of d.group_ids.length > 1 ? new Set(d.group_ids) : d.group_ids) place(`group:${g}`, entries);
   }
+  for (const list of byColumn.values()) if (list.length > 1) list.sort(byDisplayId);
   return columns.map((c) => ({ columnId: c.id, delegations: byColumn.get(`${c.kind}:${c.id}`) ?? [] }));
 }
 

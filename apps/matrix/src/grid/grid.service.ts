@@ -98,7 +98,7 @@ export class GridService {
     const filter = gridFilter(m.delegation_filter as DelegationFilter, m);
     const delegations = ids.length
       ? await this.db.query<DelegationState>(
-          sql`${delegationsSource(m.tenant_id, at, pageDelegations(m, ids, filter.issuanceStatusNames, chosenRoles(filter)))} ORDER BY length(x.delegation_display_id), x.delegation_display_id, x.delegation_id`,
+          sql`${delegationsSource(m.tenant_id, at, pageDelegations(m, ids, filter.issuanceStatusNames, chosenRoles(filter)))}`,
         )
       : [];
     const types = await this.db.query<{ id: string; authority_type: string }>(sql`SELECT id, authority_type FROM matrix.authority_type_projection WHERE tenant_id = ${m.tenant_id}`);

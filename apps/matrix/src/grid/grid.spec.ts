@@ -98,4 +98,14 @@ describe('grid rules', () => {
     expect(cellText(cells[0])).toBe('< 500K Approval (Direct Line, Functional, ISSUED) #10000\n< 250K Signatory (Direct Line, Functional, ISSUED) #10000');
     expect(cellText({ columnId: 'x', delegations: [{ ...cells[1].delegations[0], isInvalid: true }] })).toBe('(Direct Line, Functional, ISSUED, invalid) #10000');
   });
+
+  it('orders the entries of a cell by display id (numeric ids by value, none last), then delegation id, whatever order the delegations come in; a delegation keeps its entries together', () => {
+    const columns: GridColumn[] = [{ id: 'p1', kind: 'position', name: 'CFO' }];
+    const d = (delegation_id: string, delegation_display_id: string | null, authorities = [limit(approval, '1')]) => delegation({ delegation_id, delegation_display_id, authorities });
+    const given = [d('e', null), d('c', '10010'), d('b', '9999', [limit(approval, '1'), limit(signatory, '2')]), d('a', '10010'), d('f', '10002')];
+    const order = (list: DelegationState[]) => rowCells(columns, list, {}, {}, new Map())[0].delegations.map((e) => `${e.delegationId}${e.formattedLimit}`);
+    const expected = ['b< 1', 'b< 2', 'f< 1', 'a< 1', 'c< 1', 'e< 1'];
+    expect(order(given)).toEqual(expected);
+    expect(order([...given].reverse())).toEqual(expected);
+  });
 });
