@@ -7,9 +7,20 @@ import { NotificationsCounts1765600000002 } from './migrations/1765600000002-not
 import { NotificationsIdempotency1765720000000 } from './migrations/1765720000000-notifications-idempotency';
 import { NotificationsTenantIsolation1765800000000 } from './migrations/1765800000000-notifications-tenant-isolation';
 import { NotificationsAuditTrail1765800000001 } from './migrations/1765800000001-notifications-audit-trail';
+import { NotificationsPositionHolders1766000000000 } from './migrations/1766000000000-notifications-position-holders';
 
 /** The notifications schema: used by the service and by `migrate`. */
 export const notificationsDataSource: ServiceDataSource = {
   schema: 'notifications',
-  migrations: [NotificationsPlatform1763800000000, NotificationsOutboxTrace1764900000000, NotificationsCore1765600000000, NotificationsDelegations1765600000001, NotificationsCounts1765600000002, NotificationsIdempotency1765720000000, NotificationsTenantIsolation1765800000000, NotificationsAuditTrail1765800000001],
+  migrations: [
+    NotificationsPlatform1763800000000,
+    NotificationsOutboxTrace1764900000000,
+    NotificationsCore1765600000000,
+    NotificationsDelegations1765600000001,
+    NotificationsCounts1765600000002,
+    NotificationsIdempotency1765720000000,
+    NotificationsTenantIsolation1765800000000,
+    NotificationsAuditTrail1765800000001,
+    NotificationsPositionHolders1766000000000,
+  ],
 };

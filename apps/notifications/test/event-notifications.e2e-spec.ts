@@ -67,6 +67,18 @@ describe('notifications from the other areas’ events (e2e, published events, e
     // A person named who is not a member of the event's tenant gets nothing either.
     const other = delegationEvent(h.demo.id, { issuerUserId: issuer, recipientUserId: stranger, version: 1 });
     expect(await twice('notifications-delegations', 'evt.decision.delegation.issued', other, other.delegationId)).toEqual([]);
+
+    // The holder leaves the position and a successor takes it: the next delegation to it tells the successor only.
+    const successor = randomUUID();
+    await publishEvent(h.svc, 'evt.auth.user.updated', { ...user(holder, h.demo.id, 'holder@demo.test'), user: { ...user(holder, h.demo.id, 'holder@demo.test').user, positions: [] } });
+    await publishEvent(h.svc, 'evt.auth.user.created', user(successor, h.demo.id, 'successor@demo.test'));
+    await until(
+      async () => (await h.db.query(`SELECT user_id FROM notifications.position_holder_projection WHERE position_id = $1 AND tenant_id = $2`, [positionId, h.demo.id])).map((r: { user_id: string }) => r.user_id).join() === successor,
+      'the position handed over',
+    );
+    const next = delegationEvent(h.demo.id, { issuerUserId: issuer, recipientType: 'POSITION_ONLY', recipientPositionId: positionId, version: 1 });
+    const told = await twice('notifications-delegations', 'evt.decision.delegation.issued', next, next.delegationId);
+    expect(told.map((r) => [r.user_id, r.template_key])).toEqual([[successor, 'DELEGATION_ISSUED']]);
   });
 
   it('pending acceptance -> recipient; accepted and rejected -> issuer; revoked, suspended, invalidated -> both; pending approval -> none', async () => {

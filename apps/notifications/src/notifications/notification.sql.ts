@@ -76,10 +76,17 @@ export interface NewNotifications {
  * Answers the rows inserted.
  */
 export function insertForRecipientsSql(n: NewNotifications, userIds: readonly string[], positionIds: readonly string[]): Sql {
+  // The holders by position_holder_projection's key (equality on uuids: an index under row-level
+  // security, where `position_ids && ...` is not), the people and they as one array of ids (`a || b`
+  // of the two arrays would not be an index condition).
+  const recipients = positionIds.length
+    ? sql`u.id = ANY(ARRAY(SELECT unnest(${[...userIds]}::uuid[]) UNION ALL SELECT h.user_id FROM notifications.position_holder_projection h
+        WHERE h.tenant_id = ${n.tenantId} AND h.position_id = ANY(${[...positionIds]}::uuid[])))`
+    : sql`u.id = ANY(${[...userIds]}::uuid[])`;
   return sql`INSERT INTO notifications.notifications AS n (tenant_id, user_id, template_key, category, title, message, is_actionable, entity_type, entity_id, action_url, payload, source_key, created_by)
     SELECT u.tenant_id, u.id, ${n.templateKey}, ${n.category}, ${n.title}, ${n.message}, ${n.isActionable}, ${n.entityType}, ${n.entityId}, ${n.actionUrl}, ${n.payload === null ? null : JSON.stringify(n.payload)}::jsonb, ${n.sourceKey}, ${n.createdBy}::uuid
     FROM notifications.user_projection u
-    WHERE u.tenant_id = ${n.tenantId} AND u.status <> 'DELETED' AND (u.id = ANY(${[...userIds]}::uuid[]) OR u.position_ids && ${[...positionIds]}::uuid[])
+    WHERE u.tenant_id = ${n.tenantId} AND u.status <> 'DELETED' AND ${recipients}
     ORDER BY u.id
     ON CONFLICT (tenant_id, user_id, source_key) WHERE source_key IS NOT NULL DO NOTHING
     RETURNING ${raw(NOTIFICATION_COLUMNS)}`;
