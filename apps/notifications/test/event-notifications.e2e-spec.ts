@@ -73,7 +73,7 @@ describe('notifications from the other areas’ events (e2e, published events, e
     await publishEvent(h.svc, 'evt.auth.user.updated', { ...user(holder, h.demo.id, 'holder@demo.test'), user: { ...user(holder, h.demo.id, 'holder@demo.test').user, positions: [] } });
     await publishEvent(h.svc, 'evt.auth.user.created', user(successor, h.demo.id, 'successor@demo.test'));
     await until(
-      async () => (await h.db.query(`SELECT user_id FROM notifications.position_holder_projection WHERE position_id = $1 AND tenant_id = $2`, [positionId, h.demo.id])).map((r: { user_id: string }) => r.user_id).join() === successor,
+      async () => (await h.db.query<{ user_id: string }>(`SELECT user_id FROM notifications.position_holder_projection WHERE position_id = $1 AND tenant_id = $2`, [positionId, h.demo.id])).map((r) => r.user_id).join() === successor,
       'the position handed over',
     );
     const next = delegationEvent(h.demo.id, { issuerUserId: issuer, recipientType: 'POSITION_ONLY', recipientPositionId: positionId, version: 1 });

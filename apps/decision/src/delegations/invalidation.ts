@@ -5,7 +5,7 @@
  * whose `isInvalid`/`invalidFields` change are updated in one statement, each with a revision, its
  * `updated` event and, when it became invalid, the `invalidated` notice.
  */
-import { Tx, raw, sql } from '@ddm/platform';
+import { Sql, Tx, join, raw, sql } from '@ddm/platform';
 import { DecisionScope, DelegationState, LIVE_SQL, invalidFieldsOf } from './delegation.rules';
 import { DelegationRuleRow, RULE_COLUMNS, decisionScope, loadOrg, toState } from './delegation.sql';
 import { recordDelegationChange, stateSubjectOf } from './delegation-changes';
@@ -35,16 +35,23 @@ export async function revalidate(tx: Tx, tenantId: string, scope: RevalidationSc
 
 /** revalidate, answering each change with the fields before and after (what-if reads what a change would do from it). */
 export async function revalidateChanges(tx: Tx, tenantId: string, scope: RevalidationScope, by: string | null = null): Promise<ValidityChange[]> {
-  const ids = (xs?: readonly string[]) => [...(xs ?? [])];
+  // The delegations the scope touches: only the conditions it names. Under row-level security an
+  // OR holding a condition that is not leakproof (`group_ids && ...`) can use no index, and the
+  // statement read every delegation of the tenant, for each person, position or decision changed.
+  const touched: Sql[] = [];
+  if (scope.userIds?.length) touched.push(sql`g.issuer_user_id = ANY(${[...scope.userIds]}::uuid[])`, sql`g.recipient_user_id = ANY(${[...scope.userIds]}::uuid[])`);
+  if (scope.positionIds?.length) {
+    touched.push(sql`g.issuer_position_id = ANY(${[...scope.positionIds]}::uuid[])`, sql`g.recipient_position_id = ANY(${[...scope.positionIds]}::uuid[])`);
+  }
+  if (scope.groupIds?.length) touched.push(sql`g.group_ids && ${[...scope.groupIds]}::uuid[]`);
+  if (scope.decisionIds?.length) touched.push(sql`g.decision_id = ANY(${[...scope.decisionIds]}::uuid[])`);
+  if (scope.delegationIds?.length) touched.push(sql`g.id = ANY(${[...scope.delegationIds]}::uuid[])`);
+  if (!touched.length) return [];
   // The touched live delegations and every live descendant, in one recursive statement (shallowest first).
   const rows = await tx.query<Row>(sql`
     WITH RECURSIVE seeds AS (
       SELECT g.id FROM decision.delegations g
-       WHERE g.tenant_id = ${tenantId}
-         AND (g.issuer_user_id = ANY(${ids(scope.userIds)}::uuid[]) OR g.recipient_user_id = ANY(${ids(scope.userIds)}::uuid[])
-              OR g.issuer_position_id = ANY(${ids(scope.positionIds)}::uuid[]) OR g.recipient_position_id = ANY(${ids(scope.positionIds)}::uuid[])
-              OR g.group_ids && ${ids(scope.groupIds)}::uuid[] OR g.decision_id = ANY(${ids(scope.decisionIds)}::uuid[])
-              OR g.id = ANY(${ids(scope.delegationIds)}::uuid[]))),
+       WHERE g.tenant_id = ${tenantId} AND (${join(touched, ' OR ')})),
     tree AS (
       SELECT id FROM seeds
       UNION
