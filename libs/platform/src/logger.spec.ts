@@ -18,7 +18,8 @@ describe('requestLogger (the per-request logger fastify makes)', () => {
   it('makes no pino child until the request logs a line at an enabled level', () => {
     const { logger } = capturingLogger('warn');
     const child = jest.spyOn(logger, 'child');
-    const log = requestLogger(logger, { requestId: 'r-1' }, {}) as Logger;
+    // What fastify passes for a route without a level of its own: `level: ''`.
+    const log = requestLogger(logger, { requestId: 'r-1' }, { level: '' }) as Logger;
     log.info('dropped: below the level');
     log.debug({ a: 1 }, 'dropped too');
     expect(child).not.toHaveBeenCalled();
@@ -31,7 +32,7 @@ describe('requestLogger (the per-request logger fastify makes)', () => {
 
   it('writes the request id with every line, redacted like any other', () => {
     const { logger, lines } = capturingLogger('info');
-    const log = requestLogger(logger, { requestId: 'r-2' }, {}) as Logger;
+    const log = requestLogger(logger, { requestId: 'r-2' }, { level: '' }) as Logger;
     log.info({ password: 'hunter2', path: '/x' }, 'hello');
     log.child({ step: 'inner' }).warn('from a grandchild');
     expect(lines).toEqual([

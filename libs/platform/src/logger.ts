@@ -56,7 +56,8 @@ const LEVELS: readonly Level[] = ['fatal', 'error', 'warn', 'info', 'debug', 'tr
 export function requestLogger(base: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
   // The services' fastify logger is the process's pino logger (createLogger).
   const parent = base as Logger;
-  if (options.level !== undefined && options.level !== parent.level) return parent.child(bindings, options);
+  // A route without a level of its own comes with `level: ''` (fastify's default route log level).
+  if (options.level && options.level !== parent.level) return parent.child(bindings, options);
   let child: Logger | undefined;
   const materialized = () => (child ??= parent.child(bindings, options));
   const logger: Record<string, unknown> = {

@@ -73,12 +73,10 @@ export function registerObservability(fastify: FastifyInstance, checks: () => Re
     const seconds = reply.elapsedTime / 1000;
     httpDuration.observe(labels, seconds);
     httpTotal.inc(labels);
-    if (!route.startsWith('/health') && route !== '/metrics') {
-      const entry = { requestId: request.id, method: request.method, url: redactUrl(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 };
-      // A 503 (a dependency down, draining) was said by whoever refused it; a 500 is a fault.
-      if (reply.statusCode >= 500 && reply.statusCode !== 503) log.error(entry, 'request completed');
-      else if (reply.statusCode === 503) log.warn(entry, 'request completed');
-      else log.info(entry, 'request completed');
+    // A 503 (a dependency down, draining) was said by whoever refused it; a 500 is a fault.
+    const level = reply.statusCode >= 500 && reply.statusCode !== 503 ? 'error' : reply.statusCode === 503 ? 'warn' : 'info';
+    if (!route.startsWith('/health') && route !== '/metrics' && log.isLevelEnabled(level)) {
+      log[level]({ requestId: request.id, method: request.method, url: redactUrl(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed');
     }
     done();
   });

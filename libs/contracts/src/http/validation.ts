@@ -45,27 +45,47 @@ type Ctor = new (...args: never[]) => unknown;
  * being turned into instances and validated one by one (which overflowed the stack and answered
  * megabytes of errors). Follows nested DTOs (`@ValidateNested` + `@Type`) into arrays within bounds.
  */
+/** What oversizedArrays reads of a class: its arrays' size limits and its nested properties (read once per class). */
+interface SizeRules {
+  maxSizes: { property: string; max: number }[];
+  nested: { property: string; type: Ctor }[];
+}
+const SIZE_RULES = new WeakMap<Ctor, SizeRules>();
+
+function sizeRulesOf(metatype: Ctor): SizeRules {
+  let rules = SIZE_RULES.get(metatype);
+  if (!rules) {
+    // The metadata storage filters every class's metadata on each call: a few µs per request.
+    const metadatas = getMetadataStorage().getTargetValidationMetadatas(metatype, '', true, false);
+    rules = {
+      maxSizes: metadatas.filter((m) => m.name === 'arrayMaxSize').map((m) => ({ property: m.propertyName, max: Number(m.constraints?.[0]) })),
+      nested: metadatas
+        .filter((m) => m.type === 'nestedValidation')
+        .map((m) => ({ property: m.propertyName, type: defaultMetadataStorage.findTypeMetadata(metatype, m.propertyName)?.typeFunction() as Ctor | undefined }))
+        .filter((n): n is { property: string; type: Ctor } => !!n.type),
+    };
+    SIZE_RULES.set(metatype, rules);
+  }
+  return rules;
+}
+
 export function oversizedArrays(metatype: Ctor, value: unknown, prefix = '', depth = 0): FieldError[] {
   if (!value || typeof value !== 'object' || Array.isArray(value) || depth > 8) return [];
-  const metadatas = getMetadataStorage().getTargetValidationMetadatas(metatype, '', true, false);
+  const { maxSizes, nested } = sizeRulesOf(metatype);
   const out: FieldError[] = [];
   const tooLong = new Set<string>();
-  for (const m of metadatas) {
-    if (m.name !== 'arrayMaxSize') continue;
-    const v = (value as Record<string, unknown>)[m.propertyName];
-    const max = Number(m.constraints?.[0]);
+  for (const { property, max } of maxSizes) {
+    const v = (value as Record<string, unknown>)[property];
     if (Array.isArray(v) && v.length > max) {
-      tooLong.add(m.propertyName);
-      out.push({ field: prefix + m.propertyName, message: `must contain no more than ${max} elements` });
+      tooLong.add(property);
+      out.push({ field: prefix + property, message: `must contain no more than ${max} elements` });
     }
   }
-  for (const m of metadatas) {
-    if (m.type !== 'nestedValidation' || tooLong.has(m.propertyName)) continue;
-    const nested = defaultMetadataStorage.findTypeMetadata(metatype, m.propertyName)?.typeFunction() as Ctor | undefined;
-    const v = (value as Record<string, unknown>)[m.propertyName];
-    if (!nested) continue;
+  for (const { property, type } of nested) {
+    if (tooLong.has(property)) continue;
+    const v = (value as Record<string, unknown>)[property];
     const items = Array.isArray(v) ? v.slice(0, 1000) : [v];
-    items.forEach((item, i) => out.push(...oversizedArrays(nested, item, `${prefix}${m.propertyName}${Array.isArray(v) ? `.${i}` : ''}.`, depth + 1)));
+    items.forEach((item, i) => out.push(...oversizedArrays(type, item, `${prefix}${property}${Array.isArray(v) ? `.${i}` : ''}.`, depth + 1)));
   }
   return out;
 }
