@@ -5,7 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FastifyError, FastifyReply, FastifyRequest, LogController } from 'fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { AreaName, BODY_LIMIT, RETRY_AFTER_SECONDS, docsPath, errorBody, frameworkErrorBody, routeOf } from '@ddm/contracts';
+import { AreaName, BODY_LIMIT, EnvelopeInterceptor, RETRY_AFTER_SECONDS, RequestInputInterceptor, docsPath, errorBody, frameworkErrorBody, routeOf } from '@ddm/contracts';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { ConfigError, ServiceConfig, loadConfig } from './config';
@@ -17,7 +17,7 @@ import { NatsClient } from './nats';
 import { registerRateLimits, registerSecurityHeaders } from './hardening';
 import { registerObservability } from './observability';
 import { PlatformModule } from './platform.module';
-import { CallerWorkInterceptor } from './caller-work.interceptor';
+import { RequestStepsInterceptor } from './request-steps.interceptor';
 import { describeEnvelopes } from './openapi';
 import { requestContext } from './request-context';
 import { exitGracefullyOnSignals } from './shutdown';
@@ -96,9 +96,11 @@ export async function createServiceApp(appModule: Type<unknown>, def: ServiceDef
   // Security headers, CORS from CORS_ORIGINS, then the abuse limits (after the request id is set).
   registerSecurityHeaders(fastify, config.corsOrigins);
   const tenantLimit = await registerRateLimits(fastify, def.area, config.rateLimit, logger);
-  // First of the interceptors (they run after the guard): the caller's tenant to the work's context
-  // (row-level security), the tenant's rate budget, the Idempotency-Key.
-  app.useGlobalInterceptors(new CallerWorkInterceptor(tenantLimit, registerIdempotency(fastify, app.get(IdempotencyStore), logger)));
+  // The one interceptor (after the guard): the caller's tenant to the work's context (row-level
+  // security), the tenant's rate budget, the Idempotency-Key, the input checks, the envelope.
+  app.useGlobalInterceptors(
+    new RequestStepsInterceptor(tenantLimit, registerIdempotency(fastify, app.get(IdempotencyStore), logger), app.get(RequestInputInterceptor), app.get(EnvelopeInterceptor)),
+  );
   const ds = app.get(DataSource);
   const nats = app.get(NatsClient);
   // Ready only once the schema is migrated (with MIGRATIONS_RUN=false another process migrates,

@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import {
   AUTH_OPTIONS,
   AllExceptionsFilter,
@@ -115,12 +115,13 @@ export class PlatformModule {
         PlatformLifecycle,
         { provide: APP_GUARD, useClass: CallerGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
-        // Input checks (NUL characters, nesting, unknown query parameters), then the envelope.
-        { provide: APP_INTERCEPTOR, useClass: RequestInputInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        // Input checks (NUL characters, nesting, unknown query parameters) and the envelope: steps of
+        // the one global interceptor, RequestStepsInterceptor (bootstrap.ts).
+        RequestInputInterceptor,
+        EnvelopeInterceptor,
         { provide: APP_PIPE, useValue: createValidationPipe() },
       ],
-      exports: [SERVICE_CONFIG, LOGGER, DataSource, NatsClient, OutboxRelay, Consumers, Db, Jobs, CALLER_RESOLVER],
+      exports: [SERVICE_CONFIG, LOGGER, DataSource, NatsClient, OutboxRelay, Consumers, Db, Jobs, CALLER_RESOLVER, RequestInputInterceptor, EnvelopeInterceptor],
     };
   }
 }

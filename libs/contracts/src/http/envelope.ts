@@ -45,6 +45,11 @@ export class EnvelopeInterceptor implements NestInterceptor {
   constructor(private readonly reflector: Reflector) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<Envelope<unknown>> {
+    return this.wrap(context, next.handle());
+  }
+
+  /** The handler's answer in the envelope, for a caller composing the steps of a request itself. */
+  wrap(context: ExecutionContext, answer: Observable<unknown>): Observable<Envelope<unknown>> {
     const handler = context.getHandler();
     let message = this.messages.get(handler);
     if (message === undefined) {
@@ -53,7 +58,7 @@ export class EnvelopeInterceptor implements NestInterceptor {
     }
     const reply = context.switchToHttp().getResponse<{ statusCode: number }>();
     const msg = message;
-    return next.handle().pipe(
+    return answer.pipe(
       map((result: unknown) => ({
         statusCode: reply.statusCode,
         timestamp: new Date().toISOString(),

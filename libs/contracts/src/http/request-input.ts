@@ -60,7 +60,12 @@ export class RequestInputInterceptor implements NestInterceptor {
   private readonly rules = new WeakMap<object, QueryRule>();
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (context.getType() !== 'http') return next.handle();
+    if (context.getType() === 'http') this.check(context);
+    return next.handle();
+  }
+
+  /** The checks alone (a 400 naming every problem), for a caller composing the steps of a request itself. */
+  check(context: ExecutionContext): void {
     const request = context.switchToHttp().getRequest<{ body?: unknown; query?: Record<string, unknown>; params?: Record<string, unknown> }>();
     const problems = [...inputProblems(request.params ?? {}), ...inputProblems(request.query ?? {}), ...inputProblems(request.body ?? null)];
     const rule = this.ruleFor(context);
@@ -73,7 +78,6 @@ export class RequestInputInterceptor implements NestInterceptor {
       const { shown, message } = capErrors(problems);
       throw badRequest(`Invalid input: ${message}`, shown);
     }
-    return next.handle();
   }
 
   private ruleFor(context: ExecutionContext): QueryRule {
