@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { auditedTables } from '@ddm/platform';
-import { TestDatabase, asAppRole, createTestDatabase } from '@ddm/testing';
+import { TestDatabaseAsRoles, createTestDatabaseAsRoles } from '@ddm/testing';
 import { madeUpRow, writableColumns } from './fixtures/made-up-rows';
 import { ALL_DATA_SOURCES } from './migrate-sources';
 
@@ -19,23 +19,16 @@ const ACTOR = randomUUID();
 const CHANGED = '424242';
 
 describe('audit trail: every change of a record, append-only (e2e, real Postgres)', () => {
-  let db: TestDatabase;
+  let roles: TestDatabaseAsRoles;
   let owner: Client;
   let app: Client;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    owner = new Client({ connectionString: db.url });
-    await owner.connect();
-    app = new Client({ connectionString: asAppRole(db.url) });
-    await app.connect();
+    roles = await createTestDatabaseAsRoles();
+    ({ owner, app } = roles);
   });
 
-  afterAll(async () => {
-    await app?.end();
-    await owner?.end();
-    await db?.drop();
-  });
+  afterAll(() => roles?.close());
 
   /** A transaction of the app role as `Db` opens it: tenant, actor and request id, local to it. */
   async function asService<T>(requestId: string, work: () => Promise<T>): Promise<T> {
@@ -127,7 +120,7 @@ describe('audit trail: every change of a record, append-only (e2e, real Postgres
 });
 
 describe('audit trail of people and tenants, rows no one tenant owns (e2e, real Postgres)', () => {
-  let db: TestDatabase;
+  let roles: TestDatabaseAsRoles;
   let owner: Client;
   let app: Client;
   const [A, B, C] = [randomUUID(), randomUUID(), randomUUID()];
@@ -135,11 +128,8 @@ describe('audit trail of people and tenants, rows no one tenant owns (e2e, real 
   const actor = randomUUID();
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    owner = new Client({ connectionString: db.url });
-    await owner.connect();
-    app = new Client({ connectionString: asAppRole(db.url) });
-    await app.connect();
+    roles = await createTestDatabaseAsRoles();
+    ({ owner, app } = roles);
     for (const [id, name] of [[A, 'People A'], [B, 'People B'], [C, 'People C']]) await owner.query(`INSERT INTO auth.tenants (id, name) VALUES ($1, $2)`, [id, name]);
     await owner.query(`INSERT INTO auth.users (id, email, first_name, last_name, name, display_name) VALUES ($1, 'pat@people.test', 'Pat', 'Old', 'Pat Old', 'Pat Old')`, [person]);
     // A member of A and B; a former member of C (the membership soft-deleted).
@@ -152,11 +142,7 @@ describe('audit trail of people and tenants, rows no one tenant owns (e2e, real 
       ]);
   });
 
-  afterAll(async () => {
-    await app?.end();
-    await owner?.end();
-    await db?.drop();
-  });
+  afterAll(() => roles?.close());
 
   /** A transaction of the app role in tenant A, as `Db` opens it. */
   async function inA(requestId: string, text: string, params: unknown[]): Promise<void> {

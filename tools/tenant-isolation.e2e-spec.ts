@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { APPEND_ONLY_TABLES, CROSS_TENANT_ROLE, NO_TENANT, appRoleProblems, createDataSource, isolationProblems, tablesWithoutIsolation } from '@ddm/platform';
-import { TestDatabase, asAppRole, createTestDatabase } from '@ddm/testing';
+import { TestDatabase, TestDatabaseAsRoles, asAppRole, createTestDatabaseAsRoles } from '@ddm/testing';
 import { madeUpRow } from './fixtures/made-up-rows';
 import { ALL_DATA_SOURCES } from './migrate-sources';
 
@@ -33,6 +33,7 @@ const A = randomUUID();
 const B = randomUUID();
 
 describe('tenant isolation by the database: row-level security on every tenant table (e2e, real Postgres)', () => {
+  let roles: TestDatabaseAsRoles;
   let db: TestDatabase;
   let owner: Client;
   let app: Client;
@@ -42,11 +43,8 @@ describe('tenant isolation by the database: row-level security on every tenant t
   const inTenant = async (tenant: string) => void (await app.query(`SELECT set_config('app.tenant_id', $1, false)`, [tenant]));
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    owner = new Client({ connectionString: db.url });
-    await owner.connect();
-    app = new Client({ connectionString: asAppRole(db.url) });
-    await app.connect();
+    roles = await createTestDatabaseAsRoles();
+    ({ db, owner, app } = roles);
     tables = (
       await asOwner<{ name: string }>(
         `SELECT n.nspname || '.' || c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -63,11 +61,7 @@ describe('tenant isolation by the database: row-level security on every tenant t
     await owner.query(`SET session_replication_role = DEFAULT`);
   }, 120_000);
 
-  afterAll(async () => {
-    await app?.end();
-    await owner?.end();
-    await db?.drop();
-  });
+  afterAll(() => roles?.close());
 
   it('finds the tenant tables of every schema, and every one has RLS enabled, forced and the tenant policy', async () => {
     expect(tables.length).toBeGreaterThanOrEqual(100);

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { ADMIN_DATABASE_URL, randomName, withDatabase } from './env';
+import { ADMIN_DATABASE_URL, asAppRole, randomName, withDatabase } from './env';
 
 export interface TestDatabase {
   name: string;
@@ -54,5 +54,32 @@ async function createDatabase(template: string): Promise<TestDatabase> {
     name,
     url: withDatabase(ADMIN_DATABASE_URL, name),
     drop: () => admin(async (c) => void (await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`))),
+  };
+}
+
+/** A test database (createTestDatabase) with a connection as its owner (who migrates) and one as the services' app role (row-level security applies). */
+export interface TestDatabaseAsRoles {
+  db: TestDatabase;
+  owner: Client;
+  app: Client;
+  /** Ends both connections and drops the database. */
+  close(): Promise<void>;
+}
+
+export async function createTestDatabaseAsRoles(): Promise<TestDatabaseAsRoles> {
+  const db = await createTestDatabase();
+  const owner = new Client({ connectionString: db.url });
+  await owner.connect();
+  const app = new Client({ connectionString: asAppRole(db.url) });
+  await app.connect();
+  return {
+    db,
+    owner,
+    app,
+    close: async () => {
+      await app.end();
+      await owner.end();
+      await db.drop();
+    },
   };
 }
