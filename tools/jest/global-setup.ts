@@ -58,6 +58,12 @@ export default async function globalSetup(adminUrl: string): Promise<void> {
       if (name === template || !stale(name)) continue;
       await admin.query(`DROP DATABASE IF EXISTS "${name}"`).catch(() => undefined);
     }
+    // The schema owners tools/owner-role.e2e-spec.ts makes for its database, left by a killed run:
+    // those whose database is gone.
+    const { rows: owners } = await admin.query(
+      `SELECT r.rolname FROM pg_roles r WHERE r.rolname LIKE 'ddm\\_owner\\_t\\_%' AND NOT EXISTS (SELECT 1 FROM pg_database d WHERE d.datdba = r.oid)`,
+    );
+    for (const { rolname } of owners as { rolname: string }[]) await admin.query(`DROP ROLE IF EXISTS "${rolname}"`).catch(() => undefined);
     if (!names.includes(template)) {
       const building = `ddm_build_${Date.now()}`;
       await admin.query(`CREATE DATABASE "${building}"`);
