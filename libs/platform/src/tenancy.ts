@@ -43,7 +43,9 @@ async function ensureCrossTenantRole(q: Pick<QueryRunner, 'query'>): Promise<voi
       IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${CROSS_TENANT_ROLE}') THEN
         CREATE ROLE ${CROSS_TENANT_ROLE} NOLOGIN NOINHERIT;
       END IF;
-    EXCEPTION WHEN duplicate_object THEN NULL; -- created meanwhile by another schema's migration
+    -- Created meanwhile by another schema's migration: duplicate_object, or unique_violation when both
+    -- inserted into pg_authid at once (seen with seven services migrating a new server together).
+    EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
     END $$`);
   // The owner (who migrates) is a member: its data migrations see every tenant through the
   // cross_tenant policy, although RLS is forced on its own tables.
@@ -165,13 +167,16 @@ export async function grantAppRole(q: Pick<QueryRunner, 'query'>, schema: string
   const [existing]: { rolinherit: boolean }[] = await q.query(`SELECT rolinherit FROM pg_roles WHERE rolname = $1`, [appRole]);
   if (!existing) {
     const pw = password ? ` PASSWORD '${password.replace(/'/g, "''")}'` : '';
-    await q.query(`DO $$ BEGIN CREATE ROLE ${app} LOGIN NOINHERIT${pw}; EXCEPTION WHEN duplicate_object THEN NULL; END $$`);
+    await q.query(`DO $$ BEGIN CREATE ROLE ${app} LOGIN NOINHERIT${pw}; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$`);
   } else if (existing.rolinherit) {
     await q.query(`ALTER ROLE ${app} NOINHERIT`);
   }
   // Role catalog writes only when something is missing: services of every schema start together.
   const [{ member }]: { member: boolean }[] = await q.query(`SELECT pg_has_role($1, '${CROSS_TENANT_ROLE}', 'MEMBER') AS member`, [appRole]);
-  if (!member) await q.query(`GRANT ${CROSS_TENANT_ROLE} TO ${app}`);
+  if (!member) {
+    // Granted meanwhile by another schema's migration: unique_violation in pg_auth_members.
+    await q.query(`DO $$ BEGIN GRANT ${CROSS_TENANT_ROLE} TO ${app}; EXCEPTION WHEN unique_violation OR duplicate_object THEN NULL; END $$`);
+  }
   for (const role of [app, CROSS_TENANT_ROLE]) {
     await q.query(`GRANT USAGE ON SCHEMA ${s} TO ${role}`);
     await q.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${s} TO ${role}`);
