@@ -108,6 +108,11 @@ describe('Postgres outage: 10 s without the database under load through the gate
 
     const unexpected = outcomes.filter((o) => o.status !== 200 && o.status !== 503);
     if (unexpected.length) process.stdout.write(`unexpected answers:\n${describeOutcomes(unexpected, down)}\n${systemErrors(system)}\n`);
+    const late = afterRecovery.filter((o) => o.status !== 200);
+    if (late.length || projected !== acknowledged.length) {
+      // What the processes said, for a failure's report (a service that stopped listening answers the gateway's 503).
+      process.stdout.write(`failed after the recovery window (first 20 of ${late.length}):\n${describeOutcomes(late.slice(0, 20), down)}\n${systemErrors(system)}\n`);
+    }
     expect(unexpected).toEqual([]);
     expect(unavailable.length).toBeGreaterThan(0);
     expect(unavailable.filter((o) => o.retryAfter !== '5')).toEqual([]);
