@@ -46,6 +46,9 @@ describe('Postgres outage: 10 s without the database under load through the gate
   }, 180_000);
 
   afterAll(async () => {
+    // A service that ended during the spec (whatever step failed): what it said last.
+    const report = system ? systemErrors(system) : '';
+    if (report.includes('(exited:')) process.stdout.write(`a process of the system exited during the spec:\n${report}\n`);
     await system?.stop();
     await ns?.cleanup();
     await pg?.stop();

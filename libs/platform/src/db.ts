@@ -133,7 +133,7 @@ export class Db implements Queryable {
 
   async transaction<T>(work: (tx: Tx) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     const session = sessionOf(currentWork());
-    const client = await this.pool.connect();
+    const { client, broken, release } = await this.checkout();
     let failed: unknown;
     try {
       const begin = options.isolation ? `BEGIN ISOLATION LEVEL ${options.isolation}` : 'BEGIN';
@@ -156,14 +156,14 @@ export class Db implements Queryable {
       failed = err;
       throw err;
     } finally {
-      client.release(failed && brokenConnection(failed) ? (failed as Error) : undefined);
+      release(broken() ?? (failed && brokenConnection(failed) ? (failed as Error) : undefined));
     }
   }
 
   /** A read (one statement, outside a transaction). */
   async query<T>(statement: Sql | string, params?: readonly unknown[]): Promise<T[]> {
     const session = sessionOf(currentWork());
-    const client = await this.pool.connect();
+    const { client, broken, release } = await this.checkout();
     let failed: unknown;
     try {
       const key = `${session.tenant}|${session.role}`;
@@ -177,8 +177,32 @@ export class Db implements Queryable {
       failed = err;
       throw err;
     } finally {
-      client.release(failed && brokenConnection(failed) ? (failed as Error) : undefined);
+      release(broken() ?? (failed && brokenConnection(failed) ? (failed as Error) : undefined));
     }
+  }
+
+  /**
+   * A connection of the pool, listened to while it is out: pg emits 'error' on a checked-out
+   * client whose server goes away between statements (a restart, a failover), and an 'error'
+   * nobody listens to ends the process. The error is kept; the connection goes back broken.
+   */
+  private async checkout(): Promise<{ client: Client; broken: () => Error | undefined; release: (err?: Error) => void }> {
+    const client = await this.pool.connect();
+    let lost: Error | undefined;
+    const onError = (err: Error) => {
+      lost ??= err;
+      this.log?.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, 'database connection lost while in use');
+    };
+    client.on('error', onError);
+    return {
+      client,
+      broken: () => lost,
+      release: (err) => {
+        // A connection given back broken is closed by the pool and may still say 'error': it stays heard.
+        if (!err) client.removeListener('error', onError);
+        client.release(err);
+      },
+    };
   }
 
   /**

@@ -47,4 +47,24 @@ describe('migrations and display ids (real Postgres)', () => {
     ).rejects.toThrow('abort');
     expect(await db.transaction((tx) => tx.nextDisplayId(TENANT, kind))).toBe('10000');
   });
+
+  it('survives a connection the server ends between two statements: the work fails, the next one gets a new connection', async () => {
+    // pg says 'error' on a checked-out client whose server goes away while no statement runs; unheard, it ends the process.
+    const db = new Db(sources[0], 'platform_test', { kick: () => undefined });
+    const pidBefore = await db.transaction(async (tx) => {
+      const [{ pid }] = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      return pid;
+    });
+    await expect(
+      db.transaction(async (tx) => {
+        const [{ pid }] = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+        await sources[1].query('SELECT pg_terminate_backend($1)', [pid]);
+        await new Promise((r) => setTimeout(r, 300)); // the termination arrives while no statement is running
+        await tx.query('SELECT 1');
+      }),
+    ).rejects.toThrow();
+    const [{ pid: after }] = await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    expect(typeof after).toBe('number');
+    expect(after).not.toBe(pidBefore);
+  });
 });
