@@ -1,6 +1,6 @@
 import { Controller, Get, Headers, Param, Query, Res } from '@nestjs/common';
 import { ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import { ApiAuth, Caller, CurrentCaller, Public, ResponseMessage, UuidParam } from '@ddm/contracts';
+import { ApiAuth, Caller, CurrentCaller, JsonText, Public, ResponseMessage, UuidParam } from '@ddm/contracts';
 import type { FastifyReply } from 'fastify';
 import { ExportQuery, GridQuery } from '../matrices/dto/search.dto';
 import { GridPageView, SharedGridView } from './dto/grid.response';
@@ -29,9 +29,9 @@ export class GridController {
   @ApiOkResponse({ type: GridPageView })
   @ApiNotFoundResponse({ description: 'No such matrix the caller sees' })
   @ResponseMessage('Matrix grid retrieved successfully')
-  async get(@UuidParam('id') id: string, @Query() q: GridQuery, @CurrentCaller() caller: Caller): Promise<GridPageView> {
+  async get(@UuidParam('id') id: string, @Query() q: GridQuery, @CurrentCaller() caller: Caller): Promise<JsonText> {
     const m = await this.grid.forCaller(caller, id);
-    return this.grid.page(m, q.page, q.limit, q.at);
+    return this.grid.pageJson(m, q.page, q.limit, q.at);
   }
 
   @Get(':id/export')
@@ -60,9 +60,11 @@ export class SharedController {
   @ApiNotFoundResponse({ description: 'Unknown, disabled or expired link' })
   @ApiTooManyRequestsResponse({ description: '10 wrong passwords in 15 minutes' })
   @ResponseMessage('Shared matrix retrieved successfully')
-  async get(@Param('token') token: string, @Headers('x-share-password') password: string | undefined, @Query() q: GridQuery): Promise<SharedGridView> {
+  async get(@Param('token') token: string, @Headers('x-share-password') password: string | undefined, @Query() q: GridQuery): Promise<JsonText> {
     const m = await this.grid.forToken(token, password);
-    return { matrix: this.grid.shared(m), grid: await this.grid.page(m, q.page, q.limit, q.at) };
+    // SharedGridView: { matrix, grid }, the grid as kept.
+    const grid = await this.grid.pageJson(m, q.page, q.limit, q.at);
+    return new JsonText(`{"matrix":${JSON.stringify(this.grid.shared(m))},"grid":${grid.json}}`);
   }
 
   @Get(':token/export')

@@ -1,9 +1,10 @@
 import { once } from 'node:events';
 import { PassThrough, Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
-import { AppError, Caller, ErrorCode, notFound, unauthenticated } from '@ddm/contracts';
+import { AppError, Caller, ErrorCode, JsonText, notFound, unauthenticated } from '@ddm/contracts';
 import { Db, enterTenant, join as joinSql, listSql, pageRows, raw, sql } from '@ddm/platform';
 import { stream as excelStream } from 'exceljs';
+import { LRUCache } from 'lru-cache';
 import { MatricesService } from '../matrices/matrices.service';
 import { visibleTo } from '../matrices/matrix.sql';
 import { LimitFormatting, SHARE_PASSWORD_TRIES, SHARE_PASSWORD_WINDOW_SECONDS, exportFileName, externalLinkOpen, statusByName } from '../matrices/matrix.rules';
@@ -15,6 +16,8 @@ import { GRID_MATRIX_COLUMNS, GridMatrixRow, chosenColumns, delegationsSource, g
 /** Rows read per statement while exporting (the grid's own page limit). */
 const EXPORT_PAGE = 100;
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+/** What the answered grid pages kept for serving again may take (characters of JSON, about bytes). */
+const KEPT_PAGES_SIZE = 64 * 1024 * 1024;
 
 interface RowRow {
   decision_id: string;
@@ -33,10 +36,30 @@ export interface ExportFile {
 
 @Injectable()
 export class GridService {
+  /**
+   * Answered pages, serialized, by matrix, page, limit, `at` and the version of the tenant's grids
+   * read with the matrix (before the page's own statements, so a page is never kept under a version
+   * newer than what it shows): any change to what grids are read from (a delegation, a decision, a
+   * name, the matrix itself) makes a new version, and the pages of the old one are not served
+   * again. Concurrent requests for a page not kept yet wait for one reading.
+   */
+  private readonly kept = new LRUCache<string, JsonText, { m: GridMatrixRow; page: number; limit: number; at: string | undefined }>({
+    maxSize: KEPT_PAGES_SIZE,
+    sizeCalculation: (t) => Math.max(1, t.json.length),
+    fetchMethod: async (_key, _stale, { context: { m, page, limit, at } }) => new JsonText(JSON.stringify(await this.page(m, page, limit, at))),
+  });
+
   constructor(
     private readonly db: Db,
     private readonly matrices: MatricesService,
   ) {}
+
+  /** A page of the grid as JSON, served from the kept pages while nothing it was read from has changed. */
+  async pageJson(m: GridMatrixRow, page: number, limit: number, at: string | undefined): Promise<JsonText> {
+    const key = `${m.tenant_id}|${m.grid_version ?? 0}|${m.id}|${page}|${limit}|${at ?? ''}`;
+    const text = await this.kept.fetch(key, { context: { m, page, limit, at } });
+    return text!;
+  }
 
   /** The matrix the caller sees (404 otherwise). */
   async forCaller(caller: Caller, id: string): Promise<GridMatrixRow> {

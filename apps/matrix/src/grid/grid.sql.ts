@@ -21,10 +21,13 @@ export interface GridMatrixRow {
   ext_expiration_date: string | null;
   ext_password_required: boolean;
   ext_password_hash: string | null;
+  /** The version of the tenant's grids when the matrix was read (matrix.grid_versions; null before the first change). */
+  grid_version: string | null;
 }
 
 export const GRID_MATRIX_COLUMNS = `m.id, m.tenant_id, m.matrix_display_id, m.matrix_name, m.matrix_description, m.status_name, m.user_ids, m.position_ids, m.group_ids,
-  m.delegation_filter, m.role_matrix, m.authority_roles, m.formatting, m.ext_enabled, m.ext_expiration_enabled, m.ext_expiration_date, m.ext_password_required, m.ext_password_hash`;
+  m.delegation_filter, m.role_matrix, m.authority_roles, m.formatting, m.ext_enabled, m.ext_expiration_enabled, m.ext_expiration_date, m.ext_password_required, m.ext_password_hash,
+  (SELECT v.version FROM matrix.grid_versions v WHERE v.tenant_id = m.tenant_id) AS grid_version`;
 
 /**
  * The delegations the grid reads: the live ones now, or those that stood at `at` (the history row

@@ -1,7 +1,7 @@
 import { CallHandler, ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { lastValueFrom, of } from 'rxjs';
-import { Envelope, EnvelopeInterceptor, Page, ResponseMessage } from './envelope';
+import { Envelope, EnvelopeInterceptor, JsonText, Page, ResponseMessage } from './envelope';
 
 class DecisionsController {
   @ResponseMessage('Decision created')
@@ -26,7 +26,7 @@ class RolesController {
   }
 }
 
-function contextFor(controller: new () => object, method: string, reply: { statusCode: number }): ExecutionContext {
+function contextFor(controller: new () => object, method: string, reply: { statusCode: number; header?: (name: string, value: string) => unknown }): ExecutionContext {
   const handler = (controller.prototype as Record<string, unknown>)[method];
   return {
     getHandler: () => handler,
@@ -39,7 +39,7 @@ const handle = (value: unknown): CallHandler => ({ handle: () => of(value) });
 
 describe('EnvelopeInterceptor', () => {
   const interceptor = new EnvelopeInterceptor(new Reflector());
-  const run = (ctx: ExecutionContext, value: unknown) => lastValueFrom(interceptor.intercept(ctx, handle(value)));
+  const run = (ctx: ExecutionContext, value: unknown) => lastValueFrom(interceptor.intercept(ctx, handle(value))) as Promise<Envelope<unknown>>;
 
   it('wraps plain data with the reply status, an ISO timestamp and the route message', async () => {
     const before = Date.now();
@@ -91,5 +91,17 @@ describe('EnvelopeInterceptor', () => {
   it('does not wrap a page-shaped plain object (nothing guesses)', async () => {
     const shaped = { page: 1, limit: 10, total: 0, data: [], extra: true };
     await expect(run(contextFor(DecisionsController, 'list', { statusCode: 200 }), shaped)).resolves.toMatchObject({ data: shaped });
+  });
+
+  it('writes the envelope around already serialized data (JsonText) as JSON text, the same fields in the same order', async () => {
+    const headers: Record<string, string> = {};
+    const reply = { statusCode: 200, header: (name: string, value: string) => (headers[name] = value) };
+    const data = { rows: [{ id: 'r1', cells: [] }], page: 1, note: 'a "quoted" word' };
+    const text = (await lastValueFrom(interceptor.intercept(contextFor(RolesController, 'update', reply), handle(new JsonText(JSON.stringify(data)))))) as unknown as string;
+    expect(typeof text).toBe('string');
+    expect(headers['content-type']).toBe('application/json; charset=utf-8');
+    const parsed = JSON.parse(text) as Envelope<unknown>;
+    expect(Object.keys(parsed)).toEqual(['statusCode', 'timestamp', 'message', 'data']);
+    expect(parsed).toEqual({ statusCode: 200, timestamp: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/), message: 'Role changed', data });
   });
 });

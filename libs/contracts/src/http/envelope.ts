@@ -29,6 +29,14 @@ export class Page<T> implements PageBody<T> {
   ) {}
 }
 
+/**
+ * A `data` already serialized as JSON (a kept answer served again): the interceptor writes the
+ * envelope around the text instead of serializing a value of megabytes once more.
+ */
+export class JsonText {
+  constructor(readonly json: string) {}
+}
+
 const MESSAGE_KEY = 'ddm:response-message';
 
 /** The envelope's `message` for this route (default: "Success"). */
@@ -44,29 +52,38 @@ export class EnvelopeInterceptor implements NestInterceptor {
 
   constructor(private readonly reflector: Reflector) {}
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<Envelope<unknown>> {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<Envelope<unknown> | string> {
     return this.wrap(context, next.handle());
   }
 
   /** The handler's answer in the envelope, for a caller composing the steps of a request itself. */
-  wrap(context: ExecutionContext, answer: Observable<unknown>): Observable<Envelope<unknown>> {
+  wrap(context: ExecutionContext, answer: Observable<unknown>): Observable<Envelope<unknown> | string> {
     const handler = context.getHandler();
     let message = this.messages.get(handler);
     if (message === undefined) {
       message = this.reflector.getAllAndOverride<string>(MESSAGE_KEY, [handler, context.getClass()]) ?? 'Success';
       this.messages.set(handler, message);
     }
-    const reply = context.switchToHttp().getResponse<{ statusCode: number }>();
+    const reply = context.switchToHttp().getResponse<{ statusCode: number; header(name: string, value: string): unknown }>();
     const msg = message;
     return answer.pipe(
-      map((result: unknown) => ({
-        statusCode: reply.statusCode,
-        timestamp: new Date().toISOString(),
-        message: msg,
-        data: result instanceof Page ? { page: result.page, limit: result.limit, total: result.total, data: result.data } : (result ?? null),
-      })),
+      map((result: unknown) => {
+        if (result instanceof JsonText) return jsonEnvelope(reply, msg, result);
+        return {
+          statusCode: reply.statusCode,
+          timestamp: new Date().toISOString(),
+          message: msg,
+          data: result instanceof Page ? { page: result.page, limit: result.limit, total: result.total, data: result.data } : (result ?? null),
+        };
+      }),
     );
   }
+}
+
+/** The envelope around already serialized data, as the text that is sent (same fields, same order). */
+function jsonEnvelope(reply: { statusCode: number; header(name: string, value: string): unknown }, message: string, data: JsonText): string {
+  reply.header('content-type', 'application/json; charset=utf-8');
+  return `{"statusCode":${reply.statusCode},"timestamp":"${new Date().toISOString()}","message":${JSON.stringify(message)},"data":${data.json}}`;
 }
 
 /** Swagger: a 200 whose `data` is a page (`page`, `limit`, `total`, `data: [model]`). */
