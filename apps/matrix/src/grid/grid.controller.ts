@@ -64,7 +64,7 @@ export class SharedController {
     const m = await this.grid.forToken(token, password);
     // SharedGridView: { matrix, grid }, the grid as kept.
     const grid = await this.grid.pageJson(m, q.page, q.limit, q.at);
-    return new JsonText(`{"matrix":${JSON.stringify(this.grid.shared(m))},"grid":${grid.json}}`);
+    return new JsonText(Buffer.concat([Buffer.from(`{"matrix":${JSON.stringify(this.grid.shared(m))},"grid":`), grid.json, Buffer.from('}')]));
   }
 
   @Get(':token/export')

@@ -16,7 +16,7 @@ import { GRID_MATRIX_COLUMNS, GridMatrixRow, chosenColumns, delegationsSource, g
 /** Rows read per statement while exporting (the grid's own page limit). */
 const EXPORT_PAGE = 100;
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
-/** What the answered grid pages kept for serving again may take (characters of JSON, about bytes). */
+/** What the answered grid pages kept for serving again may take (bytes of JSON). */
 const KEPT_PAGES_SIZE = 64 * 1024 * 1024;
 
 interface RowRow {
@@ -45,7 +45,7 @@ export class GridService {
    */
   private readonly kept = new LRUCache<string, JsonText, { m: GridMatrixRow; page: number; limit: number; at: string | undefined }>({
     maxSize: KEPT_PAGES_SIZE,
-    sizeCalculation: (t) => Math.max(1, t.json.length),
+    sizeCalculation: (t) => Math.max(1, t.json.byteLength),
     fetchMethod: async (_key, _stale, { context: { m, page, limit, at } }) => new JsonText(JSON.stringify(await this.page(m, page, limit, at))),
   });
 

@@ -96,9 +96,10 @@ describe('EnvelopeInterceptor', () => {
   it('writes the envelope around already serialized data (JsonText) as JSON text, the same fields in the same order', async () => {
     const headers: Record<string, string> = {};
     const reply = { statusCode: 200, header: (name: string, value: string) => (headers[name] = value) };
-    const data = { rows: [{ id: 'r1', cells: [] }], page: 1, note: 'a "quoted" word' };
-    const text = (await lastValueFrom(interceptor.intercept(contextFor(RolesController, 'update', reply), handle(new JsonText(JSON.stringify(data)))))) as unknown as string;
-    expect(typeof text).toBe('string');
+    const data = { rows: [{ id: 'r1', cells: [] }], page: 1, note: 'a "quoted" word, 5 000 € × 2' };
+    const sent = (await lastValueFrom(interceptor.intercept(contextFor(RolesController, 'update', reply), handle(new JsonText(JSON.stringify(data)))))) as unknown as Buffer;
+    expect(Buffer.isBuffer(sent)).toBe(true);
+    const text = sent.toString('utf8');
     expect(headers['content-type']).toBe('application/json; charset=utf-8');
     const parsed = JSON.parse(text) as Envelope<unknown>;
     expect(Object.keys(parsed)).toEqual(['statusCode', 'timestamp', 'message', 'data']);

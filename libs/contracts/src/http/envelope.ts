@@ -30,11 +30,14 @@ export class Page<T> implements PageBody<T> {
 }
 
 /**
- * A `data` already serialized as JSON (a kept answer served again): the interceptor writes the
- * envelope around the text instead of serializing a value of megabytes once more.
+ * A `data` already serialized as JSON, as UTF-8 bytes (a kept answer served again): the interceptor
+ * puts the envelope around the bytes instead of serializing and encoding megabytes once more.
  */
 export class JsonText {
-  constructor(readonly json: string) {}
+  readonly json: Buffer;
+  constructor(json: string | Buffer) {
+    this.json = typeof json === 'string' ? Buffer.from(json) : json;
+  }
 }
 
 const MESSAGE_KEY = 'ddm:response-message';
@@ -52,12 +55,12 @@ export class EnvelopeInterceptor implements NestInterceptor {
 
   constructor(private readonly reflector: Reflector) {}
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<Envelope<unknown> | string> {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<Envelope<unknown> | Buffer> {
     return this.wrap(context, next.handle());
   }
 
   /** The handler's answer in the envelope, for a caller composing the steps of a request itself. */
-  wrap(context: ExecutionContext, answer: Observable<unknown>): Observable<Envelope<unknown> | string> {
+  wrap(context: ExecutionContext, answer: Observable<unknown>): Observable<Envelope<unknown> | Buffer> {
     const handler = context.getHandler();
     let message = this.messages.get(handler);
     if (message === undefined) {
@@ -80,11 +83,13 @@ export class EnvelopeInterceptor implements NestInterceptor {
   }
 }
 
-/** The envelope around already serialized data, as the text that is sent (same fields, same order). */
-function jsonEnvelope(reply: { statusCode: number; header(name: string, value: string): unknown }, message: string, data: JsonText): string {
+/** The envelope around already serialized data, as the bytes that are sent (same fields, same order). */
+function jsonEnvelope(reply: { statusCode: number; header(name: string, value: string): unknown }, message: string, data: JsonText): Buffer {
   reply.header('content-type', 'application/json; charset=utf-8');
-  return `{"statusCode":${reply.statusCode},"timestamp":"${new Date().toISOString()}","message":${JSON.stringify(message)},"data":${data.json}}`;
+  const head = `{"statusCode":${reply.statusCode},"timestamp":"${new Date().toISOString()}","message":${JSON.stringify(message)},"data":`;
+  return Buffer.concat([Buffer.from(head), data.json, CLOSE]);
 }
+const CLOSE = Buffer.from('}');
 
 /** Swagger: a 200 whose `data` is a page (`page`, `limit`, `total`, `data: [model]`). */
 export const ApiPageResponse = (model: Type<unknown>, description: string) =>
