@@ -57,10 +57,16 @@ describe('matrix grid: kept pages are served until what they show changes (e2e, 
   });
   afterAll(() => h?.close());
 
-  it('answers a page asked again with the same data in a fresh envelope', async () => {
+  it('answers a page asked again with the same data in a fresh envelope, compressed for a client that takes deflate', async () => {
     const first = await grid();
     const second = await grid();
     expect(second.data).toEqual(first.data);
+    // fetch asks for gzip, deflate and br (and inflates); a client asking for none gets the same JSON as is.
+    const compressed = await h.svc.http.get(`/matrix/v1/matrix/${matrixId}/grid`, { token: h.tokens.admin });
+    expect(compressed.headers.get('content-encoding')).toBe('deflate');
+    const identity = await h.svc.http.get(`/matrix/v1/matrix/${matrixId}/grid`, { token: h.tokens.admin, headers: { 'accept-encoding': 'identity' } });
+    expect(identity.headers.get('content-encoding')).toBeNull();
+    expect(identity.body.data).toEqual(compressed.body.data);
     expect(Object.keys(second)).toEqual(['statusCode', 'timestamp', 'message', 'data']);
     expect(second).toMatchObject({ statusCode: 200, message: 'Matrix grid retrieved successfully' });
     expect(Date.parse(second.timestamp)).toBeGreaterThanOrEqual(Date.parse(first.timestamp));

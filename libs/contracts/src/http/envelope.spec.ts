@@ -1,7 +1,8 @@
 import { CallHandler, ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { lastValueFrom, of } from 'rxjs';
-import { Envelope, EnvelopeInterceptor, JsonText, Page, ResponseMessage } from './envelope';
+import { inflateSync } from 'node:zlib';
+import { Envelope, EnvelopeInterceptor, JsonText, Page, ResponseMessage, acceptsDeflate } from './envelope';
 
 class DecisionsController {
   @ResponseMessage('Decision created')
@@ -26,12 +27,17 @@ class RolesController {
   }
 }
 
-function contextFor(controller: new () => object, method: string, reply: { statusCode: number; header?: (name: string, value: string) => unknown }): ExecutionContext {
+function contextFor(
+  controller: new () => object,
+  method: string,
+  reply: { statusCode: number; header?: (name: string, value: string) => unknown },
+  request: { headers?: Record<string, string> } = {},
+): ExecutionContext {
   const handler = (controller.prototype as Record<string, unknown>)[method];
   return {
     getHandler: () => handler,
     getClass: () => controller,
-    switchToHttp: () => ({ getResponse: () => reply, getRequest: () => ({}) }),
+    switchToHttp: () => ({ getResponse: () => reply, getRequest: () => request }),
   } as unknown as ExecutionContext;
 }
 
@@ -104,5 +110,41 @@ describe('EnvelopeInterceptor', () => {
     const parsed = JSON.parse(text) as Envelope<unknown>;
     expect(Object.keys(parsed)).toEqual(['statusCode', 'timestamp', 'message', 'data']);
     expect(parsed).toEqual({ statusCode: 200, timestamp: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/), message: 'Role changed', data });
+  });
+
+  it('compresses it for a client that accepts deflate: the data compressed once, the envelope around it fresh, one valid zlib stream', async () => {
+    // Over 32 KB and repetitive, so the data's blocks hold back-references and several blocks.
+    const data = { rows: Array.from({ length: 3000 }, (_, i) => ({ id: `r${i}`, name: `Decision ${i % 97} ünïcödé`, cells: [{ value: i * 7 }] })) };
+    const text = new JsonText(JSON.stringify(data));
+    const send = async (acceptEncoding: string) => {
+      const headers: Record<string, string> = {};
+      const reply = { statusCode: 200, header: (name: string, value: string) => (headers[name] = value) };
+      const body = (await lastValueFrom(interceptor.intercept(contextFor(RolesController, 'update', reply, { headers: { 'accept-encoding': acceptEncoding } }), handle(text)))) as unknown as Buffer;
+      return { headers, body };
+    };
+    const first = await send('gzip, deflate, br');
+    expect(first.headers['content-encoding']).toBe('deflate');
+    expect(first.headers.vary).toBe('accept-encoding');
+    expect(first.body.length).toBeLessThan(text.json.length / 5);
+    const inflated = JSON.parse(inflateSync(first.body).toString('utf8')) as Envelope<unknown>;
+    expect(inflated).toEqual({ statusCode: 200, timestamp: expect.stringMatching(/^\d{4}-/), message: 'Role changed', data });
+    await new Promise((r) => setTimeout(r, 2));
+    const second = await send('deflate');
+    const again = JSON.parse(inflateSync(second.body).toString('utf8')) as Envelope<unknown>;
+    expect(again.data).toEqual(data);
+    expect(again.timestamp > inflated.timestamp).toBe(true);
+    const plain = await send('gzip;q=1, deflate;q=0');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect((JSON.parse(plain.body.toString('utf8')) as Envelope<unknown>).data).toEqual(data);
+  });
+
+  it('reads Accept-Encoding for deflate', () => {
+    expect(acceptsDeflate(undefined)).toBe(false);
+    expect(acceptsDeflate('gzip, br')).toBe(false);
+    expect(acceptsDeflate('gzip, deflate')).toBe(true);
+    expect(acceptsDeflate('DEFLATE;q=0.5')).toBe(true);
+    expect(acceptsDeflate('deflate;q=0')).toBe(false);
+    expect(acceptsDeflate(['gzip', 'deflate'])).toBe(true);
+    expect(acceptsDeflate('*')).toBe(false);
   });
 });
