@@ -67,6 +67,7 @@ describe('system: matrices behind the gateway, with auth, settings and decision,
     const cellOf = async (qs = '') => {
       const res = await system.http.get(`/matrix/v1/matrix/${matrix.id}/grid${qs}`, { token: admin() });
       expect(res.status).toBe(200);
+      expect(res.headers.get('content-encoding')).toBe('deflate'); // fetch takes deflate; the gateway passes it through
       return res.body.data.rows[0].cells[0].delegations as { delegationId: string; status: string; formattedLimit: string; authorityType: string }[];
     };
     const seededHeld = (await cellOf()).map((e) => e.delegationId); // the seed's delegations to the user on this decision
