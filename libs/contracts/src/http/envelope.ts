@@ -60,6 +60,18 @@ function deflatePart(bytes: Buffer, last = false): Deflated {
   return { blocks, adler: adler32(bytes), length: bytes.length };
 }
 
+/**
+ * A part as one stored (uncompressed) block: the envelope's head, ~120 bytes, costs no zlib stream
+ * per request. Starts on a byte boundary (as every part ends); header byte 0 = not final, stored.
+ */
+function storedPart(bytes: Buffer): Deflated {
+  if (bytes.length > 0xffff) return deflatePart(bytes);
+  const header = Buffer.alloc(5);
+  header.writeUInt16LE(bytes.length, 1);
+  header.writeUInt16LE(~bytes.length & 0xffff, 3);
+  return { blocks: Buffer.concat([header, bytes]), adler: adler32(bytes), length: bytes.length };
+}
+
 const ADLER_BASE = 65521;
 
 function adler32(bytes: Buffer): number {
@@ -169,7 +181,7 @@ function jsonEnvelope(reply: Reply, message: string, data: JsonText, deflate: bo
   const head = Buffer.from(`{"statusCode":${reply.statusCode},"timestamp":"${new Date().toISOString()}","message":${JSON.stringify(message)},"data":`);
   if (!deflate) return Buffer.concat([head, data.json, CLOSE]);
   reply.header('content-encoding', 'deflate');
-  return zlibStream([deflatePart(head), data.deflatedOnce(), DEFLATED_CLOSE]);
+  return zlibStream([storedPart(head), data.deflatedOnce(), DEFLATED_CLOSE]);
 }
 const CLOSE = Buffer.from('}');
 const DEFLATED_CLOSE = deflatePart(CLOSE, true);
