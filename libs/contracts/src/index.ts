@@ -1,6 +1,7 @@
 export * from './routes';
 export * from './permission-keys';
 export * from './http/envelope';
+export * from './http/json-text';
 export * from './http/errors';
 export * from './http/missing-ids';
 export * from './http/validation';

@@ -62,9 +62,9 @@ export class SharedController {
   @ResponseMessage('Shared matrix retrieved successfully')
   async get(@Param('token') token: string, @Headers('x-share-password') password: string | undefined, @Query() q: GridQuery): Promise<JsonText> {
     const m = await this.grid.forToken(token, password);
-    // SharedGridView: { matrix, grid }, the grid as kept.
+    // SharedGridView { matrix, grid }: the grid as kept (its compressed blocks too).
     const grid = await this.grid.pageJson(m, q.page, q.limit, q.at);
-    return new JsonText(Buffer.concat([Buffer.from(`{"matrix":${JSON.stringify(this.grid.shared(m))},"grid":`), grid.json, Buffer.from('}')]));
+    return JsonText.join([`{"matrix":${JSON.stringify(this.grid.shared(m))},"grid":`, grid, '}']);
   }
 
   @Get(':token/export')

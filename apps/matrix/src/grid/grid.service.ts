@@ -45,8 +45,8 @@ export class GridService {
    */
   private readonly kept = new LRUCache<string, JsonText, { m: GridMatrixRow; page: number; limit: number; at: string | undefined }>({
     maxSize: KEPT_PAGES_SIZE,
-    sizeCalculation: (t) => Math.max(1, t.json.byteLength),
-    fetchMethod: async (_key, _stale, { context: { m, page, limit, at } }) => new JsonText(JSON.stringify(await this.page(m, page, limit, at))),
+    sizeCalculation: (t) => Math.max(1, t.byteLength),
+    fetchMethod: async (_key, _stale, { context: { m, page, limit, at } }) => JsonText.of(JSON.stringify(await this.page(m, page, limit, at))),
   });
 
   constructor(

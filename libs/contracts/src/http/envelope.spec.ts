@@ -2,7 +2,8 @@ import { CallHandler, ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { lastValueFrom, of } from 'rxjs';
 import { inflateSync } from 'node:zlib';
-import { Envelope, EnvelopeInterceptor, JsonText, Page, ResponseMessage, acceptsDeflate } from './envelope';
+import { Envelope, EnvelopeInterceptor, Page, ResponseMessage } from './envelope';
+import { JsonText, acceptsDeflate } from './json-text';
 
 class DecisionsController {
   @ResponseMessage('Decision created')
@@ -103,7 +104,7 @@ describe('EnvelopeInterceptor', () => {
     const headers: Record<string, string> = {};
     const reply = { statusCode: 200, header: (name: string, value: string) => (headers[name] = value) };
     const data = { rows: [{ id: 'r1', cells: [] }], page: 1, note: 'a "quoted" word, 5 000 € × 2' };
-    const sent = (await lastValueFrom(interceptor.intercept(contextFor(RolesController, 'update', reply), handle(new JsonText(JSON.stringify(data)))))) as unknown as Buffer;
+    const sent = (await lastValueFrom(interceptor.intercept(contextFor(RolesController, 'update', reply), handle(JsonText.of(JSON.stringify(data)))))) as unknown as Buffer;
     expect(Buffer.isBuffer(sent)).toBe(true);
     const text = sent.toString('utf8');
     expect(headers['content-type']).toBe('application/json; charset=utf-8');
@@ -115,7 +116,7 @@ describe('EnvelopeInterceptor', () => {
   it('compresses it for a client that accepts deflate: the data compressed once, the envelope around it fresh, one valid zlib stream', async () => {
     // Over 32 KB and repetitive, so the data's blocks hold back-references and several blocks.
     const data = { rows: Array.from({ length: 3000 }, (_, i) => ({ id: `r${i}`, name: `Decision ${i % 97} ünïcödé`, cells: [{ value: i * 7 }] })) };
-    const text = new JsonText(JSON.stringify(data));
+    const text = JsonText.of(JSON.stringify(data));
     const send = async (acceptEncoding: string) => {
       const headers: Record<string, string> = {};
       const reply = { statusCode: 200, header: (name: string, value: string) => (headers[name] = value) };
@@ -125,7 +126,7 @@ describe('EnvelopeInterceptor', () => {
     const first = await send('gzip, deflate, br');
     expect(first.headers['content-encoding']).toBe('deflate');
     expect(first.headers.vary).toBe('accept-encoding');
-    expect(first.body.length).toBeLessThan(text.json.length / 5);
+    expect(first.body.length).toBeLessThan(text.byteLength / 5);
     const inflated = JSON.parse(inflateSync(first.body).toString('utf8')) as Envelope<unknown>;
     expect(inflated).toEqual({ statusCode: 200, timestamp: expect.stringMatching(/^\d{4}-/), message: 'Role changed', data });
     await new Promise((r) => setTimeout(r, 2));
