@@ -2,10 +2,10 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FastifyError, FastifyReply, FastifyRequest, LogController } from 'fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { AreaName, BODY_LIMIT, EnvelopeInterceptor, RETRY_AFTER_SECONDS, RequestInputInterceptor, docsPath, errorBody, frameworkErrorBody, routeOf } from '@ddm/contracts';
+import { AreaName, BODY_LIMIT, CallerGuard, RETRY_AFTER_SECONDS, RequestInputChecks, ResponseEnvelope, docsPath, errorBody, frameworkErrorBody, routeOf } from '@ddm/contracts';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { ConfigError, ServiceConfig, loadConfig } from './config';
@@ -17,7 +17,7 @@ import { NatsClient } from './nats';
 import { registerRateLimits, registerSecurityHeaders } from './hardening';
 import { registerObservability } from './observability';
 import { PlatformModule } from './platform.module';
-import { RequestStepsInterceptor } from './request-steps.interceptor';
+import { RequestStepsGuard, ServiceHttpAdapter } from './request-steps';
 import { describeEnvelopes } from './openapi';
 import { requestContext } from './request-context';
 import { exitGracefullyOnSignals } from './shutdown';
@@ -49,7 +49,7 @@ export async function createServiceApp(appModule: Type<unknown>, def: ServiceDef
   @Module({ imports: [PlatformModule.forRoot({ config, logger, dataSource: def.dataSource }), IdempotencyModule, auditModule(def.area), appModule] })
   class ServiceRootModule {}
 
-  const adapter = new FastifyAdapter({
+  const adapter = new ServiceHttpAdapter({
     loggerInstance: logger,
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     childLoggerFactory: requestLogger,
@@ -96,11 +96,10 @@ export async function createServiceApp(appModule: Type<unknown>, def: ServiceDef
   // Security headers, CORS from CORS_ORIGINS, then the abuse limits (after the request id is set).
   registerSecurityHeaders(fastify, config.corsOrigins);
   const tenantLimit = await registerRateLimits(fastify, def.area, config.rateLimit, logger);
-  // The one interceptor (after the guard): the caller's tenant to the work's context (row-level
-  // security), the tenant's rate budget, the Idempotency-Key, the input checks, the envelope.
-  app.useGlobalInterceptors(
-    new RequestStepsInterceptor(tenantLimit, registerIdempotency(fastify, app.get(IdempotencyStore), logger), app.get(RequestInputInterceptor), app.get(EnvelopeInterceptor)),
-  );
+  // The one guard: the caller, its tenant to the work's context (row-level security), the
+  // tenant's rate budget, the input checks, the Idempotency-Key; the adapter adds the envelope.
+  const idempotency = registerIdempotency(fastify, app.get(IdempotencyStore), logger);
+  app.useGlobalGuards(new RequestStepsGuard(app.get(CallerGuard), tenantLimit, app.get(RequestInputChecks), idempotency, app.get(ResponseEnvelope)));
   const ds = app.get(DataSource);
   const nats = app.get(NatsClient);
   // Ready only once the schema is migrated (with MIGRATIONS_RUN=false another process migrates,

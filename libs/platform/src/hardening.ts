@@ -97,7 +97,7 @@ interface Outcome {
  * replica counts the same requests; in memory otherwise):
  * - per caller (onRequest, before the body is read): RATE_LIMIT_CALLER_MAX per window, or the
  *   stricter RATE_LIMIT_BULK_MAX / _INVITE_MAX / _SHARED_MAX for those classes (counted apart);
- * - per tenant (the answered `TenantLimit`, which RequestStepsInterceptor runs once the guard has verified the token and the
+ * - per tenant (the answered `TenantLimit`, which RequestStepsGuard runs once the guard has verified the token and the
  *   caller's membership of the tenant): RATE_LIMIT_TENANT_MAX per window. Counting the tenant a
  *   request merely names (its tenantId, an unverified `tid`) would let anyone spend another
  *   tenant's budget; public routes are limited per caller only.

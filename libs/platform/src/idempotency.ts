@@ -1,10 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { CallHandler, ExecutionContext, Inject, Injectable, Module, NestInterceptor } from '@nestjs/common';
+import { Inject, Injectable, Module } from '@nestjs/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'pino';
-import { Observable, finalize, of } from 'rxjs';
 import type { QueryRunner } from 'typeorm';
-import { AppError, ErrorCode, badRequest, conflict } from '@ddm/contracts';
+import { AppError, ErrorCode, SettledAnswer, badRequest, conflict } from '@ddm/contracts';
 import { Db } from './db';
 import { LOGGER } from './platform.module';
 import { ScheduledSweep } from './sweep';
@@ -278,51 +277,51 @@ export class IdempotencySweep extends ScheduledSweep {
 @Module({ providers: [IdempotencyStore, IdempotencySweep], exports: [IdempotencyStore, IdempotencySweep] })
 export class IdempotencyModule {}
 
-const STATE = Symbol('idempotency');
-
-type IdempotencyState = { claimed: { scope: IdempotencyScope; claimId: string } } | { replay: StoredAnswer };
+const CLAIM = Symbol('idempotency-claim');
 
 type KeyedRequest = FastifyRequest & {
   caller?: { tenantId: string; userId: string };
-  [STATE]?: IdempotencyState;
+  [CLAIM]?: { scope: IdempotencyScope; claimId: string; heartbeat: NodeJS.Timeout };
 };
 
 /**
- * Claims the key once the guard has resolved the caller (a global interceptor: guards run
- * first), and registered after the tenant's rate limit, so a limited request claims nothing.
+ * The Idempotency-Key step of a request (RequestStepsGuard runs it once the guard has resolved the
+ * caller and the tenant's rate limit has let it through, so a limited request claims nothing).
  */
-export class IdempotencyInterceptor implements NestInterceptor {
+export class IdempotencyStep {
   constructor(
     private readonly store: IdempotencyStore,
     private readonly log: Logger,
   ) {}
 
-  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
-    if (context.getType() !== 'http') return next.handle();
-    const http = context.switchToHttp();
-    const request = http.getRequest<KeyedRequest>();
+  /**
+   * Claims the key of a POST or bulk PATCH that sends one. A retry of a finished request throws
+   * its stored answer (SettledAnswer: the handler does not run); the same key with another
+   * request is a 422; a key whose request still runs is a 409. The claim is kept alive while
+   * the handler runs; the onSend hook (registerIdempotency) stores the answer.
+   */
+  async begin(request: KeyedRequest, reply: FastifyReply): Promise<void> {
     const header = request.headers[IDEMPOTENCY_HEADER];
-    if (header === undefined || !request.caller || !isIdempotentOperation(request.method, request.url)) return next.handle();
+    if (header === undefined || !request.caller || !isIdempotentOperation(request.method, request.url)) return;
     const scope: IdempotencyScope = { tenantId: request.caller.tenantId, callerId: request.caller.userId, key: parseIdempotencyKey(header)! };
     const outcome = await this.store.claim(scope, requestFingerprint(request));
     switch (outcome.kind) {
       case 'mismatch':
         throw new AppError(ErrorCode.Unprocessable, 'This Idempotency-Key was used with another request (method, path or body); use a new key for a new request');
       case 'in-progress':
-        http.getResponse<FastifyReply>().header('retry-after', IN_PROGRESS_RETRY_AFTER);
+        reply.header('retry-after', IN_PROGRESS_RETRY_AFTER);
         throw conflict('A request with this Idempotency-Key is still in progress; retry once it has finished');
-      case 'done':
-        // Answered in onSend with the stored status, headers and body; the handler does not run.
-        request[STATE] = { replay: outcome.answer };
-        return of(null);
+      case 'done': {
+        const { status, headers, body } = outcome.answer;
+        throw new SettledAnswer(status, { ...headers, [REPLAYED_HEADER]: 'true' }, body);
+      }
       case 'claimed': {
         const { claimId } = outcome;
-        request[STATE] = { claimed: { scope, claimId } };
         const heartbeat = setInterval(() => {
           this.store.refresh(scope, claimId).catch((err: Error) => this.log.warn({ err: { message: err.message } }, 'idempotency claim refresh failed'));
         }, HEARTBEAT_MS);
         heartbeat.unref();
-        return next.handle().pipe(finalize(() => clearInterval(heartbeat)));
+        request[CLAIM] = { scope, claimId, heartbeat };
       }
     }
   }
@@ -330,21 +329,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
 /**
  * Registers the mechanism on a service: the onSend hook that stores a claimed request's answer
- * (or releases the claim) and replays a stored one; answers the interceptor to register globally.
+ * (or releases the claim) as it leaves, whether the handler answered or failed; answers the step
+ * the request steps run.
  */
-export function registerIdempotency(fastify: FastifyInstance, store: IdempotencyStore, log: Logger): IdempotencyInterceptor {
-  fastify.addHook('onSend', async (request: KeyedRequest, reply, payload) => {
-    const state = request[STATE];
-    if (!state) return payload;
-    request[STATE] = undefined;
-    if ('replay' in state) {
-      const { status, headers, body } = state.replay;
-      reply.code(status);
-      for (const [name, value] of Object.entries(headers)) reply.header(name, value);
-      reply.header(REPLAYED_HEADER, 'true');
-      return body;
-    }
-    const { scope, claimId } = state.claimed;
+export function registerIdempotency(fastify: FastifyInstance, store: IdempotencyStore, log: Logger): IdempotencyStep {
+  const settle = async (claim: NonNullable<KeyedRequest[typeof CLAIM]>, reply: FastifyReply, payload: unknown): Promise<void> => {
+    const { scope, claimId } = claim;
     const status = reply.statusCode;
     const body = payload === null || payload === undefined ? Buffer.alloc(0) : typeof payload === 'string' ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : undefined;
     try {
@@ -354,9 +344,19 @@ export function registerIdempotency(fastify: FastifyInstance, store: Idempotency
     } catch (err) {
       log.error({ err, key: scope.key }, 'could not store the idempotent answer; the claim is taken over once stale');
     }
-    return payload;
+  };
+  // A callback hook, not an async one: the requests without a claim (nearly all) pass at no cost.
+  fastify.addHook('onSend', (request: KeyedRequest, reply, payload, done) => {
+    const claim = request[CLAIM];
+    if (!claim) return done(null, payload);
+    request[CLAIM] = undefined;
+    clearInterval(claim.heartbeat);
+    settle(claim, reply, payload).then(
+      () => done(null, payload),
+      (err: Error) => done(err),
+    );
   });
-  return new IdempotencyInterceptor(store, log);
+  return new IdempotencyStep(store, log);
 }
 
 function replayedHeaders(reply: FastifyReply): Record<string, string> {

@@ -7,7 +7,7 @@ export * from './db';
 export * from './tenancy';
 export * from './audit';
 export * from './audit.controller';
-export * from './request-steps.interceptor';
+export * from './request-steps';
 export * from './nats';
 export * from './outbox';
 export * from './sweep';

@@ -1,14 +1,14 @@
 import { BeforeApplicationShutdown, DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import {
   AUTH_OPTIONS,
   AllExceptionsFilter,
   CALLER_RESOLVER,
   CallerGuard,
   CallerResolver,
-  EnvelopeInterceptor,
   JwtStrategy,
-  RequestInputInterceptor,
+  RequestInputChecks,
+  ResponseEnvelope,
   createValidationPipe,
 } from '@ddm/contracts';
 import { Logger } from 'pino';
@@ -113,15 +113,15 @@ export class PlatformModule {
           },
         },
         PlatformLifecycle,
-        { provide: APP_GUARD, useClass: CallerGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
-        // Input checks (NUL characters, nesting, unknown query parameters) and the envelope: steps of
-        // the one global interceptor, RequestStepsInterceptor (bootstrap.ts).
-        RequestInputInterceptor,
-        EnvelopeInterceptor,
+        // The caller, the input checks (NUL characters, nesting, unknown query parameters) and the
+        // envelope: steps of the one global guard, RequestStepsGuard (bootstrap.ts).
+        CallerGuard,
+        RequestInputChecks,
+        ResponseEnvelope,
         { provide: APP_PIPE, useValue: createValidationPipe() },
       ],
-      exports: [SERVICE_CONFIG, LOGGER, DataSource, NatsClient, OutboxRelay, Consumers, Db, Jobs, CALLER_RESOLVER, RequestInputInterceptor, EnvelopeInterceptor],
+      exports: [SERVICE_CONFIG, LOGGER, DataSource, NatsClient, OutboxRelay, Consumers, Db, Jobs, CALLER_RESOLVER, CallerGuard, RequestInputChecks, ResponseEnvelope],
     };
   }
 }

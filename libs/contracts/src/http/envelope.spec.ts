@@ -1,8 +1,7 @@
-import { CallHandler, ExecutionContext } from '@nestjs/common';
+import { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { lastValueFrom, of } from 'rxjs';
 import { inflateSync } from 'node:zlib';
-import { Envelope, EnvelopeInterceptor, Page, ResponseMessage } from './envelope';
+import { Envelope, Page, ResponseEnvelope, ResponseMessage, envelopeAnswer } from './envelope';
 import { JsonText, acceptsDeflate } from './json-text';
 
 class DecisionsController {
@@ -28,25 +27,33 @@ class RolesController {
   }
 }
 
+type TestReply = { statusCode: number; header: (name: string, value: string) => unknown; request: { headers?: Record<string, string> } };
+
+/** A request to `controller.method` and its reply (as fastify's: the reply knows its request). */
 function contextFor(
   controller: new () => object,
   method: string,
   reply: { statusCode: number; header?: (name: string, value: string) => unknown },
   request: { headers?: Record<string, string> } = {},
-): ExecutionContext {
+): ExecutionContext & { reply: TestReply } {
   const handler = (controller.prototype as Record<string, unknown>)[method];
+  const fullReply: TestReply = Object.assign(reply, { header: reply.header ?? (() => undefined), request });
   return {
+    reply: fullReply,
     getHandler: () => handler,
     getClass: () => controller,
-    switchToHttp: () => ({ getResponse: () => reply, getRequest: () => request }),
-  } as unknown as ExecutionContext;
+    switchToHttp: () => ({ getResponse: () => fullReply, getRequest: () => request }),
+  } as unknown as ExecutionContext & { reply: TestReply };
 }
 
-const handle = (value: unknown): CallHandler => ({ handle: () => of(value) });
-
-describe('EnvelopeInterceptor', () => {
-  const interceptor = new EnvelopeInterceptor(new Reflector());
-  const run = (ctx: ExecutionContext, value: unknown) => lastValueFrom(interceptor.intercept(ctx, handle(value))) as Promise<Envelope<unknown>>;
+describe('ResponseEnvelope and envelopeAnswer', () => {
+  const envelope = new ResponseEnvelope(new Reflector());
+  /** The request passes the envelope step, then its handler's result leaves through the adapter. */
+  const send = (ctx: ExecutionContext & { reply: TestReply }, value: unknown, statusCode?: number) => {
+    envelope.mark(ctx);
+    return envelopeAnswer(ctx.reply, value, statusCode);
+  };
+  const run = async (ctx: ExecutionContext & { reply: TestReply }, value: unknown) => send(ctx, value) as Envelope<unknown>;
 
   it('wraps plain data with the reply status, an ISO timestamp and the route message', async () => {
     const before = Date.now();
@@ -71,12 +78,19 @@ describe('EnvelopeInterceptor', () => {
     await expect(run(contextFor(RolesController, 'update', { statusCode: 200 }), 'x')).resolves.toMatchObject({ message: 'Role changed' });
   });
 
-  it('reads statusCode from the reply when the result leaves, on every request', async () => {
+  it("takes the route's status Nest answers with, else the reply's when the result leaves", async () => {
     const reply = { statusCode: 200 };
     const ctx = contextFor(DecisionsController, 'list', reply);
     await expect(run(ctx, 1)).resolves.toMatchObject({ statusCode: 200 });
     reply.statusCode = 202;
     await expect(run(ctx, 1)).resolves.toMatchObject({ statusCode: 202 });
+    expect(send(ctx, 1, 201)).toMatchObject({ statusCode: 201 });
+  });
+
+  it('leaves the answer of a request that did not pass the envelope step as it is (health, documents, errors)', () => {
+    const reply = { statusCode: 200, header: () => undefined, request: {} };
+    expect(envelopeAnswer(reply, { status: 'ok' })).toEqual({ status: 'ok' });
+    expect(envelopeAnswer({ statusCode: 200, header: () => undefined }, 'text')).toBe('text');
   });
 
   it('turns a Page into the paged data {page, limit, total, data}', async () => {
@@ -104,7 +118,7 @@ describe('EnvelopeInterceptor', () => {
     const headers: Record<string, string> = {};
     const reply = { statusCode: 200, header: (name: string, value: string) => (headers[name] = value) };
     const data = { rows: [{ id: 'r1', cells: [] }], page: 1, note: 'a "quoted" word, 5 000 € × 2' };
-    const sent = (await lastValueFrom(interceptor.intercept(contextFor(RolesController, 'update', reply), handle(JsonText.of(JSON.stringify(data)))))) as unknown as Buffer;
+    const sent = send(contextFor(RolesController, 'update', reply), JsonText.of(JSON.stringify(data))) as Buffer;
     expect(Buffer.isBuffer(sent)).toBe(true);
     const text = sent.toString('utf8');
     expect(headers['content-type']).toBe('application/json; charset=utf-8');
@@ -117,24 +131,24 @@ describe('EnvelopeInterceptor', () => {
     // Over 32 KB and repetitive, so the data's blocks hold back-references and several blocks.
     const data = { rows: Array.from({ length: 3000 }, (_, i) => ({ id: `r${i}`, name: `Decision ${i % 97} ünïcödé`, cells: [{ value: i * 7 }] })) };
     const text = JsonText.of(JSON.stringify(data));
-    const send = async (acceptEncoding: string) => {
+    const ask = (acceptEncoding: string) => {
       const headers: Record<string, string> = {};
       const reply = { statusCode: 200, header: (name: string, value: string) => (headers[name] = value) };
-      const body = (await lastValueFrom(interceptor.intercept(contextFor(RolesController, 'update', reply, { headers: { 'accept-encoding': acceptEncoding } }), handle(text)))) as unknown as Buffer;
+      const body = send(contextFor(RolesController, 'update', reply, { headers: { 'accept-encoding': acceptEncoding } }), text) as Buffer;
       return { headers, body };
     };
-    const first = await send('gzip, deflate, br');
+    const first = ask('gzip, deflate, br');
     expect(first.headers['content-encoding']).toBe('deflate');
     expect(first.headers.vary).toBe('accept-encoding');
     expect(first.body.length).toBeLessThan(text.byteLength / 5);
     const inflated = JSON.parse(inflateSync(first.body).toString('utf8')) as Envelope<unknown>;
     expect(inflated).toEqual({ statusCode: 200, timestamp: expect.stringMatching(/^\d{4}-/), message: 'Role changed', data });
     await new Promise((r) => setTimeout(r, 2));
-    const second = await send('deflate');
+    const second = ask('deflate');
     const again = JSON.parse(inflateSync(second.body).toString('utf8')) as Envelope<unknown>;
     expect(again.data).toEqual(data);
     expect(again.timestamp > inflated.timestamp).toBe(true);
-    const plain = await send('gzip;q=1, deflate;q=0');
+    const plain = ask('gzip;q=1, deflate;q=0');
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect((JSON.parse(plain.body.toString('utf8')) as Envelope<unknown>).data).toEqual(data);
   });

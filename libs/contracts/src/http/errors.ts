@@ -177,8 +177,24 @@ export function isDependencyDown(err: unknown): boolean {
 }
 
 /**
+ * An answer settled before the handler runs, thrown by a step of the request so the handler does
+ * not run (a retry of an idempotent request answered from its stored answer): the exception
+ * filter sends it as it is, not as an error.
+ */
+export class SettledAnswer extends Error {
+  constructor(
+    readonly status: number,
+    readonly headers: Readonly<Record<string, string>>,
+    readonly body: Buffer,
+  ) {
+    super('answered before the handler ran');
+    this.name = 'SettledAnswer';
+  }
+}
+
+/**
  * The global exception filter: every failure leaves as the one error body, with the request id.
- * A 500 shows no internals; it is logged with the request id.
+ * A 500 shows no internals; it is logged with the request id. A SettledAnswer leaves as it is.
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
@@ -188,6 +204,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const ctx = host.switchToHttp();
     const request = ctx.getRequest<RequestLike>();
     const reply = ctx.getResponse<{ status(code: number): unknown; header(k: string, v: string): unknown; getHeader?(k: string): unknown; send(b: unknown): unknown }>();
+    if (exception instanceof SettledAnswer) {
+      reply.status(exception.status);
+      for (const [name, value] of Object.entries(exception.headers)) reply.header(name, value);
+      reply.send(exception.body);
+      return;
+    }
     const path = (request.url ?? '').split('?')[0];
     const requestId = request.id ?? '';
     let status = 500;

@@ -1,7 +1,6 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { ExecutionContext, Injectable } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
-import { Observable } from 'rxjs';
 import { FieldError, badRequest } from './errors';
 import { capErrors } from './validation';
 
@@ -56,15 +55,10 @@ const ALWAYS_ACCEPTED = ['tenantId'];
  * naming the field.
  */
 @Injectable()
-export class RequestInputInterceptor implements NestInterceptor {
+export class RequestInputChecks {
   private readonly rules = new WeakMap<object, QueryRule>();
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (context.getType() === 'http') this.check(context);
-    return next.handle();
-  }
-
-  /** The checks alone (a 400 naming every problem), for a caller composing the steps of a request itself. */
+  /** A 400 naming every problem (a step of every request, RequestStepsGuard in libs/platform). */
   check(context: ExecutionContext): void {
     const request = context.switchToHttp().getRequest<{ body?: unknown; query?: Record<string, unknown>; params?: Record<string, unknown> }>();
     const problems = [...inputProblems(request.params ?? {}), ...inputProblems(request.query ?? {}), ...inputProblems(request.body ?? null)];
