@@ -29,6 +29,9 @@ interface SubscriptionSpec<S extends EventSubject> {
   ackWaitMs?: number;
 }
 
+/** The most messages a consumer applies at once (`ConsumerSpec.concurrency`): at most its prefetch. */
+export const MAX_CONSUMER_CONCURRENCY = 16;
+
 /** A consumer that runs its work in several transactions (`Consumers.startLongRunning`). */
 export interface LongRunningSpec<S extends EventSubject> extends SubscriptionSpec<S> {
   /** The work; `working()` tells the stream the message is still being handled. Throwing retries the message. */
@@ -41,6 +44,13 @@ export interface ConsumerSpec<S extends EventSubject> extends SubscriptionSpec<S
    * what it publishes (`tx.publish`, through the outbox) commit together, once.
    */
   handle(message: ConsumedMessage<S>, tx: Tx): Promise<unknown>;
+  /**
+   * How many messages are applied at once, each in its own transaction (default 1: one after the
+   * other, in the stream's order). More only for messages independent of one another, whose
+   * order does not matter (each makes rows of its own, as notifications do): their commits then
+   * overlap instead of queueing. At most MAX_CONSUMER_CONCURRENCY.
+   */
+  concurrency?: number;
 }
 
 /**
@@ -161,7 +171,11 @@ export class Consumers {
   /** A consumer whose handler applies each message in one transaction, once (events, projections). */
   start<S extends EventSubject>(spec: ConsumerSpec<S>): Promise<void> {
     const processed = `INSERT INTO "${this.db.schema}".processed_messages (consumer, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1`;
-    return this.subscribe(spec, async (message, _working) => {
+    const concurrency = spec.concurrency ?? 1;
+    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONSUMER_CONCURRENCY) {
+      throw new Error(`consumer ${spec.name}: concurrency must be an integer from 1 to ${MAX_CONSUMER_CONCURRENCY}`);
+    }
+    return this.subscribe(spec, concurrency, async (message, _working) => {
       try {
         await this.db.transaction(async (tx) => {
           const fresh = await tx.query(processed, [spec.name, message.messageId]);
@@ -185,11 +199,12 @@ export class Consumers {
    */
   startLongRunning<S extends EventSubject>(spec: LongRunningSpec<S>): Promise<void> {
     // One message at a time: a message waiting in a prefetch buffer behind a long run would pass its ack wait.
-    return this.subscribe(spec, (message, working) => spec.run(message, working), 1);
+    return this.subscribe(spec, 1, (message, working) => spec.run(message, working), 1);
   }
 
   private async subscribe<S extends EventSubject>(
     spec: SubscriptionSpec<S>,
+    concurrency: number,
     work: (message: ConsumedMessage<S>, working: () => void) => Promise<void>,
     prefetch = 64,
   ): Promise<void> {
@@ -223,9 +238,7 @@ export class Consumers {
     const r: RunningConsumer = { name: spec.name, messages: await open(), loop: Promise.resolve(), stopped: false, stop: new AbortController() };
     r.loop = superviseLoop({
       name: spec.name,
-      loop: async () => {
-        for await (const msg of r.messages) await this.process(spec, wanted, msg, work, r);
-      },
+      loop: () => this.applyAll(r, concurrency, (msg) => this.process(spec, wanted, msg, work, r)),
       reopen: async () => {
         const messages = await open();
         if (r.stopped) await messages.close().catch(() => undefined);
@@ -236,6 +249,35 @@ export class Consumers {
       log: this.log,
     });
     this.running.push(r);
+  }
+
+  /**
+   * Applies the consumer's messages as they come, `concurrency` at a time (1: each after the
+   * previous one). The loop ends with the iterator (or the first failure), once the messages in
+   * hand are done.
+   */
+  private async applyAll(r: RunningConsumer, concurrency: number, apply: (msg: JsMsg) => Promise<void>): Promise<void> {
+    if (concurrency === 1) {
+      for await (const msg of r.messages) await apply(msg);
+      return;
+    }
+    const inHand = new Set<Promise<void>>();
+    let failure: { err: unknown } | undefined;
+    try {
+      for await (const msg of r.messages) {
+        const applying: Promise<void> = apply(msg)
+          .catch((err: unknown) => {
+            failure ??= { err };
+          })
+          .finally(() => inHand.delete(applying));
+        inHand.add(applying);
+        if (inHand.size >= concurrency) await Promise.race(inHand);
+        if (failure) throw failure.err;
+      }
+    } finally {
+      await Promise.all(inHand);
+    }
+    if (failure) throw failure.err;
   }
 
   /**
@@ -278,14 +320,16 @@ export class Consumers {
     }
     const messageId = msg.headers?.get(HEADERS.msgId) || `${msg.info.stream}:${msg.seq}`;
     const requestId = msg.headers?.get(HEADERS.requestId) || undefined;
-    const log = this.log.child({ consumer: spec.name, subject, messageId, requestId });
+    // The message's logger, made on its first line only (pino redacts a child's bindings as it makes it; most messages log nothing).
+    let child: Logger | undefined;
+    const log = () => (child ??= this.log.child({ consumer: spec.name, subject, messageId, requestId }));
     let payload: unknown;
     try {
       const read = readEvent(subject, codec.decode(msg.data));
       if (read.problems.length) throw new Error(read.problems.join('; '));
       payload = read.payload;
     } catch (err) {
-      log.error({ err }, 'poison message (payload refused by the event registry): terminated');
+      log().error({ err }, 'poison message (payload refused by the event registry): terminated');
       msg.term();
       return;
     }
@@ -305,7 +349,7 @@ export class Consumers {
           requestContext.run({ requestId: requestId ?? messageId, tenantId: (payload as { tenantId?: string }).tenantId }, () => work(message, () => msg.working())),
         );
         msg.ack();
-        if (waits) log.info({ waits }, 'database reachable again; message applied');
+        if (waits) log().info({ waits }, 'database reachable again; message applied');
         return;
       } catch (err) {
         if (isDependencyDown(err)) {
@@ -314,17 +358,17 @@ export class Consumers {
             return;
           }
           // Postgres is unreachable: not the message's fault. Keep it (working() restarts its ack wait) and try again.
-          if (!waits) log.warn({ err }, 'database unreachable; holding the message until it is back');
+          if (!waits) log().warn({ err }, 'database unreachable; holding the message until it is back');
           msg.working();
           await pause(Math.min(500 * 2 ** waits, 5_000), running.stop.signal);
           continue;
         }
         const max = spec.maxDeliver ?? 5;
         if (msg.info.deliveryCount >= max) {
-          log.error({ err, deliveries: msg.info.deliveryCount }, 'poison message (handler kept failing): terminated');
+          log().error({ err, deliveries: msg.info.deliveryCount }, 'poison message (handler kept failing): terminated');
           msg.term();
         } else {
-          log.warn({ err, deliveries: msg.info.deliveryCount }, 'message failed; will be redelivered');
+          log().warn({ err, deliveries: msg.info.deliveryCount }, 'message failed; will be redelivered');
           msg.nak(Math.min(1_000 * 2 ** (msg.info.deliveryCount - 1), 30_000));
         }
         return;

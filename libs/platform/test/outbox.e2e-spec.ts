@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { JSONCodec } from 'nats';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
-import { ConsumedMessage, Consumers } from '../src/consumer';
+import { ConsumedMessage, Consumers, MAX_CONSUMER_CONCURRENCY } from '../src/consumer';
 import { Db } from '../src/db';
 import { createLogger } from '../src/logger';
 import { NatsClient } from '../src/nats';
@@ -174,6 +174,44 @@ describe('transactional outbox, relay and consumers (real Postgres and NATS)', (
     expect(attempts).toHaveLength(2);
     const [processed] = await ds.query(`SELECT count(*) AS n FROM platform_test.processed_messages WHERE consumer = 'picky' AND message_id = $1`, [attempts[0]]);
     expect(Number(processed.n)).toBe(0);
+  });
+
+  it('applies the messages of a consumer with concurrency several at once, each exactly once, and refuses a concurrency out of bounds', async () => {
+    let active = 0;
+    let most = 0;
+    const applied: string[] = [];
+    const overlapping = new Consumers(db, nats, log);
+    await overlapping.start({
+      name: 'overlapping',
+      subjects: [WIDGET_CREATED],
+      concurrency: 4,
+      handle: async (m, tx) => {
+        active++;
+        most = Math.max(most, active);
+        try {
+          await tx.query(`SELECT pg_sleep(0.1)`);
+          await tx.query(`INSERT INTO platform_test.applied (message_id, applied_by) VALUES ($1, 'overlapping')`, [m.messageId]);
+          applied.push(m.payload.name);
+        } finally {
+          active--;
+        }
+      },
+    });
+    const ids = await db.transaction(async (tx) => {
+      const made = Array.from({ length: 12 }, () => uuidv7());
+      await tx.publishMany(WIDGET_CREATED, made.map((name) => ({ tenantId: TENANT, name })));
+      return made;
+    });
+    await until(() => ids.every((id) => applied.includes(id)), 'the twelve messages to be applied', 15_000).finally(() => overlapping.stopAll());
+    // Overlapping (12 x 100 ms one after the other would be 1.2 s), never more than 4 at once.
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(4);
+    expect(applied.filter((id) => ids.includes(id)).sort()).toEqual([...ids].sort());
+    const [{ n }] = await ds.query(`SELECT count(*) AS n FROM platform_test.applied WHERE applied_by = 'overlapping'`);
+    expect(Number(n)).toBe(applied.length);
+    for (const concurrency of [0, 1.5, MAX_CONSUMER_CONCURRENCY + 1]) {
+      expect(() => consumers.start({ name: 'too-many', subjects: [WIDGET_CREATED], concurrency, handle: async () => undefined })).toThrow(/concurrency must be an integer/);
+    }
   });
 
   describe.each([

@@ -13,6 +13,12 @@ import {
 } from './event-notifications.rules';
 
 /**
+ * Messages applied at once per consumer: each event makes notifications of its own (the natural
+ * key keeps a twice-delivered one single), so their order does not matter and their commits overlap.
+ */
+const CONCURRENCY = 8;
+
+/**
  * A durable consumer per source area turning its events into notifications for the right people
  * (see event-notifications.rules): in the transaction that records the message, once per event
  * and person (the natural key), only to members of the event's tenant. No permission is needed.
@@ -28,22 +34,26 @@ export class EventNotificationsConsumer implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     await this.consumers.start({
       name: 'notifications-delegations',
+      concurrency: CONCURRENCY,
       subjects: DELEGATION_NOTIFICATION_SUBJECTS,
       handle: (m, tx) => this.make(tx, m.payload.tenantId, delegationNotification(m.subject, m.payload)),
     });
     await this.consumers.start({
       name: 'notifications-actions',
+      concurrency: CONCURRENCY,
       subjects: ['evt.actions.action.assigned', 'evt.actions.action.overdue'],
       handle: (m, tx) =>
         this.make(tx, m.payload.tenantId, m.subject === 'evt.actions.action.assigned' ? actionAssignedNotification(m.payload) : actionOverdueNotification(m.payload)),
     });
     await this.consumers.start({
       name: 'notifications-documents',
+      concurrency: CONCURRENCY,
       subjects: DOCUMENT_NOTIFICATION_SUBJECTS,
       handle: (m, tx) => this.make(tx, m.payload.tenantId, documentNotification(m.subject, m.payload)),
     });
     await this.consumers.start({
       name: 'notifications-jobs',
+      concurrency: CONCURRENCY,
       subjects: ['evt.decision.job.completed'],
       handle: (m, tx) => this.make(tx, m.payload.tenantId, jobNotification(m.payload)),
     });
