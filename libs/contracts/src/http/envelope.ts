@@ -19,7 +19,7 @@ export interface PageBody<T> {
   data: T[];
 }
 
-/** What a controller returns for a list; the interceptor turns it into the paged envelope. */
+/** What a controller returns for a list; the envelope (envelopeAnswer) turns it into the paged data. */
 export class Page<T> implements PageBody<T> {
   constructor(
     readonly data: T[],
