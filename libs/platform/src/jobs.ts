@@ -224,12 +224,16 @@ export class Jobs {
     await this.end(spec, tenantId, jobId, null);
   }
 
-  /** Records the job's end (once) and publishes it in the same transaction; `status` null: by its items. */
+  /**
+   * Records the job's end (once) and publishes it in the same transaction; `status` null: by its
+   * items. `finished_at` is the moment the row is ended (clock_timestamp: after waiting for a batch
+   * that holds the job), not the start of the ending transaction, so it follows every batch's items.
+   */
   private async end<S extends JobSubject>(spec: JobSpec<S>, tenantId: string, jobId: string, status: 'FAILED' | null): Promise<void> {
     await this.db.transaction(async (tx) => {
       const [ended] = await tx.query<{ kind: string; status: string; total: number; succeeded: number; failed: number; requested_by: string | null }>(
         `UPDATE "${this.db.schema}".jobs
-            SET status = coalesce($3, CASE WHEN failed = 0 THEN 'COMPLETED' ELSE 'COMPLETED_WITH_ERRORS' END), finished_at = now(), updated_at = now()
+            SET status = coalesce($3, CASE WHEN failed = 0 THEN 'COMPLETED' ELSE 'COMPLETED_WITH_ERRORS' END), finished_at = clock_timestamp(), updated_at = now()
           WHERE id = $1 AND tenant_id = $2 AND status IN ('ACCEPTED', 'RUNNING')
           RETURNING kind, status, total, succeeded, failed, requested_by`,
         [jobId, tenantId, status],
