@@ -1,5 +1,6 @@
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
+import folderImports from './tools/lint/folder-imports.js';
 
 export default [
   { ignores: ['**/dist', '**/node_modules', '**/.nx', '.data', 'coverage', 'tmp'] },
@@ -41,6 +42,15 @@ export default [
         },
       ],
     },
+  },
+  {
+    // Inside an app, arrows between folders point down (CONTRIBUTING, "The shape of a service"): a folder
+    // imports its own files, core/, another folder's *-refs.ts and the libs; core/ imports only core/.
+    files: ['apps/*/src/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    plugins: { ddm: folderImports },
+    // 'warn' while the areas are moved into this shape; 'error' once every app keeps it.
+    rules: { 'ddm/folder-imports': 'warn', 'ddm/no-folder-cycles': 'warn' },
   },
   {
     // CommonJS config and setup files (jest.config.js, tools/jest/global-setup.js).

@@ -1,5 +1,5 @@
 import type { QueryRunner } from 'typeorm';
-import type { Queryable } from './db';
+import type { Queryable } from './queryable';
 import { ACTOR_SETTING, REQUEST_SETTING } from './tenancy';
 
 /*

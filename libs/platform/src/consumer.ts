@@ -2,7 +2,8 @@ import { EventMessageOf, EventSubject, HEADERS, isDependencyDown, readEvent } fr
 import { SpanKind } from '@opentelemetry/api';
 import { AckPolicy, ConsumerEvents, ConsumerMessages, DeliverPolicy, JSONCodec, JsMsg, nanos } from 'nats';
 import { Logger } from 'pino';
-import { Db, Tx } from './db';
+import { Db } from './db';
+import type { Tx } from './queryable';
 import { NatsClient } from './nats';
 import { countConsumerRestart } from './observability';
 import { requestContext } from './request-context';

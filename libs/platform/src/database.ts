@@ -1,6 +1,6 @@
 import { DataSource, DataSourceOptions, MigrationInterface, QueryRunner } from 'typeorm';
 import { Logger } from 'pino';
-import type { Queryable } from './db';
+import type { Queryable } from './queryable';
 import { appRoleProblems, grantAppRole, roleOfUrl, tablesWithoutIsolation } from './tenancy';
 
 type MigrationClass = new () => MigrationInterface;

@@ -14,7 +14,8 @@ import { Logger } from 'pino';
 import { QueryRunner } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { Consumers } from './consumer';
-import { Db, Tx } from './db';
+import { Db } from './db';
+import type { Tx } from './queryable';
 import { isoSql } from './sql';
 
 export type JobSubject = Extract<EventSubject, `job.${string}`>;

@@ -4,7 +4,7 @@ import { JSONCodec, MsgHdrs, headers as natsHeaders } from 'nats';
 import { Logger } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
 import { DataSource } from 'typeorm';
-import type { Queryable } from './db';
+import type { Queryable } from './queryable';
 import { NatsClient } from './nats';
 import { currentRequestId } from './request-context';
 import { currentTraceContext, inSpan, setTraceHeaders, untraced } from './tracing';

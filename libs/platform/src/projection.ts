@@ -6,7 +6,7 @@
 import { Injectable, OnApplicationBootstrap, Type } from '@nestjs/common';
 import { EventMessageOf, EventSubject } from '@ddm/contracts';
 import { Consumers } from './consumer';
-import type { Queryable, Tx } from './db';
+import type { Queryable, Tx } from './queryable';
 import { Sql, join, raw, sql } from './sql';
 
 export interface VersionedProjectionChange {

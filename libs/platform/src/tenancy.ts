@@ -1,5 +1,5 @@
 import type { QueryRunner } from 'typeorm';
-import type { Queryable } from './db';
+import type { Queryable } from './queryable';
 
 /*
  * Tenant isolation enforced by the database too (row-level security), as well as by every

@@ -1,7 +1,7 @@
 import { SpanKind, context, propagation, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { headers as natsHeaders } from 'nats';
-import type { Queryable } from './db';
+import type { Queryable } from './queryable';
 import { addManyToOutbox, addToOutbox } from './outbox';
 import { currentTraceContext, inSpan, setTraceHeaders, traceContextOf } from './tracing';
 

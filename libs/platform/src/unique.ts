@@ -1,5 +1,5 @@
 import { conflict } from '@ddm/contracts';
-import type { Queryable } from './db';
+import type { Queryable } from './queryable';
 
 /**
  * A name unique in its tenant among the records not deleted, case-insensitively: a partial
