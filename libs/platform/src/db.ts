@@ -6,7 +6,7 @@ import { nextDisplayIds } from './database';
 import { addManyToOutbox, addToOutbox } from './outbox';
 import { WorkContext, acrossTenants, currentWork } from './request-context';
 import { Sql } from './sql';
-import type { Queryable, Row, Tx } from './queryable';
+import type { Queryable, Tx } from './queryable';
 import { ACTOR_SETTING, CROSS_TENANT_ROLE, NO_TENANT, REQUEST_SETTING, TENANT_SETTING } from './tenancy';
 
 /** Something that must hear of committed outbox rows (the relay). */
