@@ -31,7 +31,7 @@ import Fastify from 'fastify';
 import { Client, Pool } from 'pg';
 import { SESSION_OPTIONS } from '@ddm/platform';
 import { CHECKS_AT_SQL } from '../../apps/decision/src/authority/authority.sql';
-import { DELEGATION_VIEW, VIEW_JOINS } from '../../apps/decision/src/delegations/delegation.sql';
+import { DELEGATION_VIEW, VIEW_JOINS } from '../../apps/decision/src/core/delegation.sql';
 import { DEV_KEYS_DIR } from '../lib/runtime';
 import { signDevToken } from '../lib/sign';
 import {

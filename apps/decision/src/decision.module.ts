@@ -6,12 +6,12 @@ import { DecisionsController } from './decisions/decisions.controller';
 import { DecisionsService } from './decisions/decisions.service';
 import { DelegationsController } from './delegations/delegations.controller';
 import { DelegationsService } from './delegations/delegations.service';
-import { ExpirySweep } from './delegations/expiry.sweep';
-import { ChangelogController } from './delegation-changelog/changelog.controller';
-import { ChangelogService } from './delegation-changelog/changelog.service';
-import { RolesController } from './roles/roles.controller';
-import { RolesService } from './roles/roles.service';
-import { DECISION_ROLES } from './projections/decision-role.projection';
+import { ExpirySweep } from './sweeps/expiry.sweep';
+import { ChangelogController } from './delegation-changelog/delegation-changelog.controller';
+import { DelegationChangelogService } from './delegation-changelog/delegation-changelog.service';
+import { RolesController } from './delegation-roles/delegation-roles.controller';
+import { DelegationRolesService } from './delegation-roles/delegation-roles.service';
+import { DECISION_ROLES } from './consumers/decision-role.projection';
 import { AuthorityController } from './authority/authority.controller';
 import { AuthorityService } from './authority/authority.service';
 import { WhatIfController } from './authority/what-if/what-if.controller';
@@ -23,17 +23,18 @@ import { BulkDuplicateJob } from './jobs/bulk-duplicate.job';
 import { BulkLinkDocumentsJob } from './jobs/bulk-link-documents.job';
 import { BulkReassignRecipientsJob } from './jobs/bulk-reassign-recipients.job';
 import { JobsController } from './jobs/jobs.controller';
-import { AUTHORITY_TYPES } from './projections/authority-type.projection';
-import { CATEGORIES } from './projections/category.projection';
-import { GROUPS } from './projections/group.projection';
-import { POSITIONS } from './projections/position.projection';
-import { SECTIONS } from './projections/section.projection';
-import { TENANT_SETTINGS } from './projections/tenant-settings.projection';
-import { USERS } from './projections/user.projection';
-import { RevisionsController } from './revisions/revisions.controller';
-import { RevisionsService } from './revisions/revisions.service';
-import { AttestationAnswersConsumer } from './attestations/attestation-answers.consumer';
-import { AttestationOverdueSweep } from './attestations/attestation-overdue.sweep';
+import { JobsService } from './jobs/jobs.service';
+import { AUTHORITY_TYPES } from './consumers/authority-type.projection';
+import { CATEGORIES } from './consumers/category.projection';
+import { GROUPS } from './consumers/group.projection';
+import { POSITIONS } from './consumers/position.projection';
+import { SECTIONS } from './consumers/section.projection';
+import { TENANT_SETTINGS } from './consumers/tenant-settings.projection';
+import { USERS } from './consumers/user.projection';
+import { RevisionsController } from './decision-revisions/decision-revisions.controller';
+import { DecisionRevisionsService } from './decision-revisions/decision-revisions.service';
+import { AttestationAnswersConsumer } from './consumers/attestation-answers.consumer';
+import { AttestationOverdueSweep } from './sweeps/attestation-overdue.sweep';
 import { AttestationsController } from './attestations/attestations.controller';
 import { AttestationsService } from './attestations/attestations.service';
 
@@ -46,6 +47,6 @@ import { AttestationsService } from './attestations/attestations.service';
  */
 @Module({
   controllers: [DecisionsController, DelegationsController, AuthorityController, WhatIfController, ConditionsController, RolesController, ChangelogController, RevisionsController, JobsController, SodRulesController, AttestationsController],
-  providers: [DecisionsService, DelegationsService, AuthorityService, WhatIfService, SodRulesService, SodRefs, AttestationsService, AttestationOverdueSweep, AttestationAnswersConsumer, ConditionsService, RolesService, ChangelogService, ExpirySweep, RevisionsService, BulkDuplicateJob, BulkLinkDocumentsJob, BulkReassignRecipientsJob, projectionConsumers(GROUPS, USERS, POSITIONS, SECTIONS, CATEGORIES, AUTHORITY_TYPES, TENANT_SETTINGS, DECISION_ROLES)],
+  providers: [DecisionsService, DelegationsService, AuthorityService, WhatIfService, SodRulesService, SodRefs, AttestationsService, AttestationOverdueSweep, AttestationAnswersConsumer, ConditionsService, DelegationRolesService, DelegationChangelogService, ExpirySweep, DecisionRevisionsService, BulkDuplicateJob, BulkLinkDocumentsJob, BulkReassignRecipientsJob, JobsService, projectionConsumers(GROUPS, USERS, POSITIONS, SECTIONS, CATEGORIES, AUTHORITY_TYPES, TENANT_SETTINGS, DECISION_ROLES)],
 })
 export class DecisionModule {}

@@ -3,7 +3,7 @@ import { ALL_PERMISSION_KEYS, seedCaller } from '@ddm/contracts';
 import { Db } from '@ddm/platform';
 import { DecisionsService } from './decisions/decisions.service';
 import { DelegationsService } from './delegations/delegations.service';
-import { ExpirySweep } from './delegations/expiry.sweep';
+import { ExpirySweep } from './sweeps/expiry.sweep';
 import { CreateDecisionDto } from './decisions/dto/decision-change.dto';
 
 interface SeedDecision {

@@ -3,7 +3,7 @@ import { NatsClient } from '@ddm/platform';
 import { expectErrorBody, httpClient, publishEvent, until } from '@ddm/testing';
 import { JSONCodec, Subscription } from 'nats';
 import { MAX_CAMPAIGN_ITEMS } from '../src/attestations/attestation.rules';
-import { AttestationOverdueSweep } from '../src/attestations/attestation-overdue.sweep';
+import { AttestationOverdueSweep } from '../src/sweeps/attestation-overdue.sweep';
 import { DecisionHarness, ISO, insertDelegations, startDecision } from './fixtures/harness';
 
 const ATTESTATIONS = '/decision/v1/attestations';

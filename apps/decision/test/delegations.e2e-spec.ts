@@ -1,5 +1,5 @@
 import { expectErrorBody, httpClient, until } from '@ddm/testing';
-import { ExpirySweep } from '../src/delegations/expiry.sweep';
+import { ExpirySweep } from '../src/sweeps/expiry.sweep';
 import { DecisionHarness, startDecision } from './fixtures/harness';
 
 const DELEGATIONS = '/decision/v1/delegations';

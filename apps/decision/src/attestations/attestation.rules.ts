@@ -9,7 +9,7 @@
  * without items would close at once and tell nobody anything.
  */
 import { ATTESTATION_OUTCOMES, AttestationOutcome, FieldError } from '@ddm/contracts';
-import { DelegationStatus, HOLDING_STATUSES } from '../delegations/delegation.rules';
+import { DelegationStatus, HOLDING_STATUSES } from '../core/delegation.types';
 
 export const CAMPAIGN_NAME_MAX = 200;
 /** Most ids each list of a scope names. */

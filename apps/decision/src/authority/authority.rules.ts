@@ -4,7 +4,9 @@
  * blocking delegation. The limit comparison is the one issuing uses (limitProblem): a value is
  * admitted by a limit exactly when a delegation of that value (`<=`) would fit under it.
  */
-import { DelegationLimit, DelegationStatus, HOLDING_STATUSES, Limit, UNLIMITED, limitProblem } from '../delegations/delegation.rules';
+import { DelegationLimit, DelegationStatus, HOLDING_STATUSES, Limit } from '../core/delegation.types';
+import { UNLIMITED } from '../core/decision-limits';
+import { limitProblem } from '../core/delegation.rules';
 
 /** One delegation of a chain as it stood at the instant asked about. */
 export interface ChainLink {
@@ -121,4 +123,46 @@ export function evaluateChain(
   }
   const own = links[links.length - 1].authorities.find((a) => a.authorityTypeId.toLowerCase() === q.authorityTypeId.toLowerCase())!;
   return { allowed: true, limit: own };
+}
+
+export interface Person {
+  id?: string | null;
+  name?: string | null;
+}
+
+/** A delegation as one of its revisions stored it (the engine reads chains as they stood). */
+export interface Snapshot {
+  id: string;
+  parentDelegationId: string | null;
+  issuerType: string;
+  issuerUserId: string | null;
+  issuerPositionId: string | null;
+  issuerUser: Person | null;
+  issuerPositionName: string | null;
+  recipientType: string;
+  recipientUserId: string | null;
+  recipientPositionId: string | null;
+  recipientUser: Person | null;
+  recipientPositionName: string | null;
+  delegationDisplayId: string;
+  status: DelegationStatus;
+  isInvalid: boolean;
+  effectiveDate: string;
+  expirationDate: string | null;
+  delegationGroups: { groupId: string }[];
+  delegationAuthorities: DelegationLimit[];
+}
+
+/** A stored delegation as a link of a chain the rules evaluate. */
+export function toLink(s: Snapshot): ChainLink {
+  return {
+    delegationId: s.id,
+    delegationDisplayId: s.delegationDisplayId,
+    status: s.status,
+    isInvalid: s.isInvalid,
+    effectiveDate: new Date(s.effectiveDate),
+    expirationDate: s.expirationDate ? new Date(s.expirationDate) : null,
+    groupIds: s.delegationGroups.map((g) => g.groupId),
+    authorities: s.delegationAuthorities,
+  };
 }

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Caller, Page, badRequest, notFound } from '@ddm/contracts';
-import { Db, Queryable } from '@ddm/platform';
-import { DelegationLimit, DelegationStatus, limitProblem } from '../delegations/delegation.rules';
-import { ChainAnswer, ChainLink, evaluateChain, formatLimit, limitOf, needsConversion, notInForce } from './authority.rules';
-import { CHECKS_AT_SQL, DECISION_DELEGATIONS_AT_SQL, GROUPS_AT_SQL, HOLDERS_AT_SQL } from './authority.sql';
+import { Db } from '@ddm/platform';
+import { limitProblem } from '../core/delegation.rules';
+import { ChainAnswer, Snapshot, evaluateChain, formatLimit, limitOf, needsConversion, toLink } from './authority.rules';
+import { CHECKS_AT_SQL, GROUPS_AT_SQL } from './authority.sql';
+import { holdersAt } from './holders';
 import { converterOn, getRates, loadRates, putRates } from './currency-rates';
 import {
   AuthorityCheckBatchDto,
@@ -20,33 +21,6 @@ import { CurrencyRatesDto, CurrencyRatesView } from './dto/currency-rates.dto';
 const MAX_REASONS = 5;
 /** Checks per statement: a batch of 1,000 is four statements at once. */
 const CHUNK = 250;
-
-interface Person {
-  id?: string | null;
-  name?: string | null;
-}
-
-interface Snapshot {
-  id: string;
-  parentDelegationId: string | null;
-  issuerType: string;
-  issuerUserId: string | null;
-  issuerPositionId: string | null;
-  issuerUser: Person | null;
-  issuerPositionName: string | null;
-  recipientType: string;
-  recipientUserId: string | null;
-  recipientPositionId: string | null;
-  recipientUser: Person | null;
-  recipientPositionName: string | null;
-  delegationDisplayId: string;
-  status: DelegationStatus;
-  isInvalid: boolean;
-  effectiveDate: string;
-  expirationDate: string | null;
-  delegationGroups: { groupId: string }[];
-  delegationAuthorities: DelegationLimit[];
-}
 
 /** The decision as it stood at the instant asked about (its revision in force then). */
 interface DecisionState {
@@ -249,60 +223,5 @@ function toChainLink(s: Snapshot, authorityTypeId: string): ChainLinkView {
           display: formatLimit(limit),
         }
       : null,
-  };
-}
-
-/**
- * GET holders: everyone who held the decision's authority at the instant, each through one
- * delegation in force then whose whole chain was in force too: its person (SPECIFIC_PERSONNEL, or
- * PERSONNEL_IN_POSITION while they held the position), or its position and whoever held it
- * (POSITION_ONLY). In delegation order, paged.
- */
-export async function holdersAt(db: Queryable, caller: Caller, q: AuthorityHoldersQuery): Promise<Page<AuthorityHolderView>> {
-  const tenantId = caller.tenantId;
-  const [decision] = await db.query(`SELECT 1 FROM decision.decisions WHERE id = $1 AND tenant_id = $2 AND NOT is_deleted`, [q.decisionId, tenantId]);
-  if (!decision) throw notFound(`Decision ${q.decisionId} not found`, [{ field: 'decisionId', message: `Decision ${q.decisionId} not found` }]);
-  const at = q.at ? new Date(q.at) : new Date();
-  const rows = await db.query<{ id: string; snapshot: Snapshot }>(DECISION_DELEGATIONS_AT_SQL, [tenantId, q.decisionId, at.toISOString()]);
-  const byId = new Map(rows.map((r) => [r.id, r.snapshot]));
-  const inForce = new Map<string, boolean>();
-  const chainInForce = (id: string, depth = 0): boolean => {
-    if (inForce.has(id)) return inForce.get(id)!;
-    const s = byId.get(id);
-    const ok = !!s && depth < 64 && notInForce(toLink(s), at) === null && (s.parentDelegationId === null || chainInForce(s.parentDelegationId, depth + 1));
-    inForce.set(id, ok);
-    return ok;
-  };
-  const held = rows.map((r) => r.snapshot).filter((s) => chainInForce(s.id));
-  const positions = [...new Set(held.map((s) => s.recipientPositionId).filter((p): p is string => !!p))];
-  const holdings = positions.length ? await db.query<{ position_id: string; user_id: string; name: string | null }>(HOLDERS_AT_SQL, [tenantId, positions, at.toISOString()]) : [];
-  const names = new Map((await db.query<{ id: string; name: string | null }>(`SELECT id, name FROM decision.user_projection WHERE tenant_id = $1 AND id = ANY($2::uuid[])`, [tenantId, held.map((s) => s.recipientUserId).filter(Boolean)])).map((u) => [u.id, u.name]));
-  const items: AuthorityHolderView[] = [];
-  for (const s of held.sort((a, b) => Number(a.delegationDisplayId) - Number(b.delegationDisplayId))) {
-    const base = { delegationId: s.id, delegationDisplayId: s.delegationDisplayId, recipientType: s.recipientType, limits: s.delegationAuthorities.map((a) => ({ authorityTypeId: a.authorityTypeId, limit: formatLimit(a) })) };
-    if (s.recipientType === 'SPECIFIC_PERSONNEL') items.push({ ...base, holderType: 'USER', userId: s.recipientUserId, userName: names.get(s.recipientUserId!) ?? null, positionId: null });
-    else if (s.recipientType === 'PERSONNEL_IN_POSITION') {
-      if (holdings.some((h) => h.position_id === s.recipientPositionId && h.user_id === s.recipientUserId)) {
-        items.push({ ...base, holderType: 'USER', userId: s.recipientUserId, userName: names.get(s.recipientUserId!) ?? null, positionId: s.recipientPositionId });
-      }
-    } else {
-      items.push({ ...base, holderType: 'POSITION', userId: null, userName: null, positionId: s.recipientPositionId });
-      for (const h of holdings.filter((x) => x.position_id === s.recipientPositionId)) items.push({ ...base, holderType: 'USER', userId: h.user_id, userName: h.name, positionId: s.recipientPositionId });
-    }
-  }
-  const start = (q.page - 1) * q.limit;
-  return new Page(items.slice(start, start + q.limit), items.length, q.page, q.limit);
-}
-
-function toLink(s: Snapshot): ChainLink {
-  return {
-    delegationId: s.id,
-    delegationDisplayId: s.delegationDisplayId,
-    status: s.status,
-    isInvalid: s.isInvalid,
-    effectiveDate: new Date(s.effectiveDate),
-    expirationDate: s.expirationDate ? new Date(s.expirationDate) : null,
-    groupIds: s.delegationGroups.map((g) => g.groupId),
-    authorities: s.delegationAuthorities,
   };
 }

@@ -1,4 +1,4 @@
-import { DelegationLimit } from '../delegations/delegation.rules';
+import { DelegationLimit } from '../core/delegation.types';
 import { ChainLink, admits, evaluateChain, formatLimit } from './authority.rules';
 
 const TYPE = '0190f5c4-0000-7000-8000-000000000001';

@@ -6,7 +6,7 @@
  */
 import { Caller, badRequest } from '@ddm/contracts';
 import { Db } from '@ddm/platform';
-import { millionths } from '../delegations/delegation.rules';
+import { millionths } from '../core/delegation.rules';
 import { Convert } from './authority.rules';
 import { RATES_SQL } from './authority.sql';
 import { CurrencyRatesDto, CurrencyRatesView } from './dto/currency-rates.dto';

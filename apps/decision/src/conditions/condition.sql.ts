@@ -1,6 +1,6 @@
 /** The statements of delegation conditions: the current mappings, their history, and the mappings as a revision stored them. */
 import { ListSpec, Sql, raw, sortBy, sql } from '@ddm/platform';
-import { CONDITION_MAPPING } from '../delegations/delegation.sql';
+import { CONDITION_MAPPING } from '../core/delegation.sql';
 
 export type ConditionSort = 'conditionName' | 'conditionDescription' | 'updatedAt';
 export const CONDITION_SORTS: readonly ConditionSort[] = ['conditionName', 'conditionDescription', 'updatedAt'];

@@ -2,8 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { Caller, Page, badRequest, conflict, notFound } from '@ddm/contracts';
 import { Db, SetClause, Tx, listPage, sql } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { DelegationRuleRow, RULE_COLUMNS } from '../delegations/delegation.sql';
-import { recordDelegationChange, requireMayManage, stateSubjectOf } from '../delegations/delegation-changes';
+import { DelegationRuleRow } from '../core/delegation.types';
+import { RULE_COLUMNS } from '../core/delegation.sql';
+import { recordDelegationChange, requireMayManage } from '../core/delegation-changes';
+import { stateSubjectOf } from '../core/delegation.status';
+import { conditionsClosed, nothingToChange } from './condition.rules';
 import { CONDITION_BY_ID, ConditionFilters, conditionHistory, conditionsAsOf, currentConditions, recordConditionHistory } from './condition.sql';
 import { ConditionMappingView, CreateConditionDto, UpdateConditionDto } from './dto/condition.dto';
 
@@ -50,8 +53,8 @@ export class ConditionsService {
   }
 
   async update(caller: Caller, delegationId: string, conditionId: string, dto: UpdateConditionDto): Promise<ConditionMappingView> {
-    if (dto.conditionName === undefined && dto.conditionDescription === undefined && dto.isActive === undefined)
-      throw badRequest('Nothing to change: send at least one of conditionName, conditionDescription, isActive');
+    const nothing = nothingToChange(dto);
+    if (nothing) throw badRequest(nothing);
     return this.db.transaction(async (tx) => {
       const row = await this.lockForChange(tx, caller, delegationId);
       const sets = new SetClause().raw(sql`updated_on = now()`);
@@ -79,7 +82,8 @@ export class ConditionsService {
       [delegationId, caller.tenantId],
     );
     if (!row) throw notFound(`Delegation ${delegationId} not found`);
-    if (!row.condition_enabled) throw conflict(`Conditions are not enabled on decision "${row.decision_name}" (conditionEnabled is false)`);
+    const closed = conditionsClosed(row);
+    if (closed) throw conflict(closed);
     await requireMayManage(tx, caller, row, 'change the conditions of');
     return row;
   }

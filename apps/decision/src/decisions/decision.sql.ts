@@ -4,8 +4,8 @@
  * and the snapshot a revision keeps are the same expression. The benchmark runs these very statements.
  */
 import { ListSpec, Sql, anyOf, dateRangeConditions, escapeLike, isoSql, join, raw, sortBy, sql } from '@ddm/platform';
-import { LIVE_SQL } from '../delegations/delegation.rules';
-import { UNLIMITED } from './decision.rules';
+import { LIVE_SQL } from '../core/delegation.sql';
+import { UNLIMITED } from '../core/decision-limits';
 import type { StoredDecisionView } from './dto/decision.response';
 
 const user = (a: string) =>

@@ -1,16 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Caller, DecisionStatus, EventSubject, JobAcceptedView, Page, badRequest, conflict, notFound, relationshipsOf, requireAllowed } from '@ddm/contracts';
-import { Db, Jobs, Queryable, SERVICE_CONFIG, ServiceConfig, SetClause, TenantUniqueName, Tx, listPage, refuseTakenName, sql, writeUniqueName } from '@ddm/platform';
+import { Caller, DecisionStatus, JobAcceptedView, Page, badRequest, conflict, notFound, relationshipsOf, requireAllowed } from '@ddm/contracts';
+import { Db, Jobs, SERVICE_CONFIG, ServiceConfig, SetClause, TenantUniqueName, Tx, listPage, refuseTakenName, sql, writeUniqueName } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { LIVE_SQL } from '../delegations/delegation.rules';
-import { revalidate } from '../delegations/invalidation';
-import { requireReferences } from './decision-references';
-import { AuthorityInput, AuthorityRow, EDIT_DECISION, authorityProblems, authorityRows, changedFields, statusMoveProblem, uniqueIds } from './decision.rules';
-import { DECISION_AUTHORITIES_SQL, DECISION_BY_ID_SQL, DecisionFilters, DecisionRow, decisionList, reviseDecisions } from './decision.sql';
-import { CreateDecisionDto, DECISION_UPDATE_FIELDS, DecisionDocumentDto, UpdateDecisionDto } from './dto/decision-change.dto';
-import { BulkDeleteResult, BulkRestoreResult, DecisionView, StoredDecisionView, UnlinkRecordsResult, selectDecisionFields, toDecisionPayload, toDecisionView } from './dto/decision.response';
-
-type DecisionSubject = Extract<EventSubject, `evt.decision.decision.${string}`>;
+import { LIVE_SQL } from '../core/delegation.sql';
+import { revalidate } from '../core/invalidation';
+import { requireNamedRecords } from './named-records';
+import { authorityProblems } from '../core/decision-limits';
+import { EDIT_DECISION, changedFields, statusMoveProblem, uniqueIds } from './decision.rules';
+import { DECISION_BY_ID_SQL, DecisionFilters, DecisionRow, decisionList } from './decision.sql';
+import { CreateDecisionDto, DECISION_UPDATE_FIELDS, UpdateDecisionDto } from './dto/decision-change.dto';
+import { DecisionDocumentDto } from '../core/dto/limits.dto';
+import { recordChanges, replaceAuthorities } from './decision-refs';
+import { BulkDeleteResult, BulkRestoreResult, DecisionView, UnlinkRecordsResult, selectDecisionFields, toDecisionView } from './dto/decision.response';
 
 /** Fields of the view that move with every change and are not what a revision names as changed. */
 const BOOKKEEPING = ['updatedAt', 'updatedBy', 'updatedByUsername', 'updatedByUserProfileUrl', 'updatedByDetails'];
@@ -51,7 +52,7 @@ export class DecisionsService {
     refuseBadAuthorities(dto);
     const id = uuidv7();
     await this.db.transaction(async (tx) => {
-      const known = await requireReferences(tx, tenantId, referencesOf(dto, dto.ownerId ?? caller.userId));
+      const known = await requireNamedRecords(tx, tenantId, namedRecordsOf(dto, dto.ownerId ?? caller.userId));
       refuseCategoryOfAnotherSection(dto.sectionId ?? null, known.categorySection);
       await refuseTakenName(tx, DECISION_NAME, tenantId, dto.name, null);
       const displayId = await tx.nextDisplayId(tenantId, 'decision');
@@ -101,7 +102,7 @@ export class DecisionsService {
         const problem = statusMoveProblem(current.status, dto.status);
         if (problem) throw conflict(problem);
       }
-      const known = await requireReferences(tx, tenantId, referencesOf(dto, dto.ownerId));
+      const known = await requireNamedRecords(tx, tenantId, namedRecordsOf(dto, dto.ownerId));
       if (dto.categoryId) refuseCategoryOfAnotherSection(dto.sectionId !== undefined ? dto.sectionId : current.section_id, known.categorySection);
       if (dto.name !== undefined) await refuseTakenName(tx, DECISION_NAME, tenantId, dto.name, id);
       const [before] = await tx.query<DecisionRow>(DECISION_BY_ID_SQL, [id, tenantId]);
@@ -219,7 +220,7 @@ function refuseCategoryOfAnotherSection(sectionId: string | null | undefined, ca
   }
 }
 
-function referencesOf(dto: CreateDecisionDto | UpdateDecisionDto, ownerId: string | undefined) {
+function namedRecordsOf(dto: CreateDecisionDto | UpdateDecisionDto, ownerId: string | undefined) {
   return {
     sectionId: dto.sectionId,
     categoryId: dto.categoryId,
@@ -252,39 +253,6 @@ async function writeChildren(tx: Tx, tenantId: string, id: string, dto: CreateDe
   }
 }
 
-/** A live decision's authorities (its limits) as a PATCH would send them back, in their order; none for an unknown decision. */
-export function authoritiesOf(q: Queryable, tenantId: string, id: string): Promise<AuthorityInput[]> {
-  return q.query<AuthorityInput>(DECISION_AUTHORITIES_SQL, [id, tenantId]);
-}
-
-/**
- * Replaces a decision's authorities (its limits) with `items`, checked already (authorityProblems):
- * what a create or a PATCH naming decisionAuthorities writes, and what the reorg what-if writes for
- * a proposed limit before it checks the decision's delegations again.
- */
-export async function replaceAuthorities(tx: Tx, tenantId: string, id: string, items: readonly AuthorityInput[]): Promise<void> {
-  const rows: AuthorityRow[] = authorityRows(items);
-  await tx.query(`DELETE FROM decision.decision_authorities WHERE decision_id = $1`, [id]);
-  await tx.query(
-    `INSERT INTO decision.decision_authorities (id, tenant_id, decision_id, authority_type_id, authority_type_order, authority_limit, value_type, operator, value_text, value_number, unit, position)
-     SELECT gen_random_uuid(), $1, $2, x.type_id, x.type_order, x.lim, x.value_type, x.operator, x.value_text, x.value_number, x.unit, x.n
-       FROM unnest($3::uuid[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::numeric[], $10::text[])
-            WITH ORDINALITY AS x(type_id, type_order, lim, value_type, operator, value_text, value_number, unit, n)`,
-    [
-      tenantId,
-      id,
-      rows.map((r) => r.authorityTypeId),
-      rows.map((r) => r.authorityTypeOrder),
-      rows.map((r) => r.authorityLimit),
-      rows.map((r) => r.valueType),
-      rows.map((r) => r.operator),
-      rows.map((r) => r.valueText),
-      rows.map((r) => r.valueNumber),
-      rows.map((r) => r.unit),
-    ],
-  );
-}
-
 function uniqueDocuments(items: readonly DecisionDocumentDto[]): { documentId: string; isPinned: boolean }[] {
   const byId = new Map<string, boolean>();
   for (const d of items) byId.set(d.documentId.toLowerCase(), (byId.get(d.documentId.toLowerCase()) ?? false) || d.isPinned === true);
@@ -312,21 +280,3 @@ async function softDelete(tx: Tx, tenantId: string, ids: readonly string[], by: 
   return rows.map((r) => r.id);
 }
 
-/**
- * A change of the decisions named, as they are now in the transaction: a revision of each (who,
- * the change the subject names, the fields changed) and `subject` published for each, from one
- * statement that reads them; answers their stored views, in the order named.
- */
-export async function recordChanges(
-  tx: Queryable & Pick<Tx, 'publishMany'>,
-  tenantId: string,
-  subject: DecisionSubject,
-  ids: readonly string[],
-  by: string | null,
-  changed?: ReadonlyMap<string, string[]>,
-): Promise<StoredDecisionView[]> {
-  if (!ids.length) return [];
-  const rows = await tx.query<DecisionRow>(reviseDecisions(tenantId, ids, subject.slice(subject.lastIndexOf('.') + 1), by, changed));
-  await tx.publishMany(subject, rows.map((r) => ({ tenantId, decision: toDecisionPayload(r.view, r.version) })));
-  return rows.map((r) => r.view);
-}

@@ -1,81 +1,11 @@
-/** The statements of delegations: their view, the list, the subtree, and the organisation the rules read. */
-import { ListSpec, Queryable, Sql, isoSql, join, raw, sortBy, sql } from '@ddm/platform';
-import { EVENT_ROLES_OF, ROLES_OF } from '../roles/role.sql';
-import { DecisionScope, DelegationLimit, DelegationState, Limit, OrgView } from './delegation.rules';
-
-const USER = (a: string) => `CASE WHEN ${a}.id IS NULL THEN NULL ELSE jsonb_build_object('id', ${a}.id, 'name', ${a}.name, 'email', ${a}.email) END`;
-
-export const VIEW_JOINS = `
-  JOIN decision.decisions dc ON dc.id = g.decision_id
-  LEFT JOIN decision.user_projection iu ON iu.tenant_id = g.tenant_id AND iu.id = g.issuer_user_id
-  LEFT JOIN decision.user_projection ru ON ru.tenant_id = g.tenant_id AND ru.id = g.recipient_user_id
-  LEFT JOIN decision.position_projection ip ON ip.id = g.issuer_position_id AND ip.tenant_id = g.tenant_id
-  LEFT JOIN decision.position_projection rp ON rp.id = g.recipient_position_id AND rp.tenant_id = g.tenant_id`;
-
-/** A delegation's view as one JSON value (what a read answers, a revision stores and an event is made from). */
-export const DELEGATION_VIEW = `(jsonb_build_object(
-    'id', g.id, 'delegationDisplayId', g.delegation_display_id, 'tenantId', g.tenant_id, 'decisionId', g.decision_id,
-    'parentDelegationId', g.parent_delegation_id, 'isRootDelegation', g.parent_delegation_id IS NULL, 'depth', g.depth,
-    'issuerType', g.issuer_type, 'issuerUserId', g.issuer_user_id, 'issuerPositionId', g.issuer_position_id,
-    'recipientType', g.recipient_type, 'recipientUserId', g.recipient_user_id, 'recipientPositionId', g.recipient_position_id,
-    'delegationRecipients', jsonb_build_array(jsonb_build_object('recipientUserId', g.recipient_user_id, 'recipientPositionId', g.recipient_position_id)),
-    'recipientAutoIssue', g.recipient_auto_issue, 'status', g.status, 'pendingStage', g.pending_stage,
-    'effectiveDate', ${isoSql('g.effective_date')}, 'expirationDate', ${isoSql('g.expiration_date')}, 'isNoExpiration', g.is_no_expiration,
-    'issuedDate', ${isoSql('g.issued_date')}, 'acceptedDate', ${isoSql('g.accepted_date')},
-    'delegationPathway', to_jsonb(g.delegation_pathway), 'delegationGroups', g.delegation_groups, 'delegationAuthorities', g.delegation_authorities,
-    'isInvalid', g.is_invalid, 'invalidFields', to_jsonb(g.invalid_fields), 'copiedFrom', g.copied_from,
-    'sodAcknowledgedRuleIds', to_jsonb(g.sod_acknowledged_rule_ids), 'attestationDisputed', g.attestation_disputed_campaign_id IS NOT NULL, 'attestationDisputedCampaignId', g.attestation_disputed_campaign_id)
-  || jsonb_build_object(
-    'issuerUser', ${USER('iu')}, 'recipientUser', ${USER('ru')},
-    'issuerPositionName', ip.position_name, 'recipientPositionName', rp.position_name,
-    'delegationDocuments', (SELECT coalesce(jsonb_agg(jsonb_build_object('id', dd.id, 'documentId', dd.document_id, 'isPinned', dd.is_pinned)
-        ORDER BY dd.is_pinned DESC, dd.position), '[]'::jsonb) FROM decision.delegation_documents dd WHERE dd.delegation_id = g.id),
-    'sourceDecision', jsonb_build_object('id', dc.id, 'decisionDisplayId', dc.decision_display_id, 'name', dc.name, 'description', dc.description,
-        'guidance', dc.guidance, 'sectionId', dc.section_id, 'categoryId', dc.category_id),
-    'createdAt', ${isoSql('g.created_on')}, 'createdBy', g.created_by, 'updatedAt', ${isoSql('g.updated_on')}, 'updatedBy', g.updated_by))`;
-
-/** A condition mapping (spec §2.1) as JSON, from a row `c` of delegation_conditions or of its history. */
-export const CONDITION_MAPPING = (c: string) => `jsonb_build_object(
-    'id', ${c}.mapping_id, 'delegationId', ${c}.delegation_id, 'conditionId', ${c}.condition_id, 'isActive', ${c}.is_active,
-    'createdAt', ${isoSql(`${c}.created_on`)}, 'updatedAt', ${isoSql(`${c}.updated_on`)},
-    'conditionDetails', jsonb_build_object('id', ${c}.condition_id, 'conditionName', ${c}.condition_name, 'conditionDescription', ${c}.condition_description,
-      'createdAt', ${isoSql(`${c}.condition_created_on`)}, 'updatedAt', ${isoSql(`${c}.updated_on`)}))`;
-
-/** A delegation's conditions now (what a revision stores beside the view). */
-const CONDITIONS_OF = (id: string) =>
-  `(SELECT coalesce(jsonb_agg(${CONDITION_MAPPING('c')} ORDER BY c.created_on, c.id), '[]'::jsonb)
-      FROM (SELECT dc.id AS mapping_id, dc.* FROM decision.delegation_conditions dc WHERE dc.delegation_id = ${id}) c)`;
-
 /**
- * The revision in force at an instant: the newest made at or before it, to the millisecond the views
- * show. $1 = delegation, $2 = tenant, $3 = the instant (as toInstant makes it).
+ * The delegations resource's own statements: the list and global search (now, or as the delegations
+ * stood at an instant), storing what a request issues, a PATCH of terms, linked documents, revoking
+ * a subtree and deleting. The delegation's view and the model's statements are core's (core/delegation.sql.ts).
  */
-export const DELEGATION_AT_SQL = `SELECT r.snapshot - 'conditions' - 'roles' AS view FROM decision.delegation_revisions r
-  WHERE r.delegation_id = $1 AND r.tenant_id = $2 AND r.revision_date < $3::timestamptz + interval '1 millisecond'
-  ORDER BY r.revision_date DESC, r.revision_id DESC LIMIT 1`;
-
-/** Get by id: $1 = id, $2 = tenant (a DELETED one too: its status says so). */
-export const DELEGATION_BY_ID_SQL = `SELECT g.version, ${DELEGATION_VIEW} AS view FROM decision.delegations g ${VIEW_JOINS} WHERE g.id = $1 AND g.tenant_id = $2`;
-
-/**
- * Stores a revision of each delegation named (as it is now in the transaction) and answers them
- * (version and view, in the order named), in one statement that builds each view once.
- */
-export function reviseDelegations(tenantId: string, ids: readonly string[], change: string, by: string | null): Sql {
-  return sql`WITH v AS MATERIALIZED (
-      SELECT x.n, g.id, g.tenant_id, g.version, ${raw(DELEGATION_VIEW)} AS view
-        FROM unnest(${ids}::uuid[]) WITH ORDINALITY AS x(id, n)
-        JOIN decision.delegations g ON g.id = x.id AND g.tenant_id = ${tenantId} ${raw(VIEW_JOINS)}),
-    -- The revision each had until now is valid until this one.
-    closed AS (
-      UPDATE decision.delegation_revisions r SET valid_to = now() FROM v WHERE r.delegation_id = v.id AND r.valid_to IS NULL RETURNING 1),
-    revised AS (
-      INSERT INTO decision.delegation_revisions (id, tenant_id, delegation_id, revision_id, revised_by, change, snapshot)
-      SELECT gen_random_uuid(), v.tenant_id, v.id,
-             coalesce((SELECT max(r.revision_id) FROM decision.delegation_revisions r WHERE r.delegation_id = v.id), 0) + 1,
-             ${by}::uuid, ${change}, v.view || jsonb_build_object('conditions', ${raw(CONDITIONS_OF('v.id'))}, 'roles', ${raw(ROLES_OF('v.id'))}) FROM v)
-    SELECT v.version, v.view, ${raw(EVENT_ROLES_OF('v.id'))} AS roles FROM v ORDER BY v.n`;
-}
+import { ListSpec, Queryable, Sql, join, raw, sortBy, sql } from '@ddm/platform';
+import { DELEGATION_VIEW, LIVE_SQL, RULE_COLUMNS, VIEW_JOINS } from '../core/delegation.sql';
+import { DelegationRuleRow, DelegationStatus } from '../core/delegation.types';
 
 export type DelegationSort = 'delegationDisplayId' | 'decisionName' | 'status' | 'updatedAt' | 'expirationDate' | 'authorityLimitValue';
 export const DELEGATION_SORTS: readonly DelegationSort[] = ['delegationDisplayId', 'decisionName', 'status', 'updatedAt', 'expirationDate', 'authorityLimitValue'];
@@ -220,121 +150,161 @@ export function delegationList(tenantId: string, callerId: string, f: Delegation
   };
 }
 
-/** A delegation row as the rules read it. */
-export interface DelegationRuleRow {
+/** A delegation to be stored (one per recipient of a request). */
+export interface NewDelegation {
   id: string;
-  decision_id: string;
-  parent_delegation_id: string | null;
+  displayId: string;
+  recipientUserId: string | null;
+  recipientPositionId: string | null;
+}
+
+/** What the delegations of one request share when they are stored. */
+export interface NewDelegationTerms {
+  decisionId: string;
+  parentId: string | null;
   depth: number;
-  status: DelegationState['status'];
-  effective_date: Date;
-  expiration_date: Date | null;
-  is_invalid: boolean;
-  issuer_type: DelegationState['issuerType'];
-  issuer_user_id: string | null;
-  issuer_position_id: string | null;
-  recipient_type: DelegationState['recipientType'];
-  recipient_user_id: string | null;
-  recipient_position_id: string | null;
-  delegation_pathway: string[];
-  group_ids: string[];
-  delegation_authorities: DelegationLimit[];
-  accepted_date: Date | null;
-  pending_stage: 'APPROVAL' | 'ACCEPTANCE' | null;
+  issuerType: string;
+  issuerUserId: string;
+  issuerPositionId: string | null;
+  recipientType: string;
+  recipientAutoIssue: boolean;
+  status: string;
+  stage: string | null;
+  effectiveDate: Date;
+  expirationDate: Date | null;
+  pathways: readonly string[];
+  groupIds: readonly string[];
+  /** The groups with their type, as stored (delegation_groups). */
+  groups: readonly { groupId: string; tenantGroupTypeId: string | null }[];
+  authorities: readonly unknown[];
 }
 
-export const RULE_COLUMNS = `g.id, g.decision_id, g.parent_delegation_id, g.depth, g.status, g.effective_date, g.expiration_date, g.is_invalid,
-  g.issuer_type, g.issuer_user_id, g.issuer_position_id, g.recipient_type, g.recipient_user_id, g.recipient_position_id,
-  g.delegation_pathway, g.group_ids, g.delegation_authorities, g.accepted_date, g.pending_stage`;
-
-export function toState(r: DelegationRuleRow): DelegationState {
-  return {
-    status: r.status,
-    effectiveDate: new Date(r.effective_date),
-    expirationDate: r.expiration_date ? new Date(r.expiration_date) : null,
-    isInvalid: r.is_invalid,
-    issuerType: r.issuer_type,
-    issuerUserId: r.issuer_user_id,
-    issuerPositionId: r.issuer_position_id,
-    recipientType: r.recipient_type,
-    recipientUserId: r.recipient_user_id,
-    recipientPositionId: r.recipient_position_id,
-    pathways: r.delegation_pathway,
-    groupIds: r.group_ids,
-    authorities: r.delegation_authorities,
-  };
+/** Stores the delegations of one request in one statement (issued now when they leave DRAFT). */
+export async function insertDelegations(q: Queryable, tenantId: string, terms: NewDelegationTerms, rows: readonly NewDelegation[]): Promise<void> {
+  const t = terms;
+  await q.query(sql`
+    INSERT INTO decision.delegations (id, tenant_id, delegation_display_id, decision_id, parent_delegation_id, depth, issuer_type, issuer_user_id, issuer_position_id,
+                                      recipient_type, recipient_user_id, recipient_position_id, recipient_auto_issue, status, pending_stage,
+                                      effective_date, expiration_date, is_no_expiration, issued_date, delegation_pathway, group_ids,
+                                      delegation_groups, delegation_authorities, created_by, updated_by)
+    SELECT x.id, ${tenantId}, x.display_id, ${t.decisionId}, ${t.parentId}, ${t.depth}, ${t.issuerType}, ${t.issuerUserId}, ${t.issuerPositionId},
+           ${t.recipientType}, x.user_id, x.position_id, ${t.recipientAutoIssue}, ${t.status}::text, ${t.stage}::text,
+           ${t.effectiveDate}, ${t.expirationDate}, ${t.expirationDate === null},
+           CASE WHEN ${t.status}::text IN ('ISSUED', 'PENDING') THEN now() END, ${[...t.pathways]}, ${[...t.groupIds]},
+           ${JSON.stringify(t.groups)}, ${JSON.stringify(t.authorities)}, ${t.issuerUserId}, ${t.issuerUserId}
+      FROM unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.displayId)}::text[], ${rows.map((r) => r.recipientUserId)}::uuid[],
+                  ${rows.map((r) => r.recipientPositionId)}::uuid[]) AS x(id, display_id, user_id, position_id)`);
 }
 
-/** The decision as the rules read it (FOR SHARE inside a change: it cannot narrow meanwhile). */
-export async function decisionScope(q: Queryable, tenantId: string, decisionId: string, lock: boolean): Promise<(DecisionScope & { id: string; name: string }) | null> {
-  const [row] = await q.query<{ id: string; name: string; status: DecisionScope['status']; delegable: boolean; pathways: string[]; group_ids: string[]; authorities: Limit[] }>(
-    `SELECT d.id, d.name, d.status, d.delegable, d.delegation_pathway AS pathways,
-            coalesce((SELECT array_agg(dg.group_id ORDER BY dg.position) FROM decision.decision_groups dg WHERE dg.decision_id = d.id), '{}') AS group_ids,
-            coalesce((SELECT jsonb_agg(jsonb_build_object('authorityTypeId', da.authority_type_id, 'authorityLimitValueType', da.value_type,
-                        'authorityLimitOperator', da.operator, 'authorityLimitValue', da.value_text, 'authorityLimitValueUnit', da.unit) ORDER BY da.position)
-                        FROM decision.decision_authorities da WHERE da.decision_id = d.id), '[]') AS authorities
-       FROM decision.decisions d WHERE d.id = $1 AND d.tenant_id = $2 AND NOT d.is_deleted ${lock ? 'FOR SHARE OF d' : ''}`,
-    [decisionId, tenantId],
+/** A live delegation's terms as a PATCH leaves them (what it did not name stays). */
+export interface DelegationTerms {
+  recipientType: string;
+  recipientUserId: string | null;
+  recipientPositionId: string | null;
+  recipientAutoIssue: boolean | null;
+  status: string;
+  stage: string | null;
+  /** Whether the recipient changed: an acceptance is then forgotten. */
+  recipientChanged: boolean;
+  effectiveDate: Date;
+  expirationDate: Date | null;
+  pathways: readonly string[];
+  groupIds: readonly string[];
+  /** null: the stored groups stay. */
+  groups: readonly { groupId: string; tenantGroupTypeId: string | null }[] | null;
+  authorities: readonly unknown[];
+}
+
+/** Writes a delegation's changed terms in one statement. */
+export async function updateTerms(q: Queryable, tenantId: string, id: string, t: DelegationTerms, by: string): Promise<void> {
+  await q.query(sql`
+    UPDATE decision.delegations
+       SET recipient_type = ${t.recipientType}, recipient_user_id = ${t.recipientUserId}, recipient_position_id = ${t.recipientPositionId},
+           recipient_auto_issue = coalesce(${t.recipientAutoIssue}, recipient_auto_issue),
+           status = ${t.status}::text, pending_stage = ${t.stage}::text,
+           accepted_date = CASE WHEN ${t.recipientChanged}::boolean AND status = 'ACCEPTED' THEN NULL ELSE accepted_date END,
+           effective_date = ${t.effectiveDate}, expiration_date = ${t.expirationDate}, is_no_expiration = ${t.expirationDate}::timestamptz IS NULL,
+           delegation_pathway = ${[...t.pathways]}, group_ids = ${[...t.groupIds]},
+           delegation_groups = coalesce(${t.groups ? JSON.stringify(t.groups) : null}::jsonb, delegation_groups), delegation_authorities = ${JSON.stringify(t.authorities)},
+           updated_on = now(), updated_by = ${by}, version = version + 1
+     WHERE id = ${id} AND tenant_id = ${tenantId}`);
+}
+
+/** Links documents to each delegation named, in the order given (a pair already linked stays as it is). */
+export async function linkDocuments(q: Queryable, tenantId: string, ids: readonly string[], documents: readonly { documentId: string; isPinned: boolean }[]): Promise<void> {
+  if (!documents.length) return;
+  await q.query(
+    `INSERT INTO decision.delegation_documents (id, tenant_id, delegation_id, document_id, is_pinned, position)
+     SELECT gen_random_uuid(), $1, g.id, d.document_id, d.is_pinned, d.n FROM unnest($2::uuid[]) AS g(id)
+       CROSS JOIN unnest($3::uuid[], $4::boolean[]) WITH ORDINALITY AS d(document_id, is_pinned, n)
+     ON CONFLICT (delegation_id, document_id) DO NOTHING`,
+    [tenantId, ids, documents.map((d) => d.documentId), documents.map((d) => d.isPinned)],
   );
-  return row ? { id: row.id, name: row.name, status: row.status, delegable: row.delegable, pathways: row.pathways, groupIds: row.group_ids, authorities: row.authorities } : null;
 }
 
-/**
- * The part of the organisation a check needs, from the projections, in one statement: the people
- * named and everyone above them in the reporting line (Down-Line), the positions named or held by
- * them with their holders, and the tenant's groups with their parents.
- */
-export async function loadOrg(q: Queryable, tenantId: string, userIds: readonly string[], positionIds: readonly string[]): Promise<OrgView> {
-  const rows = await q.query<{ kind: string; id: string; a: string | null; b: string[] | null; c: string[] | null; ok: boolean }>(sql`
-    WITH RECURSIVE line AS (
-      SELECT u.id, u.manager_id, 0 AS level FROM decision.user_projection u WHERE u.tenant_id = ${tenantId} AND u.id = ANY(${[...userIds]}::uuid[])
-      UNION
-      SELECT m.id, m.manager_id, l.level + 1 FROM line l JOIN decision.user_projection m ON m.tenant_id = ${tenantId} AND m.id = l.manager_id WHERE l.level < 50
-    ),
-    people AS (SELECT DISTINCT id FROM line),
-    positions AS (
-      SELECT unnest(${[...positionIds]}::uuid[]) AS id
-      UNION SELECT unnest(u.position_ids) FROM decision.user_projection u JOIN people p ON p.id = u.id WHERE u.tenant_id = ${tenantId}
-    )
-    SELECT 'user' AS kind, u.id, u.manager_id::text AS a, u.position_ids::text[] AS b, u.group_ids::text[] AS c, u.status = 'ACTIVE' AS ok
-      FROM decision.user_projection u JOIN people p ON p.id = u.id WHERE u.tenant_id = ${tenantId}
-    UNION ALL
-    SELECT 'position', pp.id, NULL, pp.group_ids::text[],
-           (SELECT array_agg(h.id::text) FROM decision.user_projection h WHERE h.tenant_id = ${tenantId} AND h.position_ids @> ARRAY[pp.id] AND h.status = 'ACTIVE'),
-           pp.status = 'ACTIVE' AND NOT pp.is_deleted
-      FROM decision.position_projection pp JOIN positions x ON x.id = pp.id WHERE pp.tenant_id = ${tenantId}
-    UNION ALL
-    SELECT 'group', gp.id, NULL, gp.parent_group_ids::text[], NULL, NOT gp.is_deleted FROM decision.group_projection gp WHERE gp.tenant_id = ${tenantId}`);
-  const users = new Map<string, { manager: string | null; positions: string[]; groups: string[]; active: boolean }>();
-  const positions = new Map<string, { groups: string[]; holders: string[]; active: boolean }>();
-  const groups = new Map<string, { parents: string[]; live: boolean }>();
-  for (const r of rows) {
-    if (r.kind === 'user') users.set(r.id, { manager: r.a, positions: r.b ?? [], groups: r.c ?? [], active: r.ok });
-    else if (r.kind === 'position') positions.set(r.id, { groups: r.b ?? [], holders: r.c ?? [], active: r.ok });
-    else groups.set(r.id, { parents: r.b ?? [], live: r.ok });
-  }
-  return {
-    isActiveUser: (id) => users.get(id)?.active ?? false,
-    managerOf: (id) => users.get(id)?.manager ?? null,
-    positionsOf: (id) => (users.get(id)?.active ? users.get(id)!.positions.filter((p) => positions.get(p)?.active ?? true) : []),
-    holdersOf: (id) => positions.get(id)?.holders ?? [],
-    isActivePosition: (id) => positions.get(id)?.active ?? false,
-    groupsOfUser: (id) => {
-      const u = users.get(id);
-      if (!u) return [];
-      return [...new Set([...u.groups, ...u.positions.flatMap((p) => positions.get(p)?.groups ?? [])])];
-    },
-    groupsOfPosition: (id) => positions.get(id)?.groups ?? [],
-    parentGroupsOf: (id) => groups.get(id)?.parents ?? [],
-    isLiveGroup: (id) => groups.get(id)?.live ?? false,
-  };
-}
-
-/** The tenant's delegation settings (auth's, projected); a tenant that never changed them requires neither approval nor acceptance. */
-export async function tenantSettingsOf(q: Queryable, tenantId: string): Promise<{ approvalRequired: boolean; acceptanceRequired: boolean }> {
-  const [row] = await q.query<{ approval_required: boolean; acceptance_required: boolean }>(
-    `SELECT approval_required, acceptance_required FROM decision.tenant_settings_projection WHERE id = $1`,
-    [tenantId],
+/** The linked documents as they should be: those left out are unlinked, the rest linked (or their pin changed), in order. */
+export async function replaceDocuments(q: Queryable, tenantId: string, id: string, documents: readonly { documentId: string; isPinned: boolean }[]): Promise<void> {
+  await q.query(`DELETE FROM decision.delegation_documents WHERE tenant_id = $1 AND delegation_id = $2 AND NOT (document_id = ANY($3::uuid[]))`, [
+    tenantId,
+    id,
+    documents.map((d) => d.documentId),
+  ]);
+  if (!documents.length) return;
+  await q.query(
+    `INSERT INTO decision.delegation_documents (id, tenant_id, delegation_id, document_id, is_pinned, position)
+     SELECT gen_random_uuid(), $1, $2, d.document_id, d.is_pinned, d.n FROM unnest($3::uuid[], $4::boolean[]) WITH ORDINALITY AS d(document_id, is_pinned, n)
+     ON CONFLICT (delegation_id, document_id) DO UPDATE SET is_pinned = excluded.is_pinned, position = excluded.position`,
+    [tenantId, id, documents.map((d) => d.documentId), documents.map((d) => d.isPinned)],
   );
-  return { approvalRequired: row?.approval_required ?? false, acceptanceRequired: row?.acceptance_required ?? false };
+}
+
+/** Revokes a delegation and every live descendant in one statement; answers the ids revoked. */
+export async function revokeSubtree(q: Queryable, tenantId: string, id: string, by: string): Promise<string[]> {
+  const rows = await q.query<{ id: string }>(
+    `WITH RECURSIVE tree AS (
+       SELECT id FROM decision.delegations WHERE id = $1
+       UNION ALL
+       SELECT c.id FROM decision.delegations c JOIN tree t ON c.parent_delegation_id = t.id WHERE c.tenant_id = $2)
+     UPDATE decision.delegations g SET status = 'REVOKED', pending_stage = NULL, updated_on = now(), updated_by = $3, version = version + 1
+       FROM tree WHERE g.id = tree.id AND g.status IN ${LIVE_SQL}
+     RETURNING g.id`,
+    [id, tenantId, by],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** The delegations named (`named`) and every descendant not deleted, each with its status. */
+export function deletionTree(q: Queryable, tenantId: string, ids: readonly string[]): Promise<{ id: string; status: DelegationStatus; named: boolean }[]> {
+  return q.query<{ id: string; status: DelegationStatus; named: boolean }>(
+    `WITH RECURSIVE tree AS (
+       SELECT g.id, true AS named FROM decision.delegations g WHERE g.tenant_id = $1 AND g.id = ANY($2::uuid[])
+       UNION
+       SELECT c.id, false FROM decision.delegations c JOIN tree t ON c.parent_delegation_id = t.id WHERE c.tenant_id = $1 AND c.status <> 'DELETED')
+     SELECT g.id, g.status, bool_or(t.named) AS named FROM tree t JOIN decision.delegations g ON g.id = t.id GROUP BY g.id, g.status`,
+    [tenantId, ids],
+  );
+}
+
+/** Marks the delegations DELETED in one statement; answers each with the status it had. */
+export function markDeleted(q: Queryable, tenantId: string, doomed: readonly { id: string; status: DelegationStatus }[], by: string): Promise<{ id: string; was: DelegationStatus }[]> {
+  return q.query<{ id: string; was: DelegationStatus }>(
+    `UPDATE decision.delegations g SET status = 'DELETED', pending_stage = NULL, updated_on = now(), updated_by = $3, version = g.version + 1
+       FROM unnest($2::uuid[], $4::text[]) AS x(id, was) WHERE g.id = x.id AND g.tenant_id = $1 RETURNING g.id, x.was`,
+    [tenantId, doomed.map((t) => t.id), by, doomed.map((t) => t.status)],
+  );
+}
+
+/** A delegation's status now (any; none for an unknown one). */
+export async function statusOf(q: Queryable, tenantId: string, id: string): Promise<DelegationStatus | null> {
+  const [row] = await q.query<{ status: DelegationStatus }>(`SELECT status FROM decision.delegations WHERE id = $1 AND tenant_id = $2`, [id, tenantId]);
+  return row?.status ?? null;
+}
+
+/** A delegation not deleted, as the rules read it, with its display id (none for an unknown or deleted one). */
+export async function liveWithDisplayId(q: Queryable, tenantId: string, id: string): Promise<(DelegationRuleRow & { delegation_display_id: string }) | null> {
+  const [row] = await q.query<DelegationRuleRow & { delegation_display_id: string }>(
+    `SELECT ${RULE_COLUMNS}, g.delegation_display_id FROM decision.delegations g WHERE g.id = $1 AND g.tenant_id = $2 AND g.status <> 'DELETED'`,
+    [id, tenantId],
+  );
+  return row ?? null;
 }

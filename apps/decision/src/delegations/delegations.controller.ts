@@ -1,11 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, ParseEnumPipe, Patch, Post, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBody, ApiConflictResponse, ApiCreatedResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiAuth, ApiPageResponse, Caller, CurrentCaller, JobAcceptedView, Page, RequirePermission, ResponseMessage, UuidParam } from '@ddm/contracts';
-import { DELEGATION_ACTIONS, DelegationAction } from './delegation.rules';
+import { DELEGATION_ACTIONS, DelegationAction } from '../core/delegation.types';
 import { DelegationsService } from './delegations.service';
 import { CascadingCheckView, CheckCascadingUpdatesDto } from './dto/cascading.dto';
 import { BulkDeleteDelegationsDto, BulkLinkDocumentsDto, BulkReassignRecipientsDto, CreateDelegationDto, DelegationMoveDto, DelegationRequestActionDto, UpdateDelegationDto } from './dto/delegation-change.dto';
-import { BulkDeleteDelegationsResult, DelegationRequestView, DelegationView } from './dto/delegation.response';
+import { BulkDeleteDelegationsResult, DelegationRequestView } from './dto/delegation.response';
+import { DelegationView } from '../core/delegation.view';
 import { DelegationAtQuery, SearchDelegationsDto } from './dto/search-delegations.dto';
 
 @ApiTags('Delegations')

@@ -1,7 +1,8 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { JobItemOutcome, JobRecord, Jobs, Tx } from '@ddm/platform';
-import { DelegationStatus } from '../delegations/delegation.rules';
-import { recordDelegationChange, stateSubjectOf } from '../delegations/delegation-changes';
+import { DelegationStatus } from '../core/delegation.types';
+import { recordDelegationChange } from '../core/delegation-changes';
+import { stateSubjectOf } from '../core/delegation.status';
 
 /** Items (delegations) per transaction. */
 const BATCH = 200;

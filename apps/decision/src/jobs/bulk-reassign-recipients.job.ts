@@ -1,6 +1,6 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { JobItemOutcome, JobRecord, Jobs, Tx } from '@ddm/platform';
-import { NewRecipient, reassignRecipients } from '../delegations/reassign';
+import { NewRecipient, reassignRecipients } from '../core/reassign';
 
 /** Items (delegations) per transaction. */
 const BATCH = 100;

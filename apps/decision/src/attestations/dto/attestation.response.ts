@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { AttestationItemEvent, DELEGATION_RECIPIENT_TYPES } from '@ddm/contracts';
-import { DELEGATION_STATUSES } from '../../delegations/delegation.rules';
+import { DELEGATION_STATUSES } from '../../core/delegation.types';
 import { CAMPAIGN_STATUSES, ITEM_STATUSES } from '../attestation.rules';
 
 export class AttestationScopeView {

@@ -6,9 +6,9 @@
  */
 import { Caller } from '@ddm/contracts';
 import { Queryable } from '@ddm/platform';
-import { DelegationLimit } from '../../delegations/delegation.rules';
+import { DelegationLimit } from '../../core/delegation.types';
 import { formatLimit } from '../authority.rules';
-import { holdersAt } from '../authority.service';
+import { holdersAt } from '../holders';
 import { SodChainLinkView } from './dto/sod-conflict.dto';
 import { CHAINS_SQL, DELEGATION_GROUPS_SQL, GROUP_PARENTS_SQL } from './sod.sql';
 import { Holding, SodConflict, SodRuleSpec, findConflicts, groupsOverlap, keepOverlapping } from './sod.rules';

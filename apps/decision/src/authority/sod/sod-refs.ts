@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Caller, conflict, forbidden } from '@ddm/contracts';
 import { Tx } from '@ddm/platform';
-import { DelegationRow, recordDelegationChange } from '../../delegations/delegation-changes';
+import { DelegationRow } from '../../core/delegation.types';
+import { recordDelegationChange } from '../../core/delegation-changes';
 import { conflictsAt } from './sod-conflicts';
 import { SodRuleRow, toSodRuleSpec } from './dto/sod-rule.response';
 import { ACKNOWLEDGE_SQL, HOLDING_FROM_SQL, LIVE_SOD_RULES_SQL, SOD_LOCK_SQL, SUBTREES_SQL } from './sod.sql';

@@ -1,15 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { Caller, FieldError, badRequest, capErrors, conflict } from '@ddm/contracts';
 import { Db, Queryable, Tx } from '@ddm/platform';
-import { authorityProblems } from '../../decisions/decision.rules';
-import { authoritiesOf, replaceAuthorities } from '../../decisions/decisions.service';
-import { withinGroups } from '../../delegations/delegation.rules';
-import { loadOrg } from '../../delegations/delegation.sql';
-import { ValidityChange, revalidateChanges } from '../../delegations/invalidation';
-import { applyGroupState, projectedChildren, projectedGroup } from '../../projections/group.projection';
-import { applyPositionState, projectedPosition } from '../../projections/position.projection';
-import { UserColumns, applyUserState, projectedUser } from '../../projections/user.projection';
-import { holdersAt } from '../authority.service';
+import { authorityProblems } from '../../core/decision-limits';
+import { authoritiesOf, replaceAuthorities } from '../../decisions/decision-refs';
+import { withinGroups } from '../../core/delegation.rules';
+import { loadOrg } from '../../core/delegation.sql';
+import { ValidityChange } from '../../core/delegation.types';
+import { revalidateChanges } from '../../core/invalidation';
+import { UserColumns, applyGroupState, applyPositionState, applyUserState, projectedChildren, projectedGroup, projectedPosition, projectedUser } from '../../core/organisation';
+import { holdersAt } from '../holders';
 import { AuthorityHolderView, AuthorityHoldersQuery } from '../dto/authority-check.dto';
 import { WhatIfChangeDto, WhatIfDto, WhatIfView } from './dto/what-if.dto';
 import {

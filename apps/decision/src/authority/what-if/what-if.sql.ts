@@ -1,5 +1,5 @@
 /** The statements of the reorg what-if (every one names the tenant, $1). */
-import { LIVE_SQL } from '../../delegations/delegation.rules';
+import { LIVE_SQL } from '../../core/delegation.sql';
 
 /**
  * Which of the records the changes name the tenant has, live: members ($2, not DELETED), positions

@@ -1,19 +1,11 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsNotEmpty, IsString, IsUUID, MaxLength, Min, ValidateNested } from 'class-validator';
-import { AUTHORITY_LIMIT_OPERATORS, AUTHORITY_LIMIT_VALUE_TYPES, Nullable, OptionalNotNull, ToBoolean, Trim } from '@ddm/contracts';
-import {
-  AUTHORITY_LIMITS,
-  DECISION_PATHWAYS,
-  DESCRIPTION_MAX,
-  GUIDANCE_MAX,
-  MAX_BULK_IDS,
-  MAX_DECISION_AUTHORITIES,
-  MAX_DECISION_DOCUMENTS,
-  MAX_DECISION_GROUPS,
-  NAME_MAX,
-} from '../decision.rules';
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsNotEmpty, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
+import { Nullable, OptionalNotNull, ToBoolean, Trim } from '@ddm/contracts';
+import { DESCRIPTION_MAX, GUIDANCE_MAX, MAX_BULK_IDS, NAME_MAX } from '../decision.rules';
+import { DECISION_PATHWAYS, MAX_DECISION_AUTHORITIES, MAX_DECISION_DOCUMENTS, MAX_DECISION_GROUPS } from '../../core/decision-limits';
+import { DecisionAuthorityDto, DecisionDocumentDto } from '../../core/dto/limits.dto';
 
 const TenantId = () => applyDecorators(ApiPropertyOptional({ format: 'uuid', description: "Tenant of the decision (default: the caller's active tenant)" }), OptionalNotNull(), IsUUID());
 
@@ -21,55 +13,6 @@ export class DecisionGroupDto {
   @ApiProperty({ format: 'uuid', description: 'A group of the tenant (settings area)' })
   @IsUUID()
   groupId: string;
-}
-
-export class DecisionAuthorityDto {
-  @ApiProperty({ format: 'uuid', description: 'An authority type of the tenant (Approval, Signatory, ...)' })
-  @IsUUID()
-  authorityTypeId: string;
-
-  @ApiPropertyOptional({ minimum: 0, description: 'Order among the authorities (default: its place in the list)' })
-  @OptionalNotNull()
-  @IsInt()
-  @Min(0)
-  authorityTypeOrder?: number;
-
-  @ApiProperty({ enum: AUTHORITY_LIMITS, example: 'Primary' })
-  @IsIn(AUTHORITY_LIMITS)
-  authorityLimit: string;
-
-  @ApiProperty({ enum: AUTHORITY_LIMIT_VALUE_TYPES, example: 'Currency' })
-  @IsIn(AUTHORITY_LIMIT_VALUE_TYPES)
-  authorityLimitValueType: string;
-
-  @ApiPropertyOptional({ type: String, enum: [...AUTHORITY_LIMIT_OPERATORS, null], nullable: true, description: 'Required except for Authorized' })
-  @Nullable()
-  @IsIn(AUTHORITY_LIMIT_OPERATORS)
-  authorityLimitOperator?: string | null;
-
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 40, description: 'A non-negative decimal string or "Unlimited"; none for Authorized', example: '500000' })
-  @Nullable()
-  @IsString()
-  @MaxLength(40)
-  authorityLimitValue?: string | null;
-
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 10, description: 'ISO 4217 code for Currency; Days, Months or Years for Time; none otherwise', example: 'USD' })
-  @Nullable()
-  @IsString()
-  @MaxLength(10)
-  authorityLimitValueUnit?: string | null;
-}
-
-export class DecisionDocumentDto {
-  @ApiProperty({ format: 'uuid' })
-  @IsUUID()
-  documentId: string;
-
-  @ApiPropertyOptional({ default: false })
-  @OptionalNotNull()
-  @ToBoolean()
-  @IsBoolean()
-  isPinned?: boolean;
 }
 
 const Groups = () =>

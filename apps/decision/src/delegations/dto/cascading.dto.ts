@@ -3,8 +3,9 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsString, IsUUID, MaxLength, Min, ValidateNested } from 'class-validator';
 import { AUTHORITY_LIMIT_OPERATORS, AUTHORITY_LIMIT_VALUE_TYPES, Nullable, OptionalNotNull, ToBoolean } from '@ddm/contracts';
-import { DECISION_PATHWAYS, MAX_DECISION_AUTHORITIES, MAX_DECISION_GROUPS } from '../../decisions/decision.rules';
-import { INVALID_FIELDS } from '../delegation.rules';
+import { DECISION_PATHWAYS, MAX_DECISION_AUTHORITIES, MAX_DECISION_GROUPS } from '../../core/decision-limits';
+import { toState } from '../../core/delegation.rules';
+import { DecisionScope, DelegationLimit, DelegationRuleRow, DelegationState, INVALID_FIELDS, Limit } from '../../core/delegation.types';
 
 class CascadeGroupDto {
   @ApiProperty({ format: 'uuid' }) @IsUUID() groupId: string;
@@ -93,4 +94,49 @@ export class CascadingCheckView {
   @ApiProperty() numberOfChildDelegationsInvalidated: number;
   @ApiProperty() childDelegationsInvalidated: boolean;
   @ApiProperty({ type: [AffectedDelegationView] }) childDelegationsAffected: AffectedDelegationView[];
+}
+
+/**
+ * What check-cascading-updates proposes: the decision as it would be (its pathways only when no
+ * parent is named), and the parent delegation `root` (when named) as it would be; authorities and
+ * groups sent as `isInvalid` are left out.
+ */
+export function proposedCascade(dto: CheckCascadingUpdatesDto, decision: DecisionScope, root: DelegationRuleRow | null): { decision: DecisionScope; changed: { id: string; proposed: DelegationState } | null } {
+  const proposedDecision: DecisionScope = {
+    ...decision,
+    pathways: !dto.parentDelegationId && dto.updatedPathwayOptions ? dto.updatedPathwayOptions : decision.pathways,
+    groupIds: dto.updatedDecisionGroups ? dto.updatedDecisionGroups.map((g) => g.groupId.toLowerCase()) : decision.groupIds,
+    authorities: dto.updatedDecisionAuthorities ? dto.updatedDecisionAuthorities.map(proposedLimit) : decision.authorities,
+  };
+  const changed = root && {
+    id: root.id,
+    proposed: {
+      ...toState(root),
+      pathways: dto.updatedPathwayOptions ?? root.delegation_pathway,
+      groupIds: dto.updatedDelegationGroups ? dto.updatedDelegationGroups.filter((g) => !g.isInvalid).map((g) => g.groupId.toLowerCase()) : root.group_ids,
+      authorities: dto.updatedDelegationAuthorities ? dto.updatedDelegationAuthorities.filter((a) => !a.isInvalid).map(proposedDelegationLimit) : root.delegation_authorities,
+    },
+  };
+  return { decision: proposedDecision, changed };
+}
+
+/** A limit as check-cascading-updates proposes it. */
+function proposedLimit(a: CascadeAuthorityDto): Limit {
+  return {
+    authorityTypeId: a.authorityTypeId.toLowerCase(),
+    authorityLimitValueType: a.authorityLimitValueType as Limit['authorityLimitValueType'],
+    authorityLimitOperator: (a.authorityLimitOperator as Limit['authorityLimitOperator']) ?? null,
+    authorityLimitValue: a.authorityLimitValueType === 'Authorized' ? null : (a.authorityLimitValue ?? null),
+    authorityLimitValueUnit: a.authorityLimitValueUnit ?? null,
+  };
+}
+
+function proposedDelegationLimit(a: CascadeDelegationAuthorityDto): DelegationLimit {
+  return {
+    ...proposedLimit(a),
+    redelegable: a.redelegable ?? false,
+    redelegationLimitValue: a.redelegationLimitValue ?? null,
+    redelegationLimitValueUnit: a.redelegationLimitValueUnit ?? null,
+    isLimitOverridden: a.isLimitOverridden ?? false,
+  };
 }

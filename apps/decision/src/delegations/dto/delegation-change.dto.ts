@@ -2,9 +2,11 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
-import { DELEGATION_RECIPIENT_TYPES, IsoDateTime, Nullable, OptionalNotNull, ToBoolean } from '@ddm/contracts';
-import { DecisionAuthorityDto, DecisionDocumentDto } from '../../decisions/dto/decision-change.dto';
-import { DECISION_PATHWAYS, MAX_DECISION_AUTHORITIES, MAX_DECISION_DOCUMENTS, MAX_DECISION_GROUPS } from '../../decisions/decision.rules';
+import { DELEGATION_RECIPIENT_TYPES, IsoDateTime, Nullable, OptionalNotNull, ToBoolean, badRequest } from '@ddm/contracts';
+import { DECISION_PATHWAYS, MAX_DECISION_AUTHORITIES, MAX_DECISION_DOCUMENTS, MAX_DECISION_GROUPS, authorityProblems, authorityRows, isLimitValue } from '../../core/decision-limits';
+import { DelegationLimit, DelegationRuleRow, ProposedDelegation } from '../../core/delegation.types';
+import { DecisionAuthorityDto, DecisionDocumentDto } from '../../core/dto/limits.dto';
+import { refuseBadRecipients } from '../../core/recipients';
 
 /**
  * Issue (or approve, accept, resume) although the delegation would make someone hold both sides of
@@ -318,4 +320,110 @@ export class DelegationRequestActionDto {
   @ApiProperty({ format: 'uuid' })
   @IsUUID()
   decisionId: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// From a request to what the rules check (each a 400 naming the field it refuses)
+
+/** A group as stored on a delegation (delegation_groups). */
+export interface StoredGroup {
+  groupId: string;
+  tenantGroupTypeId: string | null;
+}
+
+/** A recipient as sent, ids in lower case (as the database answers them). */
+export function recipientOf(r: DelegationRecipientDto): { recipientUserId: string | null; recipientPositionId: string | null } {
+  return { recipientUserId: r.recipientUserId?.toLowerCase() ?? null, recipientPositionId: r.recipientPositionId?.toLowerCase() ?? null };
+}
+
+/** What POST /delegations proposes: the limits, recipients (each checked for its type), window and groups, and the documents to link. */
+export function proposedDelegation(dto: CreateDelegationDto): { proposed: ProposedDelegation; groups: StoredGroup[]; documents: { documentId: string; isPinned: boolean }[] } {
+  const authorities = delegationLimits(dto.delegationAuthorities);
+  const recipients = dto.delegationRecipients.map(recipientOf);
+  refuseBadRecipients(dto.recipientType, recipients);
+  const effectiveDate = dto.effectiveDate ? new Date(dto.effectiveDate) : new Date();
+  const expirationDate = dto.isNoExpiration || !dto.expirationDate ? null : new Date(dto.expirationDate);
+  if (expirationDate && expirationDate <= effectiveDate) throw badRequest('expirationDate must be after effectiveDate', [{ field: 'expirationDate', message: 'must be after effectiveDate' }]);
+  const groups = uniqueGroups(dto.delegationGroups ?? []);
+  const proposed: ProposedDelegation = {
+    recipientType: dto.recipientType as ProposedDelegation['recipientType'],
+    recipients,
+    pathways: dto.delegationPathway ?? [],
+    groupIds: groups.map((g) => g.groupId),
+    authorities,
+    effectiveDate,
+    expirationDate,
+  };
+  return { proposed, groups, documents: uniqueDocuments(dto.delegationDocuments ?? []) };
+}
+
+/** The recipient a PATCH leaves a delegation with (the one sent, else its own), checked for its type, and whether it changes. */
+export function recipientChange(dto: UpdateDelegationDto, row: DelegationRuleRow): { recipientType: ProposedDelegation['recipientType']; recipient: { recipientUserId: string | null; recipientPositionId: string | null }; changed: boolean } {
+  const recipientType = (dto.recipientType ?? row.recipient_type) as ProposedDelegation['recipientType'];
+  const recipient = dto.delegationRecipients ? recipientOf(dto.delegationRecipients[0]) : { recipientUserId: row.recipient_user_id, recipientPositionId: row.recipient_position_id };
+  refuseBadRecipients(recipientType, [recipient]);
+  const changed = recipientType !== row.recipient_type || recipient.recipientUserId !== row.recipient_user_id || recipient.recipientPositionId !== row.recipient_position_id;
+  return { recipientType, recipient, changed };
+}
+
+/** What a PATCH of a delegation's terms proposes (what it leaves out stays as `current` has it), and which parts it changes. */
+export function proposedChange(
+  dto: UpdateDelegationDto,
+  current: Pick<ProposedDelegation, 'pathways' | 'groupIds' | 'authorities' | 'effectiveDate' | 'expirationDate'>,
+  to: ReturnType<typeof recipientChange>,
+): { proposed: ProposedDelegation; groups: StoredGroup[] | null; changed: { authority: boolean; pathway: boolean; groups: boolean; expiration: boolean; recipient: boolean } } {
+  const groups = dto.delegationGroups ? uniqueGroups(dto.delegationGroups) : null;
+  const proposed: ProposedDelegation = {
+    recipientType: to.recipientType,
+    recipients: [to.recipient],
+    pathways: dto.delegationPathway ?? current.pathways,
+    groupIds: groups ? groups.map((g) => g.groupId) : current.groupIds,
+    authorities: dto.delegationAuthorities ? delegationLimits(dto.delegationAuthorities) : current.authorities,
+    effectiveDate: dto.effectiveDate ? new Date(dto.effectiveDate) : current.effectiveDate,
+    expirationDate: dto.isNoExpiration ? null : dto.expirationDate !== undefined ? (dto.expirationDate === null ? null : new Date(dto.expirationDate)) : current.expirationDate,
+  };
+  const changed = {
+    authority: dto.delegationAuthorities !== undefined,
+    pathway: dto.delegationPathway !== undefined,
+    groups: groups !== null,
+    expiration: dto.effectiveDate !== undefined || dto.expirationDate !== undefined || dto.isNoExpiration !== undefined,
+    recipient: to.changed,
+  };
+  return { proposed, groups, changed };
+}
+
+/** The limits as sent, checked like a decision's (value, operator, unit per value type) plus the redelegation cap. */
+export function delegationLimits(items: readonly DelegationAuthorityDto[]): DelegationLimit[] {
+  const problems = authorityProblems(items).map((p) => ({ ...p, field: p.field.replace(/^decisionAuthorities/, 'delegationAuthorities') }));
+  items.forEach((a, i) => {
+    const cap = a.redelegationLimitValue ?? null;
+    if (cap !== null && !isLimitValue(cap)) problems.push({ field: `delegationAuthorities.${i}.redelegationLimitValue`, message: 'must be a non-negative decimal or "Unlimited"' });
+  });
+  if (problems.length) throw badRequest(`Invalid delegation authorities: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`, problems);
+  const rows = authorityRows(items);
+  return items.map((a, i) => ({
+    authorityTypeId: rows[i].authorityTypeId,
+    authorityTypeOrder: rows[i].authorityTypeOrder,
+    authorityLimit: rows[i].authorityLimit,
+    authorityLimitValueType: rows[i].valueType,
+    authorityLimitOperator: (rows[i].operator as '<' | '<=' | null) ?? null,
+    authorityLimitValue: rows[i].valueText,
+    authorityLimitValueUnit: rows[i].unit,
+    redelegable: a.redelegable ?? false,
+    redelegationLimitValue: a.redelegationLimitValue ?? null,
+    redelegationLimitValueUnit: a.redelegationLimitValueUnit ?? (a.redelegationLimitValue ? rows[i].unit : null),
+    isLimitOverridden: a.isLimitOverridden ?? false,
+  }));
+}
+
+/** Each group once (the first time it is named), ids in lower case. */
+export function uniqueGroups(items: readonly { groupId: string; tenantGroupTypeId?: string | null }[]): StoredGroup[] {
+  const byId = new Map<string, string | null>();
+  for (const g of items) if (!byId.has(g.groupId.toLowerCase())) byId.set(g.groupId.toLowerCase(), g.tenantGroupTypeId?.toLowerCase() ?? null);
+  return [...byId].map(([groupId, tenantGroupTypeId]) => ({ groupId, tenantGroupTypeId }));
+}
+
+/** Each document once, in the order first named; its pin as the last mention says. */
+export function uniqueDocuments(items: readonly { documentId: string; isPinned?: boolean }[]): { documentId: string; isPinned: boolean }[] {
+  return [...new Map(items.map((d) => [d.documentId.toLowerCase(), d.isPinned === true])).entries()].map(([documentId, isPinned]) => ({ documentId, isPinned }));
 }

@@ -2,11 +2,11 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
 import { DELEGATION_ISSUER_TYPES, EnumListQuery, IsoDateTime, OptionalNotNull, PageQuery, ToBoolean, UuidListQuery } from '@ddm/contracts';
-import { DECISION_PATHWAYS } from '../../decisions/decision.rules';
-import { JsonArrayOf, LimitValueFilterDto, MAX_LIMIT_FILTERS } from '../../decisions/dto/search-decisions.dto';
-import { DELEGATION_STATUSES, INVALID_FIELDS } from '../delegation.rules';
+import { DECISION_PATHWAYS } from '../../core/decision-limits';
+import { JsonArrayOf, LimitValueFilterDto, MAX_LIMIT_FILTERS } from '../../core/dto/limits.dto';
+import { DELEGATION_STATUSES, INVALID_FIELDS } from '../../core/delegation.types';
 import { DELEGATION_SORTS, DelegationSort } from '../delegation.sql';
-import { DELEGATION_FIELDS } from './delegation.response';
+import { DELEGATION_FIELDS } from '../../core/delegation.view';
 
 const MAX_LIST_ITEMS = 100;
 

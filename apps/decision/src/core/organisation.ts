@@ -1,0 +1,116 @@
+/**
+ * The organisation as the decision area keeps it: its copies of auth's members and settings'
+ * positions and groups (the projections the delegation rules read), with their history. Applying a
+ * state of a member, position or group is the same whether an event brings it (consumers/) or the
+ * reorg what-if proposes it: the row, its history, then the delegations naming it checked again.
+ */
+import { Queryable, Tx, applyVersionedProjection } from '@ddm/platform';
+import { ValidityChange } from './delegation.types';
+import { revalidateChanges } from './invalidation';
+import { recordGroup, recordHoldings, recordManager } from './organisation-history';
+
+export const USER_TABLE = 'decision.user_projection';
+export const POSITION_TABLE = 'decision.position_projection';
+export const GROUP_TABLE = 'decision.group_projection';
+
+/** The columns of a member's row in decision.user_projection (a row per tenant and user). */
+export const USER_COLUMNS = ['email', 'name', 'display_name', 'profile_image_url', 'status', 'manager_id', 'position_ids', 'group_ids', 'permission_keys'] as const;
+export type UserColumns = {
+  email: string;
+  name: string | null;
+  display_name: string | null;
+  profile_image_url: string | null;
+  status: string;
+  manager_id: string | null;
+  position_ids: string[];
+  group_ids: string[];
+  permission_keys: string[];
+};
+
+/** The columns of a position's row in decision.position_projection. */
+export type PositionColumns = {
+  position_name: string;
+  status: string;
+  is_deleted: boolean;
+  group_ids: string[];
+};
+
+/** The columns of a group's row in decision.group_projection. */
+export const GROUP_COLUMNS = ['group_name', 'display_name', 'tenant_group_type_id', 'is_deleted', 'status', 'parent_group_ids'] as const;
+export type GroupColumns = {
+  group_name: string;
+  display_name: string | null;
+  tenant_group_type_id: string | null;
+  is_deleted: boolean;
+  status: string;
+  parent_group_ids: string[];
+};
+
+/**
+ * What follows a change of a member's row, in its transaction: the history "as of an instant"
+ * reads (positions held, the reporting line), then the delegations naming the person checked again.
+ * Answers the delegations whose validity changed.
+ */
+export async function userChanged(tx: Tx, tenantId: string, userId: string, user: Pick<UserColumns, 'status' | 'position_ids' | 'manager_id'>): Promise<ValidityChange[]> {
+  const gone = user.status === 'DELETED';
+  await recordHoldings(tx, tenantId, userId, gone ? [] : user.position_ids);
+  await recordManager(tx, tenantId, userId, gone ? null : user.manager_id);
+  return revalidateChanges(tx, tenantId, { userIds: [userId] });
+}
+
+/** What follows a change of a position's row: the delegations naming it checked again. */
+export function positionChanged(tx: Tx, tenantId: string, positionId: string): Promise<ValidityChange[]> {
+  return revalidateChanges(tx, tenantId, { positionIds: [positionId] });
+}
+
+/** What follows a change of a group's row: its place in the hierarchy history, then the delegations naming it checked again. */
+export async function groupChanged(tx: Tx, tenantId: string, groupId: string, group: Pick<GroupColumns, 'parent_group_ids' | 'is_deleted' | 'status'>): Promise<ValidityChange[]> {
+  await recordGroup(tx, tenantId, groupId, group.parent_group_ids, !group.is_deleted && group.status === 'ACTIVE');
+  return revalidateChanges(tx, tenantId, { groupIds: [groupId] });
+}
+
+/** A member's row as it stands (null: the tenant has no such member). */
+export async function projectedUser(q: Queryable, tenantId: string, userId: string): Promise<UserColumns | null> {
+  const [row] = await q.query<UserColumns>(`SELECT ${USER_COLUMNS.join(', ')} FROM ${USER_TABLE} WHERE tenant_id = $1 AND id = $2`, [tenantId, userId]);
+  return row ?? null;
+}
+
+/** A position's row as it stands (null: the tenant has no such position). */
+export async function projectedPosition(q: Queryable, tenantId: string, positionId: string): Promise<PositionColumns | null> {
+  const [row] = await q.query<PositionColumns>(`SELECT position_name, status, is_deleted, group_ids FROM ${POSITION_TABLE} WHERE tenant_id = $1 AND id = $2`, [tenantId, positionId]);
+  return row ?? null;
+}
+
+/** A group's row as it stands (null: the tenant has no such group). */
+export async function projectedGroup(q: Queryable, tenantId: string, groupId: string): Promise<GroupColumns | null> {
+  const [row] = await q.query<GroupColumns>(`SELECT ${GROUP_COLUMNS.join(', ')} FROM ${GROUP_TABLE} WHERE tenant_id = $1 AND id = $2`, [tenantId, groupId]);
+  return row ?? null;
+}
+
+/** The live groups of the tenant whose parents include any of the groups (when one is deleted, settings republishes its children without it), by id. */
+export async function projectedChildren(q: Queryable, tenantId: string, groupIds: readonly string[]): Promise<string[]> {
+  const rows = await q.query<{ id: string }>(`SELECT id FROM ${GROUP_TABLE} WHERE tenant_id = $1 AND parent_group_ids && $2::uuid[] AND NOT is_deleted ORDER BY id`, [tenantId, groupIds]);
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Applies a state of a member exactly as an event carrying it would be applied (the row, then what
+ * follows a change): the reorg what-if applies a proposed state with it, in a transaction it rolls
+ * back. Answers the delegations whose validity changed.
+ */
+export async function applyUserState(tx: Tx, tenantId: string, userId: string, user: UserColumns): Promise<ValidityChange[]> {
+  const changed = await applyVersionedProjection(tx, { table: USER_TABLE, key: 'id', perTenant: true, id: userId, tenantId, values: user });
+  return changed ? userChanged(tx, tenantId, userId, user) : [];
+}
+
+/** applyUserState for a position. */
+export async function applyPositionState(tx: Tx, tenantId: string, positionId: string, position: PositionColumns): Promise<ValidityChange[]> {
+  const changed = await applyVersionedProjection(tx, { table: POSITION_TABLE, key: 'id', id: positionId, tenantId, values: position });
+  return changed ? positionChanged(tx, tenantId, positionId) : [];
+}
+
+/** applyUserState for a group. */
+export async function applyGroupState(tx: Tx, tenantId: string, groupId: string, group: GroupColumns): Promise<ValidityChange[]> {
+  const changed = await applyVersionedProjection(tx, { table: GROUP_TABLE, key: 'id', id: groupId, tenantId, values: group });
+  return changed ? groupChanged(tx, tenantId, groupId, group) : [];
+}
