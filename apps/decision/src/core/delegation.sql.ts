@@ -334,3 +334,41 @@ export function knownPeople(q: Queryable, tenantId: string, userIds: readonly st
     [tenantId, userIds, positionIds],
   );
 }
+
+/** What issuing delegations of a decision reads (readForIssue). */
+export interface IssueFacts {
+  /** The decision, FOR SHARE (it cannot narrow meanwhile); null: the tenant has no such live decision. */
+  decision: (DecisionScope & { id: string; name: string }) | null;
+  /** Which of the recipients named the tenant has (knownPeople). */
+  known: { kind: string; id: string }[];
+  /** The parent, FOR SHARE (any status; null when none is named or the tenant has no such delegation). */
+  parent: DelegationRuleRow | null;
+  /** The issuer, the recipients and the positions named, with the organisation around them. */
+  org: OrgView;
+  /** The tenant's delegation settings, when the delegations are issued at once (a draft needs none). */
+  settings: { approvalRequired: boolean; acceptanceRequired: boolean } | null;
+}
+
+/**
+ * Everything the rules need to issue delegations of `decisionId` by `issuerId` to `recipients`
+ * (from `parentId` when it is a redelegation), read in one place: the decision and the parent
+ * locked FOR SHARE, the recipients the tenant has, the organisation around the issuer and the
+ * recipients, and, when `issuing`, the tenant's settings.
+ */
+export async function readForIssue(
+  tx: Queryable,
+  tenantId: string,
+  ask: { decisionId: string; parentId: string | null; issuerId: string; recipients: readonly { recipientUserId: string | null; recipientPositionId: string | null }[]; positionId: string | null; issuing: boolean },
+): Promise<IssueFacts> {
+  const userIds = [...new Set(ask.recipients.flatMap((r) => (r.recipientUserId ? [r.recipientUserId] : [])))];
+  const positionIds = [...new Set(ask.recipients.flatMap((r) => (r.recipientPositionId ? [r.recipientPositionId] : [])))];
+  const decision = await decisionScope(tx, tenantId, ask.decisionId, true);
+  const known = await knownPeople(tx, tenantId, userIds, positionIds);
+  const org = await loadOrg(tx, tenantId, [ask.issuerId, ...ask.recipients.flatMap((r) => (r.recipientUserId ? [r.recipientUserId] : []))], [
+    ...ask.recipients.flatMap((r) => (r.recipientPositionId ? [r.recipientPositionId] : [])),
+    ...(ask.positionId ? [ask.positionId] : []),
+  ]);
+  const [parent] = ask.parentId ? await delegationRules(tx, tenantId, [ask.parentId], { lock: 'share' }) : [];
+  const settings = ask.issuing ? await tenantSettingsOf(tx, tenantId) : null;
+  return { decision, known, parent: parent ?? null, org, settings };
+}

@@ -39,13 +39,17 @@ export function refuseBadRecipients(type: string, recipients: readonly Person[],
 export async function requireRecipients(tx: Queryable, tenantId: string, recipients: readonly Person[], field = 'delegationRecipients', names: PersonNames = RECIPIENT_NAMES): Promise<void> {
   const userIds = [...new Set(recipients.flatMap((r) => (r.recipientUserId ? [r.recipientUserId] : [])))];
   const positionIds = [...new Set(recipients.flatMap((r) => (r.recipientPositionId ? [r.recipientPositionId] : [])))];
-  const found = await knownPeople(tx, tenantId, userIds, positionIds);
-  const has = new Set(found.map((f) => `${f.kind}:${f.id}`));
+  const unknown = unknownRecipients(await knownPeople(tx, tenantId, userIds, positionIds), recipients, field, names);
+  if (unknown) throw unknown;
+}
+
+/** The 404 naming each recipient the tenant does not have (`known`: the members and positions it has, as knownPeople answers), or null. */
+export function unknownRecipients(known: readonly { kind: string; id: string }[], recipients: readonly Person[], field = 'delegationRecipients', names: PersonNames = RECIPIENT_NAMES): AppError | null {
+  const has = new Set(known.map((f) => `${f.kind}:${f.id}`));
   const errors: FieldError[] = [];
   recipients.forEach((r, i) => {
     if (r.recipientUserId && !has.has(`user:${r.recipientUserId}`)) errors.push({ field: `${field}.${i}.${names.user}`, message: `User ${r.recipientUserId} is not a member of the tenant` });
     if (r.recipientPositionId && !has.has(`position:${r.recipientPositionId}`)) errors.push({ field: `${field}.${i}.${names.position}`, message: `Position ${r.recipientPositionId} not found` });
   });
-  if (errors.length) throw new AppError(ErrorCode.NotFound, errors.map((e) => e.message).join('; '), errors);
+  return errors.length ? new AppError(ErrorCode.NotFound, errors.map((e) => e.message).join('; '), errors) : null;
 }
-

@@ -179,8 +179,11 @@ export interface NewDelegationTerms {
   authorities: readonly unknown[];
 }
 
-/** Stores the delegations of one request in one statement (issued now when they leave DRAFT). */
-export async function insertDelegations(q: Queryable, tenantId: string, terms: NewDelegationTerms, rows: readonly NewDelegation[]): Promise<void> {
+/**
+ * Stores the delegations of one request in one statement (issued now when they leave DRAFT), each
+ * linked to the documents in their order.
+ */
+export async function storeIssued(q: Queryable, tenantId: string, terms: NewDelegationTerms, rows: readonly NewDelegation[], documents: readonly { documentId: string; isPinned: boolean }[]): Promise<void> {
   const t = terms;
   await q.query(sql`
     INSERT INTO decision.delegations (id, tenant_id, delegation_display_id, decision_id, parent_delegation_id, depth, issuer_type, issuer_user_id, issuer_position_id,
@@ -194,6 +197,7 @@ export async function insertDelegations(q: Queryable, tenantId: string, terms: N
            ${JSON.stringify(t.groups)}, ${JSON.stringify(t.authorities)}, ${t.issuerUserId}, ${t.issuerUserId}
       FROM unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.displayId)}::text[], ${rows.map((r) => r.recipientUserId)}::uuid[],
                   ${rows.map((r) => r.recipientPositionId)}::uuid[]) AS x(id, display_id, user_id, position_id)`);
+  await linkDocuments(q, tenantId, rows.map((r) => r.id), documents);
 }
 
 /** A live delegation's terms as a PATCH leaves them (what it did not name stays). */

@@ -3,17 +3,18 @@ import { AppError, Caller, ErrorCode, JobAcceptedView, Page, badRequest, conflic
 import { Db, Jobs, SERVICE_CONFIG, ServiceConfig, Tx, listPage } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { manageable, recordDelegationChange, requireMayManage } from '../core/delegation-changes';
-import { cascadeEffects, checkChange, checkRedelegation, checkRoot, holds, issuerOf, refusal, toState } from '../core/delegation.rules';
-import { DELEGATION_AT_SQL, DELEGATION_BY_ID_SQL, decisionScope, decisionTreeOf, delegationRules, loadOrg, subtreeOf, tenantSettingsOf } from '../core/delegation.sql';
+import { cascadeEffects, checkChange, holds, refusal, toState } from '../core/delegation.rules';
+import { DELEGATION_AT_SQL, DELEGATION_BY_ID_SQL, decisionScope, decisionTreeOf, delegationRules, loadOrg, readForIssue, subtreeOf, tenantSettingsOf } from '../core/delegation.sql';
 import { MOVE_NOTICES, stateSubjectOf, statusMove, statusOnReassign } from '../core/delegation.status';
-import { DelegationAction, DelegationRow, DelegationRuleRow, DelegationState, DelegationStatus, HOLDING_STATUSES, LIVE_STATUSES, Violation } from '../core/delegation.types';
+import { DelegationAction, DelegationRow, DelegationRuleRow, DelegationState, HOLDING_STATUSES, LIVE_STATUSES, Violation } from '../core/delegation.types';
 import { DelegationView, selectDelegationFields, toDelegationView } from '../core/delegation.view';
 import { revalidate } from '../core/invalidation';
 import { ReassignParams } from '../core/reassign';
 import { refuseBadRecipients, requireRecipients } from '../core/recipients';
 import { writeStatusMove } from '../core/status-move';
 import { SodRefs } from '../authority/sod/sod-refs';
-import { DelegationFilters, delegationList, deletionTree, insertDelegations, linkDocuments, liveWithDisplayId, markDeleted, replaceDocuments, revokeSubtree, statusOf, updateTerms } from './delegation.sql';
+import { DelegationFilters, delegationList, deletionTree, liveWithDisplayId, markDeleted, replaceDocuments, revokeSubtree, statusOf, storeIssued, updateTerms } from './delegation.sql';
+import { planIssue } from './delegation.rules';
 import { CascadingCheckView, CheckCascadingUpdatesDto, proposedCascade } from './dto/cascading.dto';
 import {
   BulkReassignRecipientsDto,
@@ -83,50 +84,26 @@ export class DelegationsService {
     const { proposed, groups, documents } = proposedDelegation(dto);
     const recipientIds = proposed.recipients.map(() => uuidv7());
 
-    const rows = await this.db.transaction(async (tx) => {
-      const decision = await decisionScope(tx, tenantId, dto.decisionId, true);
-      if (!decision) throw notFound(`Decision ${dto.decisionId} not found`, [{ field: 'decisionId', message: `Decision ${dto.decisionId} not found` }]);
-      await requireRecipients(tx, tenantId, proposed.recipients);
-      const askedPosition = dto.issuerPositionId?.toLowerCase() ?? null;
-      const org = await loadOrg(
-        tx,
-        tenantId,
-        [caller.userId, ...proposed.recipients.flatMap((r) => (r.recipientUserId ? [r.recipientUserId] : []))],
-        [...proposed.recipients.flatMap((r) => (r.recipientPositionId ? [r.recipientPositionId] : [])), ...(askedPosition ? [askedPosition] : [])],
-      );
-      let parent: DelegationRuleRow | null = null;
-      let issuer: { issuerType: DelegationState['issuerType']; issuerPositionId: string | null } = { issuerType: 'ROOT_AUTHORITY', issuerPositionId: null };
-      if (dto.parentDelegationId) {
-        [parent] = await delegationRules(tx, tenantId, [dto.parentDelegationId], { lock: 'share' });
-        if (!parent || parent.status === 'DELETED') throw notFound(`Delegation ${dto.parentDelegationId} not found`, [{ field: 'parentDelegationId', message: `Delegation ${dto.parentDelegationId} not found` }]);
-        if (parent.decision_id !== decision.id) throw badRequest('parentDelegationId: the parent delegates another decision', [{ field: 'parentDelegationId', message: 'delegates another decision than decisionId' }]);
-        // Handing on is its holder's right (the rules refuse anyone else with a 403), whatever their role keys.
-        const violations = checkRedelegation(toState(parent), decision, proposed, caller.userId, org, new Date());
-        if (violations.length) throw refusal(violations);
-        const from = issuerOf(parent, caller.userId, askedPosition, org);
-        if ('rule' in from) throw refusal([from]);
-        issuer = from;
-      } else {
-        const violations = checkRoot(decision, proposed, caller.keys.has('create:root_delegations'), org);
-        if (violations.length) throw refusal(violations);
-      }
+    const request = { decisionId: dto.decisionId, parentId: dto.parentDelegationId ?? null, positionId: dto.issuerPositionId?.toLowerCase() ?? null, issue: dto.status === 'ISSUED', proposed };
 
-      const moved = dto.status === 'ISSUED' ? statusMove('DRAFT', null, 'issue', await tenantSettingsOf(tx, tenantId), false) : { to: 'DRAFT' as DelegationStatus, stage: null };
-      if ('problem' in moved) throw conflict(moved.problem);
+    const rows = await this.db.transaction(async (tx) => {
+      const facts = await readForIssue(tx, tenantId, { ...request, issuerId: caller.userId, recipients: proposed.recipients, issuing: request.issue });
+      const plan = planIssue(facts, request, caller, new Date());
       const displayIds = await tx.nextDisplayIds(tenantId, 'delegation', recipientIds.length);
-      await insertDelegations(
+      await storeIssued(
         tx,
         tenantId,
         {
-          decisionId: decision.id,
-          parentId: parent?.id ?? null,
-          depth: parent ? parent.depth + 1 : 0,
-          ...issuer,
+          decisionId: plan.decision.id,
+          parentId: plan.parent?.id ?? null,
+          depth: plan.parent ? plan.parent.depth + 1 : 0,
+          issuerType: plan.issuerType,
           issuerUserId: caller.userId,
+          issuerPositionId: plan.issuerPositionId,
           recipientType: proposed.recipientType,
           recipientAutoIssue: dto.recipientAutoIssue ?? false,
-          status: moved.to,
-          stage: moved.stage,
+          status: plan.status,
+          stage: plan.stage,
           effectiveDate: proposed.effectiveDate,
           expirationDate: proposed.expirationDate,
           pathways: proposed.pathways,
@@ -135,13 +112,13 @@ export class DelegationsService {
           authorities: proposed.authorities,
         },
         proposed.recipients.map((r, i) => ({ id: recipientIds[i], displayId: displayIds[i], ...r })),
+        documents,
       );
-      await linkDocuments(tx, tenantId, recipientIds, documents);
-      const issued = moved.to !== 'DRAFT';
-      const recorded = await recordDelegationChange(tx, tenantId, recipientIds, issued ? 'issued' : 'created', caller.userId, issued ? 'evt.decision.delegation.issued' : null, MOVE_NOTICES[moved.to]);
-      if (!HOLDING_STATUSES.includes(moved.to)) return recorded;
+      const issued = plan.status !== 'DRAFT';
+      const recorded = await recordDelegationChange(tx, tenantId, recipientIds, issued ? 'issued' : 'created', caller.userId, issued ? 'evt.decision.delegation.issued' : null, MOVE_NOTICES[plan.status]);
+      if (!HOLDING_STATUSES.includes(plan.status)) return recorded;
       // Holding from now on: a segregation-of-duties conflict it creates is a 409, or acknowledged (a later revision of those delegations).
-      const acknowledged = await this.sod.refuseConflicts(tx, caller, decision.id, recipientIds, dto.acknowledgeSodConflict ?? false);
+      const acknowledged = await this.sod.refuseConflicts(tx, caller, plan.decision.id, recipientIds, dto.acknowledgeSodConflict ?? false);
       return recorded.map((r) => acknowledged.find((a) => a.view.id === r.view.id) ?? r);
     });
     return rows.map((r) => toDelegationView(r.view, caller, this.config.appUrl));

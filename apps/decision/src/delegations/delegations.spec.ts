@@ -1,4 +1,7 @@
 import { AppError } from '@ddm/contracts';
+import { IssueFacts } from '../core/delegation.sql';
+import { OrgView, ProposedDelegation } from '../core/delegation.types';
+import { planIssue } from './delegation.rules';
 import { DecisionScope, DelegationRuleRow } from '../core/delegation.types';
 import { CheckCascadingUpdatesDto, proposedCascade } from './dto/cascading.dto';
 import { CreateDelegationDto, UpdateDelegationDto, delegationLimits, proposedChange, proposedDelegation, recipientChange, uniqueDocuments, uniqueGroups } from './dto/delegation-change.dto';
@@ -123,5 +126,72 @@ describe('a check-cascading-updates proposal', () => {
       { authorityTypeId: TYPE.toLowerCase(), authorityLimitValueType: 'Authorized', authorityLimitOperator: null, authorityLimitValue: null, authorityLimitValueUnit: null, redelegable: false, redelegationLimitValue: null, redelegationLimitValueUnit: null, isLimitOverridden: false },
     ]);
     expect(p.decision.groupIds).toEqual(['g2']);
+  });
+});
+
+describe('planIssue (may the caller issue this, and how)', () => {
+  // boss holds everything; rep reports to boss; mgr is someone else.
+  const org: OrgView = {
+    isActiveUser: (u) => ['boss', 'rep', 'mgr'].includes(u),
+    managerOf: (u) => (u === 'rep' ? 'boss' : null),
+    positionsOf: (u) => (u === 'boss' ? ['pos-boss'] : []),
+    holdersOf: (p) => (p === 'pos-boss' ? ['boss'] : []),
+    isActivePosition: (p) => p === 'pos-boss',
+    groupsOfUser: () => [],
+    groupsOfPosition: () => [],
+    parentGroupsOf: () => [],
+    isLiveGroup: () => true,
+  };
+  const limit = { authorityTypeId: 't', authorityLimitValueType: 'Number' as const, authorityLimitOperator: '<=' as const, authorityLimitValue: '10', authorityLimitValueUnit: null };
+  const decision = { id: 'dec', name: 'Capex', status: 'PUBLISHED' as const, delegable: true, pathways: ['Direct Line'], groupIds: [], authorities: [limit] };
+  const proposed: ProposedDelegation = {
+    recipientType: 'SPECIFIC_PERSONNEL',
+    recipients: [{ recipientUserId: 'rep', recipientPositionId: null }],
+    pathways: ['Direct Line'],
+    groupIds: [],
+    authorities: [{ ...limit, redelegable: false, redelegationLimitValue: null, redelegationLimitValueUnit: null }],
+    effectiveDate: new Date('2030-01-01T00:00:00.000Z'),
+    expirationDate: null,
+  };
+  const parent = {
+    id: 'p', decision_id: 'dec', parent_delegation_id: null, depth: 0, status: 'ISSUED' as const, effective_date: new Date('2029-01-01T00:00:00.000Z'), expiration_date: null, is_invalid: false,
+    issuer_type: 'ROOT_AUTHORITY' as const, issuer_user_id: 'admin', issuer_position_id: null, recipient_type: 'PERSONNEL_IN_POSITION' as const, recipient_user_id: 'boss', recipient_position_id: 'pos-boss',
+    delegation_pathway: ['Direct Line'], group_ids: [], delegation_authorities: [{ ...limit, redelegable: true, redelegationLimitValue: null, redelegationLimitValueUnit: null }], accepted_date: null, pending_stage: null,
+  };
+  const facts = (f: Partial<IssueFacts> = {}): IssueFacts => ({ decision, known: [{ kind: 'user', id: 'rep' }], parent: null, org, settings: null, ...f });
+  const ask = (r: Partial<Parameters<typeof planIssue>[1]> = {}) => ({ decisionId: 'dec', parentId: null, positionId: null, issue: false, proposed, ...r });
+  const root = { userId: 'boss', keys: new Set(['create:root_delegations']) };
+  const status = (f: () => unknown): number => {
+    try {
+      f();
+    } catch (e) {
+      return (e as AppError).getStatus();
+    }
+    return 0;
+  };
+  const NOW = new Date('2030-01-01T00:00:00.000Z');
+
+  it('a root delegation: ROOT_AUTHORITY, a DRAFT unless issued, then where the tenant settings take it', () => {
+    expect(planIssue(facts(), ask(), root, NOW)).toMatchObject({ issuerType: 'ROOT_AUTHORITY', issuerPositionId: null, parent: null, status: 'DRAFT', stage: null });
+    expect(planIssue(facts({ settings: { approvalRequired: false, acceptanceRequired: false } }), ask({ issue: true }), root, NOW)).toMatchObject({ status: 'ISSUED', stage: null });
+    expect(planIssue(facts({ settings: { approvalRequired: true, acceptanceRequired: true } }), ask({ issue: true }), root, NOW)).toMatchObject({ status: 'PENDING', stage: 'APPROVAL' });
+  });
+
+  it('a redelegation is issued from the holding the issuer has: the position the parent names', () => {
+    expect(planIssue(facts({ parent }), ask({ parentId: 'p' }), { userId: 'boss', keys: new Set() }, NOW)).toMatchObject({ issuerType: 'PERSONNEL_IN_POSITION', issuerPositionId: 'pos-boss', parent });
+  });
+
+  it('answers in the order a request hears: decision, recipients, parent, its decision, then the rules', () => {
+    const everythingWrong = facts({ decision: null, known: [], parent: null });
+    expect(status(() => planIssue(everythingWrong, ask({ parentId: 'p' }), root, NOW))).toBe(404);
+    expect(() => planIssue(facts({ known: [], parent: null }), ask({ parentId: 'p' }), root, NOW)).toThrow('User rep is not a member of the tenant');
+    expect(() => planIssue(facts({ parent: { ...parent, status: 'DELETED' } }), ask({ parentId: 'p' }), root, NOW)).toThrow('Delegation p not found');
+    expect(status(() => planIssue(facts({ parent: { ...parent, decision_id: 'other' } }), ask({ parentId: 'p' }), root, NOW))).toBe(400);
+    // Not the parent's holder: 403, whatever the caller's keys.
+    expect(status(() => planIssue(facts({ parent }), ask({ parentId: 'p' }), { userId: 'mgr', keys: new Set(['create:root_delegations', 'approve:delegations']) }, NOW))).toBe(403);
+    // A root delegation without create:root_delegations: 403.
+    expect(status(() => planIssue(facts(), ask(), { userId: 'boss', keys: new Set() }, NOW))).toBe(403);
+    // Out of bounds: 400.
+    expect(status(() => planIssue(facts(), ask({ proposed: { ...proposed, pathways: ['Matrix'] } }), root, NOW))).toBe(400);
   });
 });
