@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { RuleTester } from 'eslint';
@@ -108,7 +108,7 @@ describe('the apps as they are', () => {
     for (const [file] of plugin.diskGraph(src) as Map<string, unknown>) {
       const place = plugin.placeOf(file);
       if (place.folder === '') continue;
-      const text = require('node:fs').readFileSync(file, 'utf8') as string;
+      const text = readFileSync(file, 'utf8');
       for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)['"]([^'"]+)['"]/g)) {
         const target = plugin.targetOf(file, m[1], src);
         const problem = target && plugin.problemOf(place.folder, target);
