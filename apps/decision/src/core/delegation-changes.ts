@@ -3,13 +3,13 @@
  * conditions, the bulk jobs, invalidation): who may manage one, and recording a change (a revision,
  * the state event, a notice).
  */
-import { Caller, DelegationNoticeSubject, forbidden } from '@ddm/contracts';
+import { Caller, DelegationEvent, DelegationNoticeSubject, DelegationRolePayload, forbidden } from '@ddm/contracts';
 import { Tx } from '@ddm/platform';
 import { holds, toState } from './delegation.rules';
 import { ancestorsOf, approversOf, loadOrg, reviseDelegations } from './delegation.sql';
 import { DelegationStateSubject } from './delegation.status';
 import { DelegationRow, DelegationRuleRow, Manager } from './delegation.types';
-import { toDelegationEvent } from './delegation.view';
+import type { StoredDelegationView } from './delegation.view';
 
 /**
  * Who may manage a delegation (issue, change, suspend, resume, revoke, archive, reassign, delete it;
@@ -76,4 +76,39 @@ export async function recordDelegationChange(
     } else if (notice) await tx.publishMany(notice, events);
   }
   return rows;
+}
+
+/** What evt.decision.delegation.* carry of a delegation (`roles`: those set on it, when read; see DelegationEvent.roles). */
+export function toDelegationEvent(v: StoredDelegationView, version: number, notifyUserIds: readonly string[] = [], roles?: readonly DelegationRolePayload[]): DelegationEvent {
+  return {
+    tenantId: v.tenantId,
+    delegationId: v.id,
+    decisionId: v.decisionId,
+    pathways: v.delegationPathway,
+    groupIds: v.delegationGroups.map((g) => g.groupId),
+    issuerType: v.issuerType as DelegationEvent['issuerType'],
+    issuerUserId: v.issuerUserId,
+    issuerPositionId: v.issuerPositionId,
+    recipientType: v.recipientType as DelegationEvent['recipientType'],
+    recipientUserId: v.recipientUserId,
+    recipientPositionId: v.recipientPositionId,
+    version,
+    status: v.status,
+    notifyUserIds: [...new Set(notifyUserIds)],
+    delegationDisplayId: v.delegationDisplayId,
+    documentIds: v.delegationDocuments.map((d) => d.documentId),
+    pendingStage: v.status === 'PENDING' ? (v.pendingStage ?? null) : null,
+    expirationDate: v.expirationDate,
+    authorities: v.delegationAuthorities.map((a) => ({
+      authorityTypeId: a.authorityTypeId,
+      authorityTypeOrder: a.authorityTypeOrder,
+      authorityLimit: a.authorityLimit,
+      authorityLimitValueType: a.authorityLimitValueType,
+      authorityLimitOperator: a.authorityLimitOperator,
+      authorityLimitValue: a.authorityLimitValue,
+      authorityLimitValueUnit: a.authorityLimitValueUnit,
+    })),
+    isInvalid: v.isInvalid,
+    ...(roles ? { roles: roles.map((r) => ({ roleId: r.roleId, roleStatus: r.roleStatus, assignmentId: r.assignmentId ?? null })) } : {}),
+  };
 }

@@ -5,8 +5,10 @@
  * settings). Each function runs one statement. The delegations list is the delegations resource's
  * own (delegations/delegation.sql.ts).
  */
+import { AppError, ErrorCode, FieldError, notFound } from '@ddm/contracts';
 import { Queryable, Sql, isoSql, join, raw, sql } from '@ddm/platform';
-import { DecisionScope, DelegationRuleRow, LIVE_STATUSES, Limit, OrgView, RevalidationScope, SubtreeRow } from './delegation.types';
+import { Person, PersonNames, RECIPIENT_NAMES } from './recipients';
+import { DecisionScope, DelegationRuleRow, DelegationStatus, LIVE_STATUSES, Limit, OrgView, RevalidationScope, SubtreeRow } from './delegation.types';
 
 /** LIVE_STATUSES as an SQL list, for `status IN ${LIVE_SQL}` (the one place SQL names them). */
 export const LIVE_SQL = `(${LIVE_STATUSES.map((x) => `'${x}'`).join(', ')})`;
@@ -337,11 +339,9 @@ export function knownPeople(q: Queryable, tenantId: string, userIds: readonly st
 
 /** What issuing delegations of a decision reads (readForIssue). */
 export interface IssueFacts {
-  /** The decision, FOR SHARE (it cannot narrow meanwhile); null: the tenant has no such live decision. */
-  decision: (DecisionScope & { id: string; name: string }) | null;
-  /** Which of the recipients named the tenant has (knownPeople). */
-  known: { kind: string; id: string }[];
-  /** The parent, FOR SHARE (any status; null when none is named or the tenant has no such delegation). */
+  /** The decision, FOR SHARE (it cannot narrow meanwhile). */
+  decision: DecisionScope & { id: string; name: string };
+  /** The parent, FOR SHARE (not DELETED; null when none is named). */
   parent: DelegationRuleRow | null;
   /** The issuer, the recipients and the positions named, with the organisation around them. */
   org: OrgView;
@@ -351,24 +351,71 @@ export interface IssueFacts {
 
 /**
  * Everything the rules need to issue delegations of `decisionId` by `issuerId` to `recipients`
- * (from `parentId` when it is a redelegation), read in one place: the decision and the parent
- * locked FOR SHARE, the recipients the tenant has, the organisation around the issuer and the
- * recipients, and, when `issuing`, the tenant's settings.
+ * (from `parentId` when it is a redelegation), read in one place, each record refused where it is
+ * read when the tenant does not have it, in this order: the decision (404, locked FOR SHARE: it
+ * cannot narrow meanwhile), the recipients (404 naming each), the parent (404, locked FOR SHARE);
+ * then the organisation around the issuer and the recipients, and, when `issuing`, the tenant's settings.
  */
 export async function readForIssue(
   tx: Queryable,
   tenantId: string,
-  ask: { decisionId: string; parentId: string | null; issuerId: string; recipients: readonly { recipientUserId: string | null; recipientPositionId: string | null }[]; positionId: string | null; issuing: boolean },
+  ask: { decisionId: string; parentId: string | null; issuerId: string; recipients: readonly Person[]; positionId: string | null; issuing: boolean },
 ): Promise<IssueFacts> {
-  const userIds = [...new Set(ask.recipients.flatMap((r) => (r.recipientUserId ? [r.recipientUserId] : [])))];
-  const positionIds = [...new Set(ask.recipients.flatMap((r) => (r.recipientPositionId ? [r.recipientPositionId] : [])))];
   const decision = await decisionScope(tx, tenantId, ask.decisionId, true);
-  const known = await knownPeople(tx, tenantId, userIds, positionIds);
+  if (!decision) throw notFound(`Decision ${ask.decisionId} not found`, [{ field: 'decisionId', message: `Decision ${ask.decisionId} not found` }]);
+  await requireRecipients(tx, tenantId, ask.recipients);
   const org = await loadOrg(tx, tenantId, [ask.issuerId, ...ask.recipients.flatMap((r) => (r.recipientUserId ? [r.recipientUserId] : []))], [
     ...ask.recipients.flatMap((r) => (r.recipientPositionId ? [r.recipientPositionId] : [])),
     ...(ask.positionId ? [ask.positionId] : []),
   ]);
-  const [parent] = ask.parentId ? await delegationRules(tx, tenantId, [ask.parentId], { lock: 'share' }) : [];
+  let parent: DelegationRuleRow | null = null;
+  if (ask.parentId) {
+    [parent] = await delegationRules(tx, tenantId, [ask.parentId], { lock: 'share' });
+    if (!parent || parent.status === 'DELETED') throw notFound(`Delegation ${ask.parentId} not found`, [{ field: 'parentDelegationId', message: `Delegation ${ask.parentId} not found` }]);
+  }
   const settings = ask.issuing ? await tenantSettingsOf(tx, tenantId) : null;
-  return { decision, known, parent: parent ?? null, org, settings };
+  return { decision, parent, org, settings };
+}
+
+/** Recipients are members and positions of the tenant (404 naming each unknown one). */
+export async function requireRecipients(tx: Queryable, tenantId: string, recipients: readonly Person[], field = 'delegationRecipients', names: PersonNames = RECIPIENT_NAMES): Promise<void> {
+  const userIds = [...new Set(recipients.flatMap((r) => (r.recipientUserId ? [r.recipientUserId] : [])))];
+  const positionIds = [...new Set(recipients.flatMap((r) => (r.recipientPositionId ? [r.recipientPositionId] : [])))];
+  const unknown = unknownRecipients(await knownPeople(tx, tenantId, userIds, positionIds), recipients, field, names);
+  if (unknown) throw unknown;
+}
+
+/** The 404 naming each recipient the tenant does not have (`known`: the members and positions it has, as knownPeople answers), or null. */
+function unknownRecipients(known: readonly { kind: string; id: string }[], recipients: readonly Person[], field = 'delegationRecipients', names: PersonNames = RECIPIENT_NAMES): AppError | null {
+  const has = new Set(known.map((f) => `${f.kind}:${f.id}`));
+  const errors: FieldError[] = [];
+  recipients.forEach((r, i) => {
+    if (r.recipientUserId && !has.has(`user:${r.recipientUserId}`)) errors.push({ field: `${field}.${i}.${names.user}`, message: `User ${r.recipientUserId} is not a member of the tenant` });
+    if (r.recipientPositionId && !has.has(`position:${r.recipientPositionId}`)) errors.push({ field: `${field}.${i}.${names.position}`, message: `Position ${r.recipientPositionId} not found` });
+  });
+  return errors.length ? new AppError(ErrorCode.NotFound, errors.map((e) => e.message).join('; '), errors) : null;
+}
+
+/**
+ * Links documents to each of the tenant's delegations named (not DELETED; locked), after those it
+ * has, a pair already linked changing nothing; the delegations that gained one get a new version.
+ * Answers each delegation found, with its status and how many documents it gained.
+ */
+export async function addDocuments(tx: Queryable, tenantId: string, ids: readonly string[], documentIds: readonly string[], by: string | null): Promise<{ id: string; status: DelegationStatus; added: number }[]> {
+  const rows = await tx.query<{ id: string; status: DelegationStatus; added: number }>(
+    `WITH targets AS (
+       SELECT g.id, g.status FROM decision.delegations g WHERE g.tenant_id = $1 AND g.id = ANY($2::uuid[]) AND g.status <> 'DELETED' FOR UPDATE),
+     linked AS (
+       INSERT INTO decision.delegation_documents (id, tenant_id, delegation_id, document_id, is_pinned, position)
+       SELECT gen_random_uuid(), $1, t.id, d.document_id, false,
+              coalesce((SELECT max(x.position) FROM decision.delegation_documents x WHERE x.delegation_id = t.id), 0) + d.n
+         FROM targets t CROSS JOIN unnest($3::uuid[]) WITH ORDINALITY AS d(document_id, n)
+       ON CONFLICT (delegation_id, document_id) DO NOTHING
+       RETURNING delegation_id)
+     SELECT t.id, t.status, (SELECT count(*)::int FROM linked l WHERE l.delegation_id = t.id) AS added FROM targets t`,
+    [tenantId, ids, documentIds],
+  );
+  const changed = rows.filter((r) => r.added > 0).map((r) => r.id);
+  if (changed.length) await tx.query(`UPDATE decision.delegations SET updated_on = now(), updated_by = $2, version = version + 1 WHERE id = ANY($1::uuid[])`, [changed, by]);
+  return rows;
 }

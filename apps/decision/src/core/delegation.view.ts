@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Caller, DELEGATION_ISSUER_TYPES, DELEGATION_RECIPIENT_TYPES, DelegationEvent, DelegationRolePayload, PermissionRule, RecordPermission, recordPermissions, relationshipsOf } from '@ddm/contracts';
+import { Caller, DELEGATION_ISSUER_TYPES, DELEGATION_RECIPIENT_TYPES, PermissionRule, RecordPermission, recordPermissions, relationshipsOf } from '@ddm/contracts';
 import { DELEGATION_STATUSES, INVALID_FIELDS } from './delegation.types';
 
 export class DelegationRecipientView {
@@ -134,40 +134,6 @@ export function toDelegationView(stored: StoredDelegationView, caller: Caller, a
   return view;
 }
 
-/** What evt.decision.delegation.* carry of a delegation (`roles`: those set on it, when read; see DelegationEvent.roles). */
-export function toDelegationEvent(v: StoredDelegationView, version: number, notifyUserIds: readonly string[] = [], roles?: readonly DelegationRolePayload[]): DelegationEvent {
-  return {
-    tenantId: v.tenantId,
-    delegationId: v.id,
-    decisionId: v.decisionId,
-    pathways: v.delegationPathway,
-    groupIds: v.delegationGroups.map((g) => g.groupId),
-    issuerType: v.issuerType as DelegationEvent['issuerType'],
-    issuerUserId: v.issuerUserId,
-    issuerPositionId: v.issuerPositionId,
-    recipientType: v.recipientType as DelegationEvent['recipientType'],
-    recipientUserId: v.recipientUserId,
-    recipientPositionId: v.recipientPositionId,
-    version,
-    status: v.status,
-    notifyUserIds: [...new Set(notifyUserIds)],
-    delegationDisplayId: v.delegationDisplayId,
-    documentIds: v.delegationDocuments.map((d) => d.documentId),
-    pendingStage: v.status === 'PENDING' ? (v.pendingStage ?? null) : null,
-    expirationDate: v.expirationDate,
-    authorities: v.delegationAuthorities.map((a) => ({
-      authorityTypeId: a.authorityTypeId,
-      authorityTypeOrder: a.authorityTypeOrder,
-      authorityLimit: a.authorityLimit,
-      authorityLimitValueType: a.authorityLimitValueType,
-      authorityLimitOperator: a.authorityLimitOperator,
-      authorityLimitValue: a.authorityLimitValue,
-      authorityLimitValueUnit: a.authorityLimitValueUnit,
-    })),
-    isInvalid: v.isInvalid,
-    ...(roles ? { roles: roles.map((r) => ({ roleId: r.roleId, roleStatus: r.roleStatus, assignmentId: r.assignmentId ?? null })) } : {}),
-  };
-}
 
 /** The fields of a delegation `select` may name. */
 export const DELEGATION_FIELDS = [

@@ -1,10 +1,9 @@
 /**
- * Who a delegation or a role names (recipients, role designees): each names what its type needs (a
- * person, a position, or both; 400 naming the field), and each exists in the tenant (404 naming it).
+ * Who a delegation or a role names (recipients, role designees), with no I/O: each names what its
+ * type needs (a person, a position, or both; 400 naming the field). That each exists in the tenant
+ * (404 naming it) is read with them (requireRecipients, core/delegation.sql.ts).
  */
-import { AppError, ErrorCode, FieldError, badRequest } from '@ddm/contracts';
-import { Queryable } from '@ddm/platform';
-import { knownPeople } from './delegation.sql';
+import { FieldError, badRequest } from '@ddm/contracts';
 
 export interface Person {
   recipientUserId: string | null;
@@ -33,23 +32,4 @@ export function refuseBadRecipients(type: string, recipients: readonly Person[],
     seen.add(key);
   });
   if (errors.length) throw badRequest(`Invalid recipients: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`, errors);
-}
-
-/** Recipients are members and positions of the tenant (404 naming each unknown one). */
-export async function requireRecipients(tx: Queryable, tenantId: string, recipients: readonly Person[], field = 'delegationRecipients', names: PersonNames = RECIPIENT_NAMES): Promise<void> {
-  const userIds = [...new Set(recipients.flatMap((r) => (r.recipientUserId ? [r.recipientUserId] : [])))];
-  const positionIds = [...new Set(recipients.flatMap((r) => (r.recipientPositionId ? [r.recipientPositionId] : [])))];
-  const unknown = unknownRecipients(await knownPeople(tx, tenantId, userIds, positionIds), recipients, field, names);
-  if (unknown) throw unknown;
-}
-
-/** The 404 naming each recipient the tenant does not have (`known`: the members and positions it has, as knownPeople answers), or null. */
-export function unknownRecipients(known: readonly { kind: string; id: string }[], recipients: readonly Person[], field = 'delegationRecipients', names: PersonNames = RECIPIENT_NAMES): AppError | null {
-  const has = new Set(known.map((f) => `${f.kind}:${f.id}`));
-  const errors: FieldError[] = [];
-  recipients.forEach((r, i) => {
-    if (r.recipientUserId && !has.has(`user:${r.recipientUserId}`)) errors.push({ field: `${field}.${i}.${names.user}`, message: `User ${r.recipientUserId} is not a member of the tenant` });
-    if (r.recipientPositionId && !has.has(`position:${r.recipientPositionId}`)) errors.push({ field: `${field}.${i}.${names.position}`, message: `Position ${r.recipientPositionId} not found` });
-  });
-  return errors.length ? new AppError(ErrorCode.NotFound, errors.map((e) => e.message).join('; '), errors) : null;
 }

@@ -4,13 +4,13 @@ import { Db, Jobs, SERVICE_CONFIG, ServiceConfig, Tx, listPage } from '@ddm/plat
 import { v7 as uuidv7 } from 'uuid';
 import { manageable, recordDelegationChange, requireMayManage } from '../core/delegation-changes';
 import { cascadeEffects, checkChange, holds, refusal, toState } from '../core/delegation.rules';
-import { DELEGATION_AT_SQL, DELEGATION_BY_ID_SQL, decisionScope, decisionTreeOf, delegationRules, loadOrg, readForIssue, subtreeOf, tenantSettingsOf } from '../core/delegation.sql';
+import { decisionScope, decisionTreeOf, DELEGATION_AT_SQL, DELEGATION_BY_ID_SQL, delegationRules, loadOrg, readForIssue, requireRecipients, subtreeOf, tenantSettingsOf } from '../core/delegation.sql';
 import { MOVE_NOTICES, stateSubjectOf, statusMove, statusOnReassign } from '../core/delegation.status';
 import { DelegationAction, DelegationRow, DelegationRuleRow, DelegationState, HOLDING_STATUSES, LIVE_STATUSES, Violation } from '../core/delegation.types';
 import { DelegationView, selectDelegationFields, toDelegationView } from '../core/delegation.view';
 import { revalidate } from '../core/invalidation';
 import { ReassignParams } from '../core/reassign';
-import { refuseBadRecipients, requireRecipients } from '../core/recipients';
+import { refuseBadRecipients } from '../core/recipients';
 import { writeStatusMove } from '../core/status-move';
 import { SodRefs } from '../authority/sod/sod-refs';
 import { DelegationFilters, delegationList, deletionTree, liveWithDisplayId, markDeleted, replaceDocuments, revokeSubtree, statusOf, storeIssued, updateTerms } from './delegation.sql';
