@@ -51,6 +51,7 @@ import { Sql, listSql, pageRows } from '@ddm/platform';
 import { DECISION_BY_ID_SQL, DecisionRow, decisionList } from '../../apps/decision/src/decisions/decision.sql';
 import { selectDecisionFields, toDecisionView } from '../../apps/decision/src/decisions/dto/decision.response';
 import { SearchDecisionsDto } from '../../apps/decision/src/decisions/dto/search-decisions.dto';
+import { until } from '../../libs/testing/src/events';
 import { OTLP_KIND, OtlpReceiver, ReceivedSpan, startOtlpReceiver } from '../../libs/testing/src/otlp';
 import { DEV_KEYS_DIR } from '../lib/runtime';
 import { signDevToken } from '../lib/sign';
@@ -372,16 +373,6 @@ function getTargetNumber(): number {
 // ---------------------------------------------------------------------------------------------
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(probe: () => Promise<T | false | undefined> | T | false | undefined, what: string, timeoutMs: number, intervalMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const got = await probe();
-    if (got) return got;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
-    await sleep(intervalMs);
-  }
-}
 
 interface Answer {
   status: number;
