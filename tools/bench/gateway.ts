@@ -10,7 +10,7 @@
 import { once } from 'node:events';
 import { DEV_KEYS_DIR, runtime } from '../lib/runtime';
 import { signDevToken } from '../lib/sign';
-import { BENCH_DEFAULTS, BENCH_RATE_LIMITS, best, Column, failUnlessAll200, fetchJson, log, measureRounds, parseBenchArgs, printReport, Run, runBench, runsNote, runsTable, spawnScript, startService, stopChildren, summary, Target, warmUp } from './lib';
+import { BENCH_DEFAULTS, BENCH_RATE_LIMITS, best, Column, failUnlessAll200, fetchJson, log, measureRounds, parseArgs, printReport, Run, runBench, runsNote, runsTable, spawnScript, startService, stopChildren, summary, Target, warmUp } from './lib';
 
 const NATS_NAMESPACE = 'bench';
 const DEMO_TENANT = 'Demo Co';
@@ -48,7 +48,7 @@ const COLUMNS: Column<Run<Key>>[] = [
 ];
 
 async function main() {
-  const opts = parseBenchArgs(process.argv.slice(2), USAGE, BENCH_DEFAULTS);
+  const opts = parseArgs(process.argv.slice(2), USAGE, BENCH_DEFAULTS);
   const rt = runtime();
   const baseEnv = { DATABASE_URL: rt.appDatabaseUrl, MIGRATION_DATABASE_URL: rt.databaseUrl, NATS_URL: rt.natsUrl, NATS_NAMESPACE, DEV_KEYS_DIR, LOG_LEVEL: 'warn', ...BENCH_RATE_LIMITS };
 

@@ -114,7 +114,7 @@ const own = <O>(table: Partial<Record<keyof O & string, [number, number]>> | und
  * Reads `--duration`, `--connections`, `--warmup` and the benchmark's own options (`--name n` or
  * `--name=n`) over `defaults`. Exits 2 with the usage line on anything else.
  */
-export function parseBenchArgs<O extends BenchOptions>(argv: string[], usageLine: string, defaults: O, options: OwnOptions<O> = {}): O {
+export function parseArgs<O extends BenchOptions>(argv: string[], usageLine: string, defaults: O, options: OwnOptions<O> = {}): O {
   const opts = { ...defaults } as O & Record<string, unknown>;
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split('=', 2);
@@ -145,7 +145,7 @@ export function parseBenchArgs<O extends BenchOptions>(argv: string[], usageLine
 // Child processes.
 // ---------------------------------------------------------------------------------------------
 
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   const server = createServer();
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -181,7 +181,7 @@ export function spawnScript(script: string, env: Record<string, string>, stdout:
 }
 
 /** Starts a service (spawnScript) and says so if it exits before stopChildren(). */
-export function start(name: string, script: string, env: Record<string, string>): ChildProcess {
+function start(name: string, script: string, env: Record<string, string>): ChildProcess {
   const child = spawnScript(script, env);
   child.once('exit', (code, signal) => {
     if (!stopping && !stoppedOnPurpose.has(child)) log(`${name} exited early (code ${code}, signal ${signal})`);
@@ -221,7 +221,7 @@ export async function startService(name: string, script: string, env: Record<str
 }
 
 /** Polls `${base}/health/ready` until it answers 2xx; throws if the child exits first or after `timeoutMs`. */
-export async function waitReady(name: string, child: ChildProcess, base: string, timeoutMs: number): Promise<void> {
+async function waitReady(name: string, child: ChildProcess, base: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited before it was ready`);
@@ -279,7 +279,7 @@ async function admin<T>(url: string, work: (c: Client) => Promise<T>): Promise<T
 }
 
 /** Creates the scratch database `name` afresh (dropped first if a previous run left it) and answers its URL. */
-export async function createScratchDatabase(url: string, name: string): Promise<string> {
+async function createScratchDatabase(url: string, name: string): Promise<string> {
   log(`scratch database ${name} (${url.replace(/\/\/[^@]*@/, '//').replace(/\/[^/]*$/, '')})`);
   await admin(url, async (c) => {
     await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
@@ -292,7 +292,7 @@ export async function createScratchDatabase(url: string, name: string): Promise<
  * What a benchmark leaves behind, removed: the children stopped, the scratch database dropped
  * (unless `keep`, to look at query plans) and the namespace's streams deleted. Never throws.
  */
-export async function removeScratch(rt: Rt, database: string, natsNamespace: string, keep: boolean): Promise<void> {
+async function removeScratch(rt: Rt, database: string, natsNamespace: string, keep: boolean): Promise<void> {
   await stopChildren(10_000);
   if (keep) log(`kept database ${database}`);
   else await admin(rt.databaseUrl, (c) => c.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`)).catch((err) => log(`could not drop ${database}: ${(err as Error).message}`));
@@ -310,7 +310,7 @@ export async function removeScratch(rt: Rt, database: string, natsNamespace: str
  * it), quiet logs, loopback only, a pool of POOL_SIZE, and tracing off for the measured runs
  * whatever the shell exports. `APP_URL` only when the benchmark compares links.
  */
-export async function scratchServiceEnv(rt: Rt, database: string, natsNamespace: string, poolSize: number, appUrl?: string): Promise<{ url: string; env: Record<string, string> }> {
+async function scratchServiceEnv(rt: Rt, database: string, natsNamespace: string, appUrl?: string): Promise<{ url: string; env: Record<string, string> }> {
   const url = await createScratchDatabase(rt.databaseUrl, database);
   ensureDevKeys(DEV_KEYS_DIR);
   const env: Record<string, string> = {
@@ -323,7 +323,7 @@ export async function scratchServiceEnv(rt: Rt, database: string, natsNamespace:
     DEV_KEYS_DIR,
     LOG_LEVEL: 'warn',
     HOST: '127.0.0.1',
-    DB_POOL_SIZE: String(poolSize),
+    DB_POOL_SIZE: String(POOL_SIZE),
     OTEL_EXPORTER_OTLP_ENDPOINT: '',
     ...BENCH_RATE_LIMITS,
     ...(appUrl ? { APP_URL: appUrl } : {}),
@@ -356,7 +356,7 @@ async function serveBare<C>({ databaseUrl, ...config }: BareData<C>, routes: (ap
  * run with `data` as its workerData): its own event loop, so it does not share one with
  * autocannon. The worker posts `{ port }` once listening.
  */
-export async function startBareWorker(script: string, data: unknown): Promise<{ worker: Worker; base: string }> {
+async function startBareWorker(script: string, data: unknown): Promise<{ worker: Worker; base: string }> {
   const worker = new Worker(script, { workerData: data });
   const port = await new Promise<number>((resolve, reject) => {
     worker.once('message', (m: { port: number }) => resolve(m.port));
@@ -422,10 +422,10 @@ export function serviceBench<O extends ServiceBenchOptions, C extends object = o
   const natsNamespace = `bench${bench.name}`;
   const rt = runtime();
   const defaults = { ...BENCH_DEFAULTS, keep: false, ...bench.defaults } as O;
-  const opts = parseBenchArgs<O>(process.argv.slice(2), bench.usage, defaults, { ...bench.options, flags: ['keep', ...(bench.options?.flags ?? [])] });
+  const opts = parseArgs<O>(process.argv.slice(2), bench.usage, defaults, { ...bench.options, flags: ['keep', ...(bench.options?.flags ?? [])] });
   let bareWorker: Worker | undefined;
   const main = async () => {
-    const scratch = await scratchServiceEnv(rt, database, natsNamespace, POOL_SIZE, bench.appUrl);
+    const scratch = await scratchServiceEnv(rt, database, natsNamespace, bench.appUrl);
     const env = bench.env ? await bench.env(scratch.env, opts) : scratch.env;
     let measured: { child: ChildProcess; base: string } | undefined;
     for (const area of bench.service === 'auth' ? ['auth'] : ['auth', bench.service])
@@ -808,83 +808,4 @@ export async function startOtlpSink(): Promise<{ url: string; stop(): Promise<nu
     worker.once('error', reject);
   });
   return { url: `http://127.0.0.1:${port}`, stop: () => worker.terminate() };
-}
-
-// ---------------------------------------------------------------------------------------------
-// The entry points of the benchmarks not yet on serviceBench (removed once none uses them).
-// ---------------------------------------------------------------------------------------------
-
-/**
- * Reads `--duration`, `--connections` and `--warmup` (`--name n` or `--name=n`) over `defaults`.
- * `extra` sees every flag first and returns true for one it took itself; `value()` gives that
- * flag's value (inline or the next argument). Exits 2 with the usage line on anything else.
- */
-export function parseArgs<T extends BenchOptions>(
-  argv: string[],
-  defaults: T,
-  usageLine: string,
-  extra?: (flag: string, value: () => string | undefined, opts: T) => boolean,
-): T {
-  const opts = { ...defaults };
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].split('=', 2);
-    if (extra?.(flag, () => inline ?? argv[++i], opts)) continue;
-    const key = flag.replace(/^--/, '') as keyof BenchOptions;
-    if (!flag.startsWith('--') || !(key in LIMITS)) usage(`unknown option ${argv[i]}`, usageLine);
-    const raw = inline ?? argv[++i];
-    const n = Number(raw);
-    const [min, max] = LIMITS[key];
-    if (!Number.isInteger(n) || n < min || n > max) usage(`--${key} must be an integer from ${min} to ${max} (got "${raw}")`, usageLine);
-    opts[key] = n;
-  }
-  return opts;
-}
-
-/**
- * The entry of a benchmark with a bare handler, at the end of its file. In the main thread: reads
- * the options, runs `main`, then (whatever happened) stops the bare worker, removes the scratch
- * database and streams (unless --keep) and runs `after`. In the bare handler's worker thread (the
- * same file, see startBareWorker): serves with the worker's config.
- */
-export function benchEntry<O extends BenchOptions & { keep: boolean }, C>(bench: {
-  database: string;
-  natsNamespace: string;
-  parse: (argv: string[]) => O;
-  main: (opts: O, rt: { databaseUrl: string; natsUrl: string }) => Promise<void>;
-  serveBare: (config: C) => Promise<void>;
-  bareWorker: () => Worker | undefined;
-  after?: () => Promise<unknown>;
-}): void {
-  if (!isMainThread) {
-    void bench.serveBare(workerData as C);
-    return;
-  }
-  const rt = runtime();
-  const options = bench.parse(process.argv.slice(2));
-  runBench(
-    () => bench.main(options, rt),
-    async () => {
-      await bench.bareWorker()?.terminate();
-      await removeScratch(rt, bench.database, bench.natsNamespace, options.keep);
-      await bench.after?.();
-    },
-  );
-}
-
-/**
- * parseArgs' `extra` for a benchmark's own options: `--keep` (keep the scratch database and
- * streams) and one integer flag per entry of `ranges` (`--size n`, within [min, max]).
- */
-export function keepAndCounts<T extends BenchOptions & { keep: boolean }>(ranges: Partial<Record<keyof T & string, [number, number]>>, usageLine: string) {
-  return (flag: string, value: () => string | undefined, opts: T): boolean => {
-    if (flag === '--keep') return (opts.keep = true);
-    const name = flag.replace(/^--/, '') as keyof T & string;
-    const range = Object.prototype.hasOwnProperty.call(ranges, name) ? ranges[name] : undefined;
-    if (!range) return false;
-    const raw = value();
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < range[0] || n > range[1]) usage(`${flag} must be an integer from ${range[0]} to ${range[1]} (got "${raw}")`, usageLine);
-    (opts as Record<string, unknown>)[name] = n;
-    return true;
-  };
 }
