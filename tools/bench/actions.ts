@@ -19,10 +19,8 @@
  * response was not a 200. Run it at a small size (--large 5000 --small 500) as a smoke check.
  */
 import 'reflect-metadata';
-import { isDeepStrictEqual } from 'node:util';
-import { Worker, parentPort } from 'node:worker_threads';
 import { plainToInstance } from 'class-transformer';
-import Fastify from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Client, Pool } from 'pg';
 import { DEFAULT_ROLES } from '@ddm/contracts';
 import { listSql, pageRows } from '@ddm/platform';
@@ -31,33 +29,9 @@ import { INSERT_DEFAULT_PRIORITIES_SQL, INSERT_DEFAULT_STATUSES_SQL, INSERT_DEFA
 import { ACTION_BY_ID_SQL, ActionRow, actionList } from '../../apps/actions/src/actions/action.sql';
 import { ListActionsQuery } from '../../apps/actions/src/actions/dto/list-actions.query';
 import { toActionView } from '../../apps/actions/src/actions/dto/action.response';
-import { DEV_KEYS_DIR } from '../lib/runtime';
-import { signDevToken } from '../lib/sign';
-import {
-  benchEntry,
-  BenchOptions,
-  failUnlessAll200,
-  log,
-  measure,
-  pad,
-  parseArgs,
-  round2,
-  scratchServiceEnv,
-  seedCaller,
-  seedTenantWithRoles,
-  startBareWorker,
-  startService,
-  Stats,
-  summary,
-  keepAndCounts,
-} from './lib';
+import { Ask, BenchContext, bearer, checkSame, failUnlessAll200, Impl, kindAndImpl, log, measureRounds, pageOf, printReport, round2, Run, runsNote, runsTable, secondsSince, seedCaller, seedTenantWithRoles, serviceAndBare, serviceBench, ServiceBenchOptions, uuidV7, verdict, versus, warmUp } from './lib';
 
-const DATABASE = 'ddm_bench_actions';
-const NATS_NAMESPACE = 'benchactions';
-const READY_TIMEOUT_MS = 120_000;
-const POOL_SIZE = 10;
 const APP_URL = 'http://localhost:8080';
-const USAGE = 'npm run bench -- actions [--duration <s>] [--connections <n>] [--warmup <s>] [--large <n>] [--small <n>] [--keep]';
 const TARGETS = { get: 0.6, list: 0.8, p95Growth: 1.5 } as const;
 /** People per action: each has about as many actions (owned or assigned) in a tenant of any size, as in a real one. */
 const ACTIONS_PER_USER = 40;
@@ -65,33 +39,15 @@ const ACTIONS_PER_USER = 40;
 const CALLER_KEYS = new Set(DEFAULT_ROLES.find((r) => r.key === 'GLOBAL_USER')!.keys);
 
 type Kind = 'get' | 'list' | 'small';
-type Impl = 'service' | 'bare';
-interface Target {
-  kind: Kind;
-  impl: Impl;
-  url: string;
-  headers: Record<string, string>;
-}
-interface Run extends Stats {
-  kind: Kind;
-  impl: Impl;
-  round: number;
-}
-interface Options extends BenchOptions {
-  keep: boolean;
+const KINDS: Kind[] = ['get', 'list', 'small'];
+interface Options extends ServiceBenchOptions {
   large: number;
   small: number;
 }
 
 // The bare handler (worker thread): same SQL, same mapping, no auth, no envelope, no validation.
 
-interface BareConfig {
-  databaseUrl: string;
-}
-
-async function serveBare({ databaseUrl }: BareConfig): Promise<void> {
-  const pool = new Pool({ connectionString: databaseUrl, max: POOL_SIZE, application_name: 'ddm-bench-bare' });
-  const app = Fastify({ logger: false });
+function bareRoutes(app: FastifyInstance, pool: Pool): void {
   app.get<{ Params: { id: string }; Querystring: { tenantId: string; userId: string } }>('/bare/actions/:id', async (req, reply) => {
     const { rows } = await pool.query<ActionRow>(ACTION_BY_ID_SQL, [req.params.id, req.query.tenantId]);
     if (!rows.length) return reply.code(404).send({ message: 'not found' });
@@ -105,8 +61,6 @@ async function serveBare({ databaseUrl }: BareConfig): Promise<void> {
     const { items, total } = pageRows(rows, (r: ActionRow) => toActionView(r.view, { userId, keys: CALLER_KEYS }, APP_URL));
     return { page: q.page, limit: q.limit, total, data: items };
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  parentPort!.postMessage({ port: (app.server.address() as { port: number }).port });
 }
 
 // Seed (set-based SQL).
@@ -117,10 +71,6 @@ interface SeededTenant {
   callerSub: string;
   actionId: string;
 }
-
-/** A uuid v7 (time-ordered, like the service's ids) for a timestamp expression, in SQL. */
-const uuidV7 = (ts: string) =>
-  `(lpad(to_hex((extract(epoch FROM ${ts}) * 1000)::bigint), 12, '0') || '7' || substr(md5(random()::text), 1, 3) || '8' || substr(md5(random()::text), 1, 15))::uuid`;
 
 async function seedTenant(db: Client, name: string, count: number): Promise<SeededTenant> {
   const { tenantId, roleIds } = await seedTenantWithRoles(db, name);
@@ -169,135 +119,79 @@ async function seedTenant(db: Client, name: string, count: number): Promise<Seed
   return { tenantId, userId: caller.userId, callerSub: caller.sub, actionId };
 }
 
-// Checks.
-
-const REQUEST_TIMEOUT_MS = 10_000;
-
-async function getJson(t: Target): Promise<unknown> {
-  const res = await fetch(t.url, { headers: t.headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-  const body = (await res.json()) as unknown;
-  if (res.status !== 200) throw new Error(`${t.impl} ${t.kind}: GET ${t.url} answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
-  return body;
-}
-
-/** Service and bare must answer the same data (the service inside its envelope), or the comparison means nothing. */
-async function checkSame(service: Target, bare: Target): Promise<unknown> {
-  const s = ((await getJson(service)) as { data: unknown }).data;
-  const b = await getJson(bare);
-  const comparable = (x: unknown) => (service.kind === 'get' ? x : { total: (x as { total: number }).total, data: (x as { data: unknown[] }).data });
-  if (!isDeepStrictEqual(comparable(s), comparable(b))) {
-    throw new Error(`${service.kind}: the service and the bare handler answer different data:\n service ${JSON.stringify(s).slice(0, 400)}\n bare    ${JSON.stringify(b).slice(0, 400)}`);
-  }
-  return b;
-}
-
 // Main.
 
-function parseOptions(argv: string[]): Options {
-  return parseArgs<Options>(argv, { duration: 10, connections: 16, warmup: 3, keep: false, large: 200_000, small: 2_000 }, USAGE, keepAndCounts<Options>({ large: [100, 1_000_000], small: [100, 1_000_000] }, USAGE));
-}
-
-const KINDS: Kind[] = ['get', 'list', 'small'];
-
-let bareWorker: Worker | undefined;
-
-async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string }): Promise<void> {
-  const { url, env } = await scratchServiceEnv(rt, DATABASE, NATS_NAMESPACE, POOL_SIZE, APP_URL);
-  await startService('auth', 'dist/apps/auth/src/main.js', env, READY_TIMEOUT_MS, 'it applies the auth migrations');
-  const { base: svc } = await startService('actions', 'dist/apps/actions/src/main.js', env, READY_TIMEOUT_MS, 'it applies the actions migrations');
-
-  const db = new Client({ connectionString: url });
-  await db.connect();
-  try {
-    const sizes = { small: opts.small, large: opts.large };
-    const tenants = {} as Record<'small' | 'large', SeededTenant>;
-    for (const size of ['small', 'large'] as const) {
-      const started = Date.now();
-      tenants[size] = await seedTenant(db, `Bench ${size}`, sizes[size]);
-      log(`${size} tenant: ${sizes[size].toLocaleString('en')} actions seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    }
-    await db.query('VACUUM (ANALYZE)');
-    const bare = await startBareWorker(__filename, { databaseUrl: url } satisfies BareConfig);
-    bareWorker = bare.worker;
-    log(`bare handler on ${bare.base} (worker thread, pg pool of ${POOL_SIZE})`);
-
-    const listQuery = (t: SeededTenant) => `onlyMine=true&actionStatusIds=${statusIdOf(t.tenantId, 'TODO')},${statusIdOf(t.tenantId, 'IN_PROGRESS')}&sortBy=dueDate&limit=20`;
-    const tenantOf: Record<Kind, 'small' | 'large'> = { get: 'large', list: 'large', small: 'small' };
-    const targets = {} as Record<Kind, Record<Impl, Target>>;
-    for (const kind of KINDS) {
-      const t = tenants[tenantOf[kind]];
-      const path = kind === 'get' ? `/actions/${t.actionId}` : `/actions?${listQuery(t)}`;
-      targets[kind] = {
-        service: { kind, impl: 'service', url: `${svc}/actions/v1${path}`, headers: { authorization: `Bearer ${signDevToken({ sub: t.callerSub }, DEV_KEYS_DIR, '2h')}` } },
-        bare: { kind, impl: 'bare', url: `${bare.base}/bare${path}${path.includes('?') ? '&' : '?'}tenantId=${t.tenantId}&userId=${t.userId}`, headers: {} },
-      };
-    }
-    const matches = {} as Record<Kind, number>;
-    for (const kind of KINDS) matches[kind] = ((await checkSame(targets[kind].service, targets[kind].bare)) as { total?: number }).total ?? 1;
-    log(`service and bare answer the same data; "my open actions" matches ${matches.list} of ${opts.large} and ${matches.small} of ${opts.small}`);
-
-    const warmups: Run[] = [];
-    for (const kind of KINDS)
-      for (const impl of ['service', 'bare'] as const)
-        if (opts.warmup > 0) warmups.push({ kind, impl, round: 0, ...(await measure(targets[kind][impl].url, targets[kind][impl].headers, opts.connections, opts.warmup)) });
-    const runs: Run[] = [];
-    for (const round of [1, 2])
-      for (const kind of KINDS)
-        for (const impl of ['service', 'bare'] as const) {
-          log(`${kind} ${impl} run ${round}: ${opts.connections} connections, ${opts.duration} s`);
-          runs.push({ kind, impl, round, ...(await measure(targets[kind][impl].url, targets[kind][impl].headers, opts.connections, opts.duration)) });
-        }
-    report(opts, runs, matches);
-    failUnlessAll200([...warmups, ...runs], (r) => `${r.kind} ${r.impl}#${r.round}`);
-  } finally {
-    await db.end();
+async function main({ opts, db, svc, startBare }: BenchContext<Options, object>): Promise<void> {
+  const sizes = { small: opts.small, large: opts.large };
+  const tenants = {} as Record<'small' | 'large', SeededTenant>;
+  for (const size of ['small', 'large'] as const) {
+    const started = Date.now();
+    tenants[size] = await seedTenant(db, `Bench ${size}`, sizes[size]);
+    log(`${size} tenant: ${sizes[size].toLocaleString('en')} actions seeded in ${secondsSince(started)} s`);
   }
+  await db.query('VACUUM (ANALYZE)');
+  const bare = await startBare({});
+
+  const listQuery = (t: SeededTenant) => `onlyMine=true&actionStatusIds=${statusIdOf(t.tenantId, 'TODO')},${statusIdOf(t.tenantId, 'IN_PROGRESS')}&sortBy=dueDate&limit=20`;
+  const tenantOf: Record<Kind, 'small' | 'large'> = { get: 'large', list: 'large', small: 'small' };
+  const sides = {} as Record<Kind, { service: Ask; bare: Ask }>;
+  for (const kind of KINDS) {
+    const t = tenants[tenantOf[kind]];
+    const path = kind === 'get' ? `/actions/${t.actionId}` : `/actions?${listQuery(t)}`;
+    sides[kind] = {
+      service: { url: `${svc}/actions/v1${path}`, headers: bearer(t.callerSub) },
+      bare: { url: `${bare}/bare${path}${path.includes('?') ? '&' : '?'}tenantId=${t.tenantId}&userId=${t.userId}`, headers: {} },
+    };
+  }
+  const matches = {} as Record<Kind, number>;
+  for (const kind of KINDS) matches[kind] = ((await checkSame(kind, sides[kind].service, sides[kind].bare, kind === 'get' ? undefined : pageOf)) as { total?: number }).total ?? 1;
+  log(`service and bare answer the same data; "my open actions" matches ${matches.list} of ${opts.large} and ${matches.small} of ${opts.small}`);
+
+  const targets = serviceAndBare(KINDS, (kind) => sides[kind]);
+  const warmups = await warmUp(targets, opts);
+  const runs = await measureRounds(targets, opts);
+  report(opts, runs, matches);
+  failUnlessAll200([...warmups, ...runs], (r) => `${r.kind} ${r.impl}#${r.round}`);
 }
 
-function report(opts: Options, runs: Run[], matches: Record<Kind, number>): void {
-  const best = (kind: Kind, impl: Impl) => runs.filter((r) => r.kind === kind && r.impl === impl).reduce((a, b) => (b.rps > a.rps ? b : a));
-  const ratio = (kind: Kind) => best(kind, 'service').rps / best(kind, 'bare').rps;
-  const growth = best('list', 'service').p95 / best('small', 'service').p95;
-  const verdict = (met: boolean, target: string) => `target ${target}, ${met ? 'met' : 'NOT met'}`;
-  const lines = [
-    `actions: service (NestJS, token + caller caches warm, envelope) vs bare (Fastify + pg, same SQL) — ${opts.connections} connections, ${opts.duration} s per run, better of 2 runs each`,
-    `  get   GET /actions/v1/actions/{id}, ${opts.large.toLocaleString('en')} actions`,
-    `  list  "my open actions" (onlyMine, To Do + In Progress, by due date, limit 20), ${opts.large.toLocaleString('en')} actions`,
-    `  small the same list, ${opts.small.toLocaleString('en')} actions`,
-    '',
-    `${'target'.padEnd(6)} ${'impl'.padEnd(7)} ${pad('round', 5)} ${pad('req/s', 7)} ${pad('p50 ms', 7)} ${pad('p95 ms', 7)} ${pad('p99 ms', 7)} ${pad('requests', 8)} ${pad('non-200', 7)}`,
-    ...runs.map(
-      (r) =>
-        `${r.kind.padEnd(6)} ${r.impl.padEnd(7)} ${pad(r.round, 5)} ${pad(r.rps, 7)} ${pad(r.p50.toFixed(2), 7)} ${pad(r.p95.toFixed(2), 7)} ${pad(r.p99.toFixed(2), 7)} ${pad(r.requests, 8)} ${pad(r.non200 + r.errors, 7)}`,
-    ),
-    '',
-    `get-by-id: service/bare ${ratio('get').toFixed(2)} (${verdict(ratio('get') >= TARGETS.get, `>= ${TARGETS.get}`)})`,
-    `list:      service/bare ${ratio('list').toFixed(2)} (${verdict(ratio('list') >= TARGETS.list, `>= ${TARGETS.list}`)})`,
-    `list p95 (service): ${best('small', 'service').p95.toFixed(2)} ms at ${opts.small.toLocaleString('en')}, ${best('list', 'service').p95.toFixed(2)} ms at ${opts.large.toLocaleString('en')}: ` +
-      `${growth.toFixed(2)} (${verdict(growth <= TARGETS.p95Growth, `<= ${TARGETS.p95Growth}`)}); the list matches ${matches.small} and ${matches.list} actions`,
-  ];
-  process.stdout.write(lines.join('\n') + '\n');
-  const pair = (kind: Kind) => ({ service: summary(best(kind, 'service')), bare: summary(best(kind, 'bare')) });
-  process.stdout.write(
-    JSON.stringify({
+function report(opts: Options, runs: Run<{ kind: Kind; impl: Impl }>[], matches: Record<Kind, number>): void {
+  const [get, list, small] = KINDS.map((kind) => versus(runs, { kind }));
+  const growth = list.service.p95 / small.service.p95;
+  printReport(
+    [
+      `actions: service (NestJS, token + caller caches warm, envelope) vs bare (Fastify + pg, same SQL) — ${runsNote(opts)}`,
+      `  get   GET /actions/v1/actions/{id}, ${opts.large.toLocaleString('en')} actions`,
+      `  list  "my open actions" (onlyMine, To Do + In Progress, by due date, limit 20), ${opts.large.toLocaleString('en')} actions`,
+      `  small the same list, ${opts.small.toLocaleString('en')} actions`,
+      '',
+      ...runsTable(runs, kindAndImpl(6)),
+      '',
+      `get-by-id: service/bare ${get.ratio.toFixed(2)} (${verdict(get.ratio >= TARGETS.get, `>= ${TARGETS.get}`)})`,
+      `list:      service/bare ${list.ratio.toFixed(2)} (${verdict(list.ratio >= TARGETS.list, `>= ${TARGETS.list}`)})`,
+      `list p95 (service): ${small.service.p95.toFixed(2)} ms at ${opts.small.toLocaleString('en')}, ${list.service.p95.toFixed(2)} ms at ${opts.large.toLocaleString('en')}: ` +
+        `${growth.toFixed(2)} (${verdict(growth <= TARGETS.p95Growth, `<= ${TARGETS.p95Growth}`)}); the list matches ${matches.small} and ${matches.list} actions`,
+    ],
+    {
       bench: 'actions',
       connections: opts.connections,
       durationSec: opts.duration,
       actions: { small: opts.small, large: opts.large },
-      get: { ...pair('get'), ratio: round2(ratio('get')), target: TARGETS.get },
-      list: { matches: matches.list, ...pair('list'), ratio: round2(ratio('list')), target: TARGETS.list },
-      listSmall: { matches: matches.small, ...pair('small') },
+      get: { ...get.pair, ratio: round2(get.ratio), target: TARGETS.get },
+      list: { matches: matches.list, ...list.pair, ratio: round2(list.ratio), target: TARGETS.list },
+      listSmall: { matches: matches.small, ...small.pair },
       listP95Growth: { ratio: round2(growth), target: TARGETS.p95Growth },
       runs,
-    }) + '\n',
+    },
   );
 }
 
-benchEntry({
-  database: DATABASE,
-  natsNamespace: NATS_NAMESPACE,
-  parse: parseOptions,
+serviceBench<Options>({
+  name: 'actions',
+  service: 'actions',
+  usage: 'npm run bench -- actions [--duration <s>] [--connections <n>] [--warmup <s>] [--large <n>] [--small <n>] [--keep]',
+  defaults: { large: 200_000, small: 2_000 },
+  options: { counts: { large: [100, 1_000_000], small: [100, 1_000_000] } },
+  appUrl: APP_URL,
+  bare: { routes: bareRoutes },
   main,
-  serveBare,
-  bareWorker: () => bareWorker,
 });

@@ -11,56 +11,13 @@
  * removed in every case (the database is kept with --keep, to look at query plans).
  */
 import { Client } from 'pg';
-import { asAppRole, DEV_KEYS_DIR, runtime } from '../lib/runtime';
-import { signDevToken } from '../lib/sign';
-import {
-  BenchOptions,
-  Stats,
-  createScratchDatabase,
-  failUnlessAll200,
-  freePort,
-  log,
-  measure,
-  pad,
-  parseArgs,
-  removeScratch,
-  runBench,
-  seedTenantWithRoles,
-  start,
-  summary,
-  usage,
-  waitReady,
-} from './lib';
+import { BENCH_RATE_LIMITS, BenchContext, bearer, best, failUnlessAll200, fetchJson, log, measureRounds, printReport, round2, runsNote, runsTable, secondsSince, seedTenantWithRoles, serviceBench, ServiceBenchOptions, summary, Target, warmUp } from './lib';
 
-const DATABASE = 'ddm_bench_auth';
-const NATS_NAMESPACE = 'benchauth';
-const READY_TIMEOUT_MS = 120_000;
-const USAGE = 'npm run bench -- auth [--duration <s>] [--connections <n>] [--warmup <s>] [--term <search>] [--keep]';
 const SIZES = { small: 1_000, large: 100_000 } as const;
 type Size = keyof typeof SIZES;
 
-interface Options extends BenchOptions {
+interface Options extends ServiceBenchOptions {
   term: string;
-  keep: boolean;
-}
-
-interface Run extends Stats {
-  tenant: Size;
-  round: number;
-}
-
-function parseOptions(argv: string[]): Options {
-  return parseArgs<Options>(argv, { duration: 10, connections: 8, warmup: 3, term: 'hopper', keep: false }, USAGE, (flag, value, opts) => {
-    if (flag === '--keep') {
-      opts.keep = true;
-      return true;
-    }
-    if (flag !== '--term') return false;
-    const raw = value();
-    if (!raw || raw.length > 100) usage('--term must be 1 to 100 characters', USAGE);
-    opts.term = raw;
-    return true;
-  });
 }
 
 const FIRST = ['Ada', 'Alan', 'Barbara', 'Claude', 'Donald', 'Edsger', 'Frances', 'Grace', 'Hedy', 'Ivan', 'John', 'Katherine', 'Leslie', 'Margaret', 'Niklaus', 'Radia', 'Shafi', 'Tim', 'Whitfield', 'Yukihiro'];
@@ -102,88 +59,45 @@ async function seedTenant(db: Client, name: string, domain: string, count: numbe
   return { tenantId, callerSub: idp };
 }
 
-async function run(tenant: Size, round: number, url: string, headers: Record<string, string>, connections: number, duration: number): Promise<Run> {
-  return { tenant, round, ...(await measure(url, headers, connections, duration)) };
-}
-
-async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string }): Promise<void> {
-  const url = await createScratchDatabase(rt.databaseUrl, DATABASE);
-
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  log(`starting auth on ${port} (it applies the migrations)`);
-  const auth = start('auth', 'dist/apps/auth/src/main.js', {
-    DATABASE_URL: asAppRole(url),
-    MIGRATION_DATABASE_URL: url,
-    NATS_URL: rt.natsUrl,
-    NATS_NAMESPACE,
-    AUTH_DEV_KEYS: 'true',
-    DEV_KEYS_DIR,
-    LOG_LEVEL: 'warn',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DB_POOL_SIZE: '10',
-  });
-  await waitReady('auth', auth, base, READY_TIMEOUT_MS);
-
-  const db = new Client({ connectionString: url });
-  await db.connect();
+async function main({ opts, db, svc }: BenchContext<Options, object>): Promise<void> {
   const tenants = {} as Record<Size, { tenantId: string; callerSub: string }>;
-  try {
-    for (const size of ['small', 'large'] as const) {
-      const started = Date.now();
-      tenants[size] = await seedTenant(db, `Bench ${size}`, `${size}.bench.test`, SIZES[size]);
-      log(`${size} tenant: ${SIZES[size].toLocaleString('en')} users inserted in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    }
-    await db.query('ANALYZE');
-  } finally {
-    await db.end();
+  for (const size of ['small', 'large'] as const) {
+    const started = Date.now();
+    tenants[size] = await seedTenant(db, `Bench ${size}`, `${size}.bench.test`, SIZES[size]);
+    log(`${size} tenant: ${SIZES[size].toLocaleString('en')} users inserted in ${secondsSince(started)} s`);
   }
+  await db.query('ANALYZE');
 
   const path = `/auth/v1/user?search=${encodeURIComponent(opts.term)}&limit=20`;
-  const target = (size: Size) => ({
-    url: `${base}${path}`,
-    headers: { authorization: `Bearer ${signDevToken({ sub: tenants[size].callerSub }, DEV_KEYS_DIR, '2h')}` },
-  });
+  const targets: Target<{ tenant: Size }>[] = (['small', 'large'] as const).map((size) => ({ key: { tenant: size }, url: `${svc}${path}`, headers: bearer(tenants[size].callerSub) }));
   const matches = {} as Record<Size, number>;
-  for (const size of ['small', 'large'] as const) {
-    const t = target(size);
-    const res = await fetch(t.url, { headers: t.headers });
-    const body = (await res.json()) as { data?: { total: number } };
-    if (res.status !== 200) throw new Error(`GET ${path} for the ${size} tenant answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
-    matches[size] = body.data?.total ?? 0;
-  }
+  for (const t of targets) matches[t.key.tenant] = ((await fetchJson(`the ${t.key.tenant} tenant`, t)) as { data?: { total: number } }).data?.total ?? 0;
   log(`"${opts.term}" matches ${matches.small} of ${SIZES.small} and ${matches.large} of ${SIZES.large} users`);
 
-  const warmups: Run[] = [];
-  if (opts.warmup > 0) {
-    log(`warming up (${opts.warmup} s each)`);
-    for (const size of ['small', 'large'] as const) warmups.push(await run(size, 0, target(size).url, target(size).headers, opts.connections, opts.warmup));
-  }
-  const runs: Run[] = [];
-  for (const [round, size] of [[1, 'small'], [1, 'large'], [2, 'small'], [2, 'large']] as const) {
-    log(`${size} run ${round}: ${opts.connections} connections, ${opts.duration} s`);
-    runs.push(await run(size, round, target(size).url, target(size).headers, opts.connections, opts.duration));
-  }
+  const warmups = await warmUp(targets, opts);
+  const runs = await measureRounds(targets, opts);
 
-  const best = (size: Size) => runs.filter((r) => r.tenant === size).reduce((a, b) => (b.p95 < a.p95 ? b : a));
-  const small = best('small');
-  const large = best('large');
+  // The better run here: the lower p95.
+  const small = best(runs, { tenant: 'small' }, 'p95');
+  const large = best(runs, { tenant: 'large' }, 'p95');
   const ratio = large.p95 / small.p95;
-  const lines = [
-    `GET /auth/v1/user?search=${opts.term}&limit=20 — ${opts.connections} connections, ${opts.duration} s per run, better of 2 runs each`,
-    '',
-    `${'tenant'.padEnd(8)} ${pad('users', 8)} ${pad('matches', 7)} ${pad('round', 5)} ${pad('req/s', 7)} ${pad('p50 ms', 7)} ${pad('p95 ms', 7)} ${pad('p99 ms', 7)} ${pad('requests', 8)} ${pad('non-200', 7)}`,
-    ...runs.map(
-      (r) =>
-        `${r.tenant.padEnd(8)} ${pad(SIZES[r.tenant], 8)} ${pad(matches[r.tenant], 7)} ${pad(r.round, 5)} ${pad(r.rps, 7)} ${pad(r.p50.toFixed(2), 7)} ${pad(r.p95.toFixed(2), 7)} ${pad(r.p99.toFixed(2), 7)} ${pad(r.requests, 8)} ${pad(r.non200 + r.errors, 7)}${r === small || r === large ? '  *' : ''}`,
-    ),
-    '',
-    `p95 at ${SIZES.small.toLocaleString('en')} users: ${small.p95.toFixed(2)} ms; at ${SIZES.large.toLocaleString('en')} users: ${large.p95.toFixed(2)} ms; ratio ${ratio.toFixed(2)} (target < 1.5${ratio < 1.5 ? ', met' : ', NOT met'})`,
-  ];
-  process.stdout.write(lines.join('\n') + '\n');
-  process.stdout.write(
-    JSON.stringify({
+  printReport(
+    [
+      `GET /auth/v1/user?search=${opts.term}&limit=20 — ${runsNote(opts)}`,
+      '',
+      ...runsTable(
+        runs,
+        [
+          { title: 'tenant', width: 8, of: (r) => r.tenant },
+          { title: 'users', width: 8, of: (r) => SIZES[r.tenant], right: true },
+          { title: 'matches', width: 7, of: (r) => matches[r.tenant], right: true },
+        ],
+        new Set([small, large]),
+      ),
+      '',
+      `p95 at ${SIZES.small.toLocaleString('en')} users: ${small.p95.toFixed(2)} ms; at ${SIZES.large.toLocaleString('en')} users: ${large.p95.toFixed(2)} ms; ratio ${ratio.toFixed(2)} (target < 1.5${ratio < 1.5 ? ', met' : ', NOT met'})`,
+    ],
+    {
       bench: 'auth',
       path: '/auth/v1/user?search={term}&limit=20',
       term: opts.term,
@@ -191,16 +105,20 @@ async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string })
       durationSec: opts.duration,
       small: { users: SIZES.small, matches: matches.small, ...summary(small) },
       large: { users: SIZES.large, matches: matches.large, ...summary(large) },
-      p95Ratio: Math.round(ratio * 100) / 100,
+      p95Ratio: round2(ratio),
       runs,
-    }) + '\n',
+    },
   );
   failUnlessAll200([...warmups, ...runs], (r) => `${r.tenant}#${r.round}`);
 }
 
-const rt = runtime();
-const options = parseOptions(process.argv.slice(2));
-runBench(
-  () => main(options, rt),
-  () => removeScratch(rt, DATABASE, NATS_NAMESPACE, options.keep),
-);
+serviceBench<Options>({
+  name: 'auth',
+  service: 'auth',
+  usage: 'npm run bench -- auth [--duration <s>] [--connections <n>] [--warmup <s>] [--term <search>] [--keep]',
+  defaults: { connections: 8, term: 'hopper' },
+  options: { texts: { term: [1, 100] } },
+  // As this benchmark has always run auth: with the service's own abuse limits and the shell's tracing setting.
+  env: (env) => Object.fromEntries(Object.entries(env).filter(([k]) => k !== 'OTEL_EXPORTER_OTLP_ENDPOINT' && !(k in BENCH_RATE_LIMITS))),
+  main,
+});

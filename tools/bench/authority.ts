@@ -26,60 +26,27 @@
  */
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { Worker, parentPort } from 'node:worker_threads';
-import Fastify from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Client, Pool } from 'pg';
 import { SESSION_OPTIONS } from '@ddm/platform';
 import { CHECKS_AT_SQL } from '../../apps/decision/src/authority/authority.sql';
 import { DELEGATION_VIEW, VIEW_JOINS } from '../../apps/decision/src/core/delegation.sql';
-import { DEV_KEYS_DIR } from '../lib/runtime';
-import { signDevToken } from '../lib/sign';
-import {
-  benchEntry,
-  BenchOptions,
-  failUnlessAll200,
-  log,
-  measure,
-  pad,
-  parseArgs,
-  round2,
-  scratchServiceEnv,
-  seedCaller,
-  seedTenantWithRoles,
-  startBareWorker,
-  startService,
-  Stats,
-  summary,
-  keepAndCounts,
-} from './lib';
+import { BenchContext, bearer, call, failUnlessAll200, Impl, log, measureRounds, pct, printReport, round2, Run, secondsSince, seedCaller, seedTenantWithRoles, serviceAndBare, serviceBench, ServiceBenchOptions, summary, versus, versusTable, warmUp } from './lib';
 
-const DATABASE = 'ddm_bench_authority';
-const NATS_NAMESPACE = 'benchauthority';
-const READY_TIMEOUT_MS = 120_000;
-const POOL_SIZE = 10;
-const USAGE = 'npm run bench -- authority [--duration <s>] [--connections <n>] [--warmup <s>] [--size <n>] [--keep]';
 const TARGETS = { check: 0.7, checkP95Ms: 10, batchP95Ms: 300, yearAgoOverNow: 1.2 } as const;
 const USERS = 10_000;
 const DECISIONS = 1_000;
 const DEPTH = 8;
 const LATENCY = { checks: 500, batches: 20, batchSize: 1000 } as const;
-const REQUEST_TIMEOUT_MS = 30_000;
 /** A made-up id from a text, shaped as a version-4 UUID (as validation wants). */
 const uuidOf = (text: string) => `overlay(overlay(md5(${text}) placing '4' from 13) placing '8' from 17)::uuid`;
 
 type Variant = 'check' | 'yearAgo';
-type Impl = 'service' | 'bare';
-interface Run extends Stats {
-  variant: Variant;
-  impl: Impl;
-  round: number;
-}
-interface Options extends BenchOptions {
+const VARIANTS: Variant[] = ['check', 'yearAgo'];
+interface Options extends ServiceBenchOptions {
   size: number;
-  keep: boolean;
 }
 interface BareConfig {
-  databaseUrl: string;
   tenantId: string;
 }
 interface Ask {
@@ -92,16 +59,12 @@ interface Ask {
 // The bare handler: the service's statement for one check, its rows as they come.
 // ---------------------------------------------------------------------------------------------
 
-async function serveBare({ databaseUrl, tenantId }: BareConfig): Promise<void> {
-  const pool = new Pool({ connectionString: databaseUrl, max: POOL_SIZE, application_name: 'ddm-bench-bare', options: SESSION_OPTIONS });
-  const app = Fastify({ logger: false });
+function bareRoutes(app: FastifyInstance, pool: Pool, { tenantId }: BareConfig): void {
   app.post<{ Body: Ask }>('/bare/check', async (req) => {
     const at = req.body.at ?? new Date().toISOString();
     const { rows } = await pool.query(CHECKS_AT_SQL, [tenantId, [req.body.decisionId], [at], [req.body.userId], [null]]);
     return { rows };
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  parentPort!.postMessage({ port: (app.server.address() as { port: number }).port });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -180,7 +143,7 @@ async function seed(db: Client, size: number): Promise<Seeded> {
                FROM generate_series(0, $5::int - 1) AS i) x`,
     [tenantId, caller.userId, DECISIONS, typeId, size],
   );
-  log(`${size.toLocaleString('en')} delegations seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  log(`${size.toLocaleString('en')} delegations seeded in ${secondsSince(started)} s`);
   // Two revisions each, by the service's own view: the first from two years ago until six months ago, the current one since.
   await db.query(
     `INSERT INTO decision.delegation_revisions (id, tenant_id, delegation_id, revision_id, revision_date, valid_to, revised_by, change, snapshot)
@@ -195,7 +158,7 @@ async function seed(db: Client, size: number): Promise<Seeded> {
     [tenantId],
   );
   await db.query(`INSERT INTO decision.display_id_counters (tenant_id, kind, last_value) VALUES ($1, 'delegation', $2)`, [tenantId, 100000 + size]);
-  log(`${(2 * size).toLocaleString('en')} revisions written in ${((Date.now() - started) / 1000).toFixed(1)} s from the start`);
+  log(`${(2 * size).toLocaleString('en')} revisions written in ${secondsSince(started)} s from the start`);
 
   await db.query('VACUUM (ANALYZE)');
   // Holders of whole chains (k % 10 != 9) at depth 8 who hold nothing else of that decision (so the answer is that chain): their
@@ -220,15 +183,8 @@ async function seed(db: Client, size: number): Promise<Seeded> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Requests.
+// Checks.
 // ---------------------------------------------------------------------------------------------
-
-async function post(url: string, headers: Record<string, string>, body: unknown): Promise<{ status: number; body: Record<string, unknown>; ms: number }> {
-  const started = performance.now();
-  const res = await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-  const json = (await res.json()) as Record<string, unknown>;
-  return { status: res.status, body: json, ms: performance.now() - started };
-}
 
 interface CheckAnswer {
   allowed: boolean;
@@ -245,144 +201,119 @@ function wrongAnswer(answer: CheckAnswer, recipientType: string): string | null 
   return null;
 }
 
-const pct = (sorted: number[], p: number) => round2(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
-
 // ---------------------------------------------------------------------------------------------
 // Main.
 // ---------------------------------------------------------------------------------------------
 
-let bareWorker: Worker | undefined;
+async function main({ opts, db, svc, startBare }: BenchContext<Options, BareConfig>): Promise<void> {
+  const s = await seed(db, opts.size);
+  const bare = await startBare({ tenantId: s.tenantId });
+  const headers = bearer(s.callerSub);
+  const CHECK = `${svc}/decision/v1/authority/check`;
+  const value = { value: '2500000', unit: 'USD' };
+  const yearAgo = new Date(Date.now() - 365 * 86_400_000).toISOString();
 
-async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string }): Promise<void> {
-  const { url, env } = await scratchServiceEnv(rt, DATABASE, NATS_NAMESPACE, POOL_SIZE);
-  await startService('auth', 'dist/apps/auth/src/main.js', env, READY_TIMEOUT_MS, 'it applies the auth migrations');
-  const { base: svc } = await startService('decision', 'dist/apps/decision/src/main.js', env, READY_TIMEOUT_MS, 'it applies the decision migrations');
-  const db = new Client({ connectionString: url });
-  await db.connect();
-  try {
-    const s = await seed(db, opts.size);
-    const bare = await startBareWorker(__filename, { databaseUrl: url, tenantId: s.tenantId } satisfies BareConfig);
-    bareWorker = bare.worker;
-    const headers = { authorization: `Bearer ${signDevToken({ sub: s.callerSub }, DEV_KEYS_DIR, '2h')}` };
-    const CHECK = `${svc}/decision/v1/authority/check`;
-    const value = { value: '2500000', unit: 'USD' };
-    const yearAgo = new Date(Date.now() - 365 * 86_400_000).toISOString();
-
-    // Service and bare must agree on the chain (the bare's rows of the holder, root first), now and a year ago.
-    const probe = s.held[0];
-    const bad: string[] = [];
-    for (const at of [undefined, yearAgo]) {
-      const sv = await post(CHECK, headers, { ...probe.ask, ...value, ...(at ? { at } : {}) });
-      const bv = await post(`${bare.base}/bare/check`, {}, { ...probe.ask, ...(at ? { at } : {}) });
-      if (sv.status !== 200 || bv.status !== 200) throw new Error(`check: the service answered ${sv.status} ${JSON.stringify(sv.body).slice(0, 300)}, the bare handler ${bv.status}`);
-      const answer = sv.body.data as CheckAnswer;
-      const wrong = wrongAnswer(answer, probe.recipientType);
-      if (wrong) bad.push(wrong);
-      const bareChain = (bv.body.rows as { snapshot: { id: string } | null; up: number }[])
-        .filter((r) => r.snapshot)
-        .sort((x, y) => y.up - x.up)
-        .map((r) => r.snapshot!.id);
-      if (bareChain.join() !== answer.chain.map((l) => l.delegationId).join()) bad.push(`service and bare disagree on the chain: ${answer.chain.map((l) => l.delegationId).join()} vs ${bareChain.join()}`);
-    }
-    log('service and bare agree on the depth-8 chain, now and a year ago');
-
-    const requests: Record<Variant, Record<Impl, { url: string; headers: Record<string, string>; body: unknown }>> = {
-      check: { service: { url: CHECK, headers, body: { ...probe.ask, ...value } }, bare: { url: `${bare.base}/bare/check`, headers: {}, body: probe.ask } },
-      yearAgo: { service: { url: CHECK, headers, body: { ...probe.ask, ...value, at: yearAgo } }, bare: { url: `${bare.base}/bare/check`, headers: {}, body: { ...probe.ask, at: yearAgo } } },
-    };
-    const run = (variant: Variant, impl: Impl, duration: number) => {
-      const r = requests[variant][impl];
-      return measure(r.url, r.headers, opts.connections, duration, { method: 'POST', body: r.body });
-    };
-    const warmups: Run[] = [];
-    for (const variant of ['check', 'yearAgo'] as const)
-      for (const impl of ['service', 'bare'] as const) if (opts.warmup > 0) warmups.push({ variant, impl, round: 0, ...(await run(variant, impl, opts.warmup)) });
-    const runs: Run[] = [];
-    for (const round of [1, 2])
-      for (const variant of ['check', 'yearAgo'] as const)
-        for (const impl of ['service', 'bare'] as const) {
-          log(`${variant} ${impl} run ${round}: ${opts.connections} connections, ${opts.duration} s`);
-          runs.push({ variant, impl, round, ...(await run(variant, impl, opts.duration)) });
-        }
-
-    // One at a time: 500 different holders (each recipient type in turn), now.
-    log(`${LATENCY.checks} checks at depth 8 one at a time`);
-    const single: number[] = [];
-    for (let k = 0; k < LATENCY.checks; k++) {
-      const h = s.held[k % s.held.length];
-      const r = await post(CHECK, headers, { ...h.ask, ...value });
-      single.push(r.ms);
-      const wrong = r.status === 200 ? wrongAnswer(r.body.data as CheckAnswer, h.recipientType) : `${r.status}: ${JSON.stringify(r.body).slice(0, 200)}`;
-      if (wrong) bad.push(wrong);
-    }
-    log(`${LATENCY.batches} check-batch requests of ${LATENCY.batchSize} different checks one at a time`);
-    const batch: number[] = [];
-    const checks = Array.from({ length: LATENCY.batchSize }, (_, k) => ({ ...s.held[k % s.held.length].ask, ...value }));
-    for (let b = 0; b < LATENCY.batches; b++) {
-      const r = await post(`${svc}/decision/v1/authority/check-batch`, headers, { checks });
-      batch.push(r.ms);
-      if (r.status !== 200) bad.push(`check-batch ${r.status}: ${JSON.stringify(r.body).slice(0, 200)}`);
-      else {
-        const results = (r.body.data as { results: CheckAnswer[] }).results;
-        const wrong = results.map((x, k) => wrongAnswer(x, s.held[k % s.held.length].recipientType)).find((w) => w !== null);
-        if (results.length !== LATENCY.batchSize || wrong) bad.push(wrong ?? `check-batch answered ${results.length} results`);
-      }
-    }
-
-    const failures = report(opts, runs, single.sort((a, b) => a - b), batch.sort((a, b) => a - b));
-    failUnlessAll200([...warmups, ...runs], (r) => `${r.variant} ${r.impl}#${r.round}`);
-    if (bad.length) {
-      log(`FAILED: ${bad.slice(0, 5).join('; ')}`);
-      process.exitCode = 1;
-    }
-    if (failures.length) log(`targets missed: ${failures.join('; ')}`);
-  } finally {
-    await db.end();
+  // Service and bare must agree on the chain (the bare's rows of the holder, root first), now and a year ago.
+  const probe = s.held[0];
+  const bad: string[] = [];
+  for (const at of [undefined, yearAgo]) {
+    const sv = await call('POST', CHECK, headers, { ...probe.ask, ...value, ...(at ? { at } : {}) });
+    const bv = await call('POST', `${bare}/bare/check`, {}, { ...probe.ask, ...(at ? { at } : {}) });
+    if (sv.status !== 200 || bv.status !== 200) throw new Error(`check: the service answered ${sv.status} ${JSON.stringify(sv.body).slice(0, 300)}, the bare handler ${bv.status}`);
+    const answer = sv.body.data as CheckAnswer;
+    const wrong = wrongAnswer(answer, probe.recipientType);
+    if (wrong) bad.push(wrong);
+    const bareChain = (bv.body.rows as { snapshot: { id: string } | null; up: number }[])
+      .filter((r) => r.snapshot)
+      .sort((x, y) => y.up - x.up)
+      .map((r) => r.snapshot!.id);
+    if (bareChain.join() !== answer.chain.map((l) => l.delegationId).join()) bad.push(`service and bare disagree on the chain: ${answer.chain.map((l) => l.delegationId).join()} vs ${bareChain.join()}`);
   }
+  log('service and bare agree on the depth-8 chain, now and a year ago');
+
+  const targets = serviceAndBare(VARIANTS, (variant) => {
+    const at = variant === 'yearAgo' ? { at: yearAgo } : {};
+    return {
+      service: { url: CHECK, headers, request: { method: 'POST', body: { ...probe.ask, ...value, ...at } } },
+      bare: { url: `${bare}/bare/check`, headers: {}, request: { method: 'POST', body: { ...probe.ask, ...at } } },
+    };
+  });
+  const warmups = await warmUp(targets, opts);
+  const runs = await measureRounds(targets, opts);
+
+  // One at a time: 500 different holders (each recipient type in turn), now.
+  log(`${LATENCY.checks} checks at depth 8 one at a time`);
+  const single: number[] = [];
+  for (let k = 0; k < LATENCY.checks; k++) {
+    const h = s.held[k % s.held.length];
+    const r = await call('POST', CHECK, headers, { ...h.ask, ...value });
+    single.push(r.ms);
+    const wrong = r.status === 200 ? wrongAnswer(r.body.data as CheckAnswer, h.recipientType) : `${r.status}: ${JSON.stringify(r.body).slice(0, 200)}`;
+    if (wrong) bad.push(wrong);
+  }
+  log(`${LATENCY.batches} check-batch requests of ${LATENCY.batchSize} different checks one at a time`);
+  const batch: number[] = [];
+  const checks = Array.from({ length: LATENCY.batchSize }, (_, k) => ({ ...s.held[k % s.held.length].ask, ...value }));
+  for (let b = 0; b < LATENCY.batches; b++) {
+    const r = await call('POST', `${svc}/decision/v1/authority/check-batch`, headers, { checks });
+    batch.push(r.ms);
+    if (r.status !== 200) bad.push(`check-batch ${r.status}: ${JSON.stringify(r.body).slice(0, 200)}`);
+    else {
+      const results = (r.body.data as { results: CheckAnswer[] }).results;
+      const wrong = results.map((x, k) => wrongAnswer(x, s.held[k % s.held.length].recipientType)).find((w) => w !== null);
+      if (results.length !== LATENCY.batchSize || wrong) bad.push(wrong ?? `check-batch answered ${results.length} results`);
+    }
+  }
+
+  const failures = report(opts, runs, single.sort((a, b) => a - b), batch.sort((a, b) => a - b));
+  failUnlessAll200([...warmups, ...runs], (r) => `${r.kind} ${r.impl}#${r.round}`);
+  if (bad.length) {
+    log(`FAILED: ${bad.slice(0, 5).join('; ')}`);
+    process.exitCode = 1;
+  }
+  if (failures.length) log(`targets missed: ${failures.join('; ')}`);
 }
 
-function report(opts: Options, runs: Run[], single: number[], batch: number[]): string[] {
-  const best = (variant: Variant, impl: Impl) => runs.filter((r) => r.variant === variant && r.impl === impl).reduce((a, b) => (b.rps > a.rps ? b : a));
-  const ratio = (v: Variant) => round2(best(v, 'service').rps / best(v, 'bare').rps);
-  const yearOverNow = round2(best('yearAgo', 'service').p95 / best('check', 'service').p95);
-  const out = process.stdout;
-  out.write(`\nauthority: ${opts.size.toLocaleString('en')} delegations in chains of ${DEPTH}; ${opts.connections} connections, ${opts.duration} s per run, better of two\n`);
-  out.write(`${pad('', 10)}${pad('service rps', 13)}${pad('bare rps', 10)}${pad('ratio', 8)}${pad('target', 8)}${pad('svc p95 ms', 12)}${pad('bare p95', 10)}\n`);
-  for (const v of ['check', 'yearAgo'] as const) {
-    const [sv, bv] = [best(v, 'service'), best(v, 'bare')];
-    out.write(`${pad(v, 10)}${pad(sv.rps, 13)}${pad(bv.rps, 10)}${pad(ratio(v), 8)}${pad(v === 'check' ? `>=${TARGETS.check}` : '', 8)}${pad(sv.p95, 12)}${pad(bv.p95, 10)}\n`);
-  }
-  out.write(`a year ago / now (service p95 under load): ${yearOverNow} (target <= ${TARGETS.yearAgoOverNow})\n`);
-  out.write(`check one at a time (500 holders, depth 8): p50 ${pct(single, 50)} ms, p95 ${pct(single, 95)} ms (target <= ${TARGETS.checkP95Ms}), max ${pct(single, 100)} ms\n`);
-  out.write(`check-batch of ${LATENCY.batchSize}: p50 ${pct(batch, 50)} ms, p95 ${pct(batch, 95)} ms (target <= ${TARGETS.batchP95Ms}), max ${pct(batch, 100)} ms\n`);
+function report(opts: Options, runs: Run<{ kind: Variant; impl: Impl }>[], single: number[], batch: number[]): string[] {
+  const [check, yearAgo] = VARIANTS.map((kind) => versus(runs, { kind }));
+  const ratio = { check: round2(check.ratio), yearAgo: round2(yearAgo.ratio) };
+  const yearOverNow = round2(yearAgo.service.p95 / check.service.p95);
   const failures: string[] = [];
-  if (ratio('check') < TARGETS.check) failures.push(`check ratio ${ratio('check')} < ${TARGETS.check}`);
+  if (ratio.check < TARGETS.check) failures.push(`check ratio ${ratio.check} < ${TARGETS.check}`);
   if (yearOverNow > TARGETS.yearAgoOverNow) failures.push(`a year ago / now ${yearOverNow} > ${TARGETS.yearAgoOverNow}`);
   if (pct(single, 95) > TARGETS.checkP95Ms) failures.push(`check p95 ${pct(single, 95)} ms > ${TARGETS.checkP95Ms} ms`);
   if (pct(batch, 95) > TARGETS.batchP95Ms) failures.push(`check-batch p95 ${pct(batch, 95)} ms > ${TARGETS.batchP95Ms} ms`);
-  out.write(
-    JSON.stringify({
+  printReport(
+    [
+      '',
+      `authority: ${opts.size.toLocaleString('en')} delegations in chains of ${DEPTH}; ${opts.connections} connections, ${opts.duration} s per run, better of two`,
+      ...versusTable(10, [
+        { name: 'check', ...check, ratio: ratio.check, target: `>=${TARGETS.check}` },
+        { name: 'yearAgo', ...yearAgo, ratio: ratio.yearAgo, target: '' },
+      ]),
+      `a year ago / now (service p95 under load): ${yearOverNow} (target <= ${TARGETS.yearAgoOverNow})`,
+      `check one at a time (500 holders, depth 8): p50 ${pct(single, 50)} ms, p95 ${pct(single, 95)} ms (target <= ${TARGETS.checkP95Ms}), max ${pct(single, 100)} ms`,
+      `check-batch of ${LATENCY.batchSize}: p50 ${pct(batch, 50)} ms, p95 ${pct(batch, 95)} ms (target <= ${TARGETS.batchP95Ms}), max ${pct(batch, 100)} ms`,
+    ],
+    {
       bench: 'authority',
       size: opts.size,
-      check: { ratio: ratio('check'), target: TARGETS.check, service: summary(best('check', 'service')), bare: summary(best('check', 'bare')) },
-      yearAgo: { ratio: ratio('yearAgo'), overNow: yearOverNow, target: TARGETS.yearAgoOverNow, service: summary(best('yearAgo', 'service')), bare: summary(best('yearAgo', 'bare')) },
+      check: { ratio: ratio.check, target: TARGETS.check, service: summary(check.service), bare: summary(check.bare) },
+      yearAgo: { ratio: ratio.yearAgo, overNow: yearOverNow, target: TARGETS.yearAgoOverNow, service: summary(yearAgo.service), bare: summary(yearAgo.bare) },
       single: { p50: pct(single, 50), p95: pct(single, 95), max: pct(single, 100), target: TARGETS.checkP95Ms },
       batch: { p50: pct(batch, 50), p95: pct(batch, 95), max: pct(batch, 100), target: TARGETS.batchP95Ms },
       met: failures.length === 0,
-    }) + '\n',
+    },
   );
   return failures;
 }
 
-function parseOptions(argv: string[]): Options {
-  return parseArgs<Options>(argv, { duration: 10, connections: 16, warmup: 3, size: 1_000_000, keep: false }, USAGE, keepAndCounts<Options>({ size: [80_000, 5_000_000] }, USAGE));
-}
-
-benchEntry({
-  database: DATABASE,
-  natsNamespace: NATS_NAMESPACE,
-  parse: parseOptions,
+serviceBench<Options, BareConfig>({
+  name: 'authority',
+  service: 'decision',
+  usage: 'npm run bench -- authority [--duration <s>] [--connections <n>] [--warmup <s>] [--size <n>] [--keep]',
+  defaults: { size: 1_000_000 },
+  options: { counts: { size: [80_000, 5_000_000] } },
+  bare: { routes: bareRoutes, pool: { options: SESSION_OPTIONS } },
   main,
-  serveBare,
-  bareWorker: () => bareWorker,
 });

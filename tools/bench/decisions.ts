@@ -41,44 +41,18 @@
  */
 import 'reflect-metadata';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { isDeepStrictEqual } from 'node:util';
-import { Worker, parentPort } from 'node:worker_threads';
 import { plainToInstance } from 'class-transformer';
-import Fastify from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Client, Pool } from 'pg';
 import { Caller, DEFAULT_ROLES } from '@ddm/contracts';
 import { Sql, listSql, pageRows } from '@ddm/platform';
 import { DECISION_BY_ID_SQL, DecisionRow, decisionList } from '../../apps/decision/src/decisions/decision.sql';
 import { selectDecisionFields, toDecisionView } from '../../apps/decision/src/decisions/dto/decision.response';
 import { SearchDecisionsDto } from '../../apps/decision/src/decisions/dto/search-decisions.dto';
+import { until } from '../../libs/testing/src/events';
 import { OTLP_KIND, OtlpReceiver, ReceivedSpan, startOtlpReceiver } from '../../libs/testing/src/otlp';
-import { DEV_KEYS_DIR } from '../lib/runtime';
-import { signDevToken } from '../lib/sign';
-import {
-  benchEntry,
-  BenchOptions,
-  failUnlessAll200,
-  log,
-  measure,
-  pad,
-  parseArgs,
-  round2,
-  scratchServiceEnv,
-  seedCaller,
-  seedTenantWithRoles,
-  startBareWorker,
-  startService,
-  Stats,
-  stopChild,
-  summary,
-  usage,
-} from './lib';
+import { BenchContext, bearer, best, call, checkSame, failUnlessAll200, Impl, log, measureRounds, pageOf, printReport, round2, Run, runsNote, runsTable, secondsSince, seedCaller, seedTenantWithRoles, serviceBench, ServiceBenchOptions, sleep, startService, stopChild, Target, uuidV7, versus, warmUp } from './lib';
 
-const DATABASE = 'ddm_bench_decisions';
-const NATS_NAMESPACE = 'benchdecisions';
-const READY_TIMEOUT_MS = 120_000;
-const POOL_SIZE = 10;
-const USAGE = 'npm run bench -- decisions [--duration <s>] [--connections <n>] [--warmup <s>] [--term <search>] [--keep] [--explain]';
 const SIZES = { small: 1_000, large: 100_000 } as const;
 type Size = keyof typeof SIZES;
 const SIZE_LABEL: Record<Size, string> = { small: '1k', large: '100k' };
@@ -100,24 +74,9 @@ const REQUEST_TIMEOUT_MS = 30_000;
 type Variant = 'get' | 'list' | 'search' | 'section';
 const LIST_VARIANTS = ['list', 'search', 'section'] as const;
 type ListVariant = (typeof LIST_VARIANTS)[number];
-type Impl = 'service' | 'bare';
-
-interface Target {
-  variant: Variant;
-  size: Size;
-  impl: Impl;
-  url: string;
-  headers: Record<string, string>;
-}
-interface Run extends Stats {
-  variant: Variant;
-  size: Size;
-  impl: Impl;
-  round: number;
-}
-interface Options extends BenchOptions {
+type Key = { variant: Variant; size: Size; impl: Impl };
+interface Options extends ServiceBenchOptions {
   term: string;
-  keep: boolean;
   explain: boolean;
 }
 
@@ -126,13 +85,11 @@ interface Options extends BenchOptions {
 // ---------------------------------------------------------------------------------------------
 
 interface BareConfig {
-  databaseUrl: string;
   /** The caller's user id in each tenant (the permissions of a view depend on who asks). */
   callers: Record<string, string>;
 }
 
-async function serveBare({ databaseUrl, callers }: BareConfig): Promise<void> {
-  const pool = new Pool({ connectionString: databaseUrl, max: POOL_SIZE, application_name: 'ddm-bench-bare' });
+function bareRoutes(app: FastifyInstance, pool: Pool, { callers }: BareConfig): void {
   // The caller the service resolves: a System Admin (every key) of the tenant.
   const keys = new Set(DEFAULT_ROLES.find((r) => r.key === 'SYSTEM_ADMIN')!.keys);
   const callerCache = new Map<string, Caller>();
@@ -144,7 +101,6 @@ async function serveBare({ databaseUrl, callers }: BareConfig): Promise<void> {
     }
     return caller;
   };
-  const app = Fastify({ logger: false });
   app.get<{ Params: { id: string }; Querystring: { tenantId: string } }>('/bare/decisions/:id', async (req, reply) => {
     const { rows } = await pool.query<DecisionRow>(DECISION_BY_ID_SQL, [req.params.id, req.query.tenantId]);
     if (!rows.length) return reply.code(404).send({ message: 'not found' });
@@ -159,8 +115,6 @@ async function serveBare({ databaseUrl, callers }: BareConfig): Promise<void> {
     const { items, total } = pageRows(rows, (r: DecisionRow) => selectDecisionFields(toDecisionView(r.view, caller, APP_URL), q.select));
     return { page: q.page, limit: q.limit, total, data: items };
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  parentPort!.postMessage({ port: (app.server.address() as { port: number }).port });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -201,10 +155,6 @@ const LAST = ['Lovelace', 'Turing', 'Liskov', 'Shannon', 'Knuth', 'Dijkstra', 'A
 const GUIDANCE = `Check the request against the limits of this decision and the policy it refers to. Ask for the supporting documents
 (quotes, business case, legal opinion) before approving, and record the outcome in the decision log. Escalate anything above
 the limit to the next level of the delegation.`;
-
-/** A uuid v7 (time-ordered, like the service's ids) for a timestamp expression, in SQL. */
-const uuidV7 = (ts: string) =>
-  `(lpad(to_hex((extract(epoch FROM ${ts}) * 1000)::bigint), 12, '0') || '7' || substr(md5(random()::text), 1, 3) || '8' || substr(md5(random()::text), 1, 15))::uuid`;
 
 interface SeededTenant {
   tenantId: string;
@@ -368,58 +318,8 @@ function getTargetNumber(): number {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Requests, checks.
+// Bulk changes.
 // ---------------------------------------------------------------------------------------------
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(probe: () => Promise<T | false | undefined> | T | false | undefined, what: string, timeoutMs: number, intervalMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const got = await probe();
-    if (got) return got;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
-    await sleep(intervalMs);
-  }
-}
-
-interface Answer {
-  status: number;
-  body: { data?: unknown } & Record<string, unknown>;
-  ms: number;
-}
-
-async function call(method: 'GET' | 'PATCH', url: string, headers: Record<string, string>, body?: unknown): Promise<Answer> {
-  const started = performance.now();
-  const res = await fetch(url, {
-    method,
-    headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-  });
-  const json = (await res.json()) as Answer['body'];
-  return { status: res.status, body: json, ms: performance.now() - started };
-}
-
-async function getJson(t: Target): Promise<unknown> {
-  const res = await call('GET', t.url, t.headers);
-  if (res.status !== 200) throw new Error(`${t.impl} ${t.variant} ${t.size}: GET ${t.url} answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
-  return res.body;
-}
-
-/** Service and bare must answer the same data (the service inside its envelope), or the comparison means nothing. Answers the bare's body. */
-async function checkSame(service: Target, bare: Target): Promise<unknown> {
-  const s = ((await getJson(service)) as { data: unknown }).data;
-  const b = await getJson(bare);
-  const comparable = (x: unknown) => (service.variant === 'get' ? x : { total: (x as { total: number }).total, data: (x as { data: unknown[] }).data });
-  if (!isDeepStrictEqual(comparable(s), comparable(b))) {
-    throw new Error(
-      `${service.variant} ${service.size}: the service and the bare handler answer different data:\n service ${JSON.stringify(s).slice(0, 400)}\n bare    ${JSON.stringify(b).slice(0, 400)}`,
-    );
-  }
-  if (service.variant !== 'get' && !(b as { data: unknown[] }).data.length) throw new Error(`${service.variant} ${service.size}: the list answers no decisions (${service.url})`);
-  return b;
-}
 
 interface JobState {
   status: string;
@@ -595,20 +495,6 @@ interface StatementProbe {
 // Main.
 // ---------------------------------------------------------------------------------------------
 
-function parseOptions(argv: string[]): Options {
-  return parseArgs<Options>(argv, { duration: 10, connections: 16, warmup: 3, term: 'supplier', keep: false, explain: false }, USAGE, (flag, value, opts) => {
-    if (flag === '--keep' || flag === '--explain') {
-      opts[flag === '--keep' ? 'keep' : 'explain'] = true;
-      return true;
-    }
-    if (flag !== '--term') return false;
-    const raw = value();
-    if (!raw || raw.length < 3 || raw.length > 100) usage('--term must be 3 to 100 characters', USAGE);
-    opts.term = raw;
-    return true;
-  });
-}
-
 /** The measured targets, in the order of each round. */
 const MEASURED: { variant: Variant; size: Size }[] = [
   { variant: 'get', size: 'large' },
@@ -618,125 +504,105 @@ const MEASURED: { variant: Variant; size: Size }[] = [
   ]),
 ];
 
-let bareWorker: Worker | undefined;
 let otlp: OtlpReceiver | undefined;
 
-async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string }): Promise<void> {
-  const { url, env } = await scratchServiceEnv(rt, DATABASE, NATS_NAMESPACE, POOL_SIZE, APP_URL);
-  // One after the other: each applies its own migrations, and both create the pg_trgm extension.
-  await startService('auth', 'dist/apps/auth/src/main.js', env, READY_TIMEOUT_MS, 'it applies the auth migrations');
-  let { child: decision, base: svc } = await startService('decision', 'dist/apps/decision/src/main.js', env, READY_TIMEOUT_MS, 'it applies the decision migrations');
+async function main({ opts, env, db, svc: measured, service, startBare }: BenchContext<Options, BareConfig>): Promise<void> {
+  let [decision, svc] = [service, measured];
+  const tenants = {} as Record<Size, SeededTenant>;
+  for (const size of ['small', 'large'] as const) {
+    const started = Date.now();
+    tenants[size] = await seedTenant(db, size);
+    log(`${size} tenant: ${SIZES[size].toLocaleString('en')} decisions (and ${SIZES[size] / 100} deleted) with their children seeded in ${secondsSince(started)} s`);
+  }
+  const children = (
+    await db.query<{ t: string; n: string }>(
+      `SELECT 'decisions' AS t, count(*) AS n FROM decision.decisions UNION ALL SELECT 'groups', count(*) FROM decision.decision_groups
+       UNION ALL SELECT 'authorities', count(*) FROM decision.decision_authorities UNION ALL SELECT 'documents', count(*) FROM decision.decision_documents`,
+    )
+  ).rows;
+  log(`rows: ${children.map((r) => `${r.t} ${Number(r.n).toLocaleString('en')}`).join(', ')}`);
+  // Vacuumed as tables in use would be (visibility map set for index-only scans), so autovacuum does not start mid-run.
+  await db.query('VACUUM (ANALYZE)');
+  // pgstatginindex, to see the search index's pending list (optional: contrib may be missing).
+  await db.query('CREATE EXTENSION IF NOT EXISTS pgstattuple').catch(() => log('no pgstattuple: the GIN pending list is not reported'));
 
-  const db = new Client({ connectionString: url });
-  await db.connect();
-  try {
-    const tenants = {} as Record<Size, SeededTenant>;
-    for (const size of ['small', 'large'] as const) {
-      const started = Date.now();
-      tenants[size] = await seedTenant(db, size);
-      log(`${size} tenant: ${SIZES[size].toLocaleString('en')} decisions (and ${SIZES[size] / 100} deleted) with their children seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    }
-    const children = (
-      await db.query<{ t: string; n: string }>(
-        `SELECT 'decisions' AS t, count(*) AS n FROM decision.decisions UNION ALL SELECT 'groups', count(*) FROM decision.decision_groups
-         UNION ALL SELECT 'authorities', count(*) FROM decision.decision_authorities UNION ALL SELECT 'documents', count(*) FROM decision.decision_documents`,
-      )
-    ).rows;
-    log(`rows: ${children.map((r) => `${r.t} ${Number(r.n).toLocaleString('en')}`).join(', ')}`);
-    // Vacuumed as tables in use would be (visibility map set for index-only scans), so autovacuum does not start mid-run.
-    await db.query('VACUUM (ANALYZE)');
-    // pgstatginindex, to see the search index's pending list (optional: contrib may be missing).
-    await db.query('CREATE EXTENSION IF NOT EXISTS pgstattuple').catch(() => log('no pgstattuple: the GIN pending list is not reported'));
+  const getId = await tenants.large.idOf(getTargetNumber());
+  const bare = await startBare({ callers: { [tenants.small.tenantId]: tenants.small.callerUserId, [tenants.large.tenantId]: tenants.large.callerUserId } });
 
-    const getId = await tenants.large.idOf(getTargetNumber());
-    const bare = await startBareWorker(__filename, { databaseUrl: url, callers: { [tenants.small.tenantId]: tenants.small.callerUserId, [tenants.large.tenantId]: tenants.large.callerUserId } });
-    bareWorker = bare.worker;
-    log(`bare handler on ${bare.base} (worker thread, pg pool of ${POOL_SIZE})`);
-
-    const tokens = {} as Record<Size, Record<string, string>>;
-    for (const size of ['small', 'large'] as const) tokens[size] = { authorization: `Bearer ${signDevToken({ sub: tenants[size].callerSub }, DEV_KEYS_DIR, '2h')}` };
-    const query = (variant: Variant, size: Size): string => {
-      if (variant === 'list') return 'status=PUBLISHED&sortBy=name&limit=20';
-      if (variant === 'search') return `search=${encodeURIComponent(opts.term)}&sortBy=name&limit=20`;
-      return `sectionIds=${tenants[size].sectionId}&sortBy=decisionDisplayId&sortOrder=desc&limit=20`;
+  const tokens = {} as Record<Size, Record<string, string>>;
+  for (const size of ['small', 'large'] as const) tokens[size] = bearer(tenants[size].callerSub);
+  const query = (variant: Variant, size: Size): string => {
+    if (variant === 'list') return 'status=PUBLISHED&sortBy=name&limit=20';
+    if (variant === 'search') return `search=${encodeURIComponent(opts.term)}&sortBy=name&limit=20`;
+    return `sectionIds=${tenants[size].sectionId}&sortBy=decisionDisplayId&sortOrder=desc&limit=20`;
+  };
+  const pathOf = (variant: Variant, size: Size) => (variant === 'get' ? `/decisions/${getId}` : `/decisions?${query(variant, size)}`);
+  const targetOf = (variant: Variant, size: Size, impl: Impl, base: string): Target<Key> => {
+    const path = pathOf(variant, size);
+    const key = { variant, size, impl };
+    const label = `${variant} ${SIZE_LABEL[size]} ${impl}`;
+    return impl === 'service'
+      ? { key, label, url: `${base}/decision/v1${path}`, headers: tokens[size] }
+      : { key, label, url: `${bare}/bare${path}${path.includes('?') ? '&' : '?'}tenantId=${tenants[size].tenantId}`, headers: {} };
+  };
+  const key = (variant: Variant, size: Size) => `${variant}/${size}`;
+  const matches: Record<string, number> = {};
+  for (const { variant, size } of MEASURED) {
+    const what = `${variant} ${size}`;
+    const body = (await checkSame(what, targetOf(variant, size, 'service', svc), targetOf(variant, size, 'bare', svc), variant === 'get' ? undefined : pageOf, REQUEST_TIMEOUT_MS)) as {
+      total?: number;
+      data?: unknown[];
     };
-    const pathOf = (variant: Variant, size: Size) => (variant === 'get' ? `/decisions/${getId}` : `/decisions?${query(variant, size)}`);
-    const targetOf = (variant: Variant, size: Size, impl: Impl, base: string): Target => {
-      const path = pathOf(variant, size);
-      return impl === 'service'
-        ? { variant, size, impl, url: `${base}/decision/v1${path}`, headers: tokens[size] }
-        : { variant, size, impl, url: `${bare.base}/bare${path}${path.includes('?') ? '&' : '?'}tenantId=${tenants[size].tenantId}`, headers: {} };
-    };
-    const key = (variant: Variant, size: Size) => `${variant}/${size}`;
-    const matches: Record<string, number> = {};
-    for (const m of MEASURED) {
-      const body = (await checkSame(targetOf(m.variant, m.size, 'service', svc), targetOf(m.variant, m.size, 'bare', svc))) as { total?: number };
-      matches[key(m.variant, m.size)] = body.total ?? 1;
-    }
-    log(
-      `service and bare answer the same data; matches at 1,000 / 100,000: ` +
-        LIST_VARIANTS.map((v) => `${v} ${matches[key(v, 'small')]} / ${matches[key(v, 'large')]}`).join(', '),
-    );
+    if (variant !== 'get' && !body.data!.length) throw new Error(`${what}: the list answers no decisions (${targetOf(variant, size, 'service', svc).url})`);
+    matches[key(variant, size)] = body.total ?? 1;
+  }
+  log(
+    `service and bare answer the same data; matches at 1,000 / 100,000: ` +
+      LIST_VARIANTS.map((v) => `${v} ${matches[key(v, 'small')]} / ${matches[key(v, 'large')]}`).join(', '),
+  );
 
-    const warmups: Run[] = [];
-    if (opts.warmup > 0) {
-      log(`warming up (${opts.warmup} s each)`);
-      for (const m of MEASURED)
-        for (const impl of ['service', 'bare'] as const) {
-          const t = targetOf(m.variant, m.size, impl, svc);
-          warmups.push({ ...m, impl, round: 0, ...(await measure(t.url, t.headers, opts.connections, opts.warmup)) });
-        }
-    }
-    const runs: Run[] = [];
-    for (const round of [1, 2])
-      for (const m of MEASURED)
-        for (const impl of ['service', 'bare'] as const) {
-          log(`${m.variant} ${SIZE_LABEL[m.size]} ${impl} run ${round}: ${opts.connections} connections, ${opts.duration} s`);
-          const t = targetOf(m.variant, m.size, impl, svc);
-          runs.push({ ...m, impl, round, ...(await measure(t.url, t.headers, opts.connections, opts.duration)) });
-        }
+  const targets = MEASURED.flatMap((m) => (['service', 'bare'] as const).map((impl) => targetOf(m.variant, m.size, impl, svc)));
+  const warmups = await warmUp(targets, opts);
+  const runs = await measureRounds(targets, opts);
 
-    const dtoOf = (v: ListVariant) => plainToInstance(SearchDecisionsDto, Object.fromEntries(new URLSearchParams(query(v, 'large'))));
-    if (opts.explain) await explain(db, tenants.large.tenantId, getId, dtoOf);
-    const searchStatement = listSql(decisionList(tenants.large.tenantId, dtoOf('search')));
-    const searchBefore = await searchPlan(db, searchStatement);
+  const dtoOf = (v: ListVariant) => plainToInstance(SearchDecisionsDto, Object.fromEntries(new URLSearchParams(query(v, 'large'))));
+  if (opts.explain) await explain(db, tenants.large.tenantId, getId, dtoOf);
+  const searchStatement = listSql(decisionList(tenants.large.tenantId, dtoOf('search')));
+  const searchBefore = await searchPlan(db, searchStatement);
 
-    // Bulk changes, timed, on the service as measured (tracing off).
-    const large = tenants.large.tenantId;
-    log(`bulk duplicate of ${BULK} decisions (polling the job every ${JOB_POLL_MS} ms)`);
-    const duplicate = await bulkDuplicate(db, svc, tokens.large, large, await idsWithResidue(db, large, BULK_SETS.duplicate));
-    await outboxDrained(db);
-    log(`bulk delete of ${BULK} decisions`);
-    const deletion = await bulkDelete(db, svc, tokens.large, large, await idsWithResidue(db, large, BULK_SETS.delete));
+  // Bulk changes, timed, on the service as measured (tracing off).
+  const large = tenants.large.tenantId;
+  log(`bulk duplicate of ${BULK} decisions (polling the job every ${JOB_POLL_MS} ms)`);
+  const duplicate = await bulkDuplicate(db, svc, tokens.large, large, await idsWithResidue(db, large, BULK_SETS.duplicate));
+  await outboxDrained(db);
+  log(`bulk delete of ${BULK} decisions`);
+  const deletion = await bulkDelete(db, svc, tokens.large, large, await idsWithResidue(db, large, BULK_SETS.delete));
 
-    await outboxDrained(db);
-    // Statements per request: the service again, traced.
-    otlp = await startOtlpReceiver();
-    log(`restarting decision with tracing on (spans to ${otlp.url}) to count statements per request`);
-    await stopChild(decision, 10_000);
-    ({ child: decision, base: svc } = await startService(
-      'decision (traced)',
-      'dist/apps/decision/src/main.js',
-      { ...env, ...otlp.env, OTEL_TRACES_SAMPLER: 'parentbased_always_on', OTEL_SERVICE_NAME: SERVICE_NAME },
-      READY_TIMEOUT_MS,
-    ));
-    const probe = await probeStatements(otlp, db, svc, tokens.large, large, (variant, size) => targetOf(variant, size, 'service', svc), (variant, size) => {
-      if (variant === 'get') return DECISION_BY_ID_SQL;
-      const q = plainToInstance(SearchDecisionsDto, Object.fromEntries(new URLSearchParams(query(variant, size))));
-      return listSql(decisionList(tenants[size].tenantId, q)).text;
-    });
-    // The search again after the bulk changes (2,000 copies inserted, 2,000 decisions deleted; autovacuum has not come by).
-    await outboxDrained(db);
-    const searchAfter = await searchPlan(db, searchStatement);
+  await outboxDrained(db);
+  // Statements per request: the service again, traced.
+  otlp = await startOtlpReceiver();
+  log(`restarting decision with tracing on (spans to ${otlp.url}) to count statements per request`);
+  await stopChild(decision, 10_000);
+  ({ child: decision, base: svc } = await startService('decision (traced)', 'dist/apps/decision/src/main.js', {
+    ...env,
+    ...otlp.env,
+    OTEL_TRACES_SAMPLER: 'parentbased_always_on',
+    OTEL_SERVICE_NAME: SERVICE_NAME,
+  }));
+  const probe = await probeStatements(otlp, db, svc, tokens.large, large, (variant, size) => targetOf(variant, size, 'service', svc), (variant, size) => {
+    if (variant === 'get') return DECISION_BY_ID_SQL;
+    const q = plainToInstance(SearchDecisionsDto, Object.fromEntries(new URLSearchParams(query(variant, size))));
+    return listSql(decisionList(tenants[size].tenantId, q)).text;
+  });
+  // The search again after the bulk changes (2,000 copies inserted, 2,000 decisions deleted; autovacuum has not come by).
+  await outboxDrained(db);
+  const searchAfter = await searchPlan(db, searchStatement);
 
-    const failures = report(opts, runs, matches, duplicate, deletion, probe, { before: searchBefore, after: searchAfter });
-    failUnlessAll200([...warmups, ...runs], (r) => `${r.variant} ${SIZE_LABEL[r.size]} ${r.impl}#${r.round}`);
-    if (failures.length) {
-      log(`FAILED: ${failures.join('; ')}`);
-      process.exitCode = 1;
-    }
-  } finally {
-    await db.end();
+  const failures = report(opts, runs, matches, duplicate, deletion, probe, { before: searchBefore, after: searchAfter });
+  failUnlessAll200([...warmups, ...runs], (r) => `${r.variant} ${SIZE_LABEL[r.size]} ${r.impl}#${r.round}`);
+  if (failures.length) {
+    log(`FAILED: ${failures.join('; ')}`);
+    process.exitCode = 1;
   }
 }
 
@@ -746,7 +612,7 @@ async function probeStatements(
   svc: string,
   headers: Record<string, string>,
   tenantId: string,
-  serviceTarget: (variant: Variant, size: Size) => Target,
+  serviceTarget: (variant: Variant, size: Size) => Target<Key>,
   bareSql: (variant: Variant, size: Size) => string,
 ): Promise<StatementProbe> {
   const reads: Record<string, ReadStatements> = {};
@@ -859,18 +725,17 @@ async function explain(db: Client, tenantId: string, getId: string, queryOf: (v:
 
 function report(
   opts: Options,
-  runs: Run[],
+  runs: Run<Key>[],
   matches: Record<string, number>,
   duplicate: DuplicateResult,
   deletion: DeleteResult,
   probe: StatementProbe,
   search: { before: SearchPlan; after: SearchPlan },
 ): string[] {
-  // The better run: more requests per second (with a fixed number of connections, also the lower mean latency).
-  const best = (variant: Variant, size: Size, impl: Impl) => runs.filter((r) => r.variant === variant && r.size === size && r.impl === impl).reduce((a, b) => (b.rps > a.rps ? b : a));
-  const bests = new Set(MEASURED.flatMap((m) => [best(m.variant, m.size, 'service'), best(m.variant, m.size, 'bare')]));
-  const ratio = (variant: Variant, size: Size = 'large') => best(variant, size, 'service').rps / best(variant, size, 'bare').rps;
-  const p95Ratio = (variant: ListVariant, impl: Impl = 'service') => best(variant, 'large', impl).p95 / best(variant, 'small', impl).p95;
+  const top = (variant: Variant, size: Size, impl: Impl) => best(runs, { variant, size, impl });
+  const bests = new Set(MEASURED.flatMap((m) => [top(m.variant, m.size, 'service'), top(m.variant, m.size, 'bare')]));
+  const ratio = (variant: Variant, size: Size = 'large') => top(variant, size, 'service').rps / top(variant, size, 'bare').rps;
+  const p95Ratio = (variant: ListVariant, impl: Impl = 'service') => top(variant, 'large', impl).p95 / top(variant, 'small', impl).p95;
   const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
   const atLeast = (r: number, target: number) => `target >= ${target}, ${met(r >= target)}`;
   const key = (variant: Variant, size: Size) => `${variant}/${size}`;
@@ -882,26 +747,31 @@ function report(
   if (deletion.deleteCount !== BULK || deletion.deleted !== BULK) failures.push(`bulk delete: answered ${deletion.deleteCount}, ${deletion.deleted} deleted (expected ${BULK})`);
   if (probe.bulkDelete.deleteCount !== BULK) failures.push(`traced bulk delete: answered ${probe.bulkDelete.deleteCount} (expected ${BULK})`);
 
-  const row = (r: Run) =>
-    `${r.variant.padEnd(8)} ${SIZE_LABEL[r.size].padEnd(5)} ${r.impl.padEnd(7)} ${pad(r.round, 5)} ${pad(r.rps, 7)} ${pad(r.p50.toFixed(2), 7)} ${pad(r.p95.toFixed(2), 7)} ${pad(r.p99.toFixed(2), 7)} ${pad(r.requests, 8)} ${pad(r.non200 + r.errors, 7)}${bests.has(r) ? '  *' : ''}`;
   const lines = [
-    `decision decisions: service (NestJS, token + caller caches warm, envelope) vs bare (Fastify + pg, same SQL) — ${opts.connections} connections, ${opts.duration} s per run, better of 2 runs each (*)`,
+    `decision decisions: service (NestJS, token + caller caches warm, envelope) vs bare (Fastify + pg, same SQL) — ${runsNote(opts)} (*)`,
     `  get      GET /decision/v1/decisions/{id} (3 groups, 3 authorities, 2 documents)`,
     ...LIST_VARIANTS.map((v) => `  ${v.padEnd(8)} GET /decision/v1/decisions?${v === 'section' ? 'sectionIds={Finance}&sortBy=decisionDisplayId&sortOrder=desc&limit=20' : v === 'search' ? `search=${opts.term}&sortBy=name&limit=20` : 'status=PUBLISHED&sortBy=name&limit=20'} — matches ${matches[key(v, 'small')]} of 1,000 / ${matches[key(v, 'large')]} of 100,000`),
     '',
-    `${'target'.padEnd(8)} ${'size'.padEnd(5)} ${'impl'.padEnd(7)} ${pad('round', 5)} ${pad('req/s', 7)} ${pad('p50 ms', 7)} ${pad('p95 ms', 7)} ${pad('p99 ms', 7)} ${pad('requests', 8)} ${pad('non-200', 7)}`,
-    ...runs.map(row),
+    ...runsTable(
+      runs,
+      [
+        { title: 'target', width: 8, of: (r) => r.variant },
+        { title: 'size', width: 5, of: (r) => SIZE_LABEL[r.size] },
+        { title: 'impl', width: 7, of: (r) => r.impl },
+      ],
+      bests,
+    ),
     '',
-    `get-by-id: service/bare ${ratio('get').toFixed(2)} (${best('get', 'large', 'service').rps} / ${best('get', 'large', 'bare').rps} req/s; ${atLeast(ratio('get'), TARGETS.get)})`,
+    `get-by-id: service/bare ${ratio('get').toFixed(2)} (${top('get', 'large', 'service').rps} / ${top('get', 'large', 'bare').rps} req/s; ${atLeast(ratio('get'), TARGETS.get)})`,
     ...LIST_VARIANTS.map(
       (v) =>
-        `${`${v}:`.padEnd(10)} service/bare ${ratio(v).toFixed(2)} at 100,000 (${best(v, 'large', 'service').rps} / ${best(v, 'large', 'bare').rps} req/s; ${atLeast(ratio(v), TARGETS.list)}), ` +
+        `${`${v}:`.padEnd(10)} service/bare ${ratio(v).toFixed(2)} at 100,000 (${top(v, 'large', 'service').rps} / ${top(v, 'large', 'bare').rps} req/s; ${atLeast(ratio(v), TARGETS.list)}), ` +
         `${ratio(v, 'small').toFixed(2)} at 1,000`,
     ),
     ...LIST_VARIANTS.map(
       (v) =>
-        `${`${v} p95:`.padEnd(14)} service ${best(v, 'small', 'service').p95.toFixed(2)} ms at 1,000, ${best(v, 'large', 'service').p95.toFixed(2)} ms at 100,000: ` +
-        `ratio ${p95Ratio(v).toFixed(2)} (target <= ${TARGETS.p95Ratio}, ${met(p95Ratio(v) <= TARGETS.p95Ratio)}); bare ${best(v, 'small', 'bare').p95.toFixed(2)} / ${best(v, 'large', 'bare').p95.toFixed(2)} ms, ratio ${p95Ratio(v, 'bare').toFixed(2)}`,
+        `${`${v} p95:`.padEnd(14)} service ${top(v, 'small', 'service').p95.toFixed(2)} ms at 1,000, ${top(v, 'large', 'service').p95.toFixed(2)} ms at 100,000: ` +
+        `ratio ${p95Ratio(v).toFixed(2)} (target <= ${TARGETS.p95Ratio}, ${met(p95Ratio(v) <= TARGETS.p95Ratio)}); bare ${top(v, 'small', 'bare').p95.toFixed(2)} / ${top(v, 'large', 'bare').p95.toFixed(2)} ms, ratio ${p95Ratio(v, 'bare').toFixed(2)}`,
     ),
     '',
     `statements per request (the traced decision service, ${PROBE_REPEAT} requests each; target: 1, the bare handler's text): ${met(readsOk)}`,
@@ -923,49 +793,48 @@ function report(
       `${search.before.ginPendingPages === null ? '' : `, GIN pending list ${search.before.ginPendingPages} pages`}), ${search.after.ms.toFixed(2)} ms after the bulk changes (${2 * BULK} copies, ${2 * BULK} deleted) ` +
       `(${search.after.seqScan ? 'a Seq Scan on decisions' : 'no Seq Scan'}${search.after.ginPendingPages === null ? '' : `, GIN pending list ${search.after.ginPendingPages} pages`})`,
   ];
-  process.stdout.write(lines.join('\n') + '\n');
-  const pair = (variant: Variant, size: Size) => ({ service: summary(best(variant, size, 'service')), bare: summary(best(variant, size, 'bare')) });
-  process.stdout.write(
-    JSON.stringify({
-      bench: 'decisions',
-      connections: opts.connections,
-      durationSec: opts.duration,
-      decisions: SIZES,
-      get: { path: '/decision/v1/decisions/{id}', ...pair('get', 'large'), ratio: round2(ratio('get')), target: TARGETS.get, met: ratio('get') >= TARGETS.get },
-      lists: Object.fromEntries(
-        LIST_VARIANTS.map((v) => [
-          v,
-          {
-            matches: { small: matches[key(v, 'small')], large: matches[key(v, 'large')] },
-            large: pair(v, 'large'),
-            small: pair(v, 'small'),
-            ratio: round2(ratio(v)),
-            ratioSmall: round2(ratio(v, 'small')),
-            target: TARGETS.list,
-            met: ratio(v) >= TARGETS.list,
-            p95Ratio: round2(p95Ratio(v)),
-            p95RatioBare: round2(p95Ratio(v, 'bare')),
-            p95Target: TARGETS.p95Ratio,
-            p95Met: p95Ratio(v) <= TARGETS.p95Ratio,
-          },
-        ]),
-      ),
-      statements: { reads: probe.reads, readsOneStatement: readsOk, jobPoll: probe.jobPoll, bulkDelete: probe.bulkDelete, bulkDuplicate: probe.bulkDuplicate },
-      bulkDuplicate: { ...duplicate, endToEndMs: Math.round(duplicate.endToEndMs), acceptMs: Math.round(duplicate.acceptMs), target: TARGETS.duplicateMs, met: duplicate.endToEndMs <= TARGETS.duplicateMs },
-      bulkDelete: { ...deletion, ms: Math.round(deletion.ms) },
-      searchPlan: search,
-      runs,
-    }) + '\n',
-  );
+  const pair = (variant: Variant, size: Size) => versus(runs, { variant, size }).pair;
+  printReport(lines, {
+    bench: 'decisions',
+    connections: opts.connections,
+    durationSec: opts.duration,
+    decisions: SIZES,
+    get: { path: '/decision/v1/decisions/{id}', ...pair('get', 'large'), ratio: round2(ratio('get')), target: TARGETS.get, met: ratio('get') >= TARGETS.get },
+    lists: Object.fromEntries(
+      LIST_VARIANTS.map((v) => [
+        v,
+        {
+          matches: { small: matches[key(v, 'small')], large: matches[key(v, 'large')] },
+          large: pair(v, 'large'),
+          small: pair(v, 'small'),
+          ratio: round2(ratio(v)),
+          ratioSmall: round2(ratio(v, 'small')),
+          target: TARGETS.list,
+          met: ratio(v) >= TARGETS.list,
+          p95Ratio: round2(p95Ratio(v)),
+          p95RatioBare: round2(p95Ratio(v, 'bare')),
+          p95Target: TARGETS.p95Ratio,
+          p95Met: p95Ratio(v) <= TARGETS.p95Ratio,
+        },
+      ]),
+    ),
+    statements: { reads: probe.reads, readsOneStatement: readsOk, jobPoll: probe.jobPoll, bulkDelete: probe.bulkDelete, bulkDuplicate: probe.bulkDuplicate },
+    bulkDuplicate: { ...duplicate, endToEndMs: Math.round(duplicate.endToEndMs), acceptMs: Math.round(duplicate.acceptMs), target: TARGETS.duplicateMs, met: duplicate.endToEndMs <= TARGETS.duplicateMs },
+    bulkDelete: { ...deletion, ms: Math.round(deletion.ms) },
+    searchPlan: search,
+    runs,
+  });
   return failures;
 }
 
-benchEntry({
-  database: DATABASE,
-  natsNamespace: NATS_NAMESPACE,
-  parse: parseOptions,
+serviceBench<Options, BareConfig>({
+  name: 'decisions',
+  service: 'decision',
+  usage: 'npm run bench -- decisions [--duration <s>] [--connections <n>] [--warmup <s>] [--term <search>] [--keep] [--explain]',
+  defaults: { term: 'supplier', explain: false },
+  options: { flags: ['explain'], texts: { term: [3, 100] } },
+  appUrl: APP_URL,
+  bare: { routes: bareRoutes },
   main,
-  serveBare,
-  bareWorker: () => bareWorker,
   after: async () => otlp?.close(),
 });

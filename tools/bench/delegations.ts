@@ -27,10 +27,8 @@
  */
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { isDeepStrictEqual } from 'node:util';
-import { Worker, parentPort } from 'node:worker_threads';
 import { plainToInstance } from 'class-transformer';
-import Fastify from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Client, Pool } from 'pg';
 import { Caller, DEFAULT_ROLES } from '@ddm/contracts';
 import { listSql, pageRows } from '@ddm/platform';
@@ -39,32 +37,8 @@ import { DELEGATION_BY_ID_SQL } from '../../apps/decision/src/core/delegation.sq
 import { delegationList } from '../../apps/decision/src/delegations/delegation.sql';
 import { selectDelegationFields, toDelegationView } from '../../apps/decision/src/core/delegation.view';
 import { SearchDelegationsDto } from '../../apps/decision/src/delegations/dto/search-delegations.dto';
-import { DEV_KEYS_DIR } from '../lib/runtime';
-import { signDevToken } from '../lib/sign';
-import {
-  benchEntry,
-  BenchOptions,
-  failUnlessAll200,
-  log,
-  measure,
-  pad,
-  parseArgs,
-  round2,
-  scratchServiceEnv,
-  seedCaller,
-  seedTenantWithRoles,
-  startBareWorker,
-  startService,
-  Stats,
-  summary,
-  keepAndCounts,
-} from './lib';
+import { Answer, Ask, BenchContext, bearer, call, checkSame, failUnlessAll200, Impl, log, measureRounds, pageOf, pct, printReport, round2, Run, secondsSince, seedCaller, seedTenantWithRoles, serviceAndBare, serviceBench, ServiceBenchOptions, uuidV7, versus, versusTable, warmUp } from './lib';
 
-const DATABASE = 'ddm_bench_delegations';
-const NATS_NAMESPACE = 'benchdelegations';
-const READY_TIMEOUT_MS = 120_000;
-const POOL_SIZE = 10;
-const USAGE = 'npm run bench -- delegations [--duration <s>] [--connections <n>] [--warmup <s>] [--size <n>] [--keep]';
 const APP_URL = 'http://localhost:8080';
 const TARGETS = { get: 0.6, list: 0.8, cascadingP95Ms: 100 } as const;
 const USERS = 5_000;
@@ -74,18 +48,11 @@ const LATENCY_REQUESTS = { cascading: 100, issue: 200 } as const;
 const REQUEST_TIMEOUT_MS = 30_000;
 
 type Variant = 'get' | 'list';
-type Impl = 'service' | 'bare';
-interface Run extends Stats {
-  variant: Variant;
-  impl: Impl;
-  round: number;
-}
-interface Options extends BenchOptions {
+const VARIANTS: Variant[] = ['get', 'list'];
+interface Options extends ServiceBenchOptions {
   size: number;
-  keep: boolean;
 }
 interface BareConfig {
-  databaseUrl: string;
   tenantId: string;
   callerUserId: string;
 }
@@ -94,11 +61,9 @@ interface BareConfig {
 // The bare handler: the service's statements and mapping, without auth, validation pipe or envelope.
 // ---------------------------------------------------------------------------------------------
 
-async function serveBare({ databaseUrl, tenantId, callerUserId }: BareConfig): Promise<void> {
-  const pool = new Pool({ connectionString: databaseUrl, max: POOL_SIZE, application_name: 'ddm-bench-bare' });
+function bareRoutes(app: FastifyInstance, pool: Pool, { tenantId, callerUserId }: BareConfig): void {
   const keys = new Set(DEFAULT_ROLES.find((r) => r.key === 'SYSTEM_ADMIN')!.keys);
   const caller: Caller = { userId: callerUserId, tenantId, email: '', name: '', roleIds: [], keys, claims: {} as Caller['claims'] };
-  const app = Fastify({ logger: false });
   app.get<{ Params: { id: string } }>('/bare/delegations/:id', async (req, reply) => {
     const { rows } = await pool.query<DelegationRow>(DELEGATION_BY_ID_SQL, [req.params.id, tenantId]);
     if (!rows.length || rows[0].view.status === 'DELETED') return reply.code(404).send({ message: 'not found' });
@@ -111,16 +76,11 @@ async function serveBare({ databaseUrl, tenantId, callerUserId }: BareConfig): P
     const { items, total } = pageRows(rows, (r: DelegationRow) => selectDelegationFields(toDelegationView(r.view, caller, APP_URL), q.select));
     return { page: q.page, limit: q.limit, total, data: items };
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  parentPort!.postMessage({ port: (app.server.address() as { port: number }).port });
 }
 
 // ---------------------------------------------------------------------------------------------
 // Seed (set-based SQL).
 // ---------------------------------------------------------------------------------------------
-
-const uuidV7 = (ts: string) =>
-  `(lpad(to_hex((extract(epoch FROM ${ts}) * 1000)::bigint), 12, '0') || '7' || substr(md5(random()::text), 1, 3) || '8' || substr(md5(random()::text), 1, 15))::uuid`;
 
 const authority = (typeId: string, value: string, redelegable: boolean) => ({
   authorityTypeId: typeId,
@@ -207,7 +167,7 @@ async function seed(db: Client, size: number): Promise<Seeded> {
        JOIN decision.delegations p ON p.tenant_id = $1 AND p.delegation_display_id = (9999 + 1 + x.i % $6::int)::text`,
     [tenantId, users, JSON.stringify(authority(approvalTypeId, '0', false)), USERS, size, roots],
   );
-  log(`${size.toLocaleString('en')} delegations (${roots.toLocaleString('en')} roots) seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  log(`${size.toLocaleString('en')} delegations (${roots.toLocaleString('en')} roots) seeded in ${secondsSince(started)} s`);
 
   // The 1,111 tree (fan-out 10, three levels below its root): all held by the caller, so the check needs no other person.
   const tree: { id: string; parent: string | null; depth: number; value: number }[] = [];
@@ -243,35 +203,11 @@ async function seed(db: Client, size: number): Promise<Seeded> {
 // Requests.
 // ---------------------------------------------------------------------------------------------
 
-async function call(method: 'GET' | 'PATCH' | 'POST', url: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; body: Record<string, unknown>; ms: number }> {
-  const started = performance.now();
-  const res = await fetch(url, {
-    method,
-    headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-  });
-  const json = (await res.json()) as Record<string, unknown>;
-  return { status: res.status, body: json, ms: performance.now() - started };
-}
-
-/** Service and bare must answer the same data (the service inside its envelope), or the comparison means nothing. */
-async function checkSame(variant: Variant, serviceUrl: string, bareUrl: string, headers: Record<string, string>): Promise<number> {
-  const s = await call('GET', serviceUrl, headers);
-  const b = await call('GET', bareUrl, {});
-  if (s.status !== 200 || b.status !== 200) throw new Error(`${variant}: the service answered ${s.status}, the bare handler ${b.status}`);
-  const comparable = (x: unknown) => (variant === 'get' ? x : { total: (x as { total: number }).total, data: (x as { data: unknown[] }).data });
-  if (!isDeepStrictEqual(comparable(s.body.data), comparable(b.body))) {
-    throw new Error(`${variant}: the service and the bare handler answer different data:\n service ${JSON.stringify(s.body.data).slice(0, 400)}\n bare    ${JSON.stringify(b.body).slice(0, 400)}`);
-  }
-  return variant === 'get' ? 1 : (b.body as { total: number }).total;
-}
-
 /** `n` requests one after the other; their latencies in ms (sorted) and every status seen. */
-async function latencies(n: number, request: (k: number) => Promise<{ status: number; ms: number; body: Record<string, unknown> }>, ok: number): Promise<{ sorted: number[]; bad: string[]; last: Record<string, unknown> }> {
+async function latencies(n: number, request: (k: number) => Promise<Answer>, ok: number): Promise<{ sorted: number[]; bad: string[]; last: Answer['body'] }> {
   const times: number[] = [];
   const bad: string[] = [];
-  let last: Record<string, unknown> = {};
+  let last: Answer['body'] = {};
   for (let k = 0; k < n; k++) {
     const r = await request(k);
     times.push(r.ms);
@@ -280,128 +216,107 @@ async function latencies(n: number, request: (k: number) => Promise<{ status: nu
   }
   return { sorted: times.sort((a, b) => a - b), bad, last };
 }
-const pct = (sorted: number[], p: number) => round2(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
 
 // ---------------------------------------------------------------------------------------------
 // Main.
 // ---------------------------------------------------------------------------------------------
 
-let bareWorker: Worker | undefined;
+async function main({ opts, db, svc, startBare }: BenchContext<Options, BareConfig>): Promise<void> {
+  const s = await seed(db, opts.size);
+  await db.query('VACUUM (ANALYZE)');
+  const bare = await startBare({ tenantId: s.tenantId, callerUserId: s.callerUserId });
+  const headers = bearer(s.callerSub);
+  const LIST_QUERY = 'status=ISSUED&limit=20';
+  const sides: Record<Variant, { service: Ask; bare: Ask }> = {
+    get: { service: { url: `${svc}/decision/v1/delegations/${s.getId}`, headers }, bare: { url: `${bare}/bare/delegations/${s.getId}`, headers: {} } },
+    list: { service: { url: `${svc}/decision/v1/delegations?${LIST_QUERY}`, headers }, bare: { url: `${bare}/bare/delegations?${LIST_QUERY}`, headers: {} } },
+  };
+  await checkSame('get', sides.get.service, sides.get.bare, undefined, REQUEST_TIMEOUT_MS);
+  const listPage = (await checkSame('list', sides.list.service, sides.list.bare, pageOf, REQUEST_TIMEOUT_MS)) as { total: number };
+  log(`service and bare answer the same data; the list matches ${listPage.total.toLocaleString('en')} delegations`);
 
-async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string }): Promise<void> {
-  const { url, env } = await scratchServiceEnv(rt, DATABASE, NATS_NAMESPACE, POOL_SIZE, APP_URL);
-  await startService('auth', 'dist/apps/auth/src/main.js', env, READY_TIMEOUT_MS, 'it applies the auth migrations');
-  const { base: svc } = await startService('decision', 'dist/apps/decision/src/main.js', env, READY_TIMEOUT_MS, 'it applies the decision migrations');
-  const db = new Client({ connectionString: url });
-  await db.connect();
-  try {
-    const s = await seed(db, opts.size);
-    await db.query('VACUUM (ANALYZE)');
-    const bare = await startBareWorker(__filename, { databaseUrl: url, tenantId: s.tenantId, callerUserId: s.callerUserId });
-    bareWorker = bare.worker;
-    const headers = { authorization: `Bearer ${signDevToken({ sub: s.callerSub }, DEV_KEYS_DIR, '2h')}` };
-    const LIST_QUERY = 'status=ISSUED&limit=20';
-    const urls: Record<Variant, Record<Impl, string>> = {
-      get: { service: `${svc}/decision/v1/delegations/${s.getId}`, bare: `${bare.base}/bare/delegations/${s.getId}` },
-      list: { service: `${svc}/decision/v1/delegations?${LIST_QUERY}`, bare: `${bare.base}/bare/delegations?${LIST_QUERY}` },
-    };
-    const matched = { get: await checkSame('get', urls.get.service, urls.get.bare, headers), list: await checkSame('list', urls.list.service, urls.list.bare, headers) };
-    log(`service and bare answer the same data; the list matches ${matched.list.toLocaleString('en')} delegations`);
+  const targets = serviceAndBare(VARIANTS, (variant) => sides[variant]);
+  const warmups = await warmUp(targets, opts);
+  const runs = await measureRounds(targets, opts);
 
-    const warmups: Run[] = [];
-    for (const variant of ['get', 'list'] as const)
-      for (const impl of ['service', 'bare'] as const)
-        if (opts.warmup > 0) warmups.push({ variant, impl, round: 0, ...(await measure(urls[variant][impl], impl === 'service' ? headers : {}, opts.connections, opts.warmup)) });
-    const runs: Run[] = [];
-    for (const round of [1, 2])
-      for (const variant of ['get', 'list'] as const)
-        for (const impl of ['service', 'bare'] as const) {
-          log(`${variant} ${impl} run ${round}: ${opts.connections} connections, ${opts.duration} s`);
-          runs.push({ variant, impl, round, ...(await measure(urls[variant][impl], impl === 'service' ? headers : {}, opts.connections, opts.duration)) });
-        }
+  // The cascading check over the 1,111 tree: the root narrowed to 5,500 breaks children 6..10 and everything below them.
+  log(`check-cascading-updates over the 1,111-delegation tree, ${LATENCY_REQUESTS.cascading} requests one at a time`);
+  const narrowed = [{ ...authority(s.approvalTypeId, '5500', true) }];
+  const cascading = await latencies(
+    LATENCY_REQUESTS.cascading,
+    () => call('PATCH', `${svc}/decision/v1/delegations/check-cascading-updates`, headers, { parentDelegationId: s.treeRootId, updatedDelegationAuthorities: narrowed }),
+    200,
+  );
+  const answered = (cascading.last.data as { numberOfChildDelegationsInvalidated?: number } | undefined)?.numberOfChildDelegationsInvalidated;
+  if (answered !== 555) cascading.bad.push(`the check answered ${answered} invalidated descendants, not 555`);
 
-    // The cascading check over the 1,111 tree: the root narrowed to 5,500 breaks children 6..10 and everything below them.
-    log(`check-cascading-updates over the 1,111-delegation tree, ${LATENCY_REQUESTS.cascading} requests one at a time`);
-    const narrowed = [{ ...authority(s.approvalTypeId, '5500', true) }];
-    const cascading = await latencies(
-      LATENCY_REQUESTS.cascading,
-      () => call('PATCH', `${svc}/decision/v1/delegations/check-cascading-updates`, headers, { parentDelegationId: s.treeRootId, updatedDelegationAuthorities: narrowed }),
-      200,
-    );
-    const answered = (cascading.last.data as { numberOfChildDelegationsInvalidated?: number } | undefined)?.numberOfChildDelegationsInvalidated;
-    if (answered !== 555) cascading.bad.push(`the check answered ${answered} invalidated descendants, not 555`);
+  // Issuing a redelegation of the caller's root to someone along Matrix, the rules checked (one transaction, revision and event each).
+  log(`issuing ${LATENCY_REQUESTS.issue} redelegations one at a time`);
+  const issue = await latencies(
+    LATENCY_REQUESTS.issue,
+    (k) =>
+      call('POST', `${svc}/decision/v1/delegations`, headers, {
+        decisionId: s.decisionId,
+        parentDelegationId: s.heldId,
+        status: 'ISSUED',
+        recipientType: 'SPECIFIC_PERSONNEL',
+        delegationRecipients: [{ recipientUserId: s.users[1 + (k % (s.users.length - 1))] }],
+        delegationPathway: ['Matrix'],
+        isNoExpiration: true,
+        delegationAuthorities: [{ ...authority(s.approvalTypeId, String(1000 + k), false) }],
+      }),
+    200,
+  );
 
-    // Issuing a redelegation of the caller's root to someone along Matrix, the rules checked (one transaction, revision and event each).
-    log(`issuing ${LATENCY_REQUESTS.issue} redelegations one at a time`);
-    const issue = await latencies(
-      LATENCY_REQUESTS.issue,
-      (k) =>
-        call('POST', `${svc}/decision/v1/delegations`, headers, {
-          decisionId: s.decisionId,
-          parentDelegationId: s.heldId,
-          status: 'ISSUED',
-          recipientType: 'SPECIFIC_PERSONNEL',
-          delegationRecipients: [{ recipientUserId: s.users[1 + (k % (s.users.length - 1))] }],
-          delegationPathway: ['Matrix'],
-          isNoExpiration: true,
-          delegationAuthorities: [{ ...authority(s.approvalTypeId, String(1000 + k), false) }],
-        }),
-      200,
-    );
-
-    const failures = report(opts, runs, { cascading, issue }, matched.list);
-    failUnlessAll200([...warmups, ...runs], (r) => `${r.variant} ${r.impl}#${r.round}`);
-    if (cascading.bad.length || issue.bad.length) {
-      log(`FAILED: ${[...cascading.bad.slice(0, 3), ...issue.bad.slice(0, 3)].join('; ')}`);
-      process.exitCode = 1;
-    }
-    if (failures.length) log(`targets missed: ${failures.join('; ')}`);
-  } finally {
-    await db.end();
+  const failures = report(opts, runs, { cascading, issue }, listPage.total);
+  failUnlessAll200([...warmups, ...runs], (r) => `${r.kind} ${r.impl}#${r.round}`);
+  if (cascading.bad.length || issue.bad.length) {
+    log(`FAILED: ${[...cascading.bad.slice(0, 3), ...issue.bad.slice(0, 3)].join('; ')}`);
+    process.exitCode = 1;
   }
+  if (failures.length) log(`targets missed: ${failures.join('; ')}`);
 }
 
-function report(opts: Options, runs: Run[], latency: { cascading: { sorted: number[] }; issue: { sorted: number[] } }, listTotal: number): string[] {
-  const best = (variant: Variant, impl: Impl) => runs.filter((r) => r.variant === variant && r.impl === impl).reduce((a, b) => (b.rps > a.rps ? b : a));
-  const ratio = (v: Variant) => round2(best(v, 'service').rps / best(v, 'bare').rps);
-  const out = process.stdout;
-  out.write(`\ndelegations: ${opts.size.toLocaleString('en')} in one tenant (the list matches ${listTotal.toLocaleString('en')}); ${opts.connections} connections, ${opts.duration} s per run, better of two\n`);
-  out.write(`${pad('', 8)}${pad('service rps', 13)}${pad('bare rps', 10)}${pad('ratio', 8)}${pad('target', 8)}${pad('svc p95 ms', 12)}${pad('bare p95', 10)}\n`);
-  for (const v of ['get', 'list'] as const) {
-    const [sv, bv] = [best(v, 'service'), best(v, 'bare')];
-    out.write(`${pad(v, 8)}${pad(sv.rps, 13)}${pad(bv.rps, 10)}${pad(ratio(v), 8)}${pad(`>=${TARGETS[v]}`, 8)}${pad(sv.p95, 12)}${pad(bv.p95, 10)}\n`);
-  }
+function report(opts: Options, runs: Run<{ kind: Variant; impl: Impl }>[], latency: { cascading: { sorted: number[] }; issue: { sorted: number[] } }, listTotal: number): string[] {
+  const [get, list] = VARIANTS.map((kind) => versus(runs, { kind }));
+  const ratio = { get: round2(get.ratio), list: round2(list.ratio) };
   const c = latency.cascading.sorted;
   const i = latency.issue.sorted;
-  out.write(`cascading check (1,111 tree, 555 answered): p50 ${pct(c, 50)} ms, p95 ${pct(c, 95)} ms (target <= ${TARGETS.cascadingP95Ms}), max ${pct(c, 100)} ms\n`);
-  out.write(`issue a redelegation (rules checked): p50 ${pct(i, 50)} ms, p95 ${pct(i, 95)} ms, max ${pct(i, 100)} ms\n`);
   const failures: string[] = [];
-  if (ratio('get') < TARGETS.get) failures.push(`get ratio ${ratio('get')} < ${TARGETS.get}`);
-  if (ratio('list') < TARGETS.list) failures.push(`list ratio ${ratio('list')} < ${TARGETS.list}`);
+  if (ratio.get < TARGETS.get) failures.push(`get ratio ${ratio.get} < ${TARGETS.get}`);
+  if (ratio.list < TARGETS.list) failures.push(`list ratio ${ratio.list} < ${TARGETS.list}`);
   if (pct(c, 95) > TARGETS.cascadingP95Ms) failures.push(`cascading p95 ${pct(c, 95)} ms > ${TARGETS.cascadingP95Ms} ms`);
-  out.write(
-    JSON.stringify({
+  printReport(
+    [
+      '',
+      `delegations: ${opts.size.toLocaleString('en')} in one tenant (the list matches ${listTotal.toLocaleString('en')}); ${opts.connections} connections, ${opts.duration} s per run, better of two`,
+      ...versusTable(8, [
+        { name: 'get', ...get, ratio: ratio.get, target: `>=${TARGETS.get}` },
+        { name: 'list', ...list, ratio: ratio.list, target: `>=${TARGETS.list}` },
+      ]),
+      `cascading check (1,111 tree, 555 answered): p50 ${pct(c, 50)} ms, p95 ${pct(c, 95)} ms (target <= ${TARGETS.cascadingP95Ms}), max ${pct(c, 100)} ms`,
+      `issue a redelegation (rules checked): p50 ${pct(i, 50)} ms, p95 ${pct(i, 95)} ms, max ${pct(i, 100)} ms`,
+    ],
+    {
       bench: 'delegations',
       size: opts.size,
-      get: { ratio: ratio('get'), target: TARGETS.get, service: summary(best('get', 'service')), bare: summary(best('get', 'bare')) },
-      list: { ratio: ratio('list'), target: TARGETS.list, service: summary(best('list', 'service')), bare: summary(best('list', 'bare')) },
+      get: { ratio: ratio.get, target: TARGETS.get, ...get.pair },
+      list: { ratio: ratio.list, target: TARGETS.list, ...list.pair },
       cascading: { p50: pct(c, 50), p95: pct(c, 95), max: pct(c, 100), target: TARGETS.cascadingP95Ms },
       issue: { p50: pct(i, 50), p95: pct(i, 95), max: pct(i, 100) },
       met: failures.length === 0,
-    }) + '\n',
+    },
   );
   return failures;
 }
 
-function parseOptions(argv: string[]): Options {
-  return parseArgs<Options>(argv, { duration: 10, connections: 16, warmup: 3, size: 1_000_000, keep: false }, USAGE, keepAndCounts<Options>({ size: [2_000, 5_000_000] }, USAGE));
-}
-
-benchEntry({
-  database: DATABASE,
-  natsNamespace: NATS_NAMESPACE,
-  parse: parseOptions,
+serviceBench<Options, BareConfig>({
+  name: 'delegations',
+  service: 'decision',
+  usage: 'npm run bench -- delegations [--duration <s>] [--connections <n>] [--warmup <s>] [--size <n>] [--keep]',
+  defaults: { size: 1_000_000 },
+  options: { counts: { size: [2_000, 5_000_000] } },
+  appUrl: APP_URL,
+  bare: { routes: bareRoutes },
   main,
-  serveBare,
-  bareWorker: () => bareWorker,
 });

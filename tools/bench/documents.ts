@@ -22,61 +22,23 @@
  * multipart, streamed) and downloaded (MB/s), the best of three each.
  */
 import 'reflect-metadata';
-import { isDeepStrictEqual } from 'node:util';
-import { Worker, parentPort } from 'node:worker_threads';
 import { plainToInstance } from 'class-transformer';
-import Fastify from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Client, Pool } from 'pg';
 import { pageRows } from '@ddm/platform';
 import { AUDIENCE_SQL, DocumentRow, INSERT_AUDIENCE_SQL, documentList } from '../../apps/document/src/documents/document.sql';
 import { ListDocumentsQuery } from '../../apps/document/src/documents/dto/list-documents.query';
 import { toDocumentView } from '../../apps/document/src/documents/dto/document.response';
-import { DEV_KEYS_DIR } from '../lib/runtime';
-import { signDevToken } from '../lib/sign';
-import {
-  benchEntry,
-  BenchOptions,
-  failUnlessAll200,
-  log,
-  measure,
-  pad,
-  parseArgs,
-  round2,
-  scratchServiceEnv,
-  seedCaller,
-  seedTenantWithRoles,
-  startBareWorker,
-  startService,
-  Stats,
-  summary,
-  keepAndCounts,
-} from './lib';
+import { Ask, BenchContext, bearer, checkSame, failUnlessAll200, Impl, kindAndImpl, log, measureRounds, pageOf, printReport, round2, Run, runsNote, runsTable, secondsSince, seedCaller, seedTenantWithRoles, serviceAndBare, serviceBench, ServiceBenchOptions, versus, warmUp } from './lib';
 
-const DATABASE = 'ddm_bench_documents';
-const NATS_NAMESPACE = 'benchdocuments';
-const READY_TIMEOUT_MS = 120_000;
-const POOL_SIZE = 10;
-const USAGE = 'npm run bench -- documents [--duration <s>] [--connections <n>] [--warmup <s>] [--large <n>] [--small <n>] [--keep]';
 const LIST_QUERY = 'documentSharingType=RESTRICTED&sortBy=lastUpdatedOn&sortOrder=desc&limit=20';
 const TARGETS = { list: 0.8, p95Growth: 1.5 } as const;
 const APP_URL = 'http://localhost:8080';
 const FILE_BYTES = 20 * 1024 * 1024;
 
 type Kind = 'list' | 'small';
-type Impl = 'service' | 'bare';
-interface Target {
-  kind: Kind;
-  impl: Impl;
-  url: string;
-  headers: Record<string, string>;
-}
-interface Run extends Stats {
-  kind: Kind;
-  impl: Impl;
-  round: number;
-}
-interface Options extends BenchOptions {
-  keep: boolean;
+const KINDS: Kind[] = ['list', 'small'];
+interface Options extends ServiceBenchOptions {
   large: number;
   small: number;
 }
@@ -85,13 +47,7 @@ interface Options extends BenchOptions {
 // The bare handler (worker thread): same SQL, same mapping, no auth, no envelope.
 // ---------------------------------------------------------------------------------------------
 
-interface BareConfig {
-  databaseUrl: string;
-}
-
-async function serveBare({ databaseUrl }: BareConfig): Promise<void> {
-  const pool = new Pool({ connectionString: databaseUrl, max: POOL_SIZE, application_name: 'ddm-bench-bare' });
-  const app = Fastify({ logger: false });
+function bareRoutes(app: FastifyInstance, pool: Pool): void {
   app.get<{ Querystring: Record<string, string> }>('/bare/documents', async (req) => {
     const { tenantId, userId, ...query } = req.query;
     const q = plainToInstance(ListDocumentsQuery, query);
@@ -103,8 +59,6 @@ async function serveBare({ databaseUrl }: BareConfig): Promise<void> {
     const { items, total } = pageRows(rows as (DocumentRow & { total: number; ord: unknown })[], (r) => toDocumentView(r.view, caller, audience.positionIds, APP_URL, r.is_favourite ?? false));
     return { page: q.page, limit: q.limit, total, data: items };
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  parentPort!.postMessage({ port: (app.server.address() as { port: number }).port });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -184,159 +138,108 @@ async function seedFile(db: Client, t: SeededTenant): Promise<string> {
 // Main.
 // ---------------------------------------------------------------------------------------------
 
-const REQUEST_TIMEOUT_MS = 10_000;
-
-async function getJson(t: Target): Promise<unknown> {
-  const res = await fetch(t.url, { headers: t.headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-  const body = (await res.json()) as unknown;
-  if (res.status !== 200) throw new Error(`${t.impl} ${t.kind}: GET ${t.url} answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
-  return body;
-}
-
-/** Service and bare must answer the same page, or the comparison means nothing. */
-async function checkSame(service: Target, bare: Target): Promise<number> {
-  const s = ((await getJson(service)) as { data: { total: number; data: unknown[] } }).data;
-  const b = (await getJson(bare)) as { total: number; data: unknown[] };
-  if (!isDeepStrictEqual({ total: s.total, data: s.data }, { total: b.total, data: b.data })) {
-    throw new Error(`${service.kind}: the service and the bare handler answer different data:\n service ${JSON.stringify(s).slice(0, 400)}\n bare    ${JSON.stringify(b).slice(0, 400)}`);
+async function main({ opts, db, svc, startBare }: BenchContext<Options, object>): Promise<void> {
+  const sizes: Record<Kind, number> = { list: opts.large, small: opts.small };
+  const tenants = {} as Record<Kind, SeededTenant>;
+  for (const kind of ['small', 'list'] as const) {
+    const started = Date.now();
+    tenants[kind] = await seedTenant(db, `Bench ${kind}`, sizes[kind]);
+    log(`${kind} tenant: ${sizes[kind].toLocaleString('en')} documents seeded in ${secondsSince(started)} s`);
   }
-  return b.total;
-}
+  const fileId = await seedFile(db, tenants.list);
+  // The caller may not upload (a Global User holds no create:documents): a Global Authority Manager of a tenant of their own does.
+  const uploads = await seedTenantWithRoles(db, 'Bench uploads');
+  const uploader = await seedCaller(db, uploads.tenantId, uploads.roleIds.GLOBAL_AUTHORITY_MANAGER, 'uploader@bench-uploads.bench.test');
+  await db.query('VACUUM (ANALYZE)');
 
-function parseOptions(argv: string[]): Options {
-  return parseArgs<Options>(argv, { duration: 10, connections: 16, warmup: 3, keep: false, large: 100_000, small: 1_000 }, USAGE, keepAndCounts<Options>({ large: [30, 1_000_000], small: [30, 1_000_000] }, USAGE));
-}
-
-const KINDS: Kind[] = ['list', 'small'];
-let bareWorker: Worker | undefined;
-
-async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string }): Promise<void> {
-  const { url, env } = await scratchServiceEnv(rt, DATABASE, NATS_NAMESPACE, POOL_SIZE, APP_URL);
-  await startService('auth', 'dist/apps/auth/src/main.js', env, READY_TIMEOUT_MS, 'it applies the auth migrations');
-  const { base: svc } = await startService('document', 'dist/apps/document/src/main.js', env, READY_TIMEOUT_MS, 'it applies the document migrations');
-
-  const db = new Client({ connectionString: url });
-  await db.connect();
-  try {
-    const sizes: Record<Kind, number> = { list: opts.large, small: opts.small };
-    const tenants = {} as Record<Kind, SeededTenant>;
-    for (const kind of ['small', 'list'] as const) {
-      const started = Date.now();
-      tenants[kind] = await seedTenant(db, `Bench ${kind}`, sizes[kind]);
-      log(`${kind} tenant: ${sizes[kind].toLocaleString('en')} documents seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    }
-    const fileId = await seedFile(db, tenants.list);
-    // The caller may not upload (a Global User holds no create:documents): a Global Authority Manager of a tenant of their own does.
-    const uploads = await seedTenantWithRoles(db, 'Bench uploads');
-    const uploader = await seedCaller(db, uploads.tenantId, uploads.roleIds.GLOBAL_AUTHORITY_MANAGER, 'uploader@bench-uploads.bench.test');
-    await db.query('VACUUM (ANALYZE)');
-
-    const bare = await startBareWorker(__filename, { databaseUrl: url } satisfies BareConfig);
-    bareWorker = bare.worker;
-    const headers = (kind: Kind) => ({ authorization: `Bearer ${signDevToken({ sub: tenants[kind].callerSub }, DEV_KEYS_DIR, '2h')}` });
-    const targets = {} as Record<Kind, Record<Impl, Target>>;
-    for (const kind of KINDS) {
-      targets[kind] = {
-        service: { kind, impl: 'service', url: `${svc}/document/v1/documents?${LIST_QUERY}`, headers: headers(kind) },
-        bare: { kind, impl: 'bare', url: `${bare.base}/bare/documents?${LIST_QUERY}&tenantId=${tenants[kind].tenantId}&userId=${tenants[kind].userId}`, headers: {} },
-      };
-    }
-    const matches = {} as Record<Kind, number>;
-    for (const kind of KINDS) {
-      matches[kind] = await checkSame(targets[kind].service, targets[kind].bare);
-      // The list must answer what the seed meant (a tenth of the restricted ones), or the sizes compared are not the ones described.
-      if (matches[kind] !== tenants[kind].visibleRestricted) throw new Error(`${kind}: the caller sees ${matches[kind]} restricted documents, the seed shared ${tenants[kind].visibleRestricted} with them`);
-    }
-    log(`service and bare answer the same page; the caller sees ${matches.list} of ${Math.floor(sizes.list / 3)} restricted documents (large), ${matches.small} of ${Math.floor(sizes.small / 3)} (small)`);
-
-    const warmups: Run[] = [];
-    if (opts.warmup > 0)
-      for (const kind of KINDS)
-        for (const impl of ['service', 'bare'] as const) warmups.push({ kind, impl, round: 0, ...(await measure(targets[kind][impl].url, targets[kind][impl].headers, opts.connections, opts.warmup)) });
-    const runs: Run[] = [];
-    for (const round of [1, 2])
-      for (const kind of KINDS)
-        for (const impl of ['service', 'bare'] as const) {
-          log(`${kind} ${impl} run ${round}: ${opts.connections} connections, ${opts.duration} s`);
-          runs.push({ kind, impl, round, ...(await measure(targets[kind][impl].url, targets[kind][impl].headers, opts.connections, opts.duration)) });
-        }
-
-    // Upload throughput: a 20 MiB file sent as multipart/form-data, three times, the best counting.
-    let uploadMBs = 0;
-    const content = new Blob([Buffer.alloc(FILE_BYTES, 'A')], { type: 'application/pdf' });
-    for (let i = 0; i < 3; i++) {
-      const form = new FormData();
-      form.append('file', content, 'bench-upload.pdf');
-      const started = process.hrtime.bigint();
-      const res = await fetch(`${svc}/document/v1/files`, { method: 'POST', headers: { authorization: `Bearer ${signDevToken({ sub: uploader.sub }, DEV_KEYS_DIR, '2h')}` }, body: form });
-      const body = (await res.json()) as { data?: { size?: number } };
-      if (res.status !== 200 || body.data?.size !== FILE_BYTES) throw new Error(`upload answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      uploadMBs = Math.max(uploadMBs, round2(FILE_BYTES / 1e6 / seconds));
-    }
-
-    // Download throughput: the 20 MiB file streamed back, three times, the best counting.
-    let downloadMBs = 0;
-    for (let i = 0; i < 3; i++) {
-      const started = process.hrtime.bigint();
-      const res = await fetch(`${svc}/document/v1/files/${fileId}/content`, { headers: headers('list') });
-      const bytes = (await res.arrayBuffer()).byteLength;
-      if (res.status !== 200 || bytes !== FILE_BYTES) throw new Error(`download answered ${res.status} with ${bytes} bytes`);
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      downloadMBs = Math.max(downloadMBs, round2(FILE_BYTES / 1e6 / seconds));
-    }
-
-    report(opts, sizes, runs, matches, uploadMBs, downloadMBs);
-    failUnlessAll200([...warmups, ...runs], (r) => `${r.kind} ${r.impl}#${r.round}`);
-  } finally {
-    await db.end();
+  const bare = await startBare({});
+  const sides = {} as Record<Kind, { service: Ask; bare: Ask }>;
+  for (const kind of KINDS) {
+    sides[kind] = {
+      service: { url: `${svc}/document/v1/documents?${LIST_QUERY}`, headers: bearer(tenants[kind].callerSub) },
+      bare: { url: `${bare}/bare/documents?${LIST_QUERY}&tenantId=${tenants[kind].tenantId}&userId=${tenants[kind].userId}`, headers: {} },
+    };
   }
+  const matches = {} as Record<Kind, number>;
+  for (const kind of KINDS) {
+    matches[kind] = ((await checkSame(kind, sides[kind].service, sides[kind].bare, pageOf)) as { total: number }).total;
+    // The list must answer what the seed meant (a tenth of the restricted ones), or the sizes compared are not the ones described.
+    if (matches[kind] !== tenants[kind].visibleRestricted) throw new Error(`${kind}: the caller sees ${matches[kind]} restricted documents, the seed shared ${tenants[kind].visibleRestricted} with them`);
+  }
+  log(`service and bare answer the same page; the caller sees ${matches.list} of ${Math.floor(sizes.list / 3)} restricted documents (large), ${matches.small} of ${Math.floor(sizes.small / 3)} (small)`);
+
+  const targets = serviceAndBare(KINDS, (kind) => sides[kind]);
+  const warmups = await warmUp(targets, opts);
+  const runs = await measureRounds(targets, opts);
+
+  // Upload throughput: a 20 MiB file sent as multipart/form-data, three times, the best counting.
+  let uploadMBs = 0;
+  const content = new Blob([Buffer.alloc(FILE_BYTES, 'A')], { type: 'application/pdf' });
+  for (let i = 0; i < 3; i++) {
+    const form = new FormData();
+    form.append('file', content, 'bench-upload.pdf');
+    const started = process.hrtime.bigint();
+    const res = await fetch(`${svc}/document/v1/files`, { method: 'POST', headers: bearer(uploader.sub), body: form });
+    const body = (await res.json()) as { data?: { size?: number } };
+    if (res.status !== 200 || body.data?.size !== FILE_BYTES) throw new Error(`upload answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    uploadMBs = Math.max(uploadMBs, round2(FILE_BYTES / 1e6 / seconds));
+  }
+
+  // Download throughput: the 20 MiB file streamed back, three times, the best counting.
+  let downloadMBs = 0;
+  for (let i = 0; i < 3; i++) {
+    const started = process.hrtime.bigint();
+    const res = await fetch(`${svc}/document/v1/files/${fileId}/content`, { headers: sides.list.service.headers });
+    const bytes = (await res.arrayBuffer()).byteLength;
+    if (res.status !== 200 || bytes !== FILE_BYTES) throw new Error(`download answered ${res.status} with ${bytes} bytes`);
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    downloadMBs = Math.max(downloadMBs, round2(FILE_BYTES / 1e6 / seconds));
+  }
+
+  report(opts, sizes, runs, matches, uploadMBs, downloadMBs);
+  failUnlessAll200([...warmups, ...runs], (r) => `${r.kind} ${r.impl}#${r.round}`);
 }
 
-function report(opts: Options, sizes: Record<Kind, number>, runs: Run[], matches: Record<Kind, number>, uploadMBs: number, downloadMBs: number): void {
-  const best = (kind: Kind, impl: Impl) => runs.filter((r) => r.kind === kind && r.impl === impl).reduce((a, b) => (b.rps > a.rps ? b : a));
-  const bests = new Set(KINDS.flatMap((k) => [best(k, 'service'), best(k, 'bare')]));
-  const ratio = best('list', 'service').rps / best('list', 'bare').rps;
-  const growth = best('list', 'service').p95 / best('small', 'service').p95;
-  const lines = [
-    `documents list (RESTRICTED, as a Global User who sees a tenth of them): service (NestJS, caches warm, envelope) vs bare (Fastify + pg, same SQL) — ${opts.connections} connections, ${opts.duration} s per run, better of 2 runs each (*)`,
-    `  list  GET /document/v1/documents?${LIST_QUERY}, ${sizes.list.toLocaleString('en')} documents`,
-    `  small the same list, ${sizes.small.toLocaleString('en')} documents`,
-    '',
-    `${'target'.padEnd(6)} ${'impl'.padEnd(7)} ${pad('round', 5)} ${pad('req/s', 7)} ${pad('p50 ms', 7)} ${pad('p95 ms', 7)} ${pad('p99 ms', 7)} ${pad('requests', 8)} ${pad('non-200', 7)}`,
-    ...runs.map(
-      (r) =>
-        `${r.kind.padEnd(6)} ${r.impl.padEnd(7)} ${pad(r.round, 5)} ${pad(r.rps, 7)} ${pad(r.p50.toFixed(2), 7)} ${pad(r.p95.toFixed(2), 7)} ${pad(r.p99.toFixed(2), 7)} ${pad(r.requests, 8)} ${pad(r.non200 + r.errors, 7)}${bests.has(r) ? '  *' : ''}`,
-    ),
-    '',
-    `list: service/bare ${ratio.toFixed(2)} (${best('list', 'service').rps} / ${best('list', 'bare').rps} req/s; target >= ${TARGETS.list}, ${ratio >= TARGETS.list ? 'met' : 'NOT met'})`,
-    `list p95 (service): ${best('small', 'service').p95.toFixed(2)} ms at ${sizes.small.toLocaleString('en')}, ${best('list', 'service').p95.toFixed(2)} ms at ${sizes.list.toLocaleString('en')}: ` +
-      `${growth.toFixed(2)}x (target <= ${TARGETS.p95Growth}, ${growth <= TARGETS.p95Growth ? 'met' : 'NOT met'}); the caller sees ${matches.small} and ${matches.list} restricted documents`,
-    `a 20 MiB file: upload ${uploadMBs} MB/s, download ${downloadMBs} MB/s`,
-  ];
-  process.stdout.write(lines.join('\n') + '\n');
-  const pair = (kind: Kind) => ({ service: summary(best(kind, 'service')), bare: summary(best(kind, 'bare')) });
-  process.stdout.write(
-    JSON.stringify({
+function report(opts: Options, sizes: Record<Kind, number>, runs: Run<{ kind: Kind; impl: Impl }>[], matches: Record<Kind, number>, uploadMBs: number, downloadMBs: number): void {
+  const [list, small] = KINDS.map((kind) => versus(runs, { kind }));
+  const bests = new Set([list.service, list.bare, small.service, small.bare]);
+  const growth = list.service.p95 / small.service.p95;
+  printReport(
+    [
+      `documents list (RESTRICTED, as a Global User who sees a tenth of them): service (NestJS, caches warm, envelope) vs bare (Fastify + pg, same SQL) — ${runsNote(opts)} (*)`,
+      `  list  GET /document/v1/documents?${LIST_QUERY}, ${sizes.list.toLocaleString('en')} documents`,
+      `  small the same list, ${sizes.small.toLocaleString('en')} documents`,
+      '',
+      ...runsTable(runs, kindAndImpl(6), bests),
+      '',
+      `list: service/bare ${list.ratio.toFixed(2)} (${list.service.rps} / ${list.bare.rps} req/s; target >= ${TARGETS.list}, ${list.ratio >= TARGETS.list ? 'met' : 'NOT met'})`,
+      `list p95 (service): ${small.service.p95.toFixed(2)} ms at ${sizes.small.toLocaleString('en')}, ${list.service.p95.toFixed(2)} ms at ${sizes.list.toLocaleString('en')}: ` +
+        `${growth.toFixed(2)}x (target <= ${TARGETS.p95Growth}, ${growth <= TARGETS.p95Growth ? 'met' : 'NOT met'}); the caller sees ${matches.small} and ${matches.list} restricted documents`,
+      `a 20 MiB file: upload ${uploadMBs} MB/s, download ${downloadMBs} MB/s`,
+    ],
+    {
       bench: 'documents',
       connections: opts.connections,
       durationSec: opts.duration,
       documents: sizes,
-      list: { path: `/document/v1/documents?${LIST_QUERY}`, matches: matches.list, ...pair('list'), ratio: round2(ratio), target: TARGETS.list, met: ratio >= TARGETS.list },
-      listSmall: { matches: matches.small, ...pair('small') },
+      list: { path: `/document/v1/documents?${LIST_QUERY}`, matches: matches.list, ...list.pair, ratio: round2(list.ratio), target: TARGETS.list, met: list.ratio >= TARGETS.list },
+      listSmall: { matches: matches.small, ...small.pair },
       p95Growth: { ratio: round2(growth), target: TARGETS.p95Growth, met: growth <= TARGETS.p95Growth },
       uploadMBs,
       downloadMBs,
       runs,
-    }) + '\n',
+    },
   );
 }
 
-benchEntry({
-  database: DATABASE,
-  natsNamespace: NATS_NAMESPACE,
-  parse: parseOptions,
+serviceBench<Options>({
+  name: 'documents',
+  service: 'document',
+  usage: 'npm run bench -- documents [--duration <s>] [--connections <n>] [--warmup <s>] [--large <n>] [--small <n>] [--keep]',
+  defaults: { large: 100_000, small: 1_000 },
+  options: { counts: { large: [30, 1_000_000], small: [30, 1_000_000] } },
+  appUrl: APP_URL,
+  bare: { routes: bareRoutes },
   main,
-  serveBare,
-  bareWorker: () => bareWorker,
 });

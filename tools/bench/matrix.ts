@@ -25,57 +25,24 @@
  */
 import 'reflect-metadata';
 import { request as httpRequest } from 'node:http';
-import { isDeepStrictEqual } from 'node:util';
-import { Worker, parentPort } from 'node:worker_threads';
 import { plainToInstance } from 'class-transformer';
-import Fastify from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Client, Pool } from 'pg';
 import { ALL_PERMISSION_KEYS } from '@ddm/contracts';
 import { listSql, pageRows } from '@ddm/platform';
 import { MatrixRow, toMatrixView } from '../../apps/matrix/src/matrices/dto/matrix.response';
 import { MatrixSearchDto } from '../../apps/matrix/src/matrices/dto/search.dto';
 import { matrixSearch } from '../../apps/matrix/src/matrices/matrix.sql';
-import { DEV_KEYS_DIR } from '../lib/runtime';
-import { signDevToken } from '../lib/sign';
-import {
-  benchEntry,
-  BenchOptions,
-  failUnlessAll200,
-  log,
-  measure,
-  pad,
-  parseArgs,
-  round2,
-  scratchServiceEnv,
-  seedCaller,
-  seedTenantWithRoles,
-  startService,
-  Stats,
-  summary,
-  startBareWorker,
-  keepAndCounts,
-} from './lib';
+import { Ask, BenchContext, bearer, best, checkSame, failUnlessAll200, Impl, kindAndImpl, log, measureRounds, pageOf, printReport, REQUEST_TIMEOUT_MS, round2, Run, runsNote, runsTable, secondsSince, seedCaller, seedTenantWithRoles, serviceBench, ServiceBenchOptions, summary, Target, versus, warmUp } from './lib';
 
-const DATABASE = 'ddm_bench_matrix';
-const NATS_NAMESPACE = 'benchmatrix';
-const READY_TIMEOUT_MS = 120_000;
-const POOL_SIZE = 10;
-const USAGE = 'npm run bench -- matrix [--duration <s>] [--connections <n>] [--warmup <s>] [--matrices <n>] [--decisions <n>] [--positions <n>] [--delegations <n>] [--keep]';
 const SEARCH = { matrixStatusName: 'Active', sortBy: 'matrixName', sortOrder: 'asc', limit: 20 } as const;
 const TARGETS = { search: 0.8, gridP95Ms: 50 } as const;
 const APP_URL = 'http://localhost:8080';
-const REQUEST_TIMEOUT_MS = 10_000;
 /** What a browser sends (Chrome, Firefox). */
 const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br';
 
-type Impl = 'service' | 'bare';
-interface Run extends Stats {
-  kind: 'search' | 'grid' | 'gridAt' | 'gridRaw';
-  impl: Impl;
-  round: number;
-}
-interface Options extends BenchOptions {
-  keep: boolean;
+type Key = { kind: 'search' | 'grid' | 'gridAt' | 'gridRaw'; impl: Impl };
+interface Options extends ServiceBenchOptions {
   matrices: number;
   decisions: number;
   positions: number;
@@ -86,13 +53,7 @@ interface Options extends BenchOptions {
 // The bare handler (worker thread): same SQL, same mapping, no auth, no envelope.
 // ---------------------------------------------------------------------------------------------
 
-interface BareConfig {
-  databaseUrl: string;
-}
-
-async function serveBare({ databaseUrl }: BareConfig): Promise<void> {
-  const pool = new Pool({ connectionString: databaseUrl, max: POOL_SIZE, application_name: 'ddm-bench-bare' });
-  const app = Fastify({ logger: false });
+function bareRoutes(app: FastifyInstance, pool: Pool): void {
   const keys = new Set<string>(ALL_PERMISSION_KEYS);
   app.post<{ Querystring: { tenantId: string; userId: string }; Body: Record<string, unknown> }>('/bare/search', async (req) => {
     const { tenantId, userId } = req.query;
@@ -102,8 +63,6 @@ async function serveBare({ databaseUrl }: BareConfig): Promise<void> {
     const { items, total } = pageRows(rows as (MatrixRow & { total: number; ord: unknown })[], (r) => toMatrixView(r, { userId, keys }, { appUrl: APP_URL, shareUrl: `${APP_URL}/matrix/v1/shared` }));
     return { page: q.page, limit: q.limit, total, data: items };
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  parentPort!.postMessage({ port: (app.server.address() as { port: number }).port });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -217,13 +176,6 @@ async function seedGrid(db: Client, c: Caller, o: Options): Promise<string> {
 // Main.
 // ---------------------------------------------------------------------------------------------
 
-async function post(url: string, headers: Record<string, string>, body: unknown): Promise<unknown> {
-  const res = await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-  const json = (await res.json()) as unknown;
-  if (res.status !== 200) throw new Error(`POST ${url} answered ${res.status}: ${JSON.stringify(json).slice(0, 300)}`);
-  return json;
-}
-
 /** The bytes of one answer as they travel (fetch would inflate them), with their Content-Encoding. */
 function sentBytes(url: string, headers: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -251,140 +203,104 @@ async function settle(url: string, headers: Record<string, string>): Promise<voi
   }
 }
 
-function parseOptions(argv: string[]): Options {
-  const range: [number, number] = [10, 2_000_000];
-  return parseArgs<Options>(
-    argv,
-    { duration: 10, connections: 16, warmup: 3, keep: false, matrices: 50_000, decisions: 1_000, positions: 200, delegations: 200_000 },
-    USAGE,
-    keepAndCounts<Options>({ matrices: range, decisions: range, positions: range, delegations: range }, USAGE),
-  );
-}
+async function main({ opts, db, svc, startBare }: BenchContext<Options, object>): Promise<void> {
+  let started = Date.now();
+  const searcher = await seedCallerOf(db, 'Bench Search');
+  await seedMatrices(db, searcher, opts.matrices);
+  log(`search tenant: ${opts.matrices.toLocaleString('en')} matrices seeded in ${secondsSince(started)} s`);
+  started = Date.now();
+  const gridCaller = await seedCallerOf(db, 'Bench Grid');
+  const gridId = await seedGrid(db, gridCaller, opts);
+  log(`grid tenant: ${opts.decisions} decisions × ${opts.positions} positions, ${opts.delegations.toLocaleString('en')} delegations seeded in ${secondsSince(started)} s`);
+  await db.query('VACUUM (ANALYZE)');
 
-let bareWorker: Worker | undefined;
-
-async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string }): Promise<void> {
-  const { url, env } = await scratchServiceEnv(rt, DATABASE, NATS_NAMESPACE, POOL_SIZE, APP_URL);
-  await startService('auth', 'dist/apps/auth/src/main.js', env, READY_TIMEOUT_MS, 'it applies the auth migrations');
-  const { base: svc } = await startService('matrix', 'dist/apps/matrix/src/main.js', env, READY_TIMEOUT_MS, 'it applies the matrix migrations');
-
-  const db = new Client({ connectionString: url });
-  await db.connect();
-  try {
-    let started = Date.now();
-    const searcher = await seedCallerOf(db, 'Bench Search');
-    await seedMatrices(db, searcher, opts.matrices);
-    log(`search tenant: ${opts.matrices.toLocaleString('en')} matrices seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    started = Date.now();
-    const gridCaller = await seedCallerOf(db, 'Bench Grid');
-    const gridId = await seedGrid(db, gridCaller, opts);
-    log(`grid tenant: ${opts.decisions} decisions × ${opts.positions} positions, ${opts.delegations.toLocaleString('en')} delegations seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    await db.query('VACUUM (ANALYZE)');
-
-    const bare = await startBareWorker(__filename, { databaseUrl: url } satisfies BareConfig);
-    bareWorker = bare.worker;
-    const token = (c: Caller) => ({ authorization: `Bearer ${signDevToken({ sub: c.sub }, DEV_KEYS_DIR, '2h')}` });
-    const searchService = { url: `${svc}/matrix/v1/matrix/global-search`, headers: token(searcher) };
-    const searchBare = { url: `${bare.base}/bare/search?tenantId=${searcher.tenantId}&userId=${searcher.userId}`, headers: {} };
-    const s = ((await post(searchService.url, searchService.headers, SEARCH)) as { data: { total: number; data: unknown[] } }).data;
-    const b = (await post(searchBare.url, searchBare.headers, SEARCH)) as { total: number; data: unknown[] };
-    if (!isDeepStrictEqual({ total: s.total, data: s.data }, { total: b.total, data: b.data })) {
-      throw new Error(`search: the service and the bare handler answer different data:\n service ${JSON.stringify(s).slice(0, 400)}\n bare    ${JSON.stringify(b).slice(0, 400)}`);
-    }
-    log(`service and bare answer the same search page (${s.total} matching matrices)`);
-    const yearAgo = new Date(Date.now() - 365 * 86_400_000).toISOString();
-    const gridUrl = `${svc}/matrix/v1/matrix/${gridId}/grid?limit=50`;
-    const gridAtUrl = `${gridUrl}&at=${encodeURIComponent(yearAgo)}`;
-    const gridHeaders = { ...token(gridCaller), 'accept-encoding': BROWSER_ACCEPT_ENCODING };
-    for (const u of [gridUrl, gridAtUrl]) {
-      const res = await fetch(u, { headers: token(gridCaller) });
-      const text = await res.text();
-      const body = JSON.parse(text) as { data: { rows: { cells: { delegations: unknown[] }[] }[]; columns: unknown[] } };
-      if (res.status !== 200) throw new Error(`grid answered ${res.status}`);
-      const held = body.data.rows.reduce((n, r) => n + r.cells.reduce((m, c) => m + c.delegations.length, 0), 0);
-      log(`grid${u === gridAtUrl ? ' a year ago' : ''}: ${body.data.rows.length} rows × ${body.data.columns.length} columns, ${held} delegations in the page (${(Buffer.byteLength(text) / 1e6).toFixed(1)} MB)`);
-      log(`  as sent to a browser: ${await sentBytes(u, gridHeaders)}`);
-    }
-
-    const runs: Run[] = [];
-    const request = { method: 'POST' as const, body: SEARCH };
-    if (opts.warmup > 0) {
-      await measure(searchService.url, searchService.headers, opts.connections, opts.warmup, request);
-      await measure(searchBare.url, searchBare.headers, opts.connections, opts.warmup, request);
-      await measure(gridUrl, gridHeaders, opts.connections, opts.warmup);
-      await settle(gridUrl, gridHeaders);
-    }
-    for (const round of [1, 2]) {
-      for (const impl of ['service', 'bare'] as const) {
-        const t = impl === 'service' ? searchService : searchBare;
-        log(`search ${impl} run ${round}: ${opts.connections} connections, ${opts.duration} s`);
-        runs.push({ kind: 'search', impl, round, ...(await measure(t.url, t.headers, opts.connections, opts.duration, request)) });
-      }
-      for (const [kind, u, headers] of [
-        ['grid', gridUrl, gridHeaders],
-        ['gridAt', gridAtUrl, gridHeaders],
-        ['gridRaw', gridUrl, token(gridCaller)],
-      ] as const) {
-        log(`${kind} run ${round}: ${opts.connections} connections, ${opts.duration} s`);
-        runs.push({ kind, impl: 'service', round, ...(await measure(u, headers, opts.connections, opts.duration)) });
-        await settle(u, headers);
-      }
-    }
-    report(opts, runs);
-    failUnlessAll200(runs, (r) => `${r.kind} ${r.impl}#${r.round}`);
-  } finally {
-    await db.end();
+  const bare = await startBare({});
+  const request = { method: 'POST' as const, body: SEARCH };
+  const searchService: Ask = { url: `${svc}/matrix/v1/matrix/global-search`, headers: bearer(searcher.sub), request };
+  const searchBare: Ask = { url: `${bare}/bare/search?tenantId=${searcher.tenantId}&userId=${searcher.userId}`, headers: {}, request };
+  const page = (await checkSame('search', searchService, searchBare, pageOf)) as { total: number };
+  log(`service and bare answer the same search page (${page.total} matching matrices)`);
+  const yearAgo = new Date(Date.now() - 365 * 86_400_000).toISOString();
+  const gridUrl = `${svc}/matrix/v1/matrix/${gridId}/grid?limit=50`;
+  const gridAtUrl = `${gridUrl}&at=${encodeURIComponent(yearAgo)}`;
+  const gridHeaders = { ...bearer(gridCaller.sub), 'accept-encoding': BROWSER_ACCEPT_ENCODING };
+  for (const u of [gridUrl, gridAtUrl]) {
+    const res = await fetch(u, { headers: bearer(gridCaller.sub) });
+    const text = await res.text();
+    const body = JSON.parse(text) as { data: { rows: { cells: { delegations: unknown[] }[] }[]; columns: unknown[] } };
+    if (res.status !== 200) throw new Error(`grid answered ${res.status}`);
+    const held = body.data.rows.reduce((n, r) => n + r.cells.reduce((m, c) => m + c.delegations.length, 0), 0);
+    log(`grid${u === gridAtUrl ? ' a year ago' : ''}: ${body.data.rows.length} rows × ${body.data.columns.length} columns, ${held} delegations in the page (${(Buffer.byteLength(text) / 1e6).toFixed(1)} MB)`);
+    log(`  as sent to a browser: ${await sentBytes(u, gridHeaders)}`);
   }
+
+  // The search, service and bare; then the grid on the service alone, each measurement followed by settle (only the grid now is warmed up).
+  const grid = (kind: 'grid' | 'gridAt' | 'gridRaw', url: string, headers: Record<string, string>): Target<Key> => ({
+    key: { kind, impl: 'service' },
+    label: kind,
+    url,
+    headers,
+    warmup: kind === 'grid',
+    after: () => settle(url, headers),
+  });
+  const targets: Target<Key>[] = [
+    { ...searchService, key: { kind: 'search', impl: 'service' } },
+    { ...searchBare, key: { kind: 'search', impl: 'bare' } },
+    grid('grid', gridUrl, gridHeaders),
+    grid('gridAt', gridAtUrl, gridHeaders),
+    grid('gridRaw', gridUrl, bearer(gridCaller.sub)),
+  ];
+  await warmUp(targets, opts);
+  const runs = await measureRounds(targets, opts);
+  report(opts, runs);
+  failUnlessAll200(runs, (r) => `${r.kind} ${r.impl}#${r.round}`);
 }
 
-function report(opts: Options, runs: Run[]): void {
-  const best = (kind: Run['kind'], impl: Impl) => runs.filter((r) => r.kind === kind && r.impl === impl).reduce((a, b) => (b.rps > a.rps ? b : a));
-  const bests = new Set([best('search', 'service'), best('search', 'bare'), best('grid', 'service'), best('gridAt', 'service'), best('gridRaw', 'service')]);
-  const ratio = best('search', 'service').rps / best('search', 'bare').rps;
-  const gridP95 = best('grid', 'service').p95;
-  const gridAtP95 = best('gridAt', 'service').p95;
-  const lines = [
-    `matrix: ${opts.connections} connections, ${opts.duration} s per run, better of 2 runs each (*)`,
-    `  search  POST /matrix/v1/matrix/global-search ${JSON.stringify(SEARCH)}, ${opts.matrices.toLocaleString('en')} matrices: service vs bare (Fastify + pg, same SQL)`,
-    `  grid    GET /matrix/v1/matrix/{id}/grid?limit=50: ${opts.decisions} decisions × ${opts.positions} positions, ${opts.delegations.toLocaleString('en')} delegations`,
-    `  gridAt  the same grid ?at= a year ago`,
-    `  (both with Accept-Encoding: ${BROWSER_ACCEPT_ENCODING}, as browsers send)`,
-    `  gridRaw the grid now without compression (for reference): p95 ${best('gridRaw', 'service').p95.toFixed(2)} ms`,
-    '',
-    `${'target'.padEnd(7)} ${'impl'.padEnd(7)} ${pad('round', 5)} ${pad('req/s', 7)} ${pad('p50 ms', 7)} ${pad('p95 ms', 7)} ${pad('p99 ms', 7)} ${pad('requests', 8)} ${pad('non-200', 7)}`,
-    ...runs.map(
-      (r) =>
-        `${r.kind.padEnd(7)} ${r.impl.padEnd(7)} ${pad(r.round, 5)} ${pad(r.rps, 7)} ${pad(r.p50.toFixed(2), 7)} ${pad(r.p95.toFixed(2), 7)} ${pad(r.p99.toFixed(2), 7)} ${pad(r.requests, 8)} ${pad(r.non200 + r.errors, 7)}${bests.has(r) ? '  *' : ''}`,
-    ),
-    '',
-    `search: service/bare ${ratio.toFixed(2)} (${best('search', 'service').rps} / ${best('search', 'bare').rps} req/s; target >= ${TARGETS.search}, ${ratio >= TARGETS.search ? 'met' : 'NOT met'})`,
-    `grid first page p95: ${gridP95.toFixed(2)} ms now, ${gridAtP95.toFixed(2)} ms a year ago (target <= ${TARGETS.gridP95Ms} ms: ${gridP95 <= TARGETS.gridP95Ms && gridAtP95 <= TARGETS.gridP95Ms ? 'met' : 'NOT met'})`,
-  ];
-  process.stdout.write(lines.join('\n') + '\n');
-  process.stdout.write(
-    JSON.stringify({
+function report(opts: Options, runs: Run<Key>[]): void {
+  const search = versus(runs, { kind: 'search' });
+  const [grid, gridAt, gridRaw] = (['grid', 'gridAt', 'gridRaw'] as const).map((kind) => best(runs, { kind, impl: 'service' }));
+  const bests = new Set([search.service, search.bare, grid, gridAt, gridRaw]);
+  printReport(
+    [
+      `matrix: ${runsNote(opts)} (*)`,
+      `  search  POST /matrix/v1/matrix/global-search ${JSON.stringify(SEARCH)}, ${opts.matrices.toLocaleString('en')} matrices: service vs bare (Fastify + pg, same SQL)`,
+      `  grid    GET /matrix/v1/matrix/{id}/grid?limit=50: ${opts.decisions} decisions × ${opts.positions} positions, ${opts.delegations.toLocaleString('en')} delegations`,
+      `  gridAt  the same grid ?at= a year ago`,
+      `  (both with Accept-Encoding: ${BROWSER_ACCEPT_ENCODING}, as browsers send)`,
+      `  gridRaw the grid now without compression (for reference): p95 ${gridRaw.p95.toFixed(2)} ms`,
+      '',
+      ...runsTable(runs, kindAndImpl(7), bests),
+      '',
+      `search: service/bare ${search.ratio.toFixed(2)} (${search.service.rps} / ${search.bare.rps} req/s; target >= ${TARGETS.search}, ${search.ratio >= TARGETS.search ? 'met' : 'NOT met'})`,
+      `grid first page p95: ${grid.p95.toFixed(2)} ms now, ${gridAt.p95.toFixed(2)} ms a year ago (target <= ${TARGETS.gridP95Ms} ms: ${grid.p95 <= TARGETS.gridP95Ms && gridAt.p95 <= TARGETS.gridP95Ms ? 'met' : 'NOT met'})`,
+    ],
+    {
       bench: 'matrix',
       connections: opts.connections,
       durationSec: opts.duration,
       sizes: { matrices: opts.matrices, decisions: opts.decisions, positions: opts.positions, delegations: opts.delegations },
-      search: { service: summary(best('search', 'service')), bare: summary(best('search', 'bare')), ratio: round2(ratio), target: TARGETS.search, met: ratio >= TARGETS.search },
+      search: { ...search.pair, ratio: round2(search.ratio), target: TARGETS.search, met: search.ratio >= TARGETS.search },
       grid: {
         acceptEncoding: BROWSER_ACCEPT_ENCODING,
-        now: summary(best('grid', 'service')),
-        yearAgo: summary(best('gridAt', 'service')),
-        uncompressed: summary(best('gridRaw', 'service')),
+        now: summary(grid),
+        yearAgo: summary(gridAt),
+        uncompressed: summary(gridRaw),
         targetP95Ms: TARGETS.gridP95Ms,
       },
       runs,
-    }) + '\n',
+    },
   );
 }
 
-benchEntry({
-  database: DATABASE,
-  natsNamespace: NATS_NAMESPACE,
-  parse: parseOptions,
+const SIZE_RANGE: [number, number] = [10, 2_000_000];
+
+serviceBench<Options>({
+  name: 'matrix',
+  service: 'matrix',
+  usage: 'npm run bench -- matrix [--duration <s>] [--connections <n>] [--warmup <s>] [--matrices <n>] [--decisions <n>] [--positions <n>] [--delegations <n>] [--keep]',
+  defaults: { matrices: 50_000, decisions: 1_000, positions: 200, delegations: 200_000 },
+  options: { counts: { matrices: SIZE_RANGE, decisions: SIZE_RANGE, positions: SIZE_RANGE, delegations: SIZE_RANGE } },
+  appUrl: APP_URL,
+  bare: { routes: bareRoutes },
   main,
-  serveBare,
-  bareWorker: () => bareWorker,
 });

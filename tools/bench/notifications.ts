@@ -26,10 +26,8 @@
  */
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { isDeepStrictEqual } from 'node:util';
-import { Worker, parentPort } from 'node:worker_threads';
 import { plainToInstance } from 'class-transformer';
-import Fastify from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { JSONCodec, connect } from 'nats';
 import { Client, Pool } from 'pg';
 import { Subjects } from '@ddm/contracts';
@@ -37,69 +35,27 @@ import { listSql, pageRows } from '@ddm/platform';
 import { ListNotificationsQuery } from '../../apps/notifications/src/notifications/dto/notification-request.dto';
 import { NotificationRow, rowToView } from '../../apps/notifications/src/notifications/dto/notification.response';
 import { countSql, notificationList } from '../../apps/notifications/src/notifications/notification.sql';
-import { DEV_KEYS_DIR } from '../lib/runtime';
-import { signDevToken } from '../lib/sign';
-import {
-  benchEntry,
-  BenchOptions,
-  failUnlessAll200,
-  log,
-  measure,
-  pad,
-  parseArgs,
-  round2,
-  scratchServiceEnv,
-  seedCaller,
-  seedTenantWithRoles,
-  startService,
-  Stats,
-  summary,
-  startBareWorker,
-  keepAndCounts,
-} from './lib';
+import { Ask, BenchContext, bearer, best, checkSame, failUnlessAll200, Impl, kindAndImpl, log, measureRounds, pct, printReport, round2, Run, runsNote, runsTable, secondsSince, seedCaller, seedTenantWithRoles, serviceAndBare, serviceBench, ServiceBenchOptions, sleep, uuidV7, verdict, versus, warmUp } from './lib';
 
-const DATABASE = 'ddm_bench_notifications';
-const NATS_NAMESPACE = 'benchnotifications';
-const READY_TIMEOUT_MS = 120_000;
-const POOL_SIZE = 10;
-const USAGE = 'npm run bench -- notifications [--notifications <n>] [--users <n>] [--events <n>] [--sse <n>] [--duration <s>] [--connections <n>] [--warmup <s>] [--keep]';
 const HEAVY = 10_000;
 const LIGHT = 100;
 const TARGETS = { count: 0.8, list: 0.8, flat: 1.5 } as const;
 const LIST_QUERY = 'limit=20';
 
 type Kind = 'count' | 'list' | 'light';
-type Impl = 'service' | 'bare';
-interface Target {
-  kind: Kind;
-  impl: Impl;
-  url: string;
-  headers: Record<string, string>;
-}
-interface Run extends Stats {
-  kind: Kind;
-  impl: Impl;
-  round: number;
-}
-interface Options extends BenchOptions {
+const KINDS: Kind[] = ['count', 'list', 'light'];
+interface Options extends ServiceBenchOptions {
   notifications: number;
   users: number;
   events: number;
   sse: number;
-  keep: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
 // The bare handler (worker thread): same SQL, same mapping, no auth, no envelope, no validation.
 // ---------------------------------------------------------------------------------------------
 
-interface BareConfig {
-  databaseUrl: string;
-}
-
-async function serveBare({ databaseUrl }: BareConfig): Promise<void> {
-  const pool = new Pool({ connectionString: databaseUrl, max: POOL_SIZE, application_name: 'ddm-bench-bare' });
-  const app = Fastify({ logger: false });
+function bareRoutes(app: FastifyInstance, pool: Pool): void {
   app.get<{ Querystring: { tenantId: string; userId: string } }>('/bare/count', async (req) => {
     const { text, values } = countSql(req.query.tenantId, req.query.userId, 'all', new Date());
     const { rows } = await pool.query<{ unread: number; read: number; total: number }>(text, values as unknown[]);
@@ -115,8 +71,6 @@ async function serveBare({ databaseUrl }: BareConfig): Promise<void> {
     const { items, total } = pageRows(rows, (r: NotificationRow) => rowToView(r, now));
     return { page: q.page, limit: q.limit, total, data: items };
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  parentPort!.postMessage({ port: (app.server.address() as { port: number }).port });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -130,26 +84,10 @@ interface Seeded {
   userIds: string[];
 }
 
-/** A second member of the tenant in auth (a Global User), besides seedCaller's admin. */
-async function seedMember(db: Client, tenantId: string, roleId: string, email: string): Promise<{ userId: string; sub: string }> {
-  const [u] = (
-    await db.query<{ id: string; sub: string }>(
-      `INSERT INTO auth.users (id, email, login_id, first_name, last_name, name, display_name, idp_user_id, active_tenant_id, display_language, date_format, last_login_date)
-       VALUES (gen_random_uuid(), $1::text, $1::text, 'Bench', 'Light', 'Bench Light', 'Bench Light', 'bench|' || $1::text, $2, 'en', 'MM/DD/YYYY', now())
-       RETURNING id, idp_user_id AS sub`,
-      [email, tenantId],
-    )
-  ).rows;
-  await db.query(`INSERT INTO auth.tenant_users (id, tenant_id, user_id, user_display_id, status) VALUES (gen_random_uuid(), $1, $2, '10001', 'ACTIVE')`, [tenantId, u.id]);
-  await db.query(`INSERT INTO auth.user_roles (id, tenant_id, user_id, tenant_role_id) VALUES (gen_random_uuid(), $1, $2, $3)`, [tenantId, u.id, roleId]);
-  await db.query(`UPDATE auth.display_id_counters SET last_value = 10001 WHERE tenant_id = $1 AND kind = 'user'`, [tenantId]);
-  return { userId: u.id, sub: u.sub };
-}
-
 async function seed(db: Client, opts: Options): Promise<Seeded> {
   const { tenantId, roleIds } = await seedTenantWithRoles(db, 'Bench notifications');
   const heavy = await seedCaller(db, tenantId, roleIds.SYSTEM_ADMIN, 'heavy@bench.test');
-  const light = await seedMember(db, tenantId, roleIds.GLOBAL_USER, 'light@bench.test');
+  const light = await seedCaller(db, tenantId, roleIds.GLOBAL_USER, 'light@bench.test', { n: 1, lastName: 'Light' });
   // The members as the auth area's events would have told the notifications area.
   await db.query(
     `INSERT INTO notifications.user_projection (tenant_id, id, email, name, status)
@@ -169,7 +107,7 @@ async function seed(db: Client, opts: Options): Promise<Seeded> {
   const insert = (userSql: string, count: number, params: unknown[]) =>
     db.query(
       `INSERT INTO notifications.notifications (id, tenant_id, user_id, template_key, category, title, message, is_actionable, status, created_at, read_at, entity_type, entity_id, action_url)
-       SELECT (lpad(to_hex((extract(epoch FROM x.created) * 1000)::bigint), 12, '0') || '7' || substr(md5(random()::text), 1, 3) || '8' || substr(md5(random()::text), 1, 15))::uuid,
+       SELECT ${uuidV7('x.created')},
               $1, ${userSql}, 'DELEGATION_ISSUED', 'DELEGATION', 'Delegation ' || (10000 + x.i) || ' issued to you',
               'Delegation <strong>' || (10000 + x.i) || '</strong> was issued to you.', false,
               CASE WHEN x.i % 3 = 0 THEN 'READ' ELSE 'UNREAD' END, x.created, CASE WHEN x.i % 3 = 0 THEN x.created + interval '1 hour' END,
@@ -185,31 +123,17 @@ async function seed(db: Client, opts: Options): Promise<Seeded> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Checks, events and streams.
+// Events and streams.
 // ---------------------------------------------------------------------------------------------
 
-const REQUEST_TIMEOUT_MS = 10_000;
-
-async function getJson(t: Target): Promise<unknown> {
-  const res = await fetch(t.url, { headers: t.headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-  const body = (await res.json()) as unknown;
-  if (res.status !== 200) throw new Error(`${t.impl} ${t.kind}: GET ${t.url} answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
-  return body;
-}
-
-/** Service and bare answer the same data (relativeTime aside, computed at each answer), or the comparison means nothing. */
-async function checkSame(service: Target, bare: Target): Promise<void> {
-  const strip = (x: unknown) => JSON.parse(JSON.stringify(x, (k, v) => (k === 'relativeTime' ? undefined : v)));
-  const s = strip(((await getJson(service)) as { data: unknown }).data);
-  const b = strip(await getJson(bare));
-  if (!isDeepStrictEqual(s, b)) throw new Error(`${service.kind}: the service and the bare handler answer different data:\n service ${JSON.stringify(s).slice(0, 400)}\n bare    ${JSON.stringify(b).slice(0, 400)}`);
-}
+/** What service and bare must answer alike: the data, relativeTime aside (computed at each answer). */
+const withoutRelativeTime = (x: unknown) => JSON.parse(JSON.stringify(x, (k, v) => (k === 'relativeTime' ? undefined : v)));
 
 /** Publishes `count` evt.actions.action.assigned events (one new assignee each) at once; answers events per second until all are notifications. */
-async function eventThroughput(db: Client, natsUrl: string, seeded: Seeded, count: number): Promise<{ events: number; seconds: number; perSecond: number }> {
+async function eventThroughput(db: Client, natsUrl: string, natsNamespace: string, seeded: Seeded, count: number): Promise<{ events: number; seconds: number; perSecond: number }> {
   const nc = await connect({ servers: natsUrl });
   const js = nc.jetstream();
-  const subjects = new Subjects(NATS_NAMESPACE);
+  const subjects = new Subjects(natsNamespace);
   const codec = JSONCodec();
   const made = async () =>
     Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM notifications.notifications WHERE tenant_id = $1 AND template_key = 'ACTION_ASSIGNED'`, [seeded.tenantId])).rows[0].n);
@@ -229,7 +153,7 @@ async function eventThroughput(db: Client, natsUrl: string, seeded: Seeded, coun
   const deadline = Date.now() + 300_000;
   while ((await made()) - before < count) {
     if (Date.now() > deadline) throw new Error('the events did not all become notifications within 5 minutes');
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
   const seconds = (Date.now() - started) / 1000;
   await nc.close();
@@ -237,9 +161,9 @@ async function eventThroughput(db: Client, natsUrl: string, seeded: Seeded, coun
 }
 
 /** Opens the heavy caller's stream, creates `count` notifications for them one at a time, answers send-to-arrival latencies (ms). */
-async function sseLatency(svc: string, token: string, userId: string, count: number): Promise<{ p50: number; p95: number; max: number }> {
+async function sseLatency(svc: string, auth: Record<string, string>, userId: string, count: number): Promise<{ p50: number; p95: number; max: number }> {
   const controller = new AbortController();
-  const res = await fetch(`${svc}/v1/notifications/stream`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal });
+  const res = await fetch(`${svc}/v1/notifications/stream`, { headers: auth, signal: controller.signal });
   if (res.status !== 200 || !res.body) throw new Error(`stream answered ${res.status}`);
   const arrived = new Map<string, number>();
   const waiting = new Map<string, () => void>();
@@ -267,7 +191,7 @@ async function sseLatency(svc: string, token: string, userId: string, count: num
     const sent = performance.now();
     const created = await fetch(`${svc}/v1/notifications`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      headers: { ...auth, 'content-type': 'application/json' },
       body: JSON.stringify({ templateKey: 'DELEGATION_ISSUED', userId, placeholders: { delegationDisplayId: String(i) } }),
     });
     const body = (await created.json()) as { data: { id: string } };
@@ -286,123 +210,86 @@ async function sseLatency(svc: string, token: string, userId: string, count: num
   }
   controller.abort();
   times.sort((a, b) => a - b);
-  const at = (p: number) => round2(times[Math.min(times.length - 1, Math.ceil((p / 100) * times.length) - 1)]);
-  return { p50: at(50), p95: at(95), max: round2(times[times.length - 1]) };
+  return { p50: pct(times, 50), p95: pct(times, 95), max: pct(times, 100) };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Main.
 // ---------------------------------------------------------------------------------------------
 
-function parseOptions(argv: string[]): Options {
-  const defaults: Options = { duration: 10, connections: 16, warmup: 3, notifications: 1_000_000, users: 10_000, events: 2_000, sse: 200, keep: false };
-  const ranges = { notifications: [HEAVY + LIGHT, 10_000_000], users: [3, 1_000_000], events: [1, 1_000_000], sse: [1, 100_000] } satisfies Partial<Record<keyof Options, [number, number]>>;
-  return parseArgs<Options>(argv, defaults, USAGE, keepAndCounts<Options>(ranges, USAGE));
-}
+async function main({ opts, rt, natsNamespace, db, svc, startBare }: BenchContext<Options, object>): Promise<void> {
+  const started = Date.now();
+  const seeded = await seed(db, opts);
+  log(`${opts.notifications.toLocaleString('en')} notifications over ${opts.users.toLocaleString('en')} people seeded in ${secondsSince(started)} s`);
+  await db.query('VACUUM (ANALYZE)');
 
-const KINDS: Kind[] = ['count', 'list', 'light'];
-let bareWorker: Worker | undefined;
-
-async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string }): Promise<void> {
-  const { url, env } = await scratchServiceEnv(rt, DATABASE, NATS_NAMESPACE, POOL_SIZE);
-  await startService('auth', 'dist/apps/auth/src/main.js', env, READY_TIMEOUT_MS, 'it applies the auth migrations');
-  const { base: svc } = await startService('notifications', 'dist/apps/notifications/src/main.js', env, READY_TIMEOUT_MS, 'it applies the notifications migrations');
-
-  const db = new Client({ connectionString: url });
-  await db.connect();
-  try {
-    const started = Date.now();
-    const seeded = await seed(db, opts);
-    log(`${opts.notifications.toLocaleString('en')} notifications over ${opts.users.toLocaleString('en')} people seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    await db.query('VACUUM (ANALYZE)');
-
-    const bare = await startBareWorker(__filename, { databaseUrl: url } satisfies BareConfig);
-    bareWorker = bare.worker;
-    const tokenOf = (sub: string) => ({ authorization: `Bearer ${signDevToken({ sub }, DEV_KEYS_DIR, '2h')}` });
-    const who = { count: seeded.heavy, list: seeded.heavy, light: seeded.light };
-    const targets = {} as Record<Kind, Record<Impl, Target>>;
-    for (const kind of KINDS) {
-      const path = kind === 'list' ? `?${LIST_QUERY}` : '/count';
-      const barePath = kind === 'list' ? `/list?${LIST_QUERY}&` : '/count?';
-      targets[kind] = {
-        service: { kind, impl: 'service', url: `${svc}/v1/notifications${path}`, headers: tokenOf(who[kind].sub) },
-        bare: { kind, impl: 'bare', url: `${bare.base}/bare${barePath}tenantId=${seeded.tenantId}&userId=${who[kind].userId}`, headers: {} },
-      };
-    }
-    for (const kind of KINDS) await checkSame(targets[kind].service, targets[kind].bare);
-    log('service and bare answer the same data');
-
-    const impls = (kind: Kind): Impl[] => (kind === 'light' ? ['service'] : ['service', 'bare']);
-    const warmups: Run[] = [];
-    if (opts.warmup > 0) {
-      for (const kind of KINDS)
-        for (const impl of impls(kind)) warmups.push({ kind, impl, round: 0, ...(await measure(targets[kind][impl].url, targets[kind][impl].headers, opts.connections, opts.warmup)) });
-    }
-    const runs: Run[] = [];
-    for (const round of [1, 2])
-      for (const kind of KINDS)
-        for (const impl of impls(kind)) {
-          log(`${kind} ${impl} run ${round}: ${opts.connections} connections, ${opts.duration} s`);
-          runs.push({ kind, impl, round, ...(await measure(targets[kind][impl].url, targets[kind][impl].headers, opts.connections, opts.duration)) });
-        }
-
-    log(`publishing ${opts.events} evt.actions.action.assigned events`);
-    const events = await eventThroughput(db, rt.natsUrl, seeded, opts.events);
-    log(`creating ${opts.sse} notifications one at a time with the stream open`);
-    const sse = await sseLatency(svc, signDevToken({ sub: seeded.heavy.sub }, DEV_KEYS_DIR, '2h'), seeded.heavy.userId, opts.sse);
-
-    report(opts, runs, events, sse);
-    failUnlessAll200([...warmups, ...runs], (r) => `${r.kind} ${r.impl}#${r.round}`);
-  } finally {
-    await db.end();
+  const bare = await startBare({});
+  const who = { count: seeded.heavy, list: seeded.heavy, light: seeded.light };
+  const sides = {} as Record<Kind, { service: Ask; bare: Ask }>;
+  for (const kind of KINDS) {
+    const path = kind === 'list' ? `?${LIST_QUERY}` : '/count';
+    const barePath = kind === 'list' ? `/list?${LIST_QUERY}&` : '/count?';
+    sides[kind] = {
+      service: { url: `${svc}/v1/notifications${path}`, headers: bearer(who[kind].sub) },
+      bare: { url: `${bare}/bare${barePath}tenantId=${seeded.tenantId}&userId=${who[kind].userId}`, headers: {} },
+    };
   }
+  for (const kind of KINDS) await checkSame(kind, sides[kind].service, sides[kind].bare, withoutRelativeTime);
+  log('service and bare answer the same data');
+
+  // The light caller's count is measured on the service alone.
+  const targets = serviceAndBare(KINDS, (kind) => (kind === 'light' ? { service: sides[kind].service } : sides[kind]));
+  const warmups = await warmUp(targets, opts);
+  const runs = await measureRounds(targets, opts);
+
+  log(`publishing ${opts.events} evt.actions.action.assigned events`);
+  const events = await eventThroughput(db, rt.natsUrl, natsNamespace, seeded, opts.events);
+  log(`creating ${opts.sse} notifications one at a time with the stream open`);
+  const sse = await sseLatency(svc, bearer(seeded.heavy.sub), seeded.heavy.userId, opts.sse);
+
+  report(opts, runs, events, sse);
+  failUnlessAll200([...warmups, ...runs], (r) => `${r.kind} ${r.impl}#${r.round}`);
 }
 
-function report(opts: Options, runs: Run[], events: { events: number; seconds: number; perSecond: number }, sse: { p50: number; p95: number; max: number }): void {
-  const best = (kind: Kind, impl: Impl) => runs.filter((r) => r.kind === kind && r.impl === impl).reduce((a, b) => (b.rps > a.rps ? b : a));
-  const ratio = (kind: 'count' | 'list') => best(kind, 'service').rps / best(kind, 'bare').rps;
-  const flat = best('count', 'service').p95 / best('light', 'service').p95;
-  const verdict = (met: boolean, target: string) => `target ${target}, ${met ? 'met' : 'NOT met'}`;
-  const lines = [
-    `notifications: service (NestJS, token + caller caches warm, envelope) vs bare (Fastify + pg, same SQL): ${opts.notifications.toLocaleString('en')} notifications, ` +
-      `${opts.users.toLocaleString('en')} people, ${opts.connections} connections, ${opts.duration} s per run, better of 2 runs each`,
-    '',
-    `${'target'.padEnd(6)} ${'impl'.padEnd(7)} ${pad('round', 5)} ${pad('req/s', 7)} ${pad('p50 ms', 7)} ${pad('p95 ms', 7)} ${pad('p99 ms', 7)} ${pad('requests', 8)} ${pad('non-200', 7)}`,
-    ...runs.map(
-      (r) =>
-        `${r.kind.padEnd(6)} ${r.impl.padEnd(7)} ${pad(r.round, 5)} ${pad(r.rps, 7)} ${pad(r.p50.toFixed(2), 7)} ${pad(r.p95.toFixed(2), 7)} ${pad(r.p99.toFixed(2), 7)} ${pad(r.requests, 8)} ${pad(r.non200 + r.errors, 7)}`,
-    ),
-    '',
-    `count (${HEAVY.toLocaleString('en')} notifications): service/bare ${ratio('count').toFixed(2)} (${verdict(ratio('count') >= TARGETS.count, `>= ${TARGETS.count}`)})`,
-    `list limit 20:                service/bare ${ratio('list').toFixed(2)} (${verdict(ratio('list') >= TARGETS.list, `>= ${TARGETS.list}`)})`,
-    `count p95 ${HEAVY.toLocaleString('en')} vs ${LIGHT} notifications: ${best('count', 'service').p95.toFixed(2)} / ${best('light', 'service').p95.toFixed(2)} ms = ${flat.toFixed(2)} (${verdict(flat <= TARGETS.flat, `<= ${TARGETS.flat}`)})`,
-    `events to notifications: ${events.events} in ${events.seconds} s = ${events.perSecond} events/s`,
-    `SSE delivery (send of the create to arrival on the stream): p50 ${sse.p50} ms, p95 ${sse.p95} ms, max ${sse.max} ms over ${opts.sse}`,
-  ];
-  process.stdout.write(lines.join('\n') + '\n');
-  const pair = (kind: 'count' | 'list') => ({ service: summary(best(kind, 'service')), bare: summary(best(kind, 'bare')), ratio: round2(ratio(kind)), target: TARGETS[kind], met: ratio(kind) >= TARGETS[kind] });
-  process.stdout.write(
-    JSON.stringify({
+function report(opts: Options, runs: Run<{ kind: Kind; impl: Impl }>[], events: { events: number; seconds: number; perSecond: number }, sse: { p50: number; p95: number; max: number }): void {
+  const [count, list] = (['count', 'list'] as const).map((kind) => versus(runs, { kind }));
+  const lightService = best(runs, { kind: 'light', impl: 'service' });
+  const flat = count.service.p95 / lightService.p95;
+  printReport(
+    [
+      `notifications: service (NestJS, token + caller caches warm, envelope) vs bare (Fastify + pg, same SQL): ${opts.notifications.toLocaleString('en')} notifications, ` +
+        `${opts.users.toLocaleString('en')} people, ${runsNote(opts)}`,
+      '',
+      ...runsTable(runs, kindAndImpl(6)),
+      '',
+      `count (${HEAVY.toLocaleString('en')} notifications): service/bare ${count.ratio.toFixed(2)} (${verdict(count.ratio >= TARGETS.count, `>= ${TARGETS.count}`)})`,
+      `list limit 20:                service/bare ${list.ratio.toFixed(2)} (${verdict(list.ratio >= TARGETS.list, `>= ${TARGETS.list}`)})`,
+      `count p95 ${HEAVY.toLocaleString('en')} vs ${LIGHT} notifications: ${count.service.p95.toFixed(2)} / ${lightService.p95.toFixed(2)} ms = ${flat.toFixed(2)} (${verdict(flat <= TARGETS.flat, `<= ${TARGETS.flat}`)})`,
+      `events to notifications: ${events.events} in ${events.seconds} s = ${events.perSecond} events/s`,
+      `SSE delivery (send of the create to arrival on the stream): p50 ${sse.p50} ms, p95 ${sse.p95} ms, max ${sse.max} ms over ${opts.sse}`,
+    ],
+    {
       bench: 'notifications',
       notifications: opts.notifications,
       users: opts.users,
       connections: opts.connections,
       durationSec: opts.duration,
-      count: pair('count'),
-      list: pair('list'),
-      countP95Flat: { heavy: best('count', 'service').p95, light: best('light', 'service').p95, ratio: round2(flat), target: TARGETS.flat, met: flat <= TARGETS.flat },
+      count: { ...count.pair, ratio: round2(count.ratio), target: TARGETS.count, met: count.ratio >= TARGETS.count },
+      list: { ...list.pair, ratio: round2(list.ratio), target: TARGETS.list, met: list.ratio >= TARGETS.list },
+      countP95Flat: { heavy: count.service.p95, light: lightService.p95, ratio: round2(flat), target: TARGETS.flat, met: flat <= TARGETS.flat },
       events,
       sse,
       runs,
-    }) + '\n',
+    },
   );
 }
 
-benchEntry({
-  database: DATABASE,
-  natsNamespace: NATS_NAMESPACE,
-  parse: parseOptions,
+serviceBench<Options>({
+  name: 'notifications',
+  service: 'notifications',
+  usage: 'npm run bench -- notifications [--notifications <n>] [--users <n>] [--events <n>] [--sse <n>] [--duration <s>] [--connections <n>] [--warmup <s>] [--keep]',
+  defaults: { notifications: 1_000_000, users: 10_000, events: 2_000, sse: 200 },
+  options: { counts: { notifications: [HEAVY + LIGHT, 10_000_000], users: [3, 1_000_000], events: [1, 1_000_000], sse: [1, 100_000] } },
+  bare: { routes: bareRoutes },
   main,
-  serveBare,
-  bareWorker: () => bareWorker,
 });

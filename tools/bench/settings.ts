@@ -26,24 +26,14 @@
  * this process's environment): the ratios then include what tracing costs.
  */
 import 'reflect-metadata';
-import { isDeepStrictEqual } from 'node:util';
-import { Worker, parentPort } from 'node:worker_threads';
 import { plainToInstance } from 'class-transformer';
-import Fastify from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Client, Pool } from 'pg';
-import { ensureDevKeys } from '@ddm/platform';
 import { DEFAULT_GROUP_TYPES } from '../../apps/settings/src/group-types/group-type.rules';
 import { ListPositionsQuery } from '../../apps/settings/src/positions/dto/list-positions.query';
 import { POSITION_BY_ID_SQL, PositionListRow, PositionRow, positionListSql, toPositionView } from '../../apps/settings/src/positions/position.sql';
-import { asAppRole, DEV_KEYS_DIR } from '../lib/runtime';
-import { signDevToken } from '../lib/sign';
-import { benchEntry, BenchOptions, createScratchDatabase, failUnlessAll200, log, measure, pad, parseArgs, round2, seedCaller, seedTenantWithRoles, startBareWorker, startOtlpSink, startService, Stats, summary, BENCH_RATE_LIMITS } from './lib';
+import { Ask, BenchContext, bearer, checkSame, failUnlessAll200, Impl, kindAndImpl, log, measureRounds, pageOf, printReport, REQUEST_TIMEOUT_MS, round2, Run, runsNote, runsTable, secondsSince, seedCaller, seedTenantWithRoles, serviceAndBare, serviceBench, ServiceBenchOptions, sleep, startOtlpSink, Target, uuidV7, versus, warmUp } from './lib';
 
-const DATABASE = 'ddm_bench_settings';
-const NATS_NAMESPACE = 'benchsettings';
-const READY_TIMEOUT_MS = 120_000;
-const POOL_SIZE = 10;
-const USAGE = 'npm run bench -- settings [--duration <s>] [--connections <n>] [--warmup <s>] [--keep] [--tracing]';
 const SIZES = { small: 1_000, large: 100_000 } as const;
 type Size = keyof typeof SIZES;
 const LIST_QUERY = 'status=ACTIVE&sortBy=positionName&limit=20';
@@ -53,20 +43,8 @@ const PROBE_REQUESTS = 200;
 const STATS_SETTLE_MS = 11_000;
 
 type Kind = 'get' | 'list' | 'small';
-type Impl = 'service' | 'bare';
-interface Target {
-  kind: Kind;
-  impl: Impl;
-  url: string;
-  headers: Record<string, string>;
-}
-interface Run extends Stats {
-  kind: Kind;
-  impl: Impl;
-  round: number;
-}
-interface Options extends BenchOptions {
-  keep: boolean;
+type Key = { kind: Kind; impl: Impl };
+interface Options extends ServiceBenchOptions {
   tracing: boolean;
 }
 
@@ -74,13 +52,7 @@ interface Options extends BenchOptions {
 // The bare handler (worker thread): same SQL, same mapping, no auth, no envelope, no validation.
 // ---------------------------------------------------------------------------------------------
 
-interface BareConfig {
-  databaseUrl: string;
-}
-
-async function serveBare({ databaseUrl }: BareConfig): Promise<void> {
-  const pool = new Pool({ connectionString: databaseUrl, max: POOL_SIZE, application_name: 'ddm-bench-bare' });
-  const app = Fastify({ logger: false });
+function bareRoutes(app: FastifyInstance, pool: Pool): void {
   app.get<{ Params: { id: string }; Querystring: { tenantId: string } }>('/bare/positions/:id', async (req, reply) => {
     const { rows } = await pool.query<PositionRow>(POSITION_BY_ID_SQL, [req.params.id, req.query.tenantId]);
     if (!rows.length) return reply.code(404).send({ message: 'not found' });
@@ -95,8 +67,6 @@ async function serveBare({ databaseUrl }: BareConfig): Promise<void> {
     for (const r of rows) if (r.ord !== null) data.push(toPositionView(r));
     return { page: q.page, limit: q.limit, total: rows.length ? Number(rows[0].total) : 0, data };
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  parentPort!.postMessage({ port: (app.server.address() as { port: number }).port });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -109,10 +79,6 @@ const TITLES = [
 ];
 const LOCATIONS = ['London', 'New York', 'Singapore', 'Berlin', 'Sydney'];
 const DEPARTMENTS = ['Finance', 'Engineering', 'Sales', 'Marketing', 'Legal', 'People', 'Operations', 'Procurement', 'IT', 'Risk', 'Audit', 'Treasury'];
-
-/** A uuid v7 (time-ordered, like the service's ids) for a timestamp expression, in SQL. */
-const uuidV7 = (ts: string) =>
-  `(lpad(to_hex((extract(epoch FROM ${ts}) * 1000)::bigint), 12, '0') || '7' || substr(md5(random()::text), 1, 3) || '8' || substr(md5(random()::text), 1, 15))::uuid`;
 
 interface SeededTenant {
   tenantId: string;
@@ -209,31 +175,8 @@ async function seedTenant(db: Client, size: Size): Promise<SeededTenant> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Checks and probes.
+// Probes.
 // ---------------------------------------------------------------------------------------------
-
-/** No request of the checks may hang the benchmark. */
-const REQUEST_TIMEOUT_MS = 10_000;
-
-async function getJson(t: Target): Promise<unknown> {
-  const res = await fetch(t.url, { headers: t.headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-  const body = (await res.json()) as unknown;
-  if (res.status !== 200) throw new Error(`${t.impl} ${t.kind}: GET ${t.url} answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
-  return body;
-}
-
-/** Service and bare must answer the same data (the service inside its envelope), or the comparison means nothing. */
-async function checkSame(service: Target, bare: Target): Promise<unknown> {
-  const s = ((await getJson(service)) as { data: unknown }).data;
-  const b = await getJson(bare);
-  const comparable = (x: unknown) => (service.kind === 'get' ? x : { total: (x as { total: number }).total, data: (x as { data: unknown[] }).data });
-  if (!isDeepStrictEqual(comparable(s), comparable(b))) {
-    throw new Error(`${service.kind}: the service and the bare handler answer different data:\n service ${JSON.stringify(s).slice(0, 400)}\n bare    ${JSON.stringify(b).slice(0, 400)}`);
-  }
-  return b;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Table reads of each schema's own tables (the outbox machinery left out): scans started, from pg_stat_user_tables. */
 interface TableReads {
@@ -272,14 +215,14 @@ type PerRequest = TableReads;
  * runs under row-level security (its tenant condition on every table can change the plan), the
  * bare handler's as the owner. Background work (outbox relays, consumers) adds a few statements.
  */
-async function probeReads(db: Client, targets: Target[]): Promise<PerRequest[]> {
+async function probeReads(db: Client, targets: Target<Key>[]): Promise<PerRequest[]> {
   const out: PerRequest[] = [];
   let before = await tableReads(db);
   for (const t of targets) {
     for (let i = 0; i < PROBE_REQUESTS; i++) {
       const res = await fetch(t.url, { headers: t.headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
       await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`${t.impl} ${t.kind}: probe request answered ${res.status}`);
+      if (res.status !== 200) throw new Error(`${t.key.impl} ${t.key.kind}: probe request answered ${res.status}`);
     }
     const after = await tableReads(db);
     const per = (k: keyof TableReads) => round2((after[k] - before[k]) / PROBE_REQUESTS);
@@ -293,14 +236,6 @@ async function probeReads(db: Client, targets: Target[]): Promise<PerRequest[]> 
 // Main.
 // ---------------------------------------------------------------------------------------------
 
-function parseOptions(argv: string[]): Options {
-  return parseArgs<Options>(argv, { duration: 10, connections: 16, warmup: 3, keep: false, tracing: false }, USAGE, (flag, _value, opts) => {
-    if (flag !== '--keep' && flag !== '--tracing') return false;
-    opts[flag === '--keep' ? 'keep' : 'tracing'] = true;
-    return true;
-  });
-}
-
 const KINDS: Kind[] = ['get', 'list', 'small'];
 const LABEL: Record<Kind, string> = {
   get: `GET /settings/v1/positions/{id}, ${SIZES.large.toLocaleString('en')} positions`,
@@ -308,156 +243,106 @@ const LABEL: Record<Kind, string> = {
   small: `the same list, ${SIZES.small.toLocaleString('en')} positions`,
 };
 
-let bareWorker: Worker | undefined;
 let otlpSink: { url: string; stop(): Promise<number> } | undefined;
 
-async function main(opts: Options, rt: { databaseUrl: string; natsUrl: string }): Promise<void> {
-  const url = await createScratchDatabase(rt.databaseUrl, DATABASE);
-  // The services trust the dev key (made on first use, as `npm run token` does); the callers' tokens are signed with it.
-  ensureDevKeys(DEV_KEYS_DIR);
-  if (opts.tracing) {
-    otlpSink = await startOtlpSink();
-    log(`tracing on: the services export their spans to a sink that discards them (${otlpSink.url})`);
-  }
-  const env = {
-    // The services as the app role (row-level security applies, as in production); the owner migrates.
-    DATABASE_URL: asAppRole(url),
-    MIGRATION_DATABASE_URL: url,
-    NATS_URL: rt.natsUrl,
-    NATS_NAMESPACE,
-    AUTH_DEV_KEYS: 'true',
-    DEV_KEYS_DIR,
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-    DB_POOL_SIZE: String(POOL_SIZE),
-    // Empty (tracing off) unless --tracing, whatever this shell exports.
-    OTEL_EXPORTER_OTLP_ENDPOINT: otlpSink?.url ?? '',
-    // The abuse limits on, at their ceiling (one token fires thousands of requests a second).
-    ...BENCH_RATE_LIMITS,
-  };
-  // One after the other: each applies its own migrations, and both create the pg_trgm extension.
-  await startService('auth', 'dist/apps/auth/src/main.js', env, READY_TIMEOUT_MS, 'it applies the auth migrations');
-  const { base: svc } = await startService('settings', 'dist/apps/settings/src/main.js', env, READY_TIMEOUT_MS, 'it applies the settings migrations');
-
-  const db = new Client({ connectionString: url });
-  await db.connect();
-  try {
-    const tenants = {} as Record<Size, SeededTenant>;
-    for (const size of ['small', 'large'] as const) {
-      const started = Date.now();
-      tenants[size] = await seedTenant(db, size);
-      log(`${size} tenant: ${SIZES[size].toLocaleString('en')} positions seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    }
-    // Vacuumed as a table in use would be (visibility map set for index-only scans), so autovacuum does not start mid-run.
-    await db.query('VACUUM (ANALYZE)');
-    // Position 50,025 of the large tenant: INACTIVE, in a department and a location, received one delegation.
-    const [{ id: positionId }] = (
-      await db.query<{ id: string }>(`SELECT id FROM settings.positions WHERE tenant_id = $1 AND position_display_id = $2`, [tenants.large.tenantId, String(9999 + 50_025)])
-    ).rows;
-
-    const bare = await startBareWorker(__filename, { databaseUrl: url } satisfies BareConfig);
-    bareWorker = bare.worker;
-    log(`bare handler on ${bare.base} (worker thread, pg pool of ${POOL_SIZE})`);
-
-    const authHeaders = (size: Size) => ({ authorization: `Bearer ${signDevToken({ sub: tenants[size].callerSub }, DEV_KEYS_DIR, '2h')}` });
-    const tenantOf: Record<Kind, Size> = { get: 'large', list: 'large', small: 'small' };
-    const targets = {} as Record<Kind, Record<Impl, Target>>;
-    for (const kind of KINDS) {
-      const size = tenantOf[kind];
-      const path = kind === 'get' ? `/positions/${positionId}` : `/positions?${LIST_QUERY}`;
-      targets[kind] = {
-        service: { kind, impl: 'service', url: `${svc}/settings/v1${path}`, headers: authHeaders(size) },
-        bare: { kind, impl: 'bare', url: `${bare.base}/bare${path}${path.includes('?') ? '&' : '?'}tenantId=${tenants[size].tenantId}`, headers: {} },
-      };
-    }
-    const matches = {} as Record<Kind, number>;
-    for (const kind of KINDS) {
-      const body = (await checkSame(targets[kind].service, targets[kind].bare)) as { total?: number };
-      matches[kind] = body.total ?? 1;
-    }
-    log(`service and bare answer the same data; the list matches ${matches.list} of ${SIZES.large} and ${matches.small} of ${SIZES.small} positions`);
-
-    const warmups: Run[] = [];
-    if (opts.warmup > 0) {
-      log(`warming up (${opts.warmup} s each)`);
-      for (const kind of KINDS)
-        for (const impl of ['service', 'bare'] as const) warmups.push({ kind, impl, round: 0, ...(await measure(targets[kind][impl].url, targets[kind][impl].headers, opts.connections, opts.warmup)) });
-    }
-
-    log(`counting table reads per request (${PROBE_REQUESTS} sequential requests to each of 4 targets, ${STATS_SETTLE_MS / 1000} s for the statistics between them)`);
-    const [getService, getBare, listService, listBare] = await probeReads(db, [targets.get.service, targets.get.bare, targets.list.service, targets.list.bare]);
-    const perRequest = { get: { service: getService, bare: getBare }, list: { service: listService, bare: listBare } };
-
-    const runs: Run[] = [];
-    for (const round of [1, 2])
-      for (const kind of KINDS)
-        for (const impl of ['service', 'bare'] as const) {
-          log(`${kind} ${impl} run ${round}: ${opts.connections} connections, ${opts.duration} s`);
-          runs.push({ kind, impl, round, ...(await measure(targets[kind][impl].url, targets[kind][impl].headers, opts.connections, opts.duration)) });
-        }
-
-    report(opts, runs, matches, perRequest);
-    failUnlessAll200([...warmups, ...runs], (r) => `${r.kind} ${r.impl}#${r.round}`);
-  } finally {
-    await db.end();
-  }
+/** The services' environment: with --tracing, they export their spans to a sink that discards them (empty, tracing off, otherwise). */
+async function withTracing(env: Record<string, string>, opts: Options): Promise<Record<string, string>> {
+  if (!opts.tracing) return env;
+  otlpSink = await startOtlpSink();
+  log(`tracing on: the services export their spans to a sink that discards them (${otlpSink.url})`);
+  return { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: otlpSink.url };
 }
 
-function report(opts: Options, runs: Run[], matches: Record<Kind, number>, perRequest: Record<'get' | 'list', Record<Impl, PerRequest>>): void {
-  // The better run: more requests per second (with a fixed number of connections, also the lower mean latency).
-  const best = (kind: Kind, impl: Impl) => runs.filter((r) => r.kind === kind && r.impl === impl).reduce((a, b) => (b.rps > a.rps ? b : a));
-  const bests = new Set(KINDS.flatMap((k) => [best(k, 'service'), best(k, 'bare')]));
-  const ratio = (kind: Kind) => best(kind, 'service').rps / best(kind, 'bare').rps;
+async function main({ opts, db, svc, startBare }: BenchContext<Options, object>): Promise<void> {
+  const tenants = {} as Record<Size, SeededTenant>;
+  for (const size of ['small', 'large'] as const) {
+    const started = Date.now();
+    tenants[size] = await seedTenant(db, size);
+    log(`${size} tenant: ${SIZES[size].toLocaleString('en')} positions seeded in ${secondsSince(started)} s`);
+  }
+  // Vacuumed as a table in use would be (visibility map set for index-only scans), so autovacuum does not start mid-run.
+  await db.query('VACUUM (ANALYZE)');
+  // Position 50,025 of the large tenant: INACTIVE, in a department and a location, received one delegation.
+  const [{ id: positionId }] = (
+    await db.query<{ id: string }>(`SELECT id FROM settings.positions WHERE tenant_id = $1 AND position_display_id = $2`, [tenants.large.tenantId, String(9999 + 50_025)])
+  ).rows;
+
+  const bare = await startBare({});
+  const tenantOf: Record<Kind, Size> = { get: 'large', list: 'large', small: 'small' };
+  const sides = {} as Record<Kind, { service: Ask; bare: Ask }>;
+  for (const kind of KINDS) {
+    const size = tenantOf[kind];
+    const path = kind === 'get' ? `/positions/${positionId}` : `/positions?${LIST_QUERY}`;
+    sides[kind] = {
+      service: { url: `${svc}/settings/v1${path}`, headers: bearer(tenants[size].callerSub) },
+      bare: { url: `${bare}/bare${path}${path.includes('?') ? '&' : '?'}tenantId=${tenants[size].tenantId}`, headers: {} },
+    };
+  }
+  const matches = {} as Record<Kind, number>;
+  for (const kind of KINDS) matches[kind] = ((await checkSame(kind, sides[kind].service, sides[kind].bare, kind === 'get' ? undefined : pageOf)) as { total?: number }).total ?? 1;
+  log(`service and bare answer the same data; the list matches ${matches.list} of ${SIZES.large} and ${matches.small} of ${SIZES.small} positions`);
+
+  const targets = serviceAndBare(KINDS, (kind) => sides[kind]);
+  const warmups = await warmUp(targets, opts);
+
+  log(`counting table reads per request (${PROBE_REQUESTS} sequential requests to each of 4 targets, ${STATS_SETTLE_MS / 1000} s for the statistics between them)`);
+  const [getService, getBare, listService, listBare] = await probeReads(db, targets.filter((t) => t.key.kind !== 'small'));
+  const perRequest = { get: { service: getService, bare: getBare }, list: { service: listService, bare: listBare } };
+
+  const runs = await measureRounds(targets, opts);
+  report(opts, runs, matches, perRequest);
+  failUnlessAll200([...warmups, ...runs], (r) => `${r.kind} ${r.impl}#${r.round}`);
+}
+
+function report(opts: Options, runs: Run<Key>[], matches: Record<Kind, number>, perRequest: Record<'get' | 'list', Record<Impl, PerRequest>>): void {
+  const [get, list, small] = KINDS.map((kind) => versus(runs, { kind }));
+  const bests = new Set([get, list, small].flatMap((v) => [v.service, v.bare]));
   const verdict = (r: number, target: number) => `target >= ${target}, ${r >= target ? 'met' : 'NOT met'}`;
-  const lines = [
-    `settings positions: service (NestJS, token + caller caches warm, envelope${opts.tracing ? ', TRACING ON' : ''}) vs bare (Fastify + pg, same SQL) — ${opts.connections} connections, ${opts.duration} s per run, better of 2 runs each (*)`,
-    ...KINDS.map((k) => `  ${k.padEnd(5)} ${LABEL[k]}`),
-    '',
-    `${'target'.padEnd(6)} ${'impl'.padEnd(7)} ${pad('round', 5)} ${pad('req/s', 7)} ${pad('p50 ms', 7)} ${pad('p95 ms', 7)} ${pad('p99 ms', 7)} ${pad('requests', 8)} ${pad('non-200', 7)}`,
-    ...runs.map(
-      (r) =>
-        `${r.kind.padEnd(6)} ${r.impl.padEnd(7)} ${pad(r.round, 5)} ${pad(r.rps, 7)} ${pad(r.p50.toFixed(2), 7)} ${pad(r.p95.toFixed(2), 7)} ${pad(r.p99.toFixed(2), 7)} ${pad(r.requests, 8)} ${pad(r.non200 + r.errors, 7)}${bests.has(r) ? '  *' : ''}`,
-    ),
-    '',
-    `get-by-id: service/bare ${ratio('get').toFixed(2)} (${best('get', 'service').rps} / ${best('get', 'bare').rps} req/s; ${verdict(ratio('get'), TARGETS.get)})`,
-    `list:      service/bare ${ratio('list').toFixed(2)} (${best('list', 'service').rps} / ${best('list', 'bare').rps} req/s; ${verdict(ratio('list'), TARGETS.list)})`,
-    `list p95 (service): ${best('small', 'service').p95.toFixed(2)} ms at ${SIZES.small.toLocaleString('en')} positions, ${best('list', 'service').p95.toFixed(2)} ms at ${SIZES.large.toLocaleString('en')} ` +
-      `(bare: ${best('small', 'bare').p95.toFixed(2)} / ${best('list', 'bare').p95.toFixed(2)} ms); the list matches ${matches.small} and ${matches.list} positions`,
-    ...(['get', 'list'] as const).map((k) => {
-      const { service, bare } = perRequest[k];
-      return (
-        `${`${k}:`.padEnd(10)} statements per request: service ${service.statements.toFixed(2)}, bare ${bare.statements.toFixed(2)}; ` +
-        `settings table scans per request: service ${service.settings.toFixed(2)}, bare ${bare.settings.toFixed(2)} (row-level security may change the plan); ` +
-        `auth table reads per request ${service.auth.toFixed(2)} (caller resolutions when the 30 s caller cache lapses)`
-      );
-    }),
-  ];
-  process.stdout.write(lines.join('\n') + '\n');
-  const pair = (kind: Kind) => ({ service: summary(best(kind, 'service')), bare: summary(best(kind, 'bare')) });
-  process.stdout.write(
-    JSON.stringify({
+  printReport(
+    [
+      `settings positions: service (NestJS, token + caller caches warm, envelope${opts.tracing ? ', TRACING ON' : ''}) vs bare (Fastify + pg, same SQL) — ${runsNote(opts)} (*)`,
+      ...KINDS.map((k) => `  ${k.padEnd(5)} ${LABEL[k]}`),
+      '',
+      ...runsTable(runs, kindAndImpl(6), bests),
+      '',
+      `get-by-id: service/bare ${get.ratio.toFixed(2)} (${get.service.rps} / ${get.bare.rps} req/s; ${verdict(get.ratio, TARGETS.get)})`,
+      `list:      service/bare ${list.ratio.toFixed(2)} (${list.service.rps} / ${list.bare.rps} req/s; ${verdict(list.ratio, TARGETS.list)})`,
+      `list p95 (service): ${small.service.p95.toFixed(2)} ms at ${SIZES.small.toLocaleString('en')} positions, ${list.service.p95.toFixed(2)} ms at ${SIZES.large.toLocaleString('en')} ` +
+        `(bare: ${small.bare.p95.toFixed(2)} / ${list.bare.p95.toFixed(2)} ms); the list matches ${matches.small} and ${matches.list} positions`,
+      ...(['get', 'list'] as const).map((k) => {
+        const { service, bare } = perRequest[k];
+        return (
+          `${`${k}:`.padEnd(10)} statements per request: service ${service.statements.toFixed(2)}, bare ${bare.statements.toFixed(2)}; ` +
+          `settings table scans per request: service ${service.settings.toFixed(2)}, bare ${bare.settings.toFixed(2)} (row-level security may change the plan); ` +
+          `auth table reads per request ${service.auth.toFixed(2)} (caller resolutions when the 30 s caller cache lapses)`
+        );
+      }),
+    ],
+    {
       bench: 'settings',
       tracing: opts.tracing,
       connections: opts.connections,
       durationSec: opts.duration,
       positions: SIZES,
-      get: { path: '/settings/v1/positions/{id}', ...pair('get'), ratio: round2(ratio('get')), target: TARGETS.get, met: ratio('get') >= TARGETS.get },
-      list: { path: `/settings/v1/positions?${LIST_QUERY}`, matches: matches.list, ...pair('list'), ratio: round2(ratio('list')), target: TARGETS.list, met: ratio('list') >= TARGETS.list },
-      listSmall: { matches: matches.small, ...pair('small'), ratio: round2(ratio('small')) },
-      listP95: { small: best('small', 'service').p95, large: best('list', 'service').p95 },
+      get: { path: '/settings/v1/positions/{id}', ...get.pair, ratio: round2(get.ratio), target: TARGETS.get, met: get.ratio >= TARGETS.get },
+      list: { path: `/settings/v1/positions?${LIST_QUERY}`, matches: matches.list, ...list.pair, ratio: round2(list.ratio), target: TARGETS.list, met: list.ratio >= TARGETS.list },
+      listSmall: { matches: matches.small, ...small.pair, ratio: round2(small.ratio) },
+      listP95: { small: small.service.p95, large: list.service.p95 },
       tableReadsPerRequest: perRequest,
       runs,
-    }) + '\n',
+    },
   );
 }
 
-benchEntry({
-  database: DATABASE,
-  natsNamespace: NATS_NAMESPACE,
-  parse: parseOptions,
+serviceBench<Options>({
+  name: 'settings',
+  service: 'settings',
+  usage: 'npm run bench -- settings [--duration <s>] [--connections <n>] [--warmup <s>] [--keep] [--tracing]',
+  defaults: { tracing: false },
+  options: { flags: ['tracing'] },
+  env: withTracing,
+  bare: { routes: bareRoutes },
   main,
-  serveBare,
-  bareWorker: () => bareWorker,
   // After the services: they send their last spans as they stop.
   after: async () => otlpSink?.stop(),
 });
