@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Page } from '@ddm/contracts';
 import { Db, Tx, listPage } from '@ddm/platform';
-import { PerTenantOnce } from '../common/tenant-once';
+import { PerTenantOnce } from '../core/tenant-once';
 import { defaultTemplates } from './action-template.rules';
 import { INSERT_DEFAULT_ACTION_TEMPLATES_SQL, actionTemplateList } from './action-template.sql';
 import { ActionTemplateRow, ActionTemplateView, toActionTemplatePayload, toActionTemplateView } from './dto/action-template.response';

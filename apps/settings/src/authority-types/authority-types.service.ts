@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { AuthorityTypeEvent, Page, SETTINGS_EVENT_SUBJECTS, badRequest, conflict, notFound } from '@ddm/contracts';
 import { Db, TenantUniqueName, Tx, listPage, raw, refuseTakenName, sql, writeUniqueName } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { auditedChange } from '../common/change.sql';
-import { nothingToChange } from '../common/change.rules';
-import { PerTenantOnce } from '../common/tenant-once';
+import { auditedChange } from '../core/change.sql';
+import { nothingToChange } from '../core/change.rules';
+import { PerTenantOnce } from '../core/tenant-once';
 import {
   AUTHORITY_TYPE_UPDATE_FIELDS,
   DEFAULT_AUTHORITY_TYPES,

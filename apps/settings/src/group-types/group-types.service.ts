@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Page, SETTINGS_EVENT_SUBJECTS, badRequest, conflict, notFound } from '@ddm/contracts';
 import { Db, Queryable, SetClause, TenantUniqueName, Tx, listPage, raw, refuseTakenName, sql, writeUniqueName } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { PerTenantOnce } from '../common/tenant-once';
+import { PerTenantOnce } from '../core/tenant-once';
 import { GroupRefs } from '../groups/group-refs';
 import { CreateGroupTypeDto, UpdateGroupTypeDto } from './dto/group-type-change.dto';
 import { GROUP_TYPE_COLUMNS, groupTypeList } from './group-type.sql';

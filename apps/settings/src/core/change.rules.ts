@@ -1,7 +1,7 @@
 /**
  * The rules every soft-deletable settings record shares for a PATCH (decision roles, decision
  * categories, authority types): what counts as a change, and which event it publishes.
- * Pure; unit-tested in common.spec.ts.
+ * Pure; unit-tested in core.spec.ts.
  */
 
 /** A PATCH of a record that deletes it softly with `isDeleted: true`. */
