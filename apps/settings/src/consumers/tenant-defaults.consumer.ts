@@ -1,9 +1,9 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { EVENT_SUBJECTS } from '@ddm/contracts';
 import { Consumers } from '@ddm/platform';
-import { AuthorityTypesService } from './authority-types/authority-types.service';
-import { DocumentTypesService } from './document-types/document-types.service';
-import { GroupTypesService } from './group-types/group-types.service';
+import { AuthorityTypeRefs } from '../authority-types/authority-type-refs';
+import { DocumentTypeRefs } from '../document-types/document-type-refs';
+import { GroupTypeRefs } from '../group-types/group-type-refs';
 
 /**
  * Every new tenant starts with its default settings: the group types Organizations, Locations and
@@ -15,9 +15,9 @@ import { GroupTypesService } from './group-types/group-types.service';
 export class TenantDefaultsConsumer implements OnApplicationBootstrap {
   constructor(
     private readonly consumers: Consumers,
-    private readonly groupTypes: GroupTypesService,
-    private readonly authorityTypes: AuthorityTypesService,
-    private readonly documentTypes: DocumentTypesService,
+    private readonly groupTypes: GroupTypeRefs,
+    private readonly authorityTypes: AuthorityTypeRefs,
+    private readonly documentTypes: DocumentTypeRefs,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {

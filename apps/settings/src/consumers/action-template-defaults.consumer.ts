@@ -1,14 +1,14 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { EVENT_SUBJECTS } from '@ddm/contracts';
 import { Consumers } from '@ddm/platform';
-import { ActionTemplatesService } from './action-templates.service';
+import { ActionTemplateRefs } from '../action-templates/action-template-refs';
 
 /** Every new tenant starts with its default action templates (idempotent: one row per tenant and key). */
 @Injectable()
 export class ActionTemplateDefaultsConsumer implements OnApplicationBootstrap {
   constructor(
     private readonly consumers: Consumers,
-    private readonly templates: ActionTemplatesService,
+    private readonly templates: ActionTemplateRefs,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
