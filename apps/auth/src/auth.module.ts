@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { CallerChanges } from './callers/caller-changes';
 import { CallerResponder } from './callers/caller-responder';
 import { CallersService } from './callers/callers.service';
+import { CallerChanges } from './core/caller-changes';
 import { InvitationsController } from './invitations/invitations.controller';
 import { InvitationsService } from './invitations/invitations.service';
 import { PermissionKeysController } from './permission-keys/permission-keys.controller';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CallerResolveReply, CallerResolveRequest, EVENT_SUBJECTS } from '@ddm/contracts';
 import { Db, SetClause, sql, violatedUniqueConstraint } from '@ddm/platform';
 import { UserRefs } from '../users/user-refs';
-import { CallerChanges } from './caller-changes';
+import { CallerChanges } from '../core/caller-changes';
 
 interface Row {
   id: string;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppError, Caller, ErrorCode, EVENT_SUBJECTS } from '@ddm/contracts';
 import { Db, MailOutcome, MailService, Tx } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { CallerChanges } from '../callers/caller-changes';
+import { CallerChanges } from '../core/caller-changes';
 import { invitationMail } from '../mail/invitation.mail';
 import { TenantsService } from '../tenants/tenants.service';
 import { UserView } from '../users/dto/user.response';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Caller, EVENT_SUBJECTS, Page, badRequest, conflict, forbidden, notFound } from '@ddm/contracts';
 import { Db, SetClause, listPage, sql } from '@ddm/platform';
-import { CallerChanges } from '../callers/caller-changes';
+import { CallerChanges } from '../core/caller-changes';
 import { ListUsersQuery } from './dto/list-users.query';
 import { UpdatePreferencesDto } from './dto/update-preferences.dto';
 import { BulkStatusUpdateDto, UPDATABLE_FIELDS, UpdateUserEntitiesDto } from './dto/update-user.dto';
