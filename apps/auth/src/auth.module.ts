@@ -12,6 +12,7 @@ import { RolesController } from './roles/roles.controller';
 import { RolesService } from './roles/roles.service';
 import { TenantSettingsController } from './tenant-settings/tenant-settings.controller';
 import { TenantSettingsService } from './tenant-settings/tenant-settings.service';
+import { TenantRefs } from './tenants/tenant-refs';
 import { TenantsController } from './tenants/tenants.controller';
 import { TenantsService } from './tenants/tenants.service';
 import { UserRefs } from './users/user-refs';
@@ -29,6 +30,7 @@ import { UsersService } from './users/users.service';
     CallersService,
     CallerResponder,
     UserRefs,
+    TenantRefs,
     TenantsService,
     TenantSettingsService,
     RolesService,

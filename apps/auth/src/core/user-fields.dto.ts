@@ -3,7 +3,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayUnique, IsArray, IsBoolean, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
 import { Nullable, OptionalNotNull, ToBoolean } from '@ddm/contracts';
-import { IsCustomAttributes, ValidGroups } from './validators';
+import { IsCustomAttributes, ValidGroups } from './user-fields.validators';
 
 /** One group of a user; at most one of a user's groups is the primary organisation. */
 export class GroupAssignmentDto {

@@ -1,5 +1,5 @@
 import { ValidationOptions, registerDecorator } from 'class-validator';
-import { GroupAssignment, customAttributesProblem, groupsProblem } from '../user.rules';
+import { GroupAssignment, customAttributesProblem, groupsProblem } from './user-fields.rules';
 
 /** `groups`: at most one primary organisation, each group once. */
 export function ValidGroups(options?: ValidationOptions): PropertyDecorator {
