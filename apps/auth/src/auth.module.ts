@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
 import { CallerResponder } from './callers/caller-responder';
 import { CallersService } from './callers/callers.service';
+import { DELEGATIONS } from './consumers/delegation.projection';
+import { GROUPS, POSITIONS } from './consumers/settings.projection';
 import { CallerChanges } from './core/caller-changes';
 import { InvitationsController } from './invitations/invitations.controller';
 import { InvitationsService } from './invitations/invitations.service';
 import { PermissionKeysController } from './permission-keys/permission-keys.controller';
 import { MAIL_OPTIONS, MailService, loadMailOptions, projectionConsumers } from '@ddm/platform';
-import { DELEGATIONS } from './projections/delegation.projection';
-import { GROUPS, POSITIONS } from './projections/settings.projection';
 import { RolesController } from './roles/roles.controller';
 import { RolesService } from './roles/roles.service';
 import { TenantSettingsController } from './tenant-settings/tenant-settings.controller';

@@ -1,9 +1,8 @@
 import { SETTINGS_EVENT_SUBJECTS } from '@ddm/contracts';
-import { ProjectionSpec, sql } from '@ddm/platform';
+import { GroupSubject, ProjectionSpec, groupProjection, sql } from '@ddm/platform';
 
 const S = SETTINGS_EVENT_SUBJECTS;
 type PositionSubject = typeof S.positionCreated | typeof S.positionUpdated | typeof S.positionDeleted;
-type GroupSubject = typeof S.groupCreated | typeof S.groupUpdated | typeof S.groupDeleted;
 
 /*
  * auth.position_projection and auth.group_projection: the settings area's positions and groups, behind
@@ -36,32 +35,15 @@ export const POSITIONS: ProjectionSpec<PositionSubject> = {
   },
 };
 
-/** Groups: names and type; a deleted group leaves its users. */
-export const GROUPS: ProjectionSpec<GroupSubject> = {
+/** Groups: names and type; a deleted group (its deleted event, or a group marked deleted) leaves its users. */
+export const GROUPS: ProjectionSpec<GroupSubject> = groupProjection({
   name: 'auth-settings-groups',
-  subjects: [S.groupCreated, S.groupUpdated, S.groupDeleted],
   table: 'auth.group_projection',
-  key: 'id',
-  row: ({ subject, payload: { tenantId, group: g } }) => ({
-    id: g.id,
-    tenantId,
-    values: {
-      group_code: g.groupId,
-      group_name: g.groupName,
-      display_name: g.displayName,
-      tenant_group_type_id: g.tenantGroupTypeId,
-      tenant_group_type_name: g.tenantGroupTypeName,
-      legal_name: g.legalName ?? null,
-      base_currency: g.baseCurrency ?? null,
-      status: g.status,
-      is_deleted: subject === S.groupDeleted || g.isDeleted,
-      external_id: g.externalId,
-      instance_id: g.instanceId,
-    },
-  }),
+  columns: ['group_code', 'group_name', 'display_name', 'tenant_group_type_id', 'tenant_group_type_name', 'legal_name', 'base_currency', 'status', 'external_id', 'instance_id'],
+  extra: (g, { subject }) => ({ is_deleted: subject === S.groupDeleted || g.isDeleted }),
   afterChange: async (tx, { subject, payload: { tenantId, group: g } }) => {
     if (subject !== S.groupDeleted && !g.isDeleted) return;
     await tx.query(sql`UPDATE auth.user_groups SET is_deleted = true, deleted_on = now(), is_primary_org = false, primary_org_set_on = NULL, updated_on = now()
                         WHERE tenant_id = ${tenantId} AND group_id = ${g.id} AND NOT is_deleted`);
   },
-};
+});
