@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { EVENT_SUBJECTS } from '@ddm/contracts';
 import { Consumers } from '@ddm/platform';
-import { insertDefaults } from '../action-config/action-config.service';
+import { insertDefaultConfiguration } from '../action-config/action-config-refs';
 
 /** Every new tenant starts with its action statuses, priorities and types (idempotent: derived ids). */
 @Injectable()
@@ -12,7 +12,7 @@ export class ActionTenantDefaultsConsumer implements OnApplicationBootstrap {
     await this.consumers.start({
       name: 'actions-tenant-defaults',
       subjects: [EVENT_SUBJECTS.tenantCreated],
-      handle: (msg, tx) => insertDefaults(tx, msg.payload.tenantId),
+      handle: (msg, tx) => insertDefaultConfiguration(tx, msg.payload.tenantId),
     });
   }
 }

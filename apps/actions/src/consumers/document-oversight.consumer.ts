@@ -1,8 +1,7 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { DOCUMENT_OVERSIGHT_SUBJECTS } from '@ddm/contracts';
 import { Consumers } from '@ddm/platform';
-import { settleSystemActions } from '../actions/action-writes';
-import { openSystemAction } from './system-actions';
+import { openSystemAction, settleSystemActions } from '../actions/action-refs';
 
 const reviewKey = (cycleId: string) => `document-cycle:${cycleId}:review`;
 const approvalKey = (cycleId: string) => `document-cycle:${cycleId}:approval`;

@@ -2,9 +2,8 @@ import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { ATTESTATION_STEP_SUBJECTS } from '@ddm/contracts';
 import { Consumers, LOGGER } from '@ddm/platform';
 import { Logger } from 'pino';
-import { attestationCauseKey } from '../actions/action.rules';
-import { settleSystemActions } from '../actions/action-writes';
-import { openSystemAction } from './system-actions';
+import { openSystemAction, settleSystemActions } from '../actions/action-refs';
+import { attestationCauseKey } from '../core/system-actions.rules';
 
 /**
  * Attestation campaigns of the decision area, as system actions: each delegation a campaign covers

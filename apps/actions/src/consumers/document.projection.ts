@@ -1,6 +1,6 @@
 import { DOCUMENT_SUBJECTS } from '@ddm/contracts';
 import { ProjectionSpec } from '@ddm/platform';
-import { settleSystemActions } from '../actions/action-writes';
+import { settleSystemActions } from '../actions/action-refs';
 
 /**
  * actions.document_projection: the document area's documents, for the documentId an action names

@@ -2,9 +2,8 @@ import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { DELEGATION_ENDED_STATUSES, DelegationEvent, DelegationRequestEvent, DelegationRoleEvent, EventSubject } from '@ddm/contracts';
 import { Consumers, LOGGER, Tx } from '@ddm/platform';
 import { Logger } from 'pino';
-import { acceptanceAssignees, approvalAssignees, pendingStage, settledByDelegationStatus } from '../actions/action.rules';
-import { settleSystemActions } from '../actions/action-writes';
-import { openSystemAction } from './system-actions';
+import { openSystemAction, settleSystemActions } from '../actions/action-refs';
+import { acceptanceAssignees, approvalAssignees, pendingStage, settledByDelegationStatus } from './delegation-steps.rules';
 
 const SUBJECTS = [
   'evt.decision.delegation.issued',
