@@ -1,21 +1,22 @@
 import { Module } from '@nestjs/common';
 import { projectionConsumers } from '@ddm/platform';
+import { ActionConfigRefs } from './action-config/action-config-refs';
 import { ActionConfigController } from './action-config/action-config.controller';
 import { ActionConfigService } from './action-config/action-config.service';
 import { ActionsController } from './actions/actions.controller';
 import { ActionsService } from './actions/actions.service';
-import { ACTION_TEMPLATES } from './projections/action-template.projection';
-import { DECISIONS } from './projections/decision.projection';
-import { DELEGATIONS } from './projections/delegation.projection';
-import { DOCUMENTS } from './projections/document.projection';
-import { GROUPS } from './projections/group.projection';
-import { TENANT_SETTINGS } from './projections/tenant-settings.projection';
-import { USERS } from './projections/user.projection';
-import { AttestationStepsConsumer } from './system/attestation-steps.consumer';
-import { DelegationStepsConsumer } from './system/delegation-steps.consumer';
-import { DocumentOversightConsumer } from './system/document-oversight.consumer';
-import { OverdueSweep } from './system/overdue.sweep';
-import { ActionTenantDefaultsConsumer } from './system/tenant-defaults.consumer';
+import { ACTION_TEMPLATES } from './consumers/action-template.projection';
+import { AttestationStepsConsumer } from './consumers/attestation-steps.consumer';
+import { DECISIONS } from './consumers/decision.projection';
+import { DelegationStepsConsumer } from './consumers/delegation-steps.consumer';
+import { DELEGATIONS } from './consumers/delegation.projection';
+import { DocumentOversightConsumer } from './consumers/document-oversight.consumer';
+import { DOCUMENTS } from './consumers/document.projection';
+import { GROUPS } from './consumers/group.projection';
+import { ActionTenantDefaultsConsumer } from './consumers/tenant-defaults.consumer';
+import { TENANT_SETTINGS } from './consumers/tenant-settings.projection';
+import { USERS } from './consumers/user.projection';
+import { OverdueSweep } from './sweeps/overdue.sweep';
 
 /**
  * The actions area: actions with owners, assignees and files; each tenant's statuses, priorities
@@ -25,6 +26,7 @@ import { ActionTenantDefaultsConsumer } from './system/tenant-defaults.consumer'
 @Module({
   controllers: [ActionConfigController, ActionsController],
   providers: [
+    ActionConfigRefs,
     ActionConfigService,
     ActionsService,
     ActionTenantDefaultsConsumer,

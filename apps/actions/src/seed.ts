@@ -1,9 +1,9 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { ALL_PERMISSION_KEYS, Caller } from '@ddm/contracts';
 import { Db } from '@ddm/platform';
-import { priorityIdOf, statusIdOf } from './action-config/action-config.rules';
+import { priorityIdOf, statusIdOf } from './core/configuration.rules';
 import { ActionsService } from './actions/actions.service';
-import { OverdueSweep } from './system/overdue.sweep';
+import { OverdueSweep } from './sweeps/overdue.sweep';
 
 /** Ten kinds of work, four rounds each: Demo Co's 40 actions. */
 const TASKS = [

@@ -372,7 +372,7 @@ describe('actions (e2e, real Postgres and NATS, auth and settings as child proce
   });
 
   it('the overdue sweep moves open actions past their due date to Overdue, once, and publishes overdue', async () => {
-    const { OverdueSweep } = await import('../src/system/overdue.sweep');
+    const { OverdueSweep } = await import('../src/sweeps/overdue.sweep');
     const a = await made({ actionName: 'Past due', dueDate: '2000-01-01T00:00:00Z' });
     const b = await made({ actionName: 'Future', dueDate: '2099-01-01T00:00:00Z' });
     const sweep = h.svc.app.get(OverdueSweep);

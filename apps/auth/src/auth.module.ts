@@ -1,17 +1,18 @@
 import { Module } from '@nestjs/common';
-import { CallerChanges } from './callers/caller-changes';
 import { CallerResponder } from './callers/caller-responder';
 import { CallersService } from './callers/callers.service';
+import { DELEGATIONS } from './consumers/delegation.projection';
+import { GROUPS, POSITIONS } from './consumers/settings.projection';
+import { CallerChanges } from './core/caller-changes';
 import { InvitationsController } from './invitations/invitations.controller';
 import { InvitationsService } from './invitations/invitations.service';
 import { PermissionKeysController } from './permission-keys/permission-keys.controller';
 import { MAIL_OPTIONS, MailService, loadMailOptions, projectionConsumers } from '@ddm/platform';
-import { DELEGATIONS } from './projections/delegation.projection';
-import { GROUPS, POSITIONS } from './projections/settings.projection';
 import { RolesController } from './roles/roles.controller';
 import { RolesService } from './roles/roles.service';
 import { TenantSettingsController } from './tenant-settings/tenant-settings.controller';
 import { TenantSettingsService } from './tenant-settings/tenant-settings.service';
+import { TenantRefs } from './tenants/tenant-refs';
 import { TenantsController } from './tenants/tenants.controller';
 import { TenantsService } from './tenants/tenants.service';
 import { UserRefs } from './users/user-refs';
@@ -29,6 +30,7 @@ import { UsersService } from './users/users.service';
     CallersService,
     CallerResponder,
     UserRefs,
+    TenantRefs,
     TenantsService,
     TenantSettingsService,
     RolesService,

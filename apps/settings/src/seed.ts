@@ -1,10 +1,10 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { Db } from '@ddm/platform';
-import { AuthorityTypesService } from './authority-types/authority-types.service';
+import { AuthorityTypeRefs } from './authority-types/authority-type-refs';
 import { DecisionCategoriesService } from './decision-categories/decision-categories.service';
 import { DecisionRolesService } from './decision-roles/decision-roles.service';
 import { DecisionSectionsService } from './decision-sections/decision-sections.service';
-import { GroupTypesService } from './group-types/group-types.service';
+import { GroupTypeRefs } from './group-types/group-type-refs';
 import { GroupsService } from './groups/groups.service';
 import { PositionsService } from './positions/positions.service';
 
@@ -100,9 +100,8 @@ export interface SettingsSeedResult {
  */
 export async function seedSettings(app: INestApplicationContext, tenant: { id: string; name: string }): Promise<SettingsSeedResult> {
   const db = app.get(Db);
-  const groupTypes = app.get(GroupTypesService);
-  await groupTypes.ensureDefaults(tenant.id);
-  await app.get(AuthorityTypesService).ensureDefaults(tenant.id);
+  await app.get(GroupTypeRefs).ensureDefaults(tenant.id);
+  await app.get(AuthorityTypeRefs).ensureDefaults(tenant.id);
   if (tenant.name !== 'Demo Co') return countsOf(db, tenant.id);
 
   const types = new Map(

@@ -1,30 +1,32 @@
 import { Module } from '@nestjs/common';
 import { projectionConsumers } from '@ddm/platform';
-import { ActionTemplateDefaultsConsumer } from './action-templates/action-template-defaults.consumer';
+import { ActionTemplateRefs } from './action-templates/action-template-refs';
 import { ActionTemplatesController } from './action-templates/action-templates.controller';
 import { ActionTemplatesService } from './action-templates/action-templates.service';
+import { AuthorityTypeRefs } from './authority-types/authority-type-refs';
 import { AuthorityTypesController } from './authority-types/authority-types.controller';
 import { AuthorityTypesService } from './authority-types/authority-types.service';
+import { ActionTemplateDefaultsConsumer } from './consumers/action-template-defaults.consumer';
+import { DELEGATIONS } from './consumers/delegation.projection';
+import { TenantDefaultsConsumer } from './consumers/tenant-defaults.consumer';
 import { DecisionCategoriesController } from './decision-categories/decision-categories.controller';
 import { DecisionCategoriesService } from './decision-categories/decision-categories.service';
 import { DecisionCategoryRefs } from './decision-categories/decision-category-refs';
 import { DecisionRolesController } from './decision-roles/decision-roles.controller';
 import { DecisionRolesService } from './decision-roles/decision-roles.service';
-import { DecisionSectionRefs } from './decision-sections/decision-section-refs';
 import { DecisionSectionsController } from './decision-sections/decision-sections.controller';
 import { DecisionSectionsService } from './decision-sections/decision-sections.service';
+import { DocumentTypeRefs } from './document-types/document-type-refs';
 import { DocumentTypesController } from './document-types/document-types.controller';
 import { DocumentTypesService } from './document-types/document-types.service';
+import { GroupTypeRefs } from './group-types/group-type-refs';
 import { GroupTypesController } from './group-types/group-types.controller';
 import { GroupTypesService } from './group-types/group-types.service';
-import { GroupRefs } from './groups/group-refs';
 import { GroupsController } from './groups/groups.controller';
 import { GroupsService } from './groups/groups.service';
 import { PositionRefs } from './positions/position-refs';
 import { PositionsController } from './positions/positions.controller';
 import { PositionsService } from './positions/positions.service';
-import { DELEGATIONS } from './projections/delegation.projection';
-import { TenantDefaultsConsumer } from './tenant-defaults.consumer';
 
 /**
  * The settings area: group types, groups, positions, decision roles, the building blocks of a
@@ -44,20 +46,22 @@ import { TenantDefaultsConsumer } from './tenant-defaults.consumer';
     DocumentTypesController,
   ],
   providers: [
+    GroupTypeRefs,
     GroupTypesService,
     TenantDefaultsConsumer,
-    GroupRefs,
     GroupsService,
     PositionRefs,
     PositionsService,
     DecisionRolesService,
-    DecisionSectionRefs,
     DecisionSectionsService,
     DecisionCategoryRefs,
     DecisionCategoriesService,
+    AuthorityTypeRefs,
     AuthorityTypesService,
+    ActionTemplateRefs,
     ActionTemplatesService,
     ActionTemplateDefaultsConsumer,
+    DocumentTypeRefs,
     DocumentTypesService,
     projectionConsumers(DELEGATIONS),
   ],

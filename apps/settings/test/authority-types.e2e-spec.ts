@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { inTenant } from '@ddm/platform';
 import { expectErrorBody } from '@ddm/testing';
-import { AuthorityTypesService } from '../src/authority-types/authority-types.service';
+import { AuthorityTypeRefs } from '../src/authority-types/authority-type-refs';
 import { publishTenantCreated } from './fixtures/events';
 import { ISO, SettingsHarness, expectManageSettingsRequired, expectOneWins, expectRefusedParameters, startSettings, until } from './fixtures/harness';
 
@@ -124,7 +124,7 @@ describe('authority types (e2e, real Postgres and NATS, auth as a child process)
     });
 
     it('the lazy path (before lists and creates) gives a tenant whose event was not handled the defaults, once however often it runs', async () => {
-      const authorityTypes = h.svc.app.get(AuthorityTypesService);
+      const authorityTypes = h.svc.app.get(AuthorityTypeRefs);
       const tenantId = randomUUID();
       // As the service runs it: in the tenant's work (row-level security admits no other).
       await inTenant(tenantId, () => authorityTypes.ensureDefaults(tenantId));

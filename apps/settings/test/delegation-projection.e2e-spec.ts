@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DelegationEvent } from '@ddm/contracts';
 import { applyProjection } from '@ddm/platform';
-import { DELEGATIONS } from '../src/projections/delegation.projection';
+import { DELEGATIONS } from '../src/consumers/delegation.projection';
 import { delegation, publishEvent } from './fixtures/events';
 import { NATS_URL } from '@ddm/testing';
 import { connect } from 'nats';

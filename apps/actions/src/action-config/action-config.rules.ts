@@ -1,14 +1,9 @@
 /** The action configuration every tenant starts with; pure, unit-tested in action-config.spec.ts. */
 import { DEFAULT_ACTION_TYPES, actionDefaultId } from '@ddm/contracts';
+import { PriorityKey, StatusKey } from '../core/configuration.rules';
 
-/** The statuses' stable keys, in their order (the `status` sort follows it). */
-export const STATUS_KEYS = ['TODO', 'IN_PROGRESS', 'COMPLETED', 'CANCELED', 'OVERDUE'] as const;
-export type StatusKey = (typeof STATUS_KEYS)[number];
-
-/** Statuses of an action someone still has to work on (the overdue sweep moves these). */
-export const OPEN_STATUS_KEYS: readonly StatusKey[] = ['TODO', 'IN_PROGRESS'];
-/** Statuses of an action not settled yet: open, or overdue. */
-export const UNSETTLED_STATUS_KEYS: readonly StatusKey[] = ['TODO', 'IN_PROGRESS', 'OVERDUE'];
+// tools/bench/actions.ts reads the default status ids from here.
+export { statusIdOf } from '../core/configuration.rules';
 
 export const DEFAULT_STATUSES: readonly { key: StatusKey; name: string }[] = [
   { key: 'TODO', name: 'To Do' },
@@ -17,9 +12,6 @@ export const DEFAULT_STATUSES: readonly { key: StatusKey; name: string }[] = [
   { key: 'CANCELED', name: 'Canceled' },
   { key: 'OVERDUE', name: 'Overdue' },
 ];
-
-export const PRIORITY_KEYS = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
-export type PriorityKey = (typeof PRIORITY_KEYS)[number];
 
 export const DEFAULT_PRIORITIES: readonly { key: PriorityKey; name: string; colorName: string }[] = [
   { key: 'LOW', name: 'Low', colorName: 'green' },
@@ -36,8 +28,3 @@ export function defaultConfiguration(tenantId: string) {
     types: DEFAULT_ACTION_TYPES.map((t, i) => ({ id: actionDefaultId(tenantId, 'type', t.type), type: t.type, name: t.name, typeIcon: t.typeIcon, position: i + 1 })),
   };
 }
-
-/** The id of one of the tenant's default statuses (To Do, Completed, ...). */
-export const statusIdOf = (tenantId: string, key: StatusKey) => actionDefaultId(tenantId, 'status', key);
-/** The id of one of the tenant's default priorities. */
-export const priorityIdOf = (tenantId: string, key: PriorityKey) => actionDefaultId(tenantId, 'priority', key);

@@ -1,21 +1,16 @@
 /**
- * What every change of actions shares, wherever it is made (the service, the system consumers, the
- * overdue sweep): reading the changed actions' views once, publishing their events, and the
- * set-based statements that write assignees and settle system actions.
+ * What every change of actions shares, wherever it is made (the service, and what action-refs.ts
+ * does for the consumers and the overdue sweep): reading the changed actions' views once,
+ * publishing their events, the set-based statements that write assignees, and the check of the
+ * records a change names.
  */
 import { ACTION_SUBJECTS, FieldError, notFound } from '@ddm/contracts';
 import { Queryable, Tx, sql } from '@ddm/platform';
-import { DEFAULT_PRIORITIES, DEFAULT_STATUSES, PriorityKey, StatusKey, statusIdOf } from '../action-config/action-config.rules';
+import { statusIdOf } from '../core/configuration.rules';
 import { ActionRow, CONFIG_REFS_SQL, actionViews } from './action.sql';
-import { SystemKind } from './action.rules';
 import { StoredActionView, toActionPayload } from './dto/action.response';
 
 export type ActionSubject = (typeof ACTION_SUBJECTS)[keyof typeof ACTION_SUBJECTS];
-
-/** The rank of a status in the `status` sort (its place among the defaults). */
-export const statusRank = (key: string) => DEFAULT_STATUSES.findIndex((s) => s.key === key) + 1;
-/** The rank of a priority in the `priority` sort (Low 1 .. Critical 4). */
-export const priorityRank = (key: string) => DEFAULT_PRIORITIES.findIndex((p) => p.key === (key as PriorityKey)) + 1;
 
 /** The stored views of the tenant's actions named, in that order (one statement). */
 export async function readViews(q: Queryable, tenantId: string, ids: readonly string[]): Promise<StoredActionView[]> {
@@ -61,43 +56,6 @@ export async function addAssignees(tx: Tx, tenantId: string, actionIds: readonly
     RETURNING action_id, assignee_id`);
   for (const r of rows) added.set(r.action_id, [...(added.get(r.action_id) ?? []), r.assignee_id]);
   return added;
-}
-
-/**
- * Moves the unsettled system actions of the tenant that `where` picks (of the kinds named) to
- * `key` (Completed or Canceled), with their assignees; publishes updated (and completed). Answers how many moved.
- */
-export async function settleSystemActions(
-  tx: Tx,
-  tenantId: string,
-  kinds: readonly SystemKind[],
-  by: { delegationId: string } | { documentId: string } | { causeKey: string } | { causePrefix: string; except?: string },
-  key: Extract<StatusKey, 'COMPLETED' | 'CANCELED'>,
-): Promise<number> {
-  if (!kinds.length) return 0;
-  const statusId = statusIdOf(tenantId, key);
-  const target =
-    'causeKey' in by
-      ? sql`cause_key = ${by.causeKey}`
-      : 'causePrefix' in by
-        ? sql`starts_with(cause_key, ${by.causePrefix}) AND cause_key IS DISTINCT FROM ${by.except ?? null}::text`
-        : 'documentId' in by
-          ? sql`document_id = ${by.documentId}::uuid`
-          : sql`delegation_id = ${by.delegationId}::uuid`;
-  const rows = await tx.query<{ id: string }>(sql`
-    UPDATE actions.actions SET action_status_id = ${statusId}, status_key = ${key}, status_rank = ${statusRank(key)}, version = version + 1,
-           updated_on = now(), updated_by = NULL
-     WHERE tenant_id = ${tenantId} AND ${target} AND is_system_generated AND system_kind = ANY(${kinds}::text[])
-       AND status_key IN ('TODO', 'IN_PROGRESS', 'OVERDUE') AND NOT is_deleted
-    RETURNING id`);
-  const ids = rows.map((r) => r.id);
-  if (!ids.length) return 0;
-  await tx.query(sql`UPDATE actions.action_assignees SET action_status_id = ${statusId}, action_taken_date = coalesce(action_taken_date, now())
-    WHERE tenant_id = ${tenantId} AND action_id = ANY(${ids}::uuid[])`);
-  const views = await readViews(tx, tenantId, ids);
-  await publishActions(tx, tenantId, ACTION_SUBJECTS.updated, views, null);
-  if (key === 'COMPLETED') await publishActions(tx, tenantId, ACTION_SUBJECTS.completed, views, null);
-  return ids.length;
 }
 
 /** What a change names of the tenant's configuration and of other areas' records. */

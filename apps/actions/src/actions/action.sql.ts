@@ -5,7 +5,7 @@
  * projection joined to the group projection (primary organisation). The benchmark runs these statements.
  */
 import { ListSpec, Sql, anyOf, dateRangeConditions, escapeLike, isoSql, raw, sortBy, sql } from '@ddm/platform';
-import { UNSETTLED_STATUS_KEYS } from '../action-config/action-config.rules';
+import { UNSETTLED_STATUS_KEYS } from '../core/configuration.rules';
 import type { ActionSort } from './action.rules';
 import type { StoredActionView } from './dto/action.response';
 

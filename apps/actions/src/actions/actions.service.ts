@@ -2,11 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ACTION_SUBJECTS, Caller, Page, badRequest, conflict, forbidden, missingIds, missingIdsError, notFound, relationshipsOf, requireAllowed } from '@ddm/contracts';
 import { Db, SERVICE_CONFIG, ServiceConfig, SetClause, Tx, isoSql, listPage, raw, sql } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { ActionConfigService } from '../action-config/action-config.service';
-import { UNSETTLED_STATUS_KEYS, priorityIdOf, statusIdOf } from '../action-config/action-config.rules';
-import { EDIT_ACTION, allCompleted, attestationAnswerProblem, attestationCauseOf, changedCauseFields, statusByName, unique } from './action.rules';
+import { ActionConfigRefs } from '../action-config/action-config-refs';
+import { UNSETTLED_STATUS_KEYS, priorityIdOf, priorityRank, statusIdOf, statusRank } from '../core/configuration.rules';
+import { unique } from '../core/ids';
+import { attestationCauseOf } from '../core/system-actions.rules';
+import { EDIT_ACTION, allCompleted, attestationAnswerProblem, changedCauseFields, statusByName } from './action.rules';
 import { ACTION_BY_ID_SQL, ActionFilters, ActionRow, actionList } from './action.sql';
-import { addAssignees, priorityRank, publishActions, publishAssigned, readViews, requireRefs, setAssignees, statusRank } from './action-writes';
+import { addAssignees, publishActions, publishAssigned, readViews, requireRefs, setAssignees } from './action-writes';
 import { ACTION_UPDATE_FIELDS, ActionFileDto, AttestationResponseDto, CreateActionDto, UpdateActionDto, ValidateActionDto } from './dto/action-change.dto';
 import { ActionView, StoredActionView, ValidateActionView, selectActionFields, toActionView } from './dto/action.response';
 
@@ -47,7 +49,7 @@ async function lockAction(tx: Tx, tenantId: string, id: string): Promise<LockedA
 export class ActionsService {
   constructor(
     private readonly db: Db,
-    private readonly config: ActionConfigService,
+    private readonly config: ActionConfigRefs,
     @Inject(SERVICE_CONFIG) private readonly service: ServiceConfig,
   ) {}
 

@@ -1,21 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
-import { actionDefaultId } from '@ddm/contracts';
-import { defaultConfiguration } from '../action-config/action-config.rules';
-import {
-  acceptanceAssignees,
-  actionLink,
-  allCompleted,
-  approvalAssignees,
-  attestationAnswerProblem,
-  attestationCauseKey,
-  attestationCauseOf,
-  changedCauseFields,
-  pendingStage,
-  settledByDelegationStatus,
-  statusByName,
-} from './action.rules';
-import { priorityRank, statusRank } from './action-writes';
+import { actionLink, allCompleted, attestationAnswerProblem, changedCauseFields, statusByName } from './action.rules';
 import { BulkReassignDto, CreateActionDto, UpdateActionDto, ValidateActionDto } from './dto/action-change.dto';
 import { ListActionsQuery } from './dto/list-actions.query';
 import { StoredActionView, toActionPayload, toActionView } from './dto/action.response';
@@ -28,19 +13,6 @@ const U1 = '0190f5c4-0000-7000-8000-000000000001';
 const U2 = '0190f5c4-0000-7000-8000-000000000002';
 
 describe('action rules', () => {
-  it("a tenant's defaults: five statuses, four priorities, five types, with ids derived from the tenant", () => {
-    const c = defaultConfiguration(T);
-    expect(c.statuses.map((s) => s.name)).toEqual(['To Do', 'In Progress', 'Completed', 'Canceled', 'Overdue']);
-    expect(c.priorities.map((p) => `${p.name}/${p.colorName}`)).toEqual(['Low/green', 'Medium/blue', 'High/orange', 'Critical/red']);
-    expect(c.types.map((t) => t.name)).toEqual(['Meeting', 'Email', 'Review', 'Approval', 'Task']);
-    expect(c.statuses[0].id).toBe(actionDefaultId(T, 'status', 'TODO'));
-    expect(defaultConfiguration(U1).statuses[0].id).not.toBe(c.statuses[0].id);
-    expect(actionDefaultId(T.toUpperCase(), 'type', 'TASK')).toBe(actionDefaultId(T, 'type', 'TASK'));
-    expect(statusRank('TODO')).toBe(1);
-    expect(statusRank('OVERDUE')).toBe(5);
-    expect(priorityRank('LOW')).toBeLessThan(priorityRank('CRITICAL'));
-  });
-
   it("a system action's cause fields: only those a change alters (case aside, null clears)", () => {
     const current = { decisionId: null, delegationId: U1, documentId: null, ownerId: U2 };
     expect(changedCauseFields(current, { delegationId: U1.toUpperCase(), ownerId: U2 })).toEqual([]);
@@ -57,43 +29,6 @@ describe('action rules', () => {
     expect(allCompleted([])).toBe(false);
   });
 
-  it('the stage of a pending delegation: approval first when required, acceptance after it, a repeat changes nothing', () => {
-    expect(pendingStage(false, undefined, 1)).toBe('ACCEPTANCE');
-    expect(pendingStage(true, undefined, 1)).toBe('APPROVAL');
-    expect(pendingStage(true, 1, 1)).toBe('REPEAT');
-    expect(pendingStage(true, 1, 2)).toBe('ACCEPTANCE');
-    expect(pendingStage(true, 2, 1)).toBe('REPEAT'); // an older event, redelivered late
-    expect(pendingStage(true, null, undefined)).toBe('ACCEPTANCE');
-  });
-
-  it('the stage the event names wins over the inference', () => {
-    expect(pendingStage(false, undefined, 1, 'APPROVAL')).toBe('APPROVAL');
-    expect(pendingStage(true, undefined, 1, 'ACCEPTANCE')).toBe('ACCEPTANCE');
-    expect(pendingStage(true, 1, 1, 'APPROVAL')).toBe('REPEAT');
-    expect(pendingStage(true, 1, 2, 'APPROVAL')).toBe('APPROVAL'); // approval asked again (e.g. after a change)
-    expect(pendingStage(true, 1, 2, 'ACCEPTANCE')).toBe('ACCEPTANCE');
-    expect(pendingStage(true, undefined, 1, null)).toBe('APPROVAL');
-  });
-
-  it('what a delegation status settles: answers complete, ends cancel', () => {
-    expect(settledByDelegationStatus('ACCEPTED', false)).toEqual({ complete: ['DELEGATION_ACCEPTANCE', 'DELEGATION_APPROVAL'], cancel: [] });
-    expect(settledByDelegationStatus('ISSUED', false)).toEqual({ complete: ['DELEGATION_APPROVAL'], cancel: [] });
-    expect(settledByDelegationStatus('REJECTED', true).complete).toContain('DELEGATION_ACCEPTANCE');
-    expect(settledByDelegationStatus('REVOKED', true)).toEqual({ complete: [], cancel: ['DELEGATION_ACCEPTANCE', 'DELEGATION_APPROVAL', 'DELEGATION_REQUEST', 'DECISION_ROLE_ACCEPTANCE', 'ATTESTATION'] });
-    expect(settledByDelegationStatus('REJECTED', true).cancel).toContain('ATTESTATION');
-    expect(settledByDelegationStatus('PENDING', false)).toEqual({ complete: [], cancel: [] });
-    expect(settledByDelegationStatus('SUSPENDED', false)).toEqual({ complete: [], cancel: [] });
-  });
-
-  it("an Attestation action's cause names its campaign and delegation, and reads back", () => {
-    const campaign = '0190f5c4-0000-7000-8000-0000000000c1';
-    const key = attestationCauseKey(campaign.toUpperCase(), U1);
-    expect(key).toBe(`attestation:${campaign}:${U1}`);
-    expect(attestationCauseOf(key)).toEqual({ campaignId: campaign, delegationId: U1 });
-    expect(attestationCauseOf(`delegation:${U1}:acceptance`)).toBeNull();
-    expect(attestationCauseOf(null)).toBeNull();
-  });
-
   it('an attestation is answered by an assignee of an open Attestation action before its due date', () => {
     const now = new Date('2026-03-01T12:00:00.000Z');
     const open = { system_kind: 'ATTESTATION', assignee_ids: [U1], status_key: 'TODO', due_date: new Date('2026-03-01T12:00:00.001Z') };
@@ -104,13 +39,6 @@ describe('action rules', () => {
     expect(attestationAnswerProblem(open, U2, now)).toMatchObject({ status: 403 });
     for (const key of ['COMPLETED', 'CANCELED', 'OVERDUE']) expect(attestationAnswerProblem({ ...open, status_key: key }, U1, now)).toMatchObject({ status: 409 });
     expect(attestationAnswerProblem({ ...open, due_date: now }, U1, now)).toMatchObject({ status: 409, message: expect.stringContaining('2026-03-01T12:00:00.000Z') });
-  });
-
-  it('who acts: the recipient accepts; approvers are those named but the issuer and the recipient', () => {
-    expect(acceptanceAssignees({ recipientUserId: U1, issuerUserId: U2, notifyUserIds: [U2, U1] })).toEqual([U1]);
-    expect(acceptanceAssignees({ recipientUserId: null, issuerUserId: U2, notifyUserIds: [U2, U1, U1] })).toEqual([U1]);
-    expect(approvalAssignees({ recipientUserId: U1, issuerUserId: U2, notifyUserIds: [U2, U1, T] })).toEqual([T]);
-    expect(approvalAssignees({ recipientUserId: U1, issuerUserId: U2 })).toEqual([]);
   });
 
   it("an action's link is opaque and points at the cause of a system action", () => {

@@ -1,24 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { CallerResolveReply, CallerResolveRequest, EVENT_SUBJECTS } from '@ddm/contracts';
 import { Db, SetClause, sql, violatedUniqueConstraint } from '@ddm/platform';
+import { CallerChanges } from '../core/caller-changes';
 import { UserRefs } from '../users/user-refs';
-import { CallerChanges } from './caller-changes';
-
-interface Row {
-  id: string;
-  email: string;
-  name: string | null;
-  active_tenant_id: string | null;
-  tenant_id: string | null;
-  status: string | null;
-  is_deleted: boolean | null;
-  tenant_status: string | null;
-  role_ids: string[];
-  keys: string[];
-}
-
-export const UNKNOWN_IDENTITY =
-  'No user is registered for this identity: sign in with the email address your invitation was sent to, or ask an administrator to invite you';
+import { CallerRow, acceptsInvitation, callerReply } from './caller.rules';
 
 /**
  * Maps a token's subject + tenant to the caller: user id, membership and relationship keys (one
@@ -42,27 +27,15 @@ export class CallersService {
   private async resolveAcrossTenants(req: CallerResolveRequest): Promise<CallerResolveReply> {
     let row = await this.lookup(req);
     if (!row && req.email && (await this.linkInvited(req.sub, req.email, req.tenantId))) row = await this.lookup(req);
-    else if (row?.tenant_id && row.status === 'INVITED' && row.is_deleted === false && row.tenant_status === 'ACTIVE') {
-      await this.activate(row.id, row.tenant_id, req.sub, false);
+    else if (row && acceptsInvitation(row)) {
+      await this.activate(row.id, row.tenant_id as string, req.sub, false);
       row = await this.lookup(req);
     }
-    if (!row) return { found: false, reason: UNKNOWN_IDENTITY };
-    // A member is an active, not deleted membership of an active tenant.
-    const member = row.status === 'ACTIVE' && row.is_deleted === false && row.tenant_status === 'ACTIVE';
-    return {
-      found: true,
-      userId: row.id,
-      email: row.email,
-      name: row.name ?? row.email,
-      tenantId: row.tenant_id,
-      member,
-      roleIds: member ? row.role_ids : [],
-      keys: member ? row.keys : [],
-    };
+    return callerReply(row);
   }
 
-  private async lookup(req: CallerResolveRequest): Promise<Row | undefined> {
-    const rows = await this.db.query<Row>(
+  private async lookup(req: CallerResolveRequest): Promise<CallerRow | undefined> {
+    const rows = await this.db.query<CallerRow>(
       `SELECT u.id, u.email, u.name, u.active_tenant_id,
               coalesce(tu.tenant_id, coalesce($2::uuid, u.active_tenant_id)) AS tenant_id,
               tu.status, tu.is_deleted, t.status AS tenant_status,

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiAuth, Caller, CurrentCaller, RequirePermission, ResponseMessage } from '@ddm/contracts';
-import { UserView } from '../users/dto/user.response';
+import { UserView } from '../users/user-refs';
 import { BulkResult } from './dto/invitation.response';
 import { BulkResendInviteDto } from './dto/bulk-resend.dto';
 import { BulkInviteDto, CreateUserDto } from './dto/invite-user.dto';

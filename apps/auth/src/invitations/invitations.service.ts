@@ -1,25 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, Caller, ErrorCode, EVENT_SUBJECTS } from '@ddm/contracts';
+import { Caller, EVENT_SUBJECTS } from '@ddm/contracts';
 import { Db, MailOutcome, MailService, Tx } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { CallerChanges } from '../callers/caller-changes';
-import { invitationMail } from '../mail/invitation.mail';
-import { TenantsService } from '../tenants/tenants.service';
-import { UserView } from '../users/dto/user.response';
-import { UserRefs } from '../users/user-refs';
-import { LinkProblem, linkProblem, repeatedEmails } from '../users/user.rules';
-import { UsersService } from '../users/users.service';
+import { CallerChanges } from '../core/caller-changes';
+import { TenantRefs } from '../tenants/tenant-refs';
+import { UserRefs, UserView } from '../users/user-refs';
 import { BulkResendInviteDto } from './dto/bulk-resend.dto';
 import { BulkItemResult, BulkResult, toBulkResult } from './dto/invitation.response';
 import { BulkInviteItemDto, CreateUserDto } from './dto/invite-user.dto';
+import { invitationMail } from './invitation.mail';
+import { InviteFailure, MESSAGES, invitationError, invitationProblem, invitedMessage, repeatedEmails, resendRefusal, resentMessage } from './invitation.rules';
 import { invitees, takenEmails } from './invitation.sql';
-
-type Failure = { kind: 'conflict' | 'invalid' } | LinkProblem;
 
 interface Outcome {
   email: string;
   userId?: string;
-  failure?: Failure & { message: string; field?: string };
+  failure?: InviteFailure;
   mail?: MailOutcome;
 }
 
@@ -28,16 +24,6 @@ interface Recipient {
   email: string;
   firstName: string | null;
 }
-
-export const MESSAGES = {
-  invited: 'User invited and the invitation email sent',
-  invitedNoEmail: 'User invited (no email requested)',
-  resent: 'Invitation email sent',
-  emailExists: 'Email already exists',
-  repeated: 'Email appears more than once in this request',
-  otherTenant: 'tenantId must be the tenant of the request',
-  accepted: 'User has already accepted the invitation',
-} as const;
 
 /**
  * Invitations: a person joins a tenant as INVITED (the person is created when the email is new)
@@ -50,36 +36,21 @@ export class InvitationsService {
     private readonly db: Db,
     private readonly changes: CallerChanges,
     private readonly mail: MailService,
-    private readonly users: UsersService,
     private readonly userRefs: UserRefs,
-    private readonly tenants: TenantsService,
+    private readonly tenants: TenantRefs,
   ) {}
 
   /** One invitation; a problem is an HTTP error (409 duplicate email, 404 unknown id, 403 key not held). */
   async create(caller: Caller, dto: CreateUserDto): Promise<UserView> {
     const [outcome] = await this.invite(caller, [dto]);
-    const f = outcome.failure;
-    if (f) {
-      const code = { conflict: ErrorCode.Conflict, not_found: ErrorCode.NotFound, forbidden: ErrorCode.Forbidden, invalid: ErrorCode.ValidationFailed }[f.kind];
-      throw new AppError(code, f.message, f.kind === 'invalid' && f.field ? [{ field: f.field, message: f.message }] : undefined);
-    }
-    return this.users.getInTenant(caller.tenantId, outcome.userId as string);
+    if (outcome.failure) throw invitationError(outcome.failure);
+    return this.userRefs.view(this.db, caller.tenantId, outcome.userId as string);
   }
 
   async bulkInvite(caller: Caller, items: BulkInviteItemDto[]): Promise<BulkResult> {
     const outcomes = await this.invite(caller, items);
     return toBulkResult(
-      outcomes.map((o) => ({
-        email: o.email,
-        success: !o.failure,
-        message: o.failure
-          ? o.failure.message
-          : !o.mail
-            ? MESSAGES.invitedNoEmail
-            : o.mail.ok
-              ? MESSAGES.invited
-              : `User invited, but the invitation email could not be sent: ${o.mail.error}`,
-      })),
+      outcomes.map((o) => ({ email: o.email, success: !o.failure, message: invitedMessage(o) })),
     );
   }
 
@@ -93,17 +64,14 @@ export class InvitationsService {
     dto.userIds.forEach((raw, index) => {
       const id = raw.toLowerCase();
       const row = byId.get(id);
-      // Another tenant's user is answered like an unknown one: nothing about it leaks.
-      if (!row) results[index] = { email: '', success: false, message: `User ${id} not found in this tenant` };
-      else if (row.status === 'ACTIVE') results[index] = { email: row.email, success: false, message: MESSAGES.accepted };
-      else if (row.status !== 'INVITED')
-        results[index] = { email: row.email, success: false, message: `User is ${row.status}; only invited users can be sent an invitation` };
-      else recipients.push({ index, userId: id, email: row.email, firstName: row.first_name });
+      const refusal = resendRefusal(id, row);
+      if (refusal) results[index] = refusal;
+      else recipients.push({ index, userId: id, email: row!.email, firstName: row!.first_name });
     });
     const sent = await this.sendInvitations(caller, recipients);
     recipients.forEach((r, i) => {
       const m = sent[i];
-      results[r.index] = { email: r.email, success: m.ok, message: m.ok ? MESSAGES.resent : `Invitation email could not be sent: ${m.error}` };
+      results[r.index] = { email: r.email, success: m.ok, message: resentMessage(m) };
     });
     return toBulkResult(results);
   }
@@ -126,13 +94,8 @@ export class InvitationsService {
     });
     const taken = await takenEmails(this.db, tenantId, emails);
     items.forEach((item, i) => {
-      if (item.tenantId && item.tenantId.toLowerCase() !== tenantId) outcomes[i].failure = { kind: 'invalid', field: 'tenantId', message: MESSAGES.otherTenant };
-      else if (repeated.has(i)) outcomes[i].failure = { kind: 'conflict', message: MESSAGES.repeated };
-      else if (taken.has(emails[i])) outcomes[i].failure = { kind: 'conflict', message: MESSAGES.emailExists };
-      else {
-        const problem = linkProblem(item, known, caller.keys);
-        if (problem) outcomes[i].failure = problem;
-      }
+      const problem = invitationProblem(item, { tenantId, repeated: repeated.has(i), taken: taken.has(emails[i]), known, callerKeys: caller.keys });
+      if (problem) outcomes[i].failure = problem;
     });
 
     const valid = items.map((item, i) => ({ item, i })).filter(({ i }) => !outcomes[i].failure);
@@ -229,10 +192,10 @@ export class InvitationsService {
   /** Emails the invitations (no transaction open) and records each outcome. */
   private async sendInvitations(caller: Caller, recipients: Recipient[]): Promise<MailOutcome[]> {
     if (!recipients.length) return [];
-    const tenant = await this.tenants.get(caller.tenantId);
+    const tenantName = await this.tenants.nameOf(this.db, caller.tenantId);
     const outcomes = await this.mail.sendAll(
       recipients.map((r) =>
-        invitationMail({ email: r.email, firstName: r.firstName, tenantId: caller.tenantId, tenantName: tenant.name, inviterName: caller.name, appUrl: this.mail.options.appUrl }),
+        invitationMail({ email: r.email, firstName: r.firstName, tenantId: caller.tenantId, tenantName, inviterName: caller.name, appUrl: this.mail.options.appUrl }),
       ),
     );
     await this.db.query(

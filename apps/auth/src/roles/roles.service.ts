@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Caller, Page, badRequest, conflict, forbidden, notFound } from '@ddm/contracts';
 import { Db, Queryable, SetClause, TenantUniqueName, listPage, refuseTakenName, sql, writeUniqueName } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { CallerChanges } from '../callers/caller-changes';
+import { CallerChanges } from '../core/caller-changes';
 import { UserRefs } from '../users/user-refs';
 import { ListRolesQuery } from './dto/list-roles.query';
 import { CreateRoleDto, ROLE_UPDATE_FIELDS, UpdateRoleDto } from './dto/role-change.dto';

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { ALL_PERMISSION_KEYS, DEFAULT_ROLES, DefaultRoleKey, EVENT_SUBJECTS, LOGICAL, conflict, notFound } from '@ddm/contracts';
+import { DEFAULT_ROLES, DefaultRoleKey, EVENT_SUBJECTS, LOGICAL, conflict, notFound } from '@ddm/contracts';
 import { Db, Tx, inTenant } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { UserRefs } from '../users/user-refs';
 import { TenantRow, TenantView, UserTenantRow, UserTenantView, toTenantView, toUserTenantView } from './dto/tenant.response';
+import { defaultRoleMappings } from './tenant.rules';
 import { TENANT_BY_ID_SQL, USER_TENANTS_SQL } from './tenant.sql';
 
 export interface NewMember {
@@ -55,11 +56,11 @@ export class TenantsService {
           DEFAULT_ROLES.map((r) => r.key),
         ],
       );
-      const mappings = DEFAULT_ROLES.flatMap((role, i) => ALL_PERMISSION_KEYS.map((k) => [roleIds[i], k, role.keys.includes(k)] as const));
+      const mappings = defaultRoleMappings(roleIds);
       await tx.query(
         `INSERT INTO auth.role_mappings (role_id, tenant_id, relationship_key_name, is_enabled, status)
          SELECT x.role_id, $4, x.key, x.enabled, 'ACTIVE' FROM unnest($1::uuid[], $2::text[], $3::boolean[]) AS x(role_id, key, enabled)`,
-        [mappings.map((m) => m[0]), mappings.map((m) => m[1]), mappings.map((m) => m[2]), id],
+        [mappings.map((m) => m.roleId), mappings.map((m) => m.key), mappings.map((m) => m.enabled), id],
       );
       await tx.publish(EVENT_SUBJECTS.tenantCreated, { tenantId: id, name });
       return { id, name };

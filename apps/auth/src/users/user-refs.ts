@@ -1,9 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { EventSubject, UserSummary } from '@ddm/contracts';
+import { EventSubject, UserSummary, notFound } from '@ddm/contracts';
 import { Queryable, Tx } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { GroupAssignment, KnownRefs, Refs } from './user.rules';
-import { USER_SUMMARY_SQL } from './user.sql';
+import { GroupAssignment, KnownRefs, Refs } from '../core/user-fields.rules';
+import { UserRow, UserView, toUserView } from './dto/user.response';
+import { USER_BY_ID_SQL, USER_SUMMARY_SQL } from './user.sql';
+
+/** A user as seen in a tenant (spec §2.4): what users answer, and invitations answer for the user they invited. */
+export { UserView };
 
 type UserSubject = Extract<EventSubject, `evt.auth.user.${string}`>;
 
@@ -19,11 +23,18 @@ const unique = (ids: readonly string[]) => [...new Set(ids)];
 
 /**
  * What other resources (invitations, tenants, callers) and the users' own service ask of users:
- * which ids a change names are known to the tenant, the users' roles, positions and groups, and
- * the users' events after a change that touched them.
+ * a user as seen in a tenant, which ids a change names are known to the tenant, the users' roles,
+ * positions and groups, and the users' events after a change that touched them.
  */
 @Injectable()
 export class UserRefs {
+  /** A user as seen in a tenant; 404 when the user is not (or no longer) a member of it. */
+  async view(q: Queryable, tenantId: string, userId: string): Promise<UserView> {
+    const [row] = await q.query<UserRow>(USER_BY_ID_SQL, [userId, tenantId]);
+    if (!row) throw notFound(`User ${userId} not found`);
+    return toUserView(row);
+  }
+
   /** Which of the named roles, positions (projection), groups (projection) and managers the tenant knows (one statement). */
   async known(q: Queryable, tenantId: string, refs: Refs): Promise<KnownRefs> {
     const rows = await q.query<{ kind: string; id: string; keys: string[] | null }>(

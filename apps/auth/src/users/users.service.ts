@@ -1,14 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { Caller, EVENT_SUBJECTS, Page, badRequest, conflict, forbidden, notFound } from '@ddm/contracts';
 import { Db, SetClause, listPage, sql } from '@ddm/platform';
-import { CallerChanges } from '../callers/caller-changes';
+import { CallerChanges } from '../core/caller-changes';
+import { linkProblem } from '../core/user-fields.rules';
 import { ListUsersQuery } from './dto/list-users.query';
 import { UpdatePreferencesDto } from './dto/update-preferences.dto';
 import { BulkStatusUpdateDto, UPDATABLE_FIELDS, UpdateUserEntitiesDto } from './dto/update-user.dto';
-import { BulkStatusResult, UserRow, UserView, toUserView } from './dto/user.response';
+import { BulkStatusResult, UserView, toUserView } from './dto/user.response';
 import { UserRefs } from './user-refs';
-import { linkProblem, managerProblem } from './user.rules';
-import { USER_BY_ID_SQL, activeSystemAdmins, managerChain, userList } from './user.sql';
+import { managerProblem } from './user.rules';
+import { activeSystemAdmins, managerChain, userList } from './user.sql';
 
 const PREFERENCE_FIELDS = ['displayLanguage', 'dateFormat', 'columnViewSettings', 'dashboardData'] as const;
 
@@ -23,10 +24,8 @@ export class UsersService {
   ) {}
 
   /** A user as seen in a tenant; 404 when the user is not (or no longer) a member of it. */
-  async getInTenant(tenantId: string, userId: string): Promise<UserView> {
-    const [row] = await this.db.query<UserRow>(USER_BY_ID_SQL, [userId, tenantId]);
-    if (!row) throw notFound(`User ${userId} not found`);
-    return toUserView(row);
+  getInTenant(tenantId: string, userId: string): Promise<UserView> {
+    return this.users.view(this.db, tenantId, userId);
   }
 
   /** One page of the tenant's users and their total, in one statement (see userList). */

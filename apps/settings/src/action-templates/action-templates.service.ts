@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Page } from '@ddm/contracts';
-import { Db, Tx, listPage } from '@ddm/platform';
-import { PerTenantOnce } from '../common/tenant-once';
-import { defaultTemplates } from './action-template.rules';
-import { INSERT_DEFAULT_ACTION_TEMPLATES_SQL, actionTemplateList } from './action-template.sql';
-import { ActionTemplateRow, ActionTemplateView, toActionTemplatePayload, toActionTemplateView } from './dto/action-template.response';
+import { Db, listPage } from '@ddm/platform';
+import { ActionTemplateRefs } from './action-template-refs';
+import { actionTemplateList } from './action-template.sql';
+import { ActionTemplateView, toActionTemplateView } from './dto/action-template.response';
 import { ListActionTemplatesQuery } from './dto/list-action-templates.query';
 
 /**
@@ -14,30 +13,13 @@ import { ListActionTemplatesQuery } from './dto/list-action-templates.query';
  */
 @Injectable()
 export class ActionTemplatesService {
-  private readonly defaultsEnsured = new PerTenantOnce();
-
-  constructor(private readonly db: Db) {}
-
-  async ensureDefaults(tenantId: string): Promise<void> {
-    await this.defaultsEnsured.run(tenantId, () => this.db.transaction((tx) => this.insertDefaults(tx, tenantId)));
-  }
-
-  /** Inserts the default templates the tenant lacks; publishes `created` only for the rows actually inserted. */
-  async insertDefaults(tx: Tx, tenantId: string): Promise<void> {
-    const defaults = defaultTemplates(tenantId);
-    const rows = await tx.query<ActionTemplateRow>(INSERT_DEFAULT_ACTION_TEMPLATES_SQL, [
-      tenantId,
-      defaults.map((d) => d.id),
-      defaults.map((d) => d.key),
-      defaults.map((d) => d.name),
-      defaults.map((d) => d.description),
-      defaults.map((d) => d.actionTypeId),
-    ]);
-    await tx.publishMany('evt.settings.action-template.created', rows.map((r) => ({ tenantId, actionTemplate: toActionTemplatePayload(r) })));
-  }
+  constructor(
+    private readonly db: Db,
+    private readonly defaults: ActionTemplateRefs,
+  ) {}
 
   async list(tenantId: string, q: ListActionTemplatesQuery): Promise<Page<ActionTemplateView>> {
-    await this.ensureDefaults(tenantId);
+    await this.defaults.ensureDefaults(tenantId);
     return listPage(this.db, actionTemplateList(tenantId, q), toActionTemplateView);
   }
 }

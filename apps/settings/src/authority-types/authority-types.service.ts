@@ -2,12 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { AuthorityTypeEvent, Page, SETTINGS_EVENT_SUBJECTS, badRequest, conflict, notFound } from '@ddm/contracts';
 import { Db, TenantUniqueName, Tx, listPage, raw, refuseTakenName, sql, writeUniqueName } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { auditedChange } from '../common/change.sql';
-import { nothingToChange } from '../common/change.rules';
-import { PerTenantOnce } from '../common/tenant-once';
+import { auditedChange } from '../core/change.sql';
+import { nothingToChange } from '../core/change.rules';
 import {
   AUTHORITY_TYPE_UPDATE_FIELDS,
-  DEFAULT_AUTHORITY_TYPES,
   authorityTypeChangeProblem,
   eventKindOf,
   namesAChange,
@@ -15,7 +13,6 @@ import {
 } from './authority-type.rules';
 import {
   AUTHORITY_TYPE_COLUMNS,
-  INSERT_DEFAULT_AUTHORITY_TYPES_SQL,
   LAST_AUTHORITY_TYPE_ORDER_SQL,
   LOCK_AUTHORITY_TYPE_ORDERS_SQL,
   LOCK_AUTHORITY_TYPE_SQL,
@@ -24,6 +21,7 @@ import {
 import { CreateAuthorityTypeDto, UpdateAuthorityTypeDto } from './dto/authority-type-change.dto';
 import { AuthorityTypeRow, AuthorityTypeView, toAuthorityTypePayload, toAuthorityTypeView } from './dto/authority-type.response';
 import { ListAuthorityTypesQuery } from './dto/list-authority-types.query';
+import { AuthorityTypeRefs } from './authority-type-refs';
 
 const EVENT_SUBJECT = {
   created: SETTINGS_EVENT_SUBJECTS.authorityTypeCreated,
@@ -40,42 +38,19 @@ const event = (tenantId: string, row: AuthorityTypeRow): AuthorityTypeEvent => (
  */
 @Injectable()
 export class AuthorityTypesService {
-  /** Tenants whose default types this process has made sure of. */
-  private readonly defaultsEnsured = new PerTenantOnce();
-
-  constructor(private readonly db: Db) {}
-
-  /**
-   * Makes sure the tenant has Approval and Signatory (idempotent). Called lazily before lists and
-   * creates, as a backstop of the tenant-created consumer.
-   */
-  async ensureDefaults(tenantId: string): Promise<void> {
-    await this.defaultsEnsured.run(tenantId, () => this.db.transaction((tx) => this.insertDefaults(tx, tenantId)));
-  }
-
-  /**
-   * Inserts the default types the tenant lacks; publishes `created` only for the rows actually
-   * inserted. The tenant-created consumer calls it in the transaction that records its message.
-   */
-  async insertDefaults(tx: Tx, tenantId: string): Promise<void> {
-    const rows = await tx.query<AuthorityTypeRow>(INSERT_DEFAULT_AUTHORITY_TYPES_SQL, [
-      tenantId,
-      DEFAULT_AUTHORITY_TYPES.map(() => uuidv7()),
-      DEFAULT_AUTHORITY_TYPES.map((d) => d.authorityType),
-      DEFAULT_AUTHORITY_TYPES.map((d) => d.authorityTypeOrder),
-      DEFAULT_AUTHORITY_TYPES.map((d) => d.systemKey),
-    ]);
-    await tx.publishMany(EVENT_SUBJECT.created, rows.map((r) => event(tenantId, r)));
-  }
+  constructor(
+    private readonly db: Db,
+    private readonly defaults: AuthorityTypeRefs,
+  ) {}
 
   /** One statement: the page of the tenant's types that match, and their total (see authority-type.sql.ts). */
   async list(tenantId: string, q: ListAuthorityTypesQuery): Promise<Page<AuthorityTypeView>> {
-    await this.ensureDefaults(tenantId);
+    await this.defaults.ensureDefaults(tenantId);
     return listPage(this.db, authorityTypeList(tenantId, q), toAuthorityTypeView);
   }
 
   async create(tenantId: string, dto: CreateAuthorityTypeDto, by: string | null): Promise<AuthorityTypeView> {
-    await this.ensureDefaults(tenantId);
+    await this.defaults.ensureDefaults(tenantId);
     return this.db.transaction(async (tx) => {
       await refuseTakenName(tx, AUTHORITY_TYPE_NAME, tenantId, dto.authorityType, null);
       const order = dto.authorityTypeOrder ?? (await this.orderAfterLast(tx, tenantId));

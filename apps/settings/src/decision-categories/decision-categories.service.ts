@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { DecisionCategoryEvent, Page, SETTINGS_EVENT_SUBJECTS, badRequest, notFound } from '@ddm/contracts';
 import { Db, TenantUniqueName, listPage, raw, refuseTakenName, sql, writeUniqueName } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { auditedChange } from '../common/change.sql';
-import { nothingToChange } from '../common/change.rules';
-import { DecisionSectionRefs } from '../decision-sections/decision-section-refs';
+import { auditedChange } from '../core/change.sql';
+import { nothingToChange } from '../core/change.rules';
+import { requireLiveSection } from '../core/live-records.sql';
 import { DECISION_CATEGORY_UPDATE_FIELDS, eventKindOf, namesAChange } from './decision-category.rules';
 import { DECISION_CATEGORY_COLUMNS, LOCK_DECISION_CATEGORY_SQL, decisionCategoryList } from './decision-category.sql';
 import { CreateDecisionCategoryDto, UpdateDecisionCategoryDto } from './dto/decision-category-change.dto';
@@ -23,10 +23,7 @@ const EVENT_SUBJECT = {
  */
 @Injectable()
 export class DecisionCategoriesService {
-  constructor(
-    private readonly db: Db,
-    private readonly sections: DecisionSectionRefs,
-  ) {}
+  constructor(private readonly db: Db) {}
 
   /** One statement: the page of the tenant's categories that match (with their sections), and their total. */
   list(tenantId: string, q: ListDecisionCategoriesQuery): Promise<Page<DecisionCategoryView>> {
@@ -35,7 +32,7 @@ export class DecisionCategoriesService {
 
   async create(tenantId: string, dto: CreateDecisionCategoryDto, by: string | null): Promise<DecisionCategoryView> {
     return this.db.transaction(async (tx) => {
-      if (dto.sectionId) await this.sections.requireLive(tx, tenantId, dto.sectionId, 'sectionId');
+      if (dto.sectionId) await requireLiveSection(tx, tenantId, dto.sectionId, 'sectionId');
       await refuseTakenName(tx, CATEGORY_NAME, tenantId, dto.categoryName, null);
       const [row] = await writeUniqueName(CATEGORY_NAME, dto.categoryName, () =>
         tx.query<DecisionCategoryRow>(
@@ -58,7 +55,7 @@ export class DecisionCategoriesService {
     if (!namesAChange(dto)) throw badRequest(nothingToChange(DECISION_CATEGORY_UPDATE_FIELDS));
     return this.db.transaction(async (tx) => {
       // The section first, then the category: the order a section's delete takes them in (no deadlock between the two).
-      if (dto.sectionId) await this.sections.requireLive(tx, tenantId, dto.sectionId, 'sectionId');
+      if (dto.sectionId) await requireLiveSection(tx, tenantId, dto.sectionId, 'sectionId');
       const [current] = await tx.query<{ category_name: string }>(LOCK_DECISION_CATEGORY_SQL, [id, tenantId]);
       if (!current) throw notFound(`Decision category ${id} not found`);
       // A deleted category frees its name; a rename that stays live must not take another category's.

@@ -1,4 +1,4 @@
-import { eventKindOf as kindOf, namesAChange as namesAnyOf } from '../common/change.rules';
+import { eventKindOf as kindOf, namesAChange as namesAnyOf } from '../core/change.rules';
 
 /** The rules of decision categories that need no database; unit-tested in decision-categories.spec.ts. */
 

@@ -1,5 +1,5 @@
 import type { RecordStatus } from '@ddm/contracts';
-import { eventKindOf as kindOf, namesAChange as namesAnyOf } from '../common/change.rules';
+import { eventKindOf as kindOf, namesAChange as namesAnyOf } from '../core/change.rules';
 
 /** The rules of decision roles that need no database; unit-tested in decision-roles.spec.ts. */
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DecisionRoleEvent, Page, SETTINGS_EVENT_SUBJECTS, badRequest, notFound } from '@ddm/contracts';
 import { Db, TenantUniqueName, listPage, raw, refuseTakenName, sql, writeUniqueName } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { auditedChange } from '../common/change.sql';
+import { auditedChange } from '../core/change.sql';
 import { DECISION_ROLE_UPDATE_FIELDS, eventKindOf, namesAChange } from './decision-role.rules';
 import { CreateDecisionRoleDto, UpdateDecisionRoleDto } from './dto/decision-role-change.dto';
 import { DECISION_ROLE_COLUMNS, decisionRoleList } from './decision-role.sql';

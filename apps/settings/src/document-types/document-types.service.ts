@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { DocumentTypeEvent, Page, SETTINGS_EVENT_SUBJECTS, badRequest, conflict, notFound } from '@ddm/contracts';
-import { Db, TenantUniqueName, Tx, listPage, raw, refuseTakenName, sql, writeUniqueName } from '@ddm/platform';
+import { Db, TenantUniqueName, listPage, raw, refuseTakenName, sql, writeUniqueName } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { auditedChange } from '../common/change.sql';
-import { nothingToChange } from '../common/change.rules';
-import { PerTenantOnce } from '../common/tenant-once';
-import { DEFAULT_DOCUMENT_TYPES, DOCUMENT_TYPE_UPDATE_FIELDS, documentTypeChangeProblem, eventKindOf, namesAChange } from './document-type.rules';
-import { DOCUMENT_TYPE_COLUMNS, INSERT_DEFAULT_DOCUMENT_TYPES_SQL, LOCK_DOCUMENT_TYPE_SQL, documentTypeList } from './document-type.sql';
+import { auditedChange } from '../core/change.sql';
+import { nothingToChange } from '../core/change.rules';
+import { DOCUMENT_TYPE_UPDATE_FIELDS, documentTypeChangeProblem, eventKindOf, namesAChange } from './document-type.rules';
+import { DOCUMENT_TYPE_COLUMNS, LOCK_DOCUMENT_TYPE_SQL, documentTypeList } from './document-type.sql';
 import { CreateDocumentTypeDto, UpdateDocumentTypeDto } from './dto/document-type-change.dto';
 import { DocumentTypeRow, DocumentTypeView, toDocumentTypePayload, toDocumentTypeView } from './dto/document-type.response';
 import { ListDocumentTypesQuery } from './dto/list-document-types.query';
+import { DocumentTypeRefs } from './document-type-refs';
 
 const EVENT_SUBJECT = {
   created: SETTINGS_EVENT_SUBJECTS.documentTypeCreated,
@@ -26,30 +26,19 @@ const event = (tenantId: string, row: DocumentTypeRow): DocumentTypeEvent => ({ 
  */
 @Injectable()
 export class DocumentTypesService {
-  /** Tenants whose default types this process has made sure of. */
-  private readonly defaultsEnsured = new PerTenantOnce();
-
-  constructor(private readonly db: Db) {}
-
-  /** Makes sure the tenant has the default types (idempotent); a backstop of the tenant-created consumer. */
-  async ensureDefaults(tenantId: string): Promise<void> {
-    await this.defaultsEnsured.run(tenantId, () => this.db.transaction((tx) => this.insertDefaults(tx, tenantId)));
-  }
-
-  /** Inserts the default types the tenant lacks; publishes `created` only for the rows actually inserted. */
-  async insertDefaults(tx: Tx, tenantId: string): Promise<void> {
-    const rows = await tx.query<DocumentTypeRow>(INSERT_DEFAULT_DOCUMENT_TYPES_SQL, [tenantId, DEFAULT_DOCUMENT_TYPES.map(() => uuidv7()), [...DEFAULT_DOCUMENT_TYPES]]);
-    await tx.publishMany(EVENT_SUBJECT.created, rows.map((r) => event(tenantId, r)));
-  }
+  constructor(
+    private readonly db: Db,
+    private readonly defaults: DocumentTypeRefs,
+  ) {}
 
   /** One statement: the page of the tenant's types that match, and their total (see document-type.sql.ts). */
   async list(tenantId: string, q: ListDocumentTypesQuery): Promise<Page<DocumentTypeView>> {
-    await this.ensureDefaults(tenantId);
+    await this.defaults.ensureDefaults(tenantId);
     return listPage(this.db, documentTypeList(tenantId, q), toDocumentTypeView);
   }
 
   async create(tenantId: string, dto: CreateDocumentTypeDto, by: string | null): Promise<DocumentTypeView> {
-    await this.ensureDefaults(tenantId);
+    await this.defaults.ensureDefaults(tenantId);
     return this.db.transaction(async (tx) => {
       await refuseTakenName(tx, DOCUMENT_TYPE_NAME, tenantId, dto.documentTypeName, null);
       const [row] = await writeUniqueName(DOCUMENT_TYPE_NAME, dto.documentTypeName, () =>

@@ -1,9 +1,7 @@
 import { RecordStatus } from '@ddm/contracts';
+import type { DisableOption } from '../core/disable-options';
 
 /** The rules of group types that need no database; unit-tested in group-types.spec.ts. */
-
-export const DISABLE_OPTIONS = ['KEEP_ASSOCIATIONS', 'REMOVE_ASSOCIATIONS', 'NA'] as const;
-export type DisableOption = (typeof DISABLE_OPTIONS)[number];
 
 export interface DefaultGroupType {
   systemKey: 'ORGANIZATIONS' | 'LOCATIONS' | 'DEPARTMENTS';

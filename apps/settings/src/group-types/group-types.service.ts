@@ -1,68 +1,29 @@
 import { Injectable } from '@nestjs/common';
 import { Page, SETTINGS_EVENT_SUBJECTS, badRequest, conflict, notFound } from '@ddm/contracts';
-import { Db, Queryable, SetClause, TenantUniqueName, Tx, listPage, raw, refuseTakenName, sql, writeUniqueName } from '@ddm/platform';
+import { Db, Queryable, SetClause, TenantUniqueName, listPage, raw, refuseTakenName, sql, writeUniqueName } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { PerTenantOnce } from '../common/tenant-once';
-import { GroupRefs } from '../groups/group-refs';
+import { publishGroupsWhere } from '../core/group-events.sql';
 import { CreateGroupTypeDto, UpdateGroupTypeDto } from './dto/group-type-change.dto';
 import { GROUP_TYPE_COLUMNS, groupTypeList } from './group-type.sql';
 import { GroupTypeRow, GroupTypeView, toGroupTypePayload, toGroupTypeView } from './dto/group-type.response';
 import { ListGroupTypesQuery } from './dto/list-group-types.query';
-import { DEFAULT_GROUP_TYPES, GROUP_TYPE_UPDATE_FIELDS, groupTypeChangeProblem, groupTypeDeleteProblem } from './group-type.rules';
+import { GroupTypeRefs } from './group-type-refs';
+import { GROUP_TYPE_UPDATE_FIELDS, groupTypeChangeProblem, groupTypeDeleteProblem } from './group-type.rules';
 
 @Injectable()
 export class GroupTypesService {
-  /** Tenants whose default types this process has made sure of: after the first time, it costs nothing (bounded). */
-  private readonly defaultsEnsured = new PerTenantOnce();
-
   constructor(
     private readonly db: Db,
-    private readonly groups: GroupRefs,
+    private readonly defaults: GroupTypeRefs,
   ) {}
 
-  /**
-   * Makes sure the tenant has Organizations, Locations and Departments (idempotent). Called lazily
-   * before group-type lists and creates and group creates, as a backstop of the tenant-created consumer.
-   */
-  async ensureDefaults(tenantId: string): Promise<void> {
-    await this.defaultsEnsured.run(tenantId, () => this.db.transaction((tx) => this.insertDefaults(tx, tenantId)));
-  }
-
-  /**
-   * Inserts the default types the tenant lacks; publishes `created` only for the rows actually
-   * inserted. The tenant-created consumer calls it in the transaction that records its message.
-   */
-  async insertDefaults(tx: Tx, tenantId: string): Promise<void> {
-    // No conflict target: a default already there (tenant_id, system_key) or a clashing name is skipped, never an error.
-    const rows = await tx.query<GroupTypeRow>(
-      `INSERT INTO settings.group_types AS t (id, tenant_id, group_type_name, system_key, is_default, should_allow_enable_disable, address_enabled)
-       SELECT x.id, $1, x.name, x.key, true, x.allow, x.address
-         FROM unnest($2::uuid[], $3::text[], $4::text[], $5::boolean[], $6::boolean[]) WITH ORDINALITY AS x(id, name, key, allow, address, n)
-        ORDER BY x.n
-       ON CONFLICT DO NOTHING
-       RETURNING ${GROUP_TYPE_COLUMNS}`,
-      [
-        tenantId,
-        DEFAULT_GROUP_TYPES.map(() => uuidv7()),
-        DEFAULT_GROUP_TYPES.map((d) => d.groupTypeName),
-        DEFAULT_GROUP_TYPES.map((d) => d.systemKey),
-        DEFAULT_GROUP_TYPES.map((d) => d.shouldAllowEnableDisable),
-        DEFAULT_GROUP_TYPES.map((d) => d.addressEnabled),
-      ],
-    );
-    await tx.publishMany(
-      SETTINGS_EVENT_SUBJECTS.groupTypeCreated,
-      rows.map((r) => ({ tenantId, groupType: toGroupTypePayload(r) })),
-    );
-  }
-
   async list(tenantId: string, q: ListGroupTypesQuery): Promise<Page<GroupTypeView>> {
-    await this.ensureDefaults(tenantId);
+    await this.defaults.ensureDefaults(tenantId);
     return listPage(this.db, groupTypeList(tenantId, q), toGroupTypeView);
   }
 
   async create(tenantId: string, dto: CreateGroupTypeDto, by: string | null): Promise<GroupTypeView> {
-    await this.ensureDefaults(tenantId);
+    await this.defaults.ensureDefaults(tenantId);
     const row = await this.db.transaction(async (tx) => {
       await refuseTakenName(tx, GROUP_TYPE_NAME, tenantId, dto.groupTypeName, null);
       const [created] = await writeUniqueName(GROUP_TYPE_NAME, dto.groupTypeName, () =>
@@ -103,7 +64,7 @@ export class GroupTypesService {
       );
       await tx.publish(SETTINGS_EVENT_SUBJECTS.groupTypeUpdated, { tenantId, groupType: toGroupTypePayload(updated) });
       // The type's groups carry its name in their events.
-      if (renamed) await this.groups.publishWhere(tx, tenantId, SETTINGS_EVENT_SUBJECTS.groupUpdated, sql`g.tenant_group_type_id = ${id}`);
+      if (renamed) await publishGroupsWhere(tx, tenantId, SETTINGS_EVENT_SUBJECTS.groupUpdated, sql`g.tenant_group_type_id = ${id}`);
       return updated;
     });
     return toGroupTypeView(row);

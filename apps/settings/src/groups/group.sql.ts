@@ -1,5 +1,4 @@
-import { GroupPayload } from '@ddm/contracts';
-import { ListSpec, Queryable, Sql, anyOf, containsPattern, dateRangeConditions, isoSql, raw, sortBy, sql } from '@ddm/platform';
+import { ListSpec, anyOf, containsPattern, dateRangeConditions, isoSql, raw, sortBy, sql } from '@ddm/platform';
 import type { GroupSort, ListGroupsQuery } from './dto/list-groups.query';
 
 /** The tables behind a group's view: g = the group, t = its type, a = its address. */
@@ -42,22 +41,6 @@ export const GROUP_COLUMNS = `
      JOIN settings.group_types ct ON ct.id = cg.tenant_group_type_id
     WHERE l.parent_id = g.id AND l.tenant_id = g.tenant_id) AS child_groups`;
 
-interface PayloadRow {
-  id: string;
-  group_code: string;
-  group_name: string;
-  display_name: string | null;
-  tenant_group_type_id: string;
-  group_type_name: string;
-  status: string;
-  is_deleted: boolean;
-  external_id: string | null;
-  instance_id: string | null;
-  legal_name: string | null;
-  base_currency: string | null;
-  parent_ids: string[];
-}
-
 /** ORDER BY keys of each sort (the row id is appended by the list). */
 const SORT_KEYS: Record<GroupSort, string[]> = {
   groupId: ['g.group_code'],
@@ -99,34 +82,4 @@ export function groupList(tenantId: string, q: ListGroupsQuery): ListSpec {
     page: q.page,
     limit: q.limit,
   };
-}
-
-/**
- * Event payloads of the tenant's groups matching `condition` (over g and t), in one statement.
- * `parentGroupIds` lists the parents the view shows (not deleted).
- */
-export async function groupPayloads(q: Queryable, tenantId: string, condition: Sql): Promise<GroupPayload[]> {
-  const rows = await q.query<PayloadRow>(sql`
-    SELECT g.id, g.group_code, g.group_name, g.display_name, g.tenant_group_type_id, t.group_type_name, g.status, g.is_deleted,
-           g.external_id, g.instance_id, g.legal_name, g.base_currency,
-           ARRAY(SELECT l.parent_id::text FROM settings.group_parents l JOIN settings.groups pg ON pg.id = l.parent_id AND NOT pg.is_deleted
-                  WHERE l.group_id = g.id ORDER BY l.created_at, l.id) AS parent_ids
-      FROM settings.groups g JOIN settings.group_types t ON t.id = g.tenant_group_type_id
-     WHERE g.tenant_id = ${tenantId} AND ${condition}
-     ORDER BY g.id`);
-  return rows.map((r) => ({
-    id: r.id,
-    groupId: r.group_code,
-    groupName: r.group_name,
-    displayName: r.display_name,
-    tenantGroupTypeId: r.tenant_group_type_id,
-    tenantGroupTypeName: r.group_type_name,
-    status: r.status,
-    isDeleted: r.is_deleted,
-    externalId: r.external_id,
-    instanceId: r.instance_id,
-    legalName: r.legal_name,
-    baseCurrency: r.base_currency,
-    parentGroupIds: r.parent_ids,
-  }));
 }

@@ -2,13 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { Page, SETTINGS_EVENT_SUBJECTS, badRequest, conflict, notFound } from '@ddm/contracts';
 import { Db, Queryable, SetClause, Tx, listPage, sql } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { DisableOption } from '../group-types/group-type.rules';
-import { GroupTypesService } from '../group-types/group-types.service';
+import { DisableOption } from '../core/disable-options';
+import { publishGroups } from '../core/group-events.sql';
+import { requireLiveGroups } from '../core/live-records.sql';
+import { GroupTypeRefs } from '../group-types/group-type-refs';
 import { CreateGroupDto, GroupAddressDto, UpdateGroupDto } from './dto/group-change.dto';
 import { GroupRow, GroupView, toGroupView } from './dto/group.response';
 import { ListGroupsQuery } from './dto/list-groups.query';
 import { PositionRefs } from '../positions/position-refs';
-import { GroupRefs } from './group-refs';
 import { AddressFields, ChangeProblem, addressProblem, groupUpdateProblem, mergeAddress, randomGroupCode } from './group.rules';
 import { GROUP_COLUMNS, GROUP_FROM, groupList } from './group.sql';
 
@@ -35,8 +36,7 @@ const fieldError = (p: ChangeProblem) => badRequest(p.field ? `${p.field}: ${p.m
 export class GroupsService {
   constructor(
     private readonly db: Db,
-    private readonly groupTypes: GroupTypesService,
-    private readonly groups: GroupRefs,
+    private readonly groupTypes: GroupTypeRefs,
     private readonly positions: PositionRefs,
   ) {}
 
@@ -67,7 +67,7 @@ export class GroupsService {
       const problem = addressProblem({ typeAllowsAddress: type.address_enabled, addressSent: !!dto.address, addressCleared: false, hasAddress: false, typeChanged: false });
       if (problem) throw fieldError(problem);
       const parents = dto.parentGroupIds ?? [];
-      await this.groups.requireLive(tx, tenantId, parents, { what: 'Parent group', field: 'parentGroupIds', asked: parents });
+      await requireLiveGroups(tx, tenantId, parents, { what: 'Parent group', field: 'parentGroupIds', asked: parents });
       await insertGroup(tx, {
         id,
         tenantId,
@@ -84,7 +84,7 @@ export class GroupsService {
       });
       if (dto.address) await writeAddress(tx, tenantId, id, mergeAddress(null, dto.address));
       await linkParents(tx, tenantId, id, parents);
-      await this.groups.publish(tx, tenantId, SETTINGS_EVENT_SUBJECTS.groupCreated, [id]);
+      await publishGroups(tx, tenantId, SETTINGS_EVENT_SUBJECTS.groupCreated, [id]);
     });
     return this.get(tenantId, id);
   }
@@ -114,7 +114,7 @@ export class GroupsService {
       });
       if (addressIssue) throw fieldError(addressIssue);
       if (adding.length) {
-        await this.groups.requireLive(tx, tenantId, adding, { what: 'Parent group', field: 'addParentGroupIds', asked: adding });
+        await requireLiveGroups(tx, tenantId, adding, { what: 'Parent group', field: 'addParentGroupIds', asked: adding });
         await refuseCycles(tx, tenantId, id, adding);
       }
 
@@ -137,7 +137,7 @@ export class GroupsService {
         await tx.query(`DELETE FROM settings.group_parents WHERE group_id = $1 AND tenant_id = $2 AND parent_id = ANY($3::uuid[])`, [id, tenantId, dto.removeParentGroupIds]);
       }
       await linkParents(tx, tenantId, id, adding);
-      await this.groups.publish(tx, tenantId, SETTINGS_EVENT_SUBJECTS.groupUpdated, [id]);
+      await publishGroups(tx, tenantId, SETTINGS_EVENT_SUBJECTS.groupUpdated, [id]);
     });
     return this.view(tenantId, id, deleting);
   }
@@ -167,8 +167,8 @@ export class GroupsService {
       // The positions that lost the group changed: their events carry their groups now.
       await this.positions.publish(tx, tenantId, SETTINGS_EVENT_SUBJECTS.positionUpdated, unlinked.map((r) => r.position_id), { live: true });
     }
-    await this.groups.publish(tx, tenantId, SETTINGS_EVENT_SUBJECTS.groupDeleted, [id]);
-    await this.groups.publish(
+    await publishGroups(tx, tenantId, SETTINGS_EVENT_SUBJECTS.groupDeleted, [id]);
+    await publishGroups(
       tx,
       tenantId,
       SETTINGS_EVENT_SUBJECTS.groupUpdated,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Page, PositionEvent, SETTINGS_EVENT_SUBJECTS, badRequest, missingIds, missingIdsError, notFound } from '@ddm/contracts';
 import { Db, Queryable, SetClause, TenantUniqueName, refuseTakenName, sql, writeUniqueName } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { GroupRefs } from '../groups/group-refs';
+import { requireLiveGroups } from '../core/live-records.sql';
 import { ListPositionsQuery } from './dto/list-positions.query';
 import { BulkStatusDto, CreatePositionDto, DeletePositionsDto, POSITION_UPDATE_FIELDS, UpdatePositionDto } from './dto/position-change.dto';
 import { BulkStatusResult, PositionListRow, PositionRow, PositionView, toPositionPayload, toPositionView } from './dto/position.response';
@@ -19,7 +19,6 @@ import { POSITION_BY_ID_SQL, positionListSql, toPositionPage } from './position.
 export class PositionsService {
   constructor(
     private readonly db: Db,
-    private readonly groups: GroupRefs,
     private readonly positions: PositionRefs,
   ) {}
 
@@ -38,7 +37,7 @@ export class PositionsService {
     const id = uuidv7();
     const groupIds = uniqueIds(dto.groupIds ?? []);
     return this.db.transaction(async (tx) => {
-      await this.groups.requireLive(tx, tenantId, groupIds, { what: 'Group', field: 'groupIds', asked: dto.groupIds ?? [] });
+      await requireLiveGroups(tx, tenantId, groupIds, { what: 'Group', field: 'groupIds', asked: dto.groupIds ?? [] });
       await refuseTakenName(tx, POSITION_NAME, tenantId, dto.positionName, null);
       const displayId = await tx.nextDisplayId(tenantId, 'position');
       await writeUniqueName(POSITION_NAME, dto.positionName, () =>
@@ -64,7 +63,7 @@ export class PositionsService {
       if (!current) throw notFound(`Position ${id} not found`);
       if (dto.positionName !== undefined) await refuseTakenName(tx, POSITION_NAME, tenantId, dto.positionName, id);
       const groupIds = dto.groupIds ? uniqueIds(dto.groupIds) : null;
-      if (groupIds) await this.groups.requireLive(tx, tenantId, groupIds, { what: 'Group', field: 'groupIds', asked: dto.groupIds! });
+      if (groupIds) await requireLiveGroups(tx, tenantId, groupIds, { what: 'Group', field: 'groupIds', asked: dto.groupIds! });
 
       const sets = new SetClause().raw(sql`updated_on = now()`, sql`updated_by = ${by}`);
       if (dto.positionName !== undefined) sets.set('position_name', dto.positionName);

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { STATUS_KEYS } from '../action-config.rules';
+import { STATUS_KEYS } from '../../core/configuration.rules';
 
 /** An action status (spec §2.2 `status`). */
 export class ActionStatusView {

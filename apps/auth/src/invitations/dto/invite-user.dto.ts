@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsEmail, IsNotEmpty, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
 import { Nullable, OptionalNotNull, ToBoolean } from '@ddm/contracts';
-import { CustomAttributes, EmployeeId, EmployeeType, GroupAssignmentDto, Groups, PositionIds, RoleIds } from '../../users/dto/user-fields.dto';
+import { CustomAttributes, EmployeeId, EmployeeType, GroupAssignmentDto, Groups, PositionIds, RoleIds } from '../../core/user-fields.dto';
 
 
 /** What an invitation says about the person (one user of create, one item of bulk-invite). `null` is "not given" for the nullable texts and the manager only. */

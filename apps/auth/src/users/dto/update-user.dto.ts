@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsNotEmpty, IsString, IsUUID, MaxLength } from 'class-validator';
 import { Nullable, OptionalNotNull } from '@ddm/contracts';
 import { STATUS_CHANGES, StatusChange } from '../user.rules';
-import { CustomAttributes, EmployeeId, EmployeeType, GroupAssignmentDto, Groups, PositionIds, RoleIds } from './user-fields.dto';
+import { CustomAttributes, EmployeeId, EmployeeType, GroupAssignmentDto, Groups, PositionIds, RoleIds } from '../../core/user-fields.dto';
 
 
 export const MAX_BULK_USERS = 500;

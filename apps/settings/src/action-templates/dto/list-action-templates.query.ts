@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
 import { OptionalNotNull } from '@ddm/contracts';
-import { TenantListQuery } from '../../common/request.dto';
+import { TenantListQuery } from '../../core/request.dto';
 import { ACTION_TEMPLATE_SORTS, ActionTemplateSort } from '../action-template.rules';
 
 export class ListActionTemplatesQuery extends TenantListQuery {

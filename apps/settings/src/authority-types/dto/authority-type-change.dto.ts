@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, Max, Min } from 'class-validator';
 import { Nullable, OptionalNotNull, RECORD_STATUSES, RecordStatus } from '@ddm/contracts';
-import { DeleteFlag, NonBlankText, TenantScopedBody } from '../../common/request.dto';
+import { DeleteFlag, NonBlankText, TenantScopedBody } from '../../core/request.dto';
 import { AUTHORITY_TYPE_ICON_MAX, AUTHORITY_TYPE_NAME_MAX, AUTHORITY_TYPE_ORDER_MAX } from '../authority-type.rules';
 
 const Icon = () =>

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
 import { EnumListQuery, OptionalNotNull, RECORD_STATUSES, RecordStatus } from '@ddm/contracts';
-import { TenantListQuery } from '../../common/request.dto';
+import { TenantListQuery } from '../../core/request.dto';
 import { AUTHORITY_TYPE_SORTS, AuthorityTypeSort } from '../authority-type.rules';
 
 /** GET /settings/v1/authority-types: `search` is on the type's name. */

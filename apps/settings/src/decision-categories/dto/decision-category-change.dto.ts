@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsUUID } from 'class-validator';
 import { Nullable, OptionalNotNull } from '@ddm/contracts';
-import { DeleteFlag, NonBlankText, TenantScopedBody } from '../../common/request.dto';
+import { DeleteFlag, NonBlankText, TenantScopedBody } from '../../core/request.dto';
 import { DECISION_CATEGORY_NAME_MAX } from '../decision-category.rules';
 
 export class CreateDecisionCategoryDto extends TenantScopedBody {

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
 import { OptionalNotNull, UuidListQuery } from '@ddm/contracts';
-import { MAX_LISTED_IDS, TenantListQuery } from '../../common/request.dto';
+import { MAX_LISTED_IDS, TenantListQuery } from '../../core/request.dto';
 import { DECISION_CATEGORY_SORTS, DecisionCategorySort } from '../decision-category.rules';
 
 /** GET /settings/v1/decision-categories: `search` is on the category name. */

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { TenantScopedBody, NonBlankText } from '../../common/request.dto';
+import { TenantScopedBody, NonBlankText } from '../../core/request.dto';
 import { DECISION_SECTION_NAME_MAX } from '../decision-section.rules';
 
 export class CreateDecisionSectionDto extends TenantScopedBody {

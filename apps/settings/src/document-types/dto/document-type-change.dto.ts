@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
 import { Nullable, OptionalNotNull, RECORD_STATUSES, RecordStatus } from '@ddm/contracts';
-import { DeleteFlag, NonBlankText, TenantScopedBody } from '../../common/request.dto';
+import { DeleteFlag, NonBlankText, TenantScopedBody } from '../../core/request.dto';
 import { DOCUMENT_TYPE_ICON_MAX, DOCUMENT_TYPE_NAME_MAX } from '../document-type.rules';
 
 const Icon = () =>

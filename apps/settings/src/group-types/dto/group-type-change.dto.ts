@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsNotEmpty, IsString, IsUUID, MaxLength } from 'class-validator';
 import { OptionalNotNull, RECORD_STATUSES, RecordStatus, ToBoolean, Trim } from '@ddm/contracts';
-import { DISABLE_OPTIONS, DisableOption } from '../group-type.rules';
+import { DISABLE_OPTIONS, DisableOption } from '../../core/disable-options';
 
 export class CreateGroupTypeDto {
   @ApiPropertyOptional({ description: 'Tenant ID (default: the caller’s active tenant)' })

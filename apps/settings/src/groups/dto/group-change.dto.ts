@@ -15,7 +15,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { Nullable, OptionalNotNull, RECORD_STATUSES, RecordStatus, ToBoolean, Trim } from '@ddm/contracts';
-import { DISABLE_OPTIONS, DisableOption } from '../../group-types/group-type.rules';
+import { DISABLE_OPTIONS, DisableOption } from '../../core/disable-options';
 
 export const MAX_PARENTS = 50;
 
