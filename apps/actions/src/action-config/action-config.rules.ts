@@ -2,9 +2,6 @@
 import { DEFAULT_ACTION_TYPES, actionDefaultId } from '@ddm/contracts';
 import { PriorityKey, StatusKey } from '../core/configuration.rules';
 
-// tools/bench/actions.ts reads the default status ids from here.
-export { statusIdOf } from '../core/configuration.rules';
-
 export const DEFAULT_STATUSES: readonly { key: StatusKey; name: string }[] = [
   { key: 'TODO', name: 'To Do' },
   { key: 'IN_PROGRESS', name: 'In Progress' },
