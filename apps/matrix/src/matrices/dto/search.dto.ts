@@ -3,7 +3,7 @@ import { ApiPropertyOptional, IntersectionType, OmitType } from '@nestjs/swagger
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsString, IsUUID, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { CommaList, IsoDateTime, Nullable, OptionalNotNull, PageQuery, SORT_ORDERS, SortOrder, ToBoolean } from '@ddm/contracts';
-import { MATRIX_STATUS_NAMES, MatrixStatusName } from '../matrix.rules';
+import { MATRIX_STATUS_NAMES, MatrixStatusName } from '../../core/matrix-status.rules';
 import { SHARING_TYPES } from './matrix-change.dto';
 
 export const MATRIX_SORTS = ['matrixName', 'matrixId', 'createdOn', 'updatedOn', 'matrixStatusName'] as const;
