@@ -9,12 +9,12 @@ import { FILES_OPTIONS, FilesOptions, loadFilesOptions } from './files/files.con
 import { S3FileStore } from './files/s3-file.store';
 import { FilesService } from './files/files.service';
 import { PgFileStore } from './files/pg-file.store';
-import { DECISIONS } from './projections/decision.projection';
-import { DELEGATIONS } from './projections/delegation.projection';
-import { DOCUMENT_TYPES } from './projections/document-type.projection';
-import { GROUPS } from './projections/group.projection';
-import { POSITIONS } from './projections/position.projection';
-import { USERS } from './projections/user.projection';
+import { DECISIONS } from './consumers/decision.projection';
+import { DELEGATIONS } from './consumers/delegation.projection';
+import { DOCUMENT_TYPES } from './consumers/document-type.projection';
+import { GROUPS } from './consumers/group.projection';
+import { POSITIONS } from './consumers/position.projection';
+import { USERS } from './consumers/user.projection';
 
 /**
  * The document area: documents (sharing, oversight, favourites, change log), their files (stored

@@ -4,10 +4,10 @@ import { GridController, SharedController } from './grid/grid.controller';
 import { GridService } from './grid/grid.service';
 import { MatricesController } from './matrices/matrices.controller';
 import { MatricesService } from './matrices/matrices.service';
-import { DECISIONS } from './projections/decision.projection';
-import { DELEGATIONS, DelegationRoleConsumer } from './projections/delegation.projection';
-import { AUTHORITY_TYPES, CATEGORIES, GROUPS, POSITIONS, SECTIONS } from './projections/settings.projections';
-import { USERS } from './projections/user.projection';
+import { DECISIONS } from './consumers/decision.projection';
+import { DELEGATIONS, DelegationRoleConsumer } from './consumers/delegation.projection';
+import { AUTHORITY_TYPES, CATEGORIES, GROUPS, POSITIONS, SECTIONS } from './consumers/settings.projections';
+import { USERS } from './consumers/user.projection';
 
 /**
  * The matrix area: matrices (decisions down the side, people, positions or groups across), their

@@ -3,7 +3,7 @@ import { ALL_PERMISSION_KEYS, seedCaller } from '@ddm/contracts';
 import { Db } from '@ddm/platform';
 import { MatrixChangeDto } from './matrices/dto/matrix-change.dto';
 import { MatricesService } from './matrices/matrices.service';
-import { statusByName } from './matrices/matrix.rules';
+import { statusByName } from './core/matrix-status.rules';
 
 export interface MatrixSeedResult {
   matrices: number;

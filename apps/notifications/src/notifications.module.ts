@@ -1,22 +1,28 @@
 import { Module } from '@nestjs/common';
 import { MAIL_OPTIONS, MailService, loadMailOptions, projectionConsumers } from '@ddm/platform';
 import { EventNotificationsConsumer } from './consumers/event-notifications.consumer';
+import { DELEGATIONS } from './consumers/delegation.projection';
+import { USERS } from './consumers/user.projection';
+import { NOTIFICATIONS_OPTIONS, loadNotificationsOptions } from './core/notifications.config';
+import { NotificationRefs } from './notifications/notification-refs';
 import { NotificationsController } from './notifications/notifications.controller';
 import { NotificationsService } from './notifications/notifications.service';
-import { NOTIFICATIONS_OPTIONS, loadNotificationsOptions } from './notifications.config';
 import { PreferencesController } from './preferences/preferences.controller';
 import { PreferencesService } from './preferences/preferences.service';
-import { DELEGATIONS } from './projections/delegation.projection';
-import { USERS } from './projections/user.projection';
 import { LiveStreams } from './stream/live-streams';
-import { SweepsService } from './sweeps/sweeps.service';
+import { StreamRefs } from './stream/stream-refs';
+import { DigestSweep } from './sweeps/digest.sweep';
+import { ExpiringSweep } from './sweeps/expiring.sweep';
+import { RetentionSweep } from './sweeps/retention.sweep';
+import { TemplateRefs } from './templates/template-refs';
 import { TemplatesController } from './templates/templates.controller';
 import { TemplatesService } from './templates/templates.service';
 
 /**
  * The notifications area: each person's notifications (made through the API or from the other
  * areas' events), their counts and read state, the tenant's templates, live delivery (SSE), the
- * retention sweep and email digest, and the projection of auth's users it needs.
+ * retention, expiring-delegation and email-digest sweeps, and the projections of auth's users and
+ * the decision area's delegations it needs.
  */
 @Module({
   controllers: [TemplatesController, PreferencesController, NotificationsController],
@@ -25,11 +31,16 @@ import { TemplatesService } from './templates/templates.service';
     // The same mail settings as auth's invitations (SMTP_URL, MAIL_FROM, MAIL_DIR, SMTP_TIMEOUT_MS).
     { provide: MAIL_OPTIONS, useFactory: () => loadMailOptions(process.env) },
     MailService,
-    SweepsService,
+    RetentionSweep,
+    ExpiringSweep,
+    DigestSweep,
+    TemplateRefs,
     TemplatesService,
+    NotificationRefs,
     NotificationsService,
     PreferencesService,
     LiveStreams,
+    StreamRefs,
     EventNotificationsConsumer,
     projectionConsumers(USERS, DELEGATIONS),
   ],

@@ -1,7 +1,7 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { Db } from '@ddm/platform';
-import { NotificationSpec, NotificationsService } from './notifications/notifications.service';
-import { TemplateKey } from './templates/template.rules';
+import { TemplateKey } from './core/template.rules';
+import { NotificationRefs, NotificationSpec } from './notifications/notification-refs';
 
 interface SeedTenant {
   id: string;
@@ -22,7 +22,7 @@ const SEEDED: { key: TemplateKey; placeholders: Record<string, string>; entityTy
  * templates, events published); safe to run twice (each has a natural key). Answers how many exist.
  */
 export async function seedNotifications(app: INestApplicationContext, tenant: SeedTenant): Promise<{ notifications: number }> {
-  const service = app.get(NotificationsService);
+  const notifications = app.get(NotificationRefs);
   const db = app.get(Db);
   const userIds = tenant.users.map((u) => u.id);
   await db.transaction(async (tx) => {
@@ -38,7 +38,7 @@ export async function seedNotifications(app: INestApplicationContext, tenant: Se
         sourceKey: `seed:${i}`,
         createdBy: null,
       };
-      const rows = await service.notify(tx, spec, userIds, []);
+      const rows = await notifications.notify(tx, spec, userIds, []);
       if (!rows.length) continue;
       await tx.query(
         `UPDATE notifications.notifications SET created_at = now() - make_interval(days => $2::int),

@@ -2,7 +2,9 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { delegationEvent, publishEvent, until } from '@ddm/testing';
-import { SweepsService } from '../src/sweeps/sweeps.service';
+import { DigestSweep } from '../src/sweeps/digest.sweep';
+import { ExpiringSweep } from '../src/sweeps/expiring.sweep';
+import { RetentionSweep } from '../src/sweeps/retention.sweep';
 import { NotificationsHarness, startNotifications } from './fixtures/harness';
 
 const PATH = '/v1/notifications';
@@ -10,7 +12,7 @@ const PATH = '/v1/notifications';
 describe('retention, expiring-delegation and digest sweeps (e2e, real Postgres and NATS; mail to the development outbox)', () => {
   let h: NotificationsHarness;
   let mailDir: string;
-  let sweeps: SweepsService;
+  let sweeps: { retention(): Promise<number>; expiring(): Promise<number>; digests(): Promise<number> };
   const create = (userId: string, n: string) =>
     h.svc.http.post(PATH, { token: h.tokens.admin, body: { templateKey: 'DELEGATION_ISSUED', userId, placeholders: { delegationDisplayId: n }, actionUrl: `/delegations/${n}` } });
 
@@ -19,7 +21,9 @@ describe('retention, expiring-delegation and digest sweeps (e2e, real Postgres a
     process.env.MAIL_DIR = mailDir;
     process.env.NOTIFICATIONS_RETENTION_DAYS = '180';
     h = await startNotifications();
-    sweeps = h.svc.app.get(SweepsService);
+    // One run of each sweep, by hand (ScheduledSweep keeps sweep() public for this).
+    const { app } = h.svc;
+    sweeps = { retention: () => app.get(RetentionSweep).sweep(), expiring: () => app.get(ExpiringSweep).sweep(), digests: () => app.get(DigestSweep).sweep() };
   });
   afterAll(async () => {
     await h?.close();

@@ -110,6 +110,12 @@ export function visibleTo(a: Audience): Sql[] {
   return [sql`(d.document_sharing_type = 'TENANT' OR EXISTS (SELECT 1 FROM document.document_audience x WHERE x.document_id = d.id AND x.tenant_id = ${a.tenantId} AND ${namesCaller(a)}))`];
 }
 
+/** A live document of the tenant that the audience sees and that uses the file (a row, or none). */
+export function documentWithFileSql(tenantId: string, fileId: string, a: Audience): Sql {
+  const visible = visibleTo(a);
+  return sql`SELECT 1 FROM document.documents d WHERE d.tenant_id = ${tenantId} AND d.file_id = ${fileId} AND NOT d.is_deleted ${visible.length ? sql` AND ${visible[0]}` : sql``} LIMIT 1`;
+}
+
 /**
  * The same condition for many documents (lists, counts): the restricted documents the caller is
  * named on are read once per statement (index-only) and each document is tested against them by

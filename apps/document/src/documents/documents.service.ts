@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Caller, DocumentOversightEvent, DocumentStatus, FieldError, Page, badRequest, conflict, forbidden, notFound, relationshipsOf, requireAllowed } from '@ddm/contracts';
 import { Db, Queryable, SERVICE_CONFIG, ServiceConfig, SetClause, Tx, listPage, pageRows, raw, sql } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { requireReferences } from './document-references';
+import { documentAudience } from './document-audience';
 import {
   ApprovalStatus,
   CONTENT_FIELDS,
@@ -17,12 +17,10 @@ import {
   changesBetween,
   isNamed,
   nextOversight,
-  seesEveryDocument,
   statusMoveProblem,
 } from './document.rules';
 import {
   ADD_REVISION_SQL,
-  AUDIENCE_SQL,
   Audience,
   DELETE_AUDIENCE_SQL,
   DOCUMENT_VIEW_SQL,
@@ -35,6 +33,7 @@ import {
   documentList,
   visibleTo,
 } from './document.sql';
+import { requireNamedRecords } from './named-records';
 import { ApprovalAnswerDto, CreateDocumentDto, DOCUMENT_UPDATE_FIELDS, DocumentOversightDto, OVERSIGHT_FIELDS, ReviewAnswerDto, UpdateDocumentDto } from './dto/document-change.dto';
 import { ChangelogQuery, ListDocumentsQuery } from './dto/list-documents.query';
 import { ChangelogEntryView, DocumentCountsView, DocumentView, StoredDocumentView, selectDocumentFields, toDocumentPayload, toDocumentView } from './dto/document.response';
@@ -129,35 +128,22 @@ export class DocumentsService {
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {}
 
-  /** Who the caller is to the tenant's documents: their positions, their groups with every ancestor, and whether they see everything. */
-  async audience(q: Queryable, caller: Caller): Promise<Audience> {
-    const [row] = await q.query<{ position_ids: string[]; group_ids: string[] }>(AUDIENCE_SQL, [caller.tenantId, caller.userId]);
-    return { tenantId: caller.tenantId, userId: caller.userId, positionIds: row?.position_ids ?? [], groupIds: row?.group_ids ?? [], all: seesEveryDocument(caller) };
-  }
-
-  /** Whether the caller sees a live document of the tenant that uses the file (who may read the file's content). */
-  async seesDocumentWithFile(caller: Caller, fileId: string): Promise<boolean> {
-    const a = await this.audience(this.db, caller);
-    const rows = await this.db.query(sql`SELECT 1 FROM document.documents d WHERE d.tenant_id = ${caller.tenantId} AND d.file_id = ${fileId} AND NOT d.is_deleted ${and(visibleTo(a))} LIMIT 1`);
-    return rows.length > 0;
-  }
-
   async get(caller: Caller, id: string): Promise<DocumentView> {
-    const a = await this.audience(this.db, caller);
+    const a = await documentAudience(this.db, caller);
     const [row] = await this.db.query<DocumentRow>(documentById(caller.tenantId, id, a));
     if (!row) throw notFound(`Document ${id} not found`);
     return this.view(row.view, caller, a, row.is_favourite ?? false);
   }
 
   async list(caller: Caller, q: ListDocumentsQuery): Promise<Page<Partial<DocumentView>>> {
-    const a = await this.audience(this.db, caller);
+    const a = await documentAudience(this.db, caller);
     const rows = await this.db.query<DocumentRow & { total: number; ord: unknown }>(documentList(caller.tenantId, a, q));
     const { items, total } = pageRows(rows, (row: DocumentRow) => selectDocumentFields(this.view(row.view, caller, a, row.is_favourite ?? false), q.select));
     return new Page(items, total, q.page, q.limit);
   }
 
   async counts(caller: Caller, f: DocumentFilters): Promise<DocumentCountsView> {
-    const a = await this.audience(this.db, caller);
+    const a = await documentAudience(this.db, caller);
     const [row] = await this.db.query<DocumentCountsView>(documentCounts(caller.tenantId, a, f));
     return row;
   }
@@ -169,7 +155,7 @@ export class DocumentsService {
     const oversight = oversightOf(dto);
     const id = uuidv7();
     await this.db.transaction(async (tx) => {
-      const groupTypes = await requireReferences(tx, tenantId, referencesOf(dto, oversight, dto.documentOwnerId));
+      const groupTypes = await requireNamedRecords(tx, tenantId, namedRecordsOf(dto, oversight, dto.documentOwnerId));
       const displayId = await tx.nextDisplayId(tenantId, 'document');
       const outcome = nextOversight(
         { reviewStatus: null, approvalStatus: null },
@@ -218,7 +204,7 @@ export class DocumentsService {
     if (!DOCUMENT_UPDATE_FIELDS.some((f) => dto[f] !== undefined)) throw badRequest(`Nothing to change: send at least one of ${DOCUMENT_UPDATE_FIELDS.join(', ')}`);
     const oversight = oversightOf(dto);
     const result = await this.db.transaction(async (tx) => {
-      const a = await this.audience(tx, caller);
+      const a = await documentAudience(tx, caller);
       const current = await this.lock(tx, caller, id, a);
       requireAllowed(caller, EDIT_DOCUMENT, relationshipsOf(caller.userId, { owner: current.owner_id }));
       const status = (dto.documentStatus ?? current.document_status) as DocumentStatus;
@@ -228,7 +214,7 @@ export class DocumentsService {
       const url = dto.documentUrl !== undefined ? dto.documentUrl : uploadType === current.document_upload_type ? current.document_url : null;
       const fileId = dto.fileId !== undefined ? dto.fileId : uploadType === current.document_upload_type ? current.file_id : null;
       refuseMissingContent(uploadType, url, fileId);
-      const groupTypes = await requireReferences(tx, tenantId, referencesOf(dto, oversight, dto.documentOwnerId));
+      const groupTypes = await requireNamedRecords(tx, tenantId, namedRecordsOf(dto, oversight, dto.documentOwnerId));
       const [{ tracked: before }] = await tx.query<{ tracked: Record<string, unknown> }>(TRACKED_SQL, [id]);
 
       const sets = new SetClause().raw(sql`updated_on = now()`, sql`updated_by = ${caller.userId}`, sql`version = version + 1`);
@@ -284,7 +270,7 @@ export class DocumentsService {
     if (!result) return this.get(caller, id);
     // The document as the change left it, even when the caller no longer sees it (deleted, or shared away from them).
     const [favourite] = await this.db.query(`SELECT 1 FROM document.document_favourites WHERE document_id = $1 AND user_id = $2`, [id, caller.userId]);
-    return this.view(result, caller, await this.audience(this.db, caller), !!favourite && !result.isDeleted);
+    return this.view(result, caller, await documentAudience(this.db, caller), !!favourite && !result.isDeleted);
   }
 
   /** Deletes a document (softly); answers it as it was, now deleted. */
@@ -303,7 +289,7 @@ export class DocumentsService {
   }
 
   async setFavourite(caller: Caller, id: string, favourite: boolean): Promise<DocumentView> {
-    const a = await this.audience(this.db, caller);
+    const a = await documentAudience(this.db, caller);
     const [row] = await this.db.query<{ id: string }>(sql`SELECT d.id FROM document.documents d WHERE d.id = ${id} AND d.tenant_id = ${caller.tenantId} AND NOT d.is_deleted ${and(visibleTo(a))}`);
     if (!row) throw notFound(`Document ${id} not found`);
     if (favourite)
@@ -314,7 +300,7 @@ export class DocumentsService {
 
   /** The change log of a document the caller sees (§2.11), paged. */
   async changelog(caller: Caller, id: string, q: ChangelogQuery): Promise<Page<ChangelogEntryView>> {
-    const a = await this.audience(this.db, caller);
+    const a = await documentAudience(this.db, caller);
     const [row] = await this.db.query<{ id: string }>(sql`SELECT d.id FROM document.documents d WHERE d.id = ${id} AND d.tenant_id = ${caller.tenantId} AND NOT d.is_deleted ${and(visibleTo(a))}`);
     if (!row) throw notFound(`Document ${id} not found`);
     const keys = q.sortBy === 'revisionDate' ? ['r.revision_date', 'r.revision_id'] : ['r.revision_id'];
@@ -350,7 +336,7 @@ export class DocumentsService {
 
   private async answer(caller: Caller, id: string, step: Step, decision: 'APPROVED' | 'CHANGES_REQUESTED' | 'REJECTED', comment: string | null): Promise<DocumentView> {
     await this.db.transaction(async (tx) => {
-      const a = await this.audience(tx, caller);
+      const a = await documentAudience(tx, caller);
       const current = await this.lock(tx, caller, id, a);
       const state: OversightState = {
         hasReviewer: !!(current.reviewer_user_id || current.reviewer_position_id),
@@ -513,7 +499,7 @@ function oversightColumnValue(o: Oversight, field: keyof Oversight): string | nu
   return o[field] ?? null;
 }
 
-function referencesOf(dto: CreateDocumentDto | UpdateDocumentDto, o: Oversight, ownerId: string | undefined) {
+function namedRecordsOf(dto: CreateDocumentDto | UpdateDocumentDto, o: Oversight, ownerId: string | undefined) {
   return {
     ownerId,
     documentTypeId: dto.documentTypeId,

@@ -3,8 +3,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppError, Caller, ErrorCode, notFound } from '@ddm/contracts';
 import { Db } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { DocumentsService } from '../documents/documents.service';
-import { fileLink } from '../documents/dto/document.response';
+import { fileLink } from '../core/file-link';
+import { seesDocumentWithFile } from '../documents/document-refs';
 import { FILE_STORE, FileStore } from './file-store';
 import { ALLOWED_MEDIA_TYPES, MAX_FILE_BYTES, bareMediaType, isAllowedMediaType, safeFileName } from './file.rules';
 import { FileView } from './dto/file.response';
@@ -32,7 +32,6 @@ export interface FileContent {
 export class FilesService {
   constructor(
     private readonly db: Db,
-    private readonly documents: DocumentsService,
     @Inject(FILE_STORE) private readonly store: FileStore,
   ) {}
 
@@ -63,7 +62,7 @@ export class FilesService {
       `SELECT name, media_type, size, created_by FROM document.files WHERE id = $1 AND tenant_id = $2 AND complete`,
       [id, caller.tenantId],
     );
-    if (!row || (row.created_by !== caller.userId && !(await this.documents.seesDocumentWithFile(caller, id)))) throw notFound(`File ${id} not found`);
+    if (!row || (row.created_by !== caller.userId && !(await seesDocumentWithFile(this.db, caller, id)))) throw notFound(`File ${id} not found`);
     const size = Number(row.size);
     return { name: row.name, type: row.media_type, size, stream: this.store.read(this.db, id, size) };
   }

@@ -2,7 +2,7 @@ import { Controller, Get, Headers, Param, Query, Res } from '@nestjs/common';
 import { ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { ApiAuth, Caller, CurrentCaller, JsonText, Public, ResponseMessage, UuidParam } from '@ddm/contracts';
 import type { FastifyReply } from 'fastify';
-import { ExportQuery, GridQuery } from '../matrices/dto/search.dto';
+import { ExportQuery, GridQuery } from './dto/grid.query';
 import { GridPageView, SharedGridView } from './dto/grid.response';
 import { ExportFile, GridService } from './grid.service';
 

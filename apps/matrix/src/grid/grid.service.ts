@@ -5,12 +5,30 @@ import { AppError, Caller, ErrorCode, JsonText, notFound, unauthenticated } from
 import { Db, enterTenant, join as joinSql, listSql, pageRows, raw, sql } from '@ddm/platform';
 import { stream as excelStream } from 'exceljs';
 import { LRUCache } from 'lru-cache';
-import { MatricesService } from '../matrices/matrices.service';
-import { visibleTo } from '../matrices/matrix.sql';
-import { LimitFormatting, SHARE_PASSWORD_TRIES, SHARE_PASSWORD_WINDOW_SECONDS, exportFileName, externalLinkOpen, statusByName } from '../matrices/matrix.rules';
-import { verifyPassword } from '../share-links/password';
+import { matrixAudience } from '../core/audience';
+import { visibleTo } from '../core/matrix.sql';
+import { statusByName } from '../core/matrix-status.rules';
+import { verifyPassword } from '../core/share-password';
 import { GridPageView, SharedMatrixView } from './dto/grid.response';
-import { AuthorityRow, DelegationFilter, DelegationState, GridColumn, GridRow, chosenRoles, csvLine, exportFields, exportHeader, formattedLimit, gridFilter, rowCells } from './grid.rules';
+import {
+  AuthorityRow,
+  DelegationFilter,
+  DelegationState,
+  GridColumn,
+  GridRow,
+  LimitFormatting,
+  SHARE_PASSWORD_TRIES,
+  SHARE_PASSWORD_WINDOW_SECONDS,
+  chosenRoles,
+  csvLine,
+  exportFields,
+  exportFileName,
+  exportHeader,
+  externalLinkOpen,
+  formattedLimit,
+  gridFilter,
+  rowCells,
+} from './grid.rules';
 import { GRID_MATRIX_COLUMNS, GridMatrixRow, chosenColumns, delegationsSource, gridRows, holderColumns, namesColumns, pageDelegations } from './grid.sql';
 
 /** Rows read per statement while exporting (the grid's own page limit). */
@@ -49,10 +67,7 @@ export class GridService {
     fetchMethod: async (_key, _stale, { context: { m, page, limit, at } }) => JsonText.of(JSON.stringify(await this.page(m, page, limit, at))),
   });
 
-  constructor(
-    private readonly db: Db,
-    private readonly matrices: MatricesService,
-  ) {}
+  constructor(private readonly db: Db) {}
 
   /** A page of the grid as JSON, served from the kept pages while nothing it was read from has changed. */
   async pageJson(m: GridMatrixRow, page: number, limit: number, at: string | undefined): Promise<JsonText> {
@@ -63,7 +78,7 @@ export class GridService {
 
   /** The matrix the caller sees (404 otherwise). */
   async forCaller(caller: Caller, id: string): Promise<GridMatrixRow> {
-    const a = await this.matrices.audience(caller);
+    const a = await matrixAudience(this.db, caller);
     const [m] = await this.db.query<GridMatrixRow>(sql`SELECT ${raw(GRID_MATRIX_COLUMNS)} FROM matrix.matrices m
       WHERE ${joinSql([sql`m.id = ${id}`, sql`m.tenant_id = ${caller.tenantId}`, sql`NOT m.is_deleted`, ...visibleTo(a)], ' AND ')}`);
     if (!m) throw notFound(`Matrix ${id} not found`);

@@ -1,5 +1,5 @@
 import { ListSpec, Sql, join, raw, sql } from '@ddm/platform';
-import { MATRIX_DECISIONS_WHERE } from '../matrices/matrix.sql';
+import { MATRIX_DECISIONS_WHERE } from '../core/matrix.sql';
 
 /** What the grid needs of a matrix. */
 export interface GridMatrixRow {

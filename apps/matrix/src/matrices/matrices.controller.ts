@@ -1,8 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiCreatedResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiAuth, ApiPageResponse, Caller, CurrentCaller, Page, RequirePermission, ResponseMessage, UuidParam } from '@ddm/contracts';
+import { MatrixStatusView } from '../core/matrix-status.response';
 import { BulkReassignOwnerDto, MatrixChangeDto, SaveViewDto } from './dto/matrix-change.dto';
-import { BulkReassignView, MatrixStatusCountsView, MatrixStatusView, MatrixUserViewView, MatrixView } from './dto/matrix.response';
+import { BulkReassignView, MatrixStatusCountsView, MatrixUserViewView, MatrixView } from './dto/matrix.response';
 import { MatrixFiltersDto, MatrixSearchDto } from './dto/search.dto';
 import { MatricesService } from './matrices.service';
 

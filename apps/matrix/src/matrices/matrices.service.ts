@@ -2,7 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Caller, Page, badRequest, missingIds, missingIdsError, notFound, requireAllowed } from '@ddm/contracts';
 import { Db, Queryable, SERVICE_CONFIG, ServiceConfig, Tx, join, listPage, raw, sql } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { hashPassword, newShareToken } from '../share-links/password';
+import { matrixAudience } from '../core/audience';
+import { visibleTo } from '../core/matrix.sql';
+import { MATRIX_STATUSES, statusById } from '../core/matrix-status.rules';
+import { hashPassword, newShareToken } from '../core/share-password';
 import { MatrixChangeDto, BulkReassignOwnerDto, SaveViewDto } from './dto/matrix-change.dto';
 import {
   BulkReassignView,
@@ -15,8 +18,8 @@ import {
   toMatrixView,
 } from './dto/matrix.response';
 import { MatrixFiltersDto, MatrixSearchDto } from './dto/search.dto';
-import { MATRIX_STATUSES, pick, selectFields, statusById, unknownSelectFields } from './matrix.rules';
-import { AUDIENCE_GROUPS_SQL, Audience, matrixById, matrixSearch, statusCounts, visibleTo } from './matrix.sql';
+import { pick, selectFields, unknownSelectFields } from './matrix.rules';
+import { matrixById, matrixSearch, statusCounts } from './matrix.sql';
 
 const rule = (key: string) => MATRIX_PERMISSION_RULES.find((r) => r.key === key)!;
 
@@ -65,14 +68,6 @@ export class MatricesService {
     return { appUrl: this.config.appUrl, shareUrl: `${this.config.appUrl}/matrix/v1/shared` };
   }
 
-  /** What the caller may see: holders of edit:matrices everything, others their own and what is shared with them or their groups. */
-  async audience(caller: Caller, q: Queryable = this.db): Promise<Audience> {
-    const all = caller.keys.has('edit:matrices');
-    if (all) return { tenantId: caller.tenantId, userId: caller.userId, groupIds: [], all };
-    const [row] = await q.query<{ group_ids: string[] }>(AUDIENCE_GROUPS_SQL, [caller.tenantId, caller.userId]);
-    return { tenantId: caller.tenantId, userId: caller.userId, groupIds: row?.group_ids ?? [], all };
-  }
-
   statuses() {
     return MATRIX_STATUSES.map((s) => ({ ...s }));
   }
@@ -83,18 +78,18 @@ export class MatricesService {
       if (unknown.length) throw badRequest(`select: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`, [{ field: 'select', message: `unknown: ${unknown.join(', ')}` }]);
     }
     const fields = selectFields(q.select);
-    const a = await this.audience(caller);
+    const a = await matrixAudience(this.db, caller);
     return listPage<MatrixRow, Partial<MatrixView>>(this.db, matrixSearch(a, q), (r) => pick(toMatrixView(r, caller, this.links), fields));
   }
 
   async statusCounts(caller: Caller, q: MatrixFiltersDto): Promise<MatrixStatusCountsView> {
-    const a = await this.audience(caller);
+    const a = await matrixAudience(this.db, caller);
     const [row] = await this.db.query<MatrixStatusCountsView>(statusCounts(a, q));
     return row;
   }
 
   async get(caller: Caller, id: string, q: Queryable = this.db): Promise<MatrixView> {
-    const a = await this.audience(caller, q);
+    const a = await matrixAudience(q, caller);
     const [row] = await q.query<MatrixRow>(matrixById(a, id));
     if (!row) throw notFound(`Matrix ${id} not found`);
     return toMatrixView(row, caller, this.links);
@@ -189,7 +184,7 @@ export class MatricesService {
     return this.db.transaction(async (tx) => {
       const [member] = await tx.query(sql`SELECT 1 FROM matrix.user_projection WHERE tenant_id = ${caller.tenantId} AND id = ${dto.ownerId} AND status <> 'DELETED'`);
       if (!member) throw badRequest(`ownerId: ${dto.ownerId} is not a member of the tenant`, [{ field: 'ownerId', message: 'must be a member of the tenant' }]);
-      const a = await this.audience(caller, tx);
+      const a = await matrixAudience(tx, caller);
       const rows = await tx.query<{ id: string; owner_id: string }>(sql`SELECT m.id, m.owner_id FROM matrix.matrices m
         WHERE m.id = ANY(${ids}::uuid[]) AND m.tenant_id = ${caller.tenantId} AND NOT m.is_deleted
           ${join(visibleTo(a).map((c) => sql` AND ${c}`), '')}
@@ -214,7 +209,7 @@ export class MatricesService {
 
   /** The matrix locked for a change, if the caller sees it (else 404). */
   private async lockVisible(tx: Tx, caller: Caller, id: string): Promise<LockedMatrix> {
-    const a = await this.audience(caller, tx);
+    const a = await matrixAudience(tx, caller);
     const [row] = await tx.query<LockedMatrix>(sql`SELECT m.id, m.owner_id, m.sharing_type, m.shared_user_ids, m.shared_group_ids, m.ext_enabled, m.ext_token, m.ext_password_hash
       FROM matrix.matrices m WHERE m.id = ${id} AND m.tenant_id = ${caller.tenantId} AND NOT m.is_deleted
         ${join(visibleTo(a).map((c) => sql` AND ${c}`), '')}

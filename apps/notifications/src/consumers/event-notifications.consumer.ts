@@ -1,10 +1,10 @@
-import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { Consumers, SERVICE_CONFIG, ServiceConfig, Tx } from '@ddm/platform';
-import { NotificationsService } from '../notifications/notifications.service';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Consumers, Tx } from '@ddm/platform';
+import { EventNotification } from '../core/event-notification';
+import { NotificationRefs } from '../notifications/notification-refs';
 import {
   DELEGATION_NOTIFICATION_SUBJECTS,
   DOCUMENT_NOTIFICATION_SUBJECTS,
-  EventNotification,
   actionAssignedNotification,
   actionOverdueNotification,
   delegationNotification,
@@ -29,8 +29,7 @@ const CONCURRENCY = 4;
 export class EventNotificationsConsumer implements OnApplicationBootstrap {
   constructor(
     private readonly consumers: Consumers,
-    private readonly notifications: NotificationsService,
-    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+    private readonly notifications: NotificationRefs,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -62,22 +61,6 @@ export class EventNotificationsConsumer implements OnApplicationBootstrap {
   }
 
   private async make(tx: Tx, tenantId: string, n: EventNotification | null): Promise<void> {
-    if (!n || (!n.userIds.length && !n.positionIds.length)) return;
-    await this.notifications.notify(
-      tx,
-      {
-        tenantId,
-        templateKey: n.templateKey,
-        placeholders: n.placeholders,
-        entityType: n.entityType,
-        entityId: n.entityId,
-        actionUrl: `${this.config.appUrl}${n.path}`,
-        payload: null,
-        sourceKey: n.sourceKey,
-        createdBy: null,
-      },
-      n.userIds,
-      n.positionIds,
-    );
+    if (n) await this.notifications.notifyOf(tx, tenantId, n);
   }
 }

@@ -3,25 +3,8 @@
  * rules, no I/O. The consumer resolves positions to their holders and inserts set-based.
  */
 import { ActionAssignedEvent, ActionEvent, DelegationEvent, DocumentOversightEvent, JobCompletedEvent } from '@ddm/contracts';
-import { TemplateKey } from '../templates/template.rules';
-
-/** One notification to make from an event. */
-export interface EventNotification {
-  templateKey: TemplateKey;
-  /** People named. */
-  userIds: string[];
-  /** Positions whose holders (now) are told. */
-  positionIds: string[];
-  placeholders: Record<string, string>;
-  entityType: string;
-  entityId: string;
-  /** Path of the record in the app (the consumer puts the app's address before it). */
-  path: string;
-  /** The natural key: one notification per event and person, however often the event arrives. */
-  sourceKey: string;
-}
-
-const uniq = (xs: readonly (string | null | undefined)[]): string[] => [...new Set(xs.filter((x): x is string => !!x))];
+import { EventNotification, uniq } from '../core/event-notification';
+import { TemplateKey } from '../core/template.rules';
 
 /** The delegation's recipient: the person named, or for POSITION_ONLY the position (its holders now). */
 function recipient(e: DelegationEvent): { userIds: string[]; positionIds: string[] } {
@@ -135,30 +118,5 @@ export function jobNotification(e: JobCompletedEvent): EventNotification | null 
     entityId: e.jobId,
     path: `/jobs/${e.jobId}`,
     sourceKey: `job.completed:${e.jobId}`,
-  };
-}
-
-/** A live delegation expiring within 7 days, as the delegation projection holds it. */
-export interface ExpiringDelegation {
-  delegationId: string;
-  delegationDisplayId: string | null;
-  recipientUserId: string | null;
-  recipientPositionId: string | null;
-  /** ISO 8601. */
-  expirationDate: string;
-}
-
-/** DELEGATION_EXPIRING warns the recipient (or the position's holders), once per delegation and expiration date. */
-export function expiringNotification(d: ExpiringDelegation): EventNotification | null {
-  const who = d.recipientUserId ? { userIds: [d.recipientUserId], positionIds: [] } : { userIds: [], positionIds: uniq([d.recipientPositionId]) };
-  if (!who.userIds.length && !who.positionIds.length) return null;
-  return {
-    templateKey: 'DELEGATION_EXPIRING',
-    ...who,
-    placeholders: { delegationDisplayId: d.delegationDisplayId ?? d.delegationId, expirationDate: d.expirationDate.slice(0, 10) },
-    entityType: 'delegation',
-    entityId: d.delegationId,
-    path: `/delegations/${d.delegationId}`,
-    sourceKey: `expiring:${d.delegationId}:${d.expirationDate}`,
   };
 }

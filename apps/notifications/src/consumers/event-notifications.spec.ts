@@ -1,5 +1,5 @@
 import { delegationEvent } from '@ddm/testing';
-import { actionAssignedNotification, delegationNotification, documentNotification, expiringNotification, jobNotification } from './event-notifications.rules';
+import { actionAssignedNotification, delegationNotification, documentNotification, jobNotification } from './event-notifications.rules';
 
 const T = '0190c0de-0000-7000-8000-000000000001';
 const ISSUER = '0190c0de-0000-7000-8000-000000000002';
@@ -36,12 +36,5 @@ describe('which notification an event makes', () => {
     const job = { tenantId: T, jobId: 'j', kind: 'bulk-duplicate', status: 'FAILED', total: 2, succeeded: 0, failed: 2, requestedBy: ISSUER };
     expect(jobNotification(job)).toMatchObject({ userIds: [ISSUER], placeholders: { total: '2', failed: '2' }, sourceKey: 'job.completed:j' });
     expect(jobNotification({ ...job, requestedBy: null })).toBeNull();
-  });
-
-  it('expiring: the recipient or the position, the date as a day, once per delegation and expiration date', () => {
-    const d = { delegationId: 'd', delegationDisplayId: '10009', recipientUserId: RECIPIENT, recipientPositionId: null, expirationDate: '2026-02-01T10:00:00.000Z' };
-    expect(expiringNotification(d)).toMatchObject({ templateKey: 'DELEGATION_EXPIRING', userIds: [RECIPIENT], placeholders: { delegationDisplayId: '10009', expirationDate: '2026-02-01' }, sourceKey: 'expiring:d:2026-02-01T10:00:00.000Z' });
-    expect(expiringNotification({ ...d, recipientUserId: null, recipientPositionId: POSITION })).toMatchObject({ userIds: [], positionIds: [POSITION] });
-    expect(expiringNotification({ ...d, recipientUserId: null })).toBeNull();
   });
 });

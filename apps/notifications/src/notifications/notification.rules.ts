@@ -1,10 +1,7 @@
-/** Pure rules of notifications: periods, relative times, links, payload size. */
+/** Pure rules of notifications: periods, links, payload size, placeholders. */
 
 export const TIME_PERIODS = ['1m', '3m', '6m', 'all'] as const;
 export type TimePeriod = (typeof TIME_PERIODS)[number];
-
-export const STATUSES = ['UNREAD', 'READ'] as const;
-export type NotificationStatus = (typeof STATUSES)[number];
 
 /** Months a period reaches back (null: all time). */
 const PERIOD_MONTHS: Record<TimePeriod, number | null> = { '1m': 1, '3m': 3, '6m': 6, all: null };
@@ -24,27 +21,6 @@ export function periodStart(period: TimePeriod, now: Date): Date | null {
   const last = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 0)).getUTCDate();
   start.setUTCDate(Math.min(day, last));
   return start;
-}
-
-const UNITS: [number, string][] = [
-  [365 * 24 * 3600, 'year'],
-  [30 * 24 * 3600, 'month'],
-  [7 * 24 * 3600, 'week'],
-  [24 * 3600, 'day'],
-  [3600, 'hour'],
-  [60, 'minute'],
-];
-
-/** "just now" (under a minute), "1 minute ago", "5 minutes ago", "2 days ago", ... computed when answered. */
-export function relativeTime(createdAt: Date, now: Date): string {
-  const seconds = Math.max(0, Math.floor((now.getTime() - createdAt.getTime()) / 1000));
-  for (const [size, unit] of UNITS) {
-    if (seconds >= size) {
-      const n = Math.floor(seconds / size);
-      return `${n} ${unit}${n === 1 ? '' : 's'} ago`;
-    }
-  }
-  return 'just now';
 }
 
 /** A link a notification may carry: a path of the app ("/delegations/..."), or an http/https URL. Never javascript:, data:, or a protocol-relative "//host". */

@@ -2,9 +2,11 @@ import { Body, Controller, Get, Headers, HttpCode, Patch, Post, Query, Res } fro
 import { ApiBadRequestResponse, ApiCreatedResponse, ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { ApiAuth, ApiPageResponse, Caller, CurrentCaller, Page, RequirePermission, ResponseMessage, UuidParam, isUuid } from '@ddm/contracts';
 import type { FastifyReply } from 'fastify';
-import { LiveStreams } from '../stream/live-streams';
-import { CountNotificationsQuery, CreateNotificationDto, ListNotificationsQuery, TenantQuery, ToggleStatusDto } from './dto/notification-request.dto';
-import { MarkAllReadResult, NotificationCountsView, NotificationView } from './dto/notification.response';
+import { NotificationView } from '../core/notification.response';
+import { TenantQuery } from '../core/tenant.query';
+import { StreamRefs } from '../stream/stream-refs';
+import { CountNotificationsQuery, CreateNotificationDto, ListNotificationsQuery, ToggleStatusDto } from './dto/notification-request.dto';
+import { MarkAllReadResult, NotificationCountsView } from './dto/notification.response';
 import { NotificationsService } from './notifications.service';
 
 @ApiTags('Notifications')
@@ -13,7 +15,7 @@ import { NotificationsService } from './notifications.service';
 export class NotificationsController {
   constructor(
     private readonly notifications: NotificationsService,
-    private readonly live: LiveStreams,
+    private readonly live: StreamRefs,
   ) {}
 
   @Post()
@@ -70,7 +72,8 @@ export class NotificationsController {
   @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'The id of the last notification received' })
   @ApiOkResponse({ description: 'An event stream (text/event-stream)' })
   async stream(@Query() _query: TenantQuery, @CurrentCaller() caller: Caller, @Headers('last-event-id') lastEventId: string | undefined, @Res() reply: FastifyReply): Promise<void> {
-    await this.live.open(reply, caller.tenantId, caller.userId, lastEventId && isUuid(lastEventId) ? lastEventId : null);
+    const lastId = lastEventId && isUuid(lastEventId) ? lastEventId : null;
+    await this.live.open(reply, caller.tenantId, caller.userId, lastId ? (max) => this.notifications.missed(caller.tenantId, caller.userId, lastId, max) : null);
   }
 
   @Patch(':id/toggle-status')

@@ -1,24 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { MAX_READ_IDS, Page, badRequest, notFound } from '@ddm/contracts';
-import { Db, Tx, listPage } from '@ddm/platform';
-import { TemplatesService } from '../templates/templates.service';
-import { TemplateKey, missingPlaceholders, render } from '../templates/template.rules';
+import { Db, listPage } from '@ddm/platform';
+import { NotificationView } from '../core/notification.response';
+import { TemplateKey } from '../core/template.rules';
 import { CountNotificationsQuery, CreateNotificationDto, ListNotificationsQuery, ToggleStatusDto } from './dto/notification-request.dto';
-import { NotificationCountsView, NotificationRow, NotificationView, rowToView, toNotificationPayload } from './dto/notification.response';
-import { NewNotifications, countSql, insertForRecipientsSql, markAllReadSql, memberSql, notificationList, toggleStatusSql } from './notification.sql';
-
-/** What a notification to make says and links to (the people it goes to are named apart). */
-export interface NotificationSpec {
-  tenantId: string;
-  templateKey: TemplateKey;
-  placeholders: Readonly<Record<string, string>>;
-  entityType: string | null;
-  entityId: string | null;
-  actionUrl: string | null;
-  payload: Record<string, unknown> | null;
-  sourceKey: string | null;
-  createdBy: string | null;
-}
+import { NotificationCountsView, NotificationRow, rowToView } from './dto/notification.response';
+import { NotificationRefs } from './notification-refs';
+import { countSql, markAllReadSql, memberSql, missedSql, notificationList, toggleStatusSql } from './notification.sql';
 
 /**
  * A person's notifications: made from a template (through the API or from another area's
@@ -29,7 +17,7 @@ export interface NotificationSpec {
 export class NotificationsService {
   constructor(
     private readonly db: Db,
-    private readonly templates: TemplatesService,
+    private readonly refs: NotificationRefs,
   ) {}
 
   async create(tenantId: string, dto: CreateNotificationDto, by: string): Promise<NotificationView> {
@@ -37,7 +25,7 @@ export class NotificationsService {
       if (!(await tx.query(memberSql(tenantId, dto.userId))).length) {
         throw badRequest(`User ${dto.userId} is not a member of the tenant`, [{ field: 'userId', message: 'userId must be a member of the tenant' }]);
       }
-      const rows = await this.notify(
+      const rows = await this.refs.notify(
         tx,
         {
           tenantId,
@@ -57,30 +45,16 @@ export class NotificationsService {
     });
   }
 
-  /**
-   * Makes the notification for the people named and the holders of the positions named who are
-   * members of the tenant, once per person and source key; publishes the new ones. A placeholder
-   * the template needs and the values lack is a 400 naming it.
-   */
-  async notify(tx: Tx, spec: NotificationSpec, userIds: readonly string[], positionIds: readonly string[]): Promise<NotificationRow[]> {
-    const template = await this.templates.get(tx, spec.tenantId, spec.templateKey);
-    const missing = missingPlaceholders(template, spec.placeholders);
-    if (missing.length) {
-      throw badRequest(
-        `The template ${spec.templateKey} needs the placeholder${missing.length > 1 ? 's' : ''} ${missing.map((m) => `"${m}"`).join(', ')}`,
-        missing.map((m) => ({ field: `placeholders.${m}`, message: `placeholders.${m} is required by the template ${spec.templateKey}` })),
-      );
-    }
-    const { title, message } = render(template, spec.placeholders);
-    const n: NewNotifications = { ...spec, category: template.category, isActionable: template.isActionable, title, message };
-    const rows = await tx.query<NotificationRow>(insertForRecipientsSql(n, userIds, positionIds));
-    await tx.publishMany('evt.notifications.notification.created', rows.map((r) => ({ tenantId: r.tenant_id, notification: toNotificationPayload(r) })));
-    return rows;
-  }
-
   list(tenantId: string, userId: string, q: ListNotificationsQuery): Promise<Page<NotificationView>> {
     const now = new Date();
     return listPage(this.db, notificationList(tenantId, userId, q, now), (r: NotificationRow) => rowToView(r, now));
+  }
+
+  /** The caller's notifications created after the one named (a stream reconnecting with Last-Event-ID), oldest first, at most `max`. */
+  async missed(tenantId: string, userId: string, lastId: string, max: number): Promise<NotificationView[]> {
+    const now = new Date();
+    const rows = await this.db.query<NotificationRow>(missedSql(tenantId, userId, lastId, max));
+    return rows.map((r) => rowToView(r, now));
   }
 
   async count(tenantId: string, userId: string, q: CountNotificationsQuery): Promise<NotificationCountsView> {

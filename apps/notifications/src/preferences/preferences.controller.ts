@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Patch, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiAuth, Caller, CurrentCaller, ResponseMessage } from '@ddm/contracts';
-import { TenantQuery, UpdatePreferencesDto } from '../notifications/dto/notification-request.dto';
-import { PreferencesView } from '../notifications/dto/notification.response';
+import { TenantQuery } from '../core/tenant.query';
+import { PreferencesView, UpdatePreferencesDto } from './dto/preference.dto';
 import { PreferencesService } from './preferences.service';
 
 @ApiTags('Notifications')

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '@ddm/platform';
-import { UpdatePreferencesDto } from '../notifications/dto/notification-request.dto';
-import { PreferencesView } from '../notifications/dto/notification.response';
+import { PreferencesView, UpdatePreferencesDto } from './dto/preference.dto';
 import { PreferenceRow, preferenceSql, upsertPreferenceSql } from './preference.sql';
 
 /** A person's notification preferences in a tenant (the email digest: off until they choose). */

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { NotificationEvent } from '@ddm/contracts';
-import { Db, LOGGER, NatsClient } from '@ddm/platform';
+import { LOGGER, NatsClient } from '@ddm/platform';
 import type { FastifyReply } from 'fastify';
 import { JSONCodec, Subscription } from 'nats';
 import { Logger } from 'pino';
-import { NotificationRow, rowToView, toNotificationView } from '../notifications/dto/notification.response';
-import { missedSql } from '../notifications/notification.sql';
-import { NOTIFICATIONS_OPTIONS, NotificationsOptions } from '../notifications.config';
+import { NOTIFICATIONS_OPTIONS, NotificationsOptions } from '../core/notifications.config';
+import { NotificationView, toNotificationView } from '../core/notification.response';
 import { StreamRegistry } from './stream.rules';
 
 const events = JSONCodec<NotificationEvent>();
@@ -15,6 +14,12 @@ const announcements = JSONCodec<StreamAnnouncement>();
 
 /** Most notifications replayed to a stream reconnecting with Last-Event-ID. */
 export const MAX_REPLAY = 500;
+
+/**
+ * The notifications a reconnecting stream missed (created after its Last-Event-ID), oldest first,
+ * at most `max`: the stream writes them before any live one.
+ */
+export type Replay = (max: number) => Promise<readonly NotificationView[]>;
 
 /** Core NATS subject (namespaced, not a stream's) on which replicas tell each other of the streams they hold. */
 export const STREAMS_SUBJECT = 'live.notifications.streams';
@@ -56,7 +61,6 @@ export class LiveStreams implements OnApplicationBootstrap, BeforeApplicationShu
   private subs: Subscription[] = [];
 
   constructor(
-    private readonly db: Db,
     private readonly nats: NatsClient,
     @Inject(LOGGER) private readonly log: Logger,
     @Inject(NOTIFICATIONS_OPTIONS) private readonly options: NotificationsOptions,
@@ -107,9 +111,9 @@ export class LiveStreams implements OnApplicationBootstrap, BeforeApplicationShu
 
   /**
    * Takes over the reply as an event stream of the person's new notifications in the tenant; with
-   * `lastEventId` (a notification id), first replays the ones created after it.
+   * `replay` (a reconnect's Last-Event-ID), first writes the ones it answers, those created after it.
    */
-  async open(reply: FastifyReply, tenantId: string, userId: string, lastEventId: string | null): Promise<void> {
+  async open(reply: FastifyReply, tenantId: string, userId: string, replay: Replay | null): Promise<void> {
     reply.hijack();
     const raw = reply.raw;
     raw.writeHead(200, {
@@ -128,7 +132,7 @@ export class LiveStreams implements OnApplicationBootstrap, BeforeApplicationShu
       userId,
       reply,
       sent: new Set(),
-      held: lastEventId ? [] : null,
+      held: replay ? [] : null,
       heartbeat: setInterval(() => {
         raw.write(`: heartbeat ${new Date().toISOString()}\n\n`);
         this.announce('open', stream);
@@ -140,11 +144,10 @@ export class LiveStreams implements OnApplicationBootstrap, BeforeApplicationShu
     raw.on('close', () => this.forget(stream));
     this.enforce(userId, this.registry.seen(userId, stream.id, stream.openedAt, Date.now()));
     this.announce('open', stream);
-    if (lastEventId) {
+    if (replay) {
       try {
-        const now = new Date();
-        const missed = await this.db.query<NotificationRow>(missedSql(tenantId, userId, lastEventId, MAX_REPLAY));
-        for (const r of missed) this.write(stream, r.id, rowToView(r, now));
+        const missed = await replay(MAX_REPLAY);
+        for (const view of missed) this.write(stream, view.id, view);
       } finally {
         const held = stream.held ?? [];
         stream.held = null;

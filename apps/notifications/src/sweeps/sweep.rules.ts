@@ -1,6 +1,32 @@
-/** The digest mail of a person's unread notifications (pure: text and HTML). */
+/** Pure rules of the sweeps: the warning of a delegation expiring soon, and the digest mail of a person's unread notifications (text and HTML). */
 import type { OutgoingMail } from '@ddm/platform';
-import { escapeHtml } from '../templates/template.rules';
+import { EventNotification, uniq } from '../core/event-notification';
+import { escapeHtml } from '../core/template.rules';
+
+/** A live delegation expiring within 7 days, as the delegation projection holds it. */
+export interface ExpiringDelegation {
+  delegationId: string;
+  delegationDisplayId: string | null;
+  recipientUserId: string | null;
+  recipientPositionId: string | null;
+  /** ISO 8601. */
+  expirationDate: string;
+}
+
+/** DELEGATION_EXPIRING warns the recipient (or the position's holders), once per delegation and expiration date. */
+export function expiringNotification(d: ExpiringDelegation): EventNotification | null {
+  const who = d.recipientUserId ? { userIds: [d.recipientUserId], positionIds: [] } : { userIds: [], positionIds: uniq([d.recipientPositionId]) };
+  if (!who.userIds.length && !who.positionIds.length) return null;
+  return {
+    templateKey: 'DELEGATION_EXPIRING',
+    ...who,
+    placeholders: { delegationDisplayId: d.delegationDisplayId ?? d.delegationId, expirationDate: d.expirationDate.slice(0, 10) },
+    entityType: 'delegation',
+    entityId: d.delegationId,
+    path: `/delegations/${d.delegationId}`,
+    sourceKey: `expiring:${d.delegationId}:${d.expirationDate}`,
+  };
+}
 
 export interface DigestFacts {
   email: string;

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Param, Patch, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiAuth, Caller, CurrentCaller, RequirePermission, ResponseMessage } from '@ddm/contracts';
-import { TenantQuery } from '../notifications/dto/notification-request.dto';
+import { TenantQuery } from '../core/tenant.query';
 import { TemplateView, UpdateTemplateDto } from './dto/template.dto';
 import { TemplatesService } from './templates.service';
 

@@ -1,24 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { badRequest } from '@ddm/contracts';
-import { Db, Queryable } from '@ddm/platform';
-import { TemplateView, UpdateTemplateDto, toTemplateView } from './dto/template.dto';
+import { Db } from '@ddm/platform';
+import { TEMPLATE_KEYS, isTemplateKey } from '../core/template.rules';
+import { TemplateView, UpdateTemplateDto, overrideText, toTemplateView } from './dto/template.dto';
+import { TemplateRefs } from './template-refs';
 import { OverrideRow, overridesSql, upsertOverrideSql } from './template.sql';
-import { TEMPLATE_KEYS, TemplateDefinition, TemplateKey, effectiveTemplate, isTemplateKey, unknownPlaceholders } from './template.rules';
+import { effectiveTemplate, unknownPlaceholders } from './template.rules';
 
 /** The templates every tenant has (defaults in code), with the tenant's own texts where it changed them. */
 @Injectable()
 export class TemplatesService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly refs: TemplateRefs,
+  ) {}
 
   async list(tenantId: string): Promise<TemplateView[]> {
     const overrides = new Map((await this.db.query<OverrideRow>(overridesSql(tenantId))).map((o) => [o.template_key, o]));
-    return TEMPLATE_KEYS.map((key) => toTemplateView(effectiveTemplate(key, toText(overrides.get(key)))));
-  }
-
-  /** The template of `key` in the tenant (one statement, in the caller's transaction or not). */
-  async get(q: Queryable, tenantId: string, key: TemplateKey): Promise<TemplateDefinition> {
-    const [o] = await q.query<OverrideRow>(overridesSql(tenantId, key));
-    return effectiveTemplate(key, toText(o));
+    return TEMPLATE_KEYS.map((key) => toTemplateView(effectiveTemplate(key, overrideText(overrides.get(key)))));
   }
 
   async update(tenantId: string, key: string, dto: UpdateTemplateDto, by: string): Promise<TemplateView> {
@@ -27,7 +26,7 @@ export class TemplatesService {
       throw badRequest('Nothing to change: send titleTemplate, messageTemplate or both', [{ field: 'titleTemplate', message: 'titleTemplate or messageTemplate is required' }]);
     }
     return this.db.transaction(async (tx) => {
-      const current = await this.get(tx, tenantId, key);
+      const current = await this.refs.get(tx, tenantId, key);
       const text = { titleTemplate: dto.titleTemplate ?? current.titleTemplate, messageTemplate: dto.messageTemplate ?? current.messageTemplate };
       const unknown = unknownPlaceholders(key, text);
       if (unknown.length) {
@@ -37,11 +36,7 @@ export class TemplatesService {
         );
       }
       const [row] = await tx.query<OverrideRow>(upsertOverrideSql(tenantId, key, text.titleTemplate, text.messageTemplate, by));
-      return toTemplateView(effectiveTemplate(key, toText(row)));
+      return toTemplateView(effectiveTemplate(key, overrideText(row)));
     });
   }
-}
-
-function toText(o: OverrideRow | undefined) {
-  return o ? { titleTemplate: o.title_template, messageTemplate: o.message_template } : null;
 }

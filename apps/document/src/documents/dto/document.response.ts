@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Caller, DOCUMENT_STATUSES, ApiJsonValue, DocumentPayload, RecordPermission, recordPermissions, relationshipsOf } from '@ddm/contracts';
+import { fileLink } from '../../core/file-link';
 import { APPROVAL_STATUSES, APPROVE_DOCUMENT, EDIT_DOCUMENT, REVIEW_DOCUMENT, REVIEW_STATUSES, SHARING_TYPES, UPLOAD_TYPES, isNamed, oversightStatuses } from '../document.rules';
 
 /** A person a document names, from the projection of the auth area's users. */
@@ -169,11 +170,6 @@ export type StoredDocumentView = Omit<
 /** The document's address in the app (APP_URL + /documents/<id>). */
 export function documentLink(appUrl: string, id: string): string {
   return `${appUrl.replace(/\/+$/, '')}/documents/${id}`;
-}
-
-/** Where a file's content is read. */
-export function fileLink(fileId: string): string {
-  return `/document/v1/files/${fileId}/content`;
 }
 
 /** The view for a caller (who holds `positionIds`): the stored view, its link, the caller's flags and permissions on it. */

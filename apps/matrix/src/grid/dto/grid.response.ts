@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { MatrixStatusView } from '../../matrices/dto/matrix.response';
+import { MatrixStatusView } from '../../core/matrix-status.response';
 
 export class GridColumnView {
   @ApiProperty({ format: 'uuid' }) id: string;

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Caller, PermissionRule, RecordPermission, recordPermissions, relationshipsOf } from '@ddm/contracts';
-import { statusByName } from '../matrix.rules';
+import { MatrixStatusView } from '../../core/matrix-status.response';
+import { statusByName } from '../../core/matrix-status.rules';
 
 export class MatrixSectionView {
   @ApiProperty({ format: 'uuid' }) sectionId: string;
@@ -27,12 +28,6 @@ export class MatrixUserDetailsView {
   @ApiProperty() isActive: boolean;
   @ApiProperty({ type: String, nullable: true }) profileImageUrl: string | null;
   @ApiProperty({ type: [MatrixPositionRefView] }) positions: MatrixPositionRefView[];
-}
-
-export class MatrixStatusView {
-  @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty({ enum: ['Active', 'Draft', 'Archived'] }) statusName: string;
-  @ApiProperty() isActive: boolean;
 }
 
 export class MatrixGroupDetailsView {

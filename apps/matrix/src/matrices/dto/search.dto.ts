@@ -1,9 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional, IntersectionType, OmitType } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsString, IsUUID, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
-import { CommaList, IsoDateTime, MAX_PAGE, Nullable, OptionalNotNull, SORT_ORDERS, SortOrder, ToBoolean } from '@ddm/contracts';
-import { MATRIX_STATUS_NAMES, MatrixStatusName } from '../matrix.rules';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsString, IsUUID, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { CommaList, IsoDateTime, Nullable, OptionalNotNull, PageQuery, SORT_ORDERS, SortOrder, ToBoolean } from '@ddm/contracts';
+import { MATRIX_STATUS_NAMES, MatrixStatusName } from '../../core/matrix-status.rules';
 import { SHARING_TYPES } from './matrix-change.dto';
 
 export const MATRIX_SORTS = ['matrixName', 'matrixId', 'createdOn', 'updatedOn', 'matrixStatusName'] as const;
@@ -104,23 +104,11 @@ export class MatrixFiltersDto {
   delegationsCount?: CountRangeDto;
 }
 
-export class MatrixSearchDto extends MatrixFiltersDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE, default: 1 })
-  @OptionalNotNull()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_PAGE)
-  page: number = 1;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 10 })
-  @OptionalNotNull()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit: number = 10;
-
+/**
+ * POST /matrix/v1/matrix/global-search: the filters, a page (PageQuery's page and limit) and the
+ * sort. sortOrder is the search's own (newest first by default), declared after sortBy.
+ */
+export class MatrixSearchDto extends IntersectionType(MatrixFiltersDto, OmitType(PageQuery, ['sortOrder'])) {
   @ApiPropertyOptional({ enum: MATRIX_SORTS, default: 'updatedOn' })
   @OptionalNotNull()
   @IsIn(MATRIX_SORTS)
@@ -136,41 +124,4 @@ export class MatrixSearchDto extends MatrixFiltersDto {
   @IsString()
   @MaxLength(1000)
   select?: string;
-}
-
-export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
-
-export class GridQuery {
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE, default: 1 })
-  @OptionalNotNull()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_PAGE)
-  page: number = 1;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50, description: 'Rows (decisions) per page' })
-  @OptionalNotNull()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit: number = 50;
-
-  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'The grid as it stood at this instant' })
-  @OptionalNotNull()
-  @IsoDateTime()
-  at?: string;
-}
-
-export class ExportQuery {
-  @ApiPropertyOptional({ enum: EXPORT_FORMATS, default: 'csv' })
-  @OptionalNotNull()
-  @IsIn(EXPORT_FORMATS)
-  format: (typeof EXPORT_FORMATS)[number] = 'csv';
-
-  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'The grid as it stood at this instant' })
-  @OptionalNotNull()
-  @IsoDateTime()
-  at?: string;
 }

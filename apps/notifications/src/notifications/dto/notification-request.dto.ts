@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsObject, IsString, IsUUID, MaxLength, ValidateBy } from 'class-validator';
 import { OptionalNotNull, PageQuery } from '@ddm/contracts';
-import { CATEGORIES, TEMPLATE_KEYS } from '../../templates/template.rules';
-import { MAX_PAYLOAD_BYTES, MAX_PLACEHOLDERS, MAX_PLACEHOLDER_LENGTH, STATUSES, TIME_PERIODS, isAllowedActionUrl, payloadBytes, placeholderProblems } from '../notification.rules';
-
-const TENANT = { format: 'uuid', description: "The tenant; defaults to the caller's active tenant" } as const;
+import { STATUSES } from '../../core/notification.rules';
+import { CATEGORIES, TEMPLATE_KEYS } from '../../core/template.rules';
+import { TENANT } from '../../core/tenant.query';
+import { MAX_PAYLOAD_BYTES, MAX_PLACEHOLDERS, MAX_PLACEHOLDER_LENGTH, TIME_PERIODS, isAllowedActionUrl, payloadBytes, placeholderProblems } from '../notification.rules';
 
 /** POST /v1/notifications */
 export class CreateNotificationDto {
@@ -77,14 +77,6 @@ export class CountNotificationsQuery {
   timePeriod: (typeof TIME_PERIODS)[number] = 'all';
 }
 
-/** POST /v1/notifications/mark-all-read, and the tenant of the stream. */
-export class TenantQuery {
-  @ApiPropertyOptional(TENANT)
-  @OptionalNotNull()
-  @IsUUID('all')
-  tenantId?: string;
-}
-
 /** GET /v1/notifications: the caller's own, newest first unless sortOrder=asc. */
 export class ListNotificationsQuery extends PageQuery {
   @ApiPropertyOptional(TENANT)
@@ -129,18 +121,4 @@ export class ToggleStatusDto {
   @ApiProperty({ enum: STATUSES, description: 'READ sets readAt; UNREAD clears it' })
   @IsIn(STATUSES)
   status: (typeof STATUSES)[number];
-}
-
-export const EMAIL_DIGESTS = ['off', 'daily', 'weekly'] as const;
-
-/** PATCH /v1/notifications/preferences */
-export class UpdatePreferencesDto {
-  @ApiPropertyOptional(TENANT)
-  @OptionalNotNull()
-  @IsUUID('all')
-  tenantId?: string;
-
-  @ApiProperty({ enum: EMAIL_DIGESTS, description: 'A mail of the unread notifications: never, every day, or every week' })
-  @IsIn(EMAIL_DIGESTS)
-  emailDigest: (typeof EMAIL_DIGESTS)[number];
 }

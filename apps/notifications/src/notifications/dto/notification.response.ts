@@ -1,27 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { NotificationPayload } from '@ddm/contracts';
-import { CATEGORIES, TEMPLATE_KEYS } from '../../templates/template.rules';
-import { STATUSES, TIME_PERIODS, relativeTime } from '../notification.rules';
-
-/** Notification (spec §2.14). */
-export class NotificationView {
-  @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty({ format: 'uuid' }) tenantId: string;
-  @ApiProperty({ enum: TEMPLATE_KEYS, example: 'DELEGATION_ISSUED' }) templateKey: string;
-  @ApiProperty({ enum: CATEGORIES, example: 'DELEGATION' }) category: string;
-  @ApiProperty({ description: 'Rendered from the template (plain text)' }) title: string;
-  @ApiProperty({ description: 'Rendered from the template (HTML; placeholder values escaped)' }) message: string;
-  @ApiProperty() isActionable: boolean;
-  @ApiProperty({ enum: STATUSES }) status: string;
-  @ApiProperty({ format: 'date-time' }) createdAt: string;
-  @ApiProperty({ format: 'uuid' }) userId: string;
-  @ApiProperty({ type: String, nullable: true, example: 'delegation' }) entityType: string | null;
-  @ApiProperty({ type: String, nullable: true }) entityId: string | null;
-  @ApiProperty({ example: '5 minutes ago', description: 'Computed when answered' }) relativeTime: string;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true }) readAt: string | null;
-  @ApiProperty({ type: String, nullable: true }) actionUrl: string | null;
-  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) payload: Record<string, unknown> | null;
-}
+import { NotificationView, toNotificationView } from '../../core/notification.response';
+import { TIME_PERIODS } from '../notification.rules';
 
 /** Notification status counts (spec §2.15). */
 export class NotificationCountsView {
@@ -33,12 +13,6 @@ export class NotificationCountsView {
 
 export class MarkAllReadResult {
   @ApiProperty({ description: 'Notifications of the caller that were unread and now are read' }) count: number;
-}
-
-export class PreferencesView {
-  @ApiProperty({ format: 'uuid' }) tenantId: string;
-  @ApiProperty({ format: 'uuid' }) userId: string;
-  @ApiProperty({ enum: ['off', 'daily', 'weekly'] }) emailDigest: string;
 }
 
 export interface NotificationRow {
@@ -76,28 +50,6 @@ export function toNotificationPayload(r: NotificationRow): NotificationPayload {
     readAt: r.read_at,
     actionUrl: r.action_url,
     payload: r.payload,
-  };
-}
-
-/** The notification as answered, its relativeTime computed at `now`. */
-export function toNotificationView(tenantId: string, p: NotificationPayload, now: Date = new Date()): NotificationView {
-  return {
-    id: p.id,
-    tenantId,
-    templateKey: p.templateKey,
-    category: p.category,
-    title: p.title,
-    message: p.message,
-    isActionable: p.isActionable,
-    status: p.status,
-    createdAt: p.createdAt,
-    userId: p.userId,
-    entityType: p.entityType,
-    entityId: p.entityId,
-    relativeTime: relativeTime(new Date(p.createdAt), now),
-    readAt: p.readAt,
-    actionUrl: p.actionUrl,
-    payload: p.payload,
   };
 }
 

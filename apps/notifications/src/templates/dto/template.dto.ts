@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, IsUUID, MaxLength } from 'class-validator';
 import { OptionalNotNull } from '@ddm/contracts';
-import { CATEGORIES, TEMPLATE_KEYS, TemplateDefinition, placeholdersOf } from '../template.rules';
+import { CATEGORIES, TEMPLATE_KEYS, TemplateDefinition, TemplateText, placeholdersOf } from '../../core/template.rules';
+import type { OverrideRow } from '../template.sql';
 
 /** PATCH /v1/notifications/templates/{key}: the tenant's texts of a template (the fields given change). */
 export class UpdateTemplateDto {
@@ -46,4 +47,9 @@ export function toTemplateView(t: TemplateDefinition & { isCustom: boolean }): T
     isActionable: t.isActionable,
     isCustom: t.isCustom,
   };
+}
+
+/** An override row's texts (null: the tenant did not change the template). */
+export function overrideText(o: OverrideRow | undefined): TemplateText | null {
+  return o ? { titleTemplate: o.title_template, messageTemplate: o.message_template } : null;
 }

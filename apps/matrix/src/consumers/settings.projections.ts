@@ -1,31 +1,18 @@
-import { ProjectionSpec } from '@ddm/platform';
+import { ProjectionSpec, groupProjection } from '@ddm/platform';
 
-const GROUP_SUBJECTS = ['evt.settings.group.created', 'evt.settings.group.updated', 'evt.settings.group.deleted'] as const;
 const POSITION_SUBJECTS = ['evt.settings.position.created', 'evt.settings.position.updated', 'evt.settings.position.deleted'] as const;
 const SECTION_SUBJECTS = ['evt.settings.decision-section.created', 'evt.settings.decision-section.updated', 'evt.settings.decision-section.deleted'] as const;
 const CATEGORY_SUBJECTS = ['evt.settings.decision-category.created', 'evt.settings.decision-category.updated', 'evt.settings.decision-category.deleted'] as const;
 const AUTHORITY_TYPE_SUBJECTS = ['evt.settings.authority-type.created', 'evt.settings.authority-type.updated', 'evt.settings.authority-type.deleted'] as const;
 
 /** matrix.group_projection: the settings area's groups (a matrix's groups and sharing groups, grid columns, who is a member). */
-export const GROUPS: ProjectionSpec<(typeof GROUP_SUBJECTS)[number]> = {
+export const GROUPS = groupProjection({
   name: 'matrix-settings-groups',
-  subjects: GROUP_SUBJECTS,
   table: 'matrix.group_projection',
-  key: 'id',
-  row: ({ payload: { tenantId, group } }) => ({
-    id: group.id,
-    tenantId,
-    values: {
-      group_code: group.groupId,
-      group_name: group.groupName,
-      tenant_group_type_id: group.tenantGroupTypeId,
-      group_type_name: group.tenantGroupTypeName,
-      status: group.status,
-      is_deleted: group.isDeleted,
-      parent_group_ids: group.parentGroupIds ?? [],
-    },
-  }),
-};
+  columns: ['group_code', 'group_name', 'tenant_group_type_id', 'status', 'is_deleted', 'parent_group_ids'],
+  // This table names the group type's name group_type_name.
+  extra: (group) => ({ group_type_name: group.tenantGroupTypeName }),
+});
 
 /** matrix.position_projection: the settings area's positions (a matrix's positions, grid columns, group membership through a position). */
 export const POSITIONS: ProjectionSpec<(typeof POSITION_SUBJECTS)[number]> = {

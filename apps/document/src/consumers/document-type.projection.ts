@@ -1,6 +1,5 @@
 import { ProjectionSpec } from '@ddm/platform';
-import { DocumentRow, TOUCH_DOCUMENTS_OF_TYPE_SQL } from '../documents/document.sql';
-import { toDocumentPayload } from '../documents/dto/document.response';
+import { publishDocumentsOfType } from '../documents/document-refs';
 
 const SUBJECTS = ['evt.settings.document-type.created', 'evt.settings.document-type.updated', 'evt.settings.document-type.deleted'] as const;
 
@@ -23,7 +22,6 @@ export const DOCUMENT_TYPES: ProjectionSpec<(typeof SUBJECTS)[number]> = {
   // The documents of a renamed type publish themselves again: the areas that show them (decisions) keep the type's name.
   afterChange: async (tx, { subject, payload: { tenantId, documentType } }) => {
     if (subject === 'evt.settings.document-type.created') return;
-    const rows = await tx.query<DocumentRow>(TOUCH_DOCUMENTS_OF_TYPE_SQL, [tenantId, documentType.id]);
-    await tx.publishMany('evt.document.document.updated', rows.map((r) => ({ tenantId, document: toDocumentPayload(r.view, r.version) })));
+    await publishDocumentsOfType(tx, tenantId, documentType.id);
   },
 };

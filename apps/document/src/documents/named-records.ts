@@ -1,11 +1,16 @@
+/**
+ * The records a document names (outgoing: its owner, type, file, sharing groups and users, the
+ * people and positions of its oversight) checked against this service's projections and files.
+ * Not to be confused with a *-refs.ts, which is what a resource publishes to the others.
+ */
 import { FieldError, badRequest, notFound } from '@ddm/contracts';
+import { Queryable, sql } from '@ddm/platform';
 
 /** The key a person named for a step must hold. */
 const NAMED_KEYS: Readonly<Record<string, string>> = { reviewerUserId: 'review:documents', approverUserId: 'approve:documents' };
-import { Queryable, sql } from '@ddm/platform';
 
 /** The records a document names, as a change sends them (each with the request field that carried it). */
-export interface References {
+export interface NamedRecords {
   ownerId?: string;
   documentTypeId?: string | null;
   fileId?: string | null;
@@ -25,7 +30,7 @@ export type KnownGroups = Map<string, string | null>;
  * projections (members, groups, positions, document types) and files (a complete upload of the
  * tenant): a 404 naming each one that is not, with the field that carried it.
  */
-export async function requireReferences(q: Queryable, tenantId: string, sent: References): Promise<KnownGroups> {
+export async function requireNamedRecords(q: Queryable, tenantId: string, sent: NamedRecords): Promise<KnownGroups> {
   const lower = (id: string | null | undefined) => id?.toLowerCase() ?? null;
   const people = Object.entries(sent.people ?? {}).filter((e): e is [string, string] => !!e[1]).map(([f, id]) => [f, id.toLowerCase()] as const);
   const positions = Object.entries(sent.positions ?? {}).filter((e): e is [string, string] => !!e[1]).map(([f, id]) => [f, id.toLowerCase()] as const);

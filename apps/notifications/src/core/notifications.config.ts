@@ -8,7 +8,7 @@ export interface NotificationsOptions {
   maxStreamsPerUser: number;
   /** Read notifications older than this many days are deleted (NOTIFICATIONS_RETENTION_DAYS, default 180). */
   retentionDays: number;
-  /** How often the retention sweep and the digest run (NOTIFICATIONS_SWEEP_INTERVAL_MS, default 1 hour; 0 = never, e.g. in tests that run them by hand). */
+  /** How often each sweep runs: retention, expiring delegations, digest (NOTIFICATIONS_SWEEP_INTERVAL_MS, default 1 hour; 0 = never, e.g. in tests that run them by hand). */
   sweepIntervalMs: number;
 }
 
