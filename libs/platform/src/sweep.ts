@@ -13,7 +13,8 @@ export abstract class ScheduledSweep implements OnApplicationBootstrap, OnApplic
   private running: Promise<number> | undefined;
 
   /**
-   * @param everyMs how often it runs
+   * @param everyMs how often it runs; 0: never on its own (a deployment that turns it off, or specs
+   *   that run `sweep()` by hand)
    * @param what what a run's count counts, for the log line ("delegations expired")
    */
   protected constructor(
@@ -26,6 +27,7 @@ export abstract class ScheduledSweep implements OnApplicationBootstrap, OnApplic
   abstract sweep(): Promise<number>;
 
   onApplicationBootstrap(): void {
+    if (this.everyMs <= 0) return;
     this.timer = setInterval(() => void this.tick(), this.everyMs);
     this.timer.unref();
   }
@@ -46,4 +48,18 @@ export abstract class ScheduledSweep implements OnApplicationBootstrap, OnApplic
       this.running = undefined;
     }
   }
+}
+
+/**
+ * Something written to a long-lived response every `everyMs` (an SSE comment line, so proxies keep
+ * the connection and the client knows it is alive), for as long as the connection is open: the
+ * timer stops by itself when the socket closes, and never keeps the process up. Answers a stop
+ * for closing it earlier.
+ */
+export function heartbeat(socket: { on(event: 'close', listener: () => void): unknown }, everyMs: number, beat: () => void): () => void {
+  const timer = setInterval(beat, everyMs);
+  timer.unref();
+  const stop = () => clearInterval(timer);
+  socket.on('close', stop);
+  return stop;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { NotificationEvent } from '@ddm/contracts';
-import { LOGGER, NatsClient } from '@ddm/platform';
+import { LOGGER, NatsClient, heartbeat } from '@ddm/platform';
 import type { FastifyReply } from 'fastify';
 import { JSONCodec, Subscription } from 'nats';
 import { Logger } from 'pino';
@@ -38,7 +38,7 @@ interface Stream {
   tenantId: string;
   userId: string;
   reply: FastifyReply;
-  heartbeat: NodeJS.Timeout;
+  stopHeartbeat: () => void;
   /** Ids already sent (a notification replayed and arriving live goes out once). */
   sent: Set<string>;
   /** While the missed ones are replayed, live ones wait here (so the stream stays in creation order). */
@@ -133,10 +133,10 @@ export class LiveStreams implements OnApplicationBootstrap, BeforeApplicationShu
       reply,
       sent: new Set(),
       held: replay ? [] : null,
-      heartbeat: setInterval(() => {
+      stopHeartbeat: heartbeat(raw, this.options.heartbeatMs, () => {
         raw.write(`: heartbeat ${new Date().toISOString()}\n\n`);
         this.announce('open', stream);
-      }, this.options.heartbeatMs),
+      }),
     };
     this.local.set(stream.id, stream);
     const key = `${tenantId}:${userId}`;
@@ -200,7 +200,7 @@ export class LiveStreams implements OnApplicationBootstrap, BeforeApplicationShu
     const mine = this.byPerson.get(key);
     mine?.delete(s);
     if (mine && !mine.size) this.byPerson.delete(key);
-    clearInterval(s.heartbeat);
+    s.stopHeartbeat();
     this.registry.remove(s.userId, s.id);
     this.announce('closed', s);
   }

@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Db, LOGGER, MailService, SERVICE_CONFIG, ServiceConfig } from '@ddm/platform';
+import { Db, LOGGER, MailService, SERVICE_CONFIG, ScheduledSweep, ServiceConfig } from '@ddm/platform';
 import { Logger } from 'pino';
 import { NOTIFICATIONS_OPTIONS, NotificationsOptions } from '../core/notifications.config';
-import { NotificationsSweep } from './notifications-sweep';
 import { digestMail } from './sweep.rules';
 import { DigestItem, claimDueDigestsSql, digestItemsSql } from './sweep.sql';
 
@@ -17,7 +16,7 @@ const DIGEST_ITEMS = 20;
  * and marked sent in the claiming statement, so each digest goes once.
  */
 @Injectable()
-export class DigestSweep extends NotificationsSweep {
+export class DigestSweep extends ScheduledSweep {
   constructor(
     private readonly db: Db,
     private readonly mail: MailService,

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Db, LOGGER } from '@ddm/platform';
+import { Db, LOGGER, ScheduledSweep } from '@ddm/platform';
 import { Logger } from 'pino';
 import { NOTIFICATIONS_OPTIONS, NotificationsOptions } from '../core/notifications.config';
 import { NotificationRefs } from '../notifications/notification-refs';
-import { NotificationsSweep } from './notifications-sweep';
 import { expiringNotification } from './sweep.rules';
 import { ExpiringRow, claimExpiringSql } from './sweep.sql';
 
@@ -16,7 +15,7 @@ const EXPIRING_BATCH = 200;
  * marked warned for its expiration date, so each warning goes once.
  */
 @Injectable()
-export class ExpiringSweep extends NotificationsSweep {
+export class ExpiringSweep extends ScheduledSweep {
   constructor(
     private readonly db: Db,
     private readonly notifications: NotificationRefs,

@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Db, LOGGER } from '@ddm/platform';
+import { Db, LOGGER, ScheduledSweep } from '@ddm/platform';
 import { Logger } from 'pino';
 import { NOTIFICATIONS_OPTIONS, NotificationsOptions } from '../core/notifications.config';
-import { NotificationsSweep } from './notifications-sweep';
 import { retentionSql } from './sweep.sql';
 
 /** Read notifications deleted per statement (the sweep repeats until fewer are left). */
@@ -13,7 +12,7 @@ const RETENTION_BATCH = 10_000;
  * in batches, in every tenant. Any replica may run it at any time: deleting twice is nothing.
  */
 @Injectable()
-export class RetentionSweep extends NotificationsSweep {
+export class RetentionSweep extends ScheduledSweep {
   constructor(
     private readonly db: Db,
     @Inject(NOTIFICATIONS_OPTIONS) private readonly options: NotificationsOptions,
