@@ -49,8 +49,7 @@ export default [
     files: ['apps/*/src/**/*.ts'],
     ignores: ['**/*.spec.ts'],
     plugins: { ddm: folderImports },
-    // 'warn' while the areas are moved into this shape; 'error' once every app keeps it.
-    rules: { 'ddm/folder-imports': 'warn', 'ddm/no-folder-cycles': 'warn' },
+    rules: { 'ddm/folder-imports': 'error', 'ddm/no-folder-cycles': 'error' },
   },
   {
     // CommonJS config and setup files (jest.config.js, tools/jest/global-setup.js).
