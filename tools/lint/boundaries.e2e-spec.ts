@@ -57,7 +57,7 @@ describe('the folder import rule in every app (eslint ddm/folder-imports, ddm/no
   const PLANTED: Record<string, [file: string, code: string]> = {
     actions: ['apps/actions/src/consumers/probe.ts', "import * as x from '../actions/actions.service';\nexport const y = x;\n"],
     auth: ['apps/auth/src/invitations/probe.ts', "import * as x from '../users/user.sql';\nexport const y = x;\n"],
-    decision: ['apps/decision/src/authority/probe.ts', "import * as x from '../delegations/delegation.sql';\nexport const y = x;\n"],
+    decision: ['apps/decision/src/conditions/probe.ts', "import * as x from '../delegations/delegation.sql';\nexport const y = x;\n"],
     document: ['apps/document/src/files/probe.ts', "import * as x from '../documents/document.sql';\nexport const y = x;\n"],
     matrix: ['apps/matrix/src/grid/probe.ts', "import * as x from '../matrices/matrix.sql';\nexport const y = x;\n"],
     notifications: ['apps/notifications/src/preferences/probe.ts', "import * as x from '../notifications/notification.sql';\nexport const y = x;\n"],
