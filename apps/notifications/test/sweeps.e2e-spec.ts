@@ -1,9 +1,9 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { delegationEvent, publishEvent, until } from '@ddm/testing';
+import { delegationEvent, publishEvent, startHarness, until } from '@ddm/testing';
 import { SweepsService } from '../src/sweeps/sweeps.service';
-import { NotificationsHarness, startNotifications } from './fixtures/harness';
+import { notificationsApp, NotificationsHarness } from './fixtures/notifications-app';
 
 const PATH = '/v1/notifications';
 
@@ -18,7 +18,7 @@ describe('retention, expiring-delegation and digest sweeps (e2e, real Postgres a
     mailDir = mkdtempSync(join(tmpdir(), 'ddm-digest-'));
     process.env.MAIL_DIR = mailDir;
     process.env.NOTIFICATIONS_RETENTION_DAYS = '180';
-    h = await startNotifications();
+    h = await startHarness(notificationsApp);
     sweeps = h.svc.app.get(SweepsService);
   });
   afterAll(async () => {
