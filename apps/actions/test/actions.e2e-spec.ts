@@ -1,7 +1,9 @@
 import { actionDefaultId } from '@ddm/contracts';
-import { expectErrorBody, httpClient } from '@ddm/testing';
+import { expectErrorBody, httpClient, ISO, publishEvent, startHarness, until, UUID } from '@ddm/testing';
 import { randomUUID } from 'node:crypto';
-import { ActionsHarness, ISO, UUID, announceDecision, announceDocument, expectRefused, publishEvent, startActions, until } from './fixtures/harness';
+import { actionsApp, ActionsHarness } from './fixtures/actions-app';
+import { announceDecision, announceDocument } from './fixtures/announcements';
+import { expectRefused } from './fixtures/expectations';
 
 const PATH = '/actions/v1/actions';
 
@@ -40,7 +42,7 @@ describe('actions (e2e, real Postgres and NATS, auth and settings as child proce
   const priority = (key: string) => actionDefaultId(h.demo.id, 'priority', key);
 
   beforeAll(async () => {
-    h = await startActions();
+    h = await startHarness(actionsApp);
     admin = h.users.get('admin@demo.test')!;
     manager = h.users.get('manager@demo.test')!;
     user = h.users.get('user@demo.test')!;
@@ -61,7 +63,7 @@ describe('actions (e2e, real Postgres and NATS, auth and settings as child proce
     expect(types.body.data.map((t: { name: string }) => t.name)).toEqual(['Meeting', 'Email', 'Review', 'Approval', 'Task']);
     expect(types.body.data[0]).toEqual({ id: actionDefaultId(h.demo.id, 'type', 'MEETING'), tenantId: h.demo.id, type: 'MEETING', name: 'Meeting', typeIcon: 'calendar', status: true, isCustom: false });
 
-    const templates = await httpClient(h.settings.url).get('/settings/v1/action-templates?sortBy=name', { token: h.tokens.user });
+    const templates = await httpClient(h.processes.settings.url).get('/settings/v1/action-templates?sortBy=name', { token: h.tokens.user });
     expect(templates.status).toBe(200);
     expect(templates.body.data).toMatchObject({ page: 1, limit: 10, total: 4 });
     expect(templates.body.data.data.map((t: { name: string }) => t.name)).toEqual(['Prepare Report', 'Review Document', 'Schedule Meeting', 'Send Email']);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { expectErrorBody } from '@ddm/testing';
-import { ActionsHarness, publishEvent, startActions, until } from './fixtures/harness';
+import { expectErrorBody, publishEvent, startHarness, until } from '@ddm/testing';
+import { actionsApp, ActionsHarness } from './fixtures/actions-app';
 
 const PATH = '/actions/v1/actions';
 
@@ -53,7 +53,7 @@ describe('attestation actions (e2e)', () => {
     h.db.query<{ payload: Record<string, unknown> }>(`SELECT payload FROM actions.outbox WHERE subject = $1 AND payload->>'actionId' = $2`, [subject, actionId]);
 
   beforeAll(async () => {
-    h = await startActions();
+    h = await startHarness(actionsApp);
     owner = h.users.get('admin@demo.test')!;
     holder = h.users.get('user@demo.test')!;
     other = h.users.get('auditor@demo.test')!;

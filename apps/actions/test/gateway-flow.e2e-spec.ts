@@ -1,4 +1,4 @@
-import { RunningSystem, TestDatabase, TestNamespace, createTestDatabase, createTestNamespace, runSeed, startSystem, tokenFor, until } from '@ddm/testing';
+import { TestSystem, startTestSystem, tokenFor, until } from '@ddm/testing';
 import { Pool } from 'pg';
 
 /**
@@ -7,9 +7,7 @@ import { Pool } from 'pg';
  * acceptance opening the recipient's action, which the acceptance completes, all on events.
  */
 describe('system: actions behind the gateway, with auth, settings, decision and document, on events', () => {
-  let dbx: TestDatabase;
-  let ns: TestNamespace;
-  let system: RunningSystem;
+  let system: TestSystem;
   let pool: Pool;
   let demoId: string;
   let userId: string;
@@ -17,21 +15,16 @@ describe('system: actions behind the gateway, with auth, settings, decision and 
   const user = () => tokenFor('user@demo.test');
 
   beforeAll(async () => {
-    dbx = await createTestDatabase();
-    ns = createTestNamespace();
-    pool = new Pool({ connectionString: dbx.url, max: 1 });
-    system = await startSystem(dbx, ns, { areas: ['auth', 'settings', 'decision', 'document', 'actions'] });
-    const seeded = runSeed(system.env);
-    const demo = seeded.tenants.find((t) => t.name === 'Demo Co')!;
+    system = await startTestSystem({ areas: ['auth', 'settings', 'decision', 'document', 'actions'] });
+    pool = new Pool({ connectionString: system.db.url, max: 1 });
+    const demo = system.seeded.tenants.find((t) => t.name === 'Demo Co')!;
     demoId = demo.id;
     userId = demo.users.find((u) => u.email === 'user@demo.test')!.id;
   }, 180_000);
 
   afterAll(async () => {
-    await system?.stop();
     await pool?.end();
-    await dbx?.drop();
-    await ns?.cleanup();
+    await system?.close();
   });
 
   it("serves the seeded actions through the gateway: the Global User's own (owned or assigned) by due date, 40 in all, the overdue ones Overdue", async () => {

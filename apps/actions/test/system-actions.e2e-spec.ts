@@ -1,7 +1,8 @@
 import { DelegationEvent, actionDefaultId } from '@ddm/contracts';
-import { delegationEvent, expectErrorBody } from '@ddm/testing';
+import { delegationEvent, expectErrorBody, publishEvent, startHarness, until } from '@ddm/testing';
 import { randomUUID } from 'node:crypto';
-import { ActionsHarness, announceDecision, publishEvent, startActions, until } from './fixtures/harness';
+import { actionsApp, ActionsHarness } from './fixtures/actions-app';
+import { announceDecision } from './fixtures/announcements';
 
 const PATH = '/actions/v1/actions';
 
@@ -54,7 +55,7 @@ describe('system actions (e2e: events of other areas open and close actions)', (
   const pending = (e: DelegationEvent) => publishEvent(h.svc, 'evt.decision.delegation.pending', e);
 
   beforeAll(async () => {
-    h = await startActions();
+    h = await startHarness(actionsApp);
     issuer = h.users.get('manager@demo.test')!;
     recipient = h.users.get('user@demo.test')!;
     approver = h.users.get('admin@demo.test')!;

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { NatsClient } from '@ddm/platform';
-import { expectErrorBody, httpClient, publishEvent, until } from '@ddm/testing';
+import { expectErrorBody, httpClient, ISO, publishEvent, startHarness, until } from '@ddm/testing';
 import { JSONCodec, Subscription } from 'nats';
 import { MAX_CAMPAIGN_ITEMS } from '../src/attestations/attestation.rules';
 import { AttestationOverdueSweep } from '../src/sweeps/attestation-overdue.sweep';
-import { DecisionHarness, ISO, insertDelegations, startDecision } from './fixtures/harness';
+import { decisionApp, DecisionHarness } from './fixtures/decision-app';
+import { insertDelegations } from './fixtures/decision-rows';
 
 const ATTESTATIONS = '/decision/v1/attestations';
 const DELEGATIONS = '/decision/v1/delegations';
@@ -72,11 +73,11 @@ describe('attestation campaigns (e2e)', () => {
   const fallDue = (id: string) => h.db.query(`UPDATE decision.attestation_campaigns SET due_date = now() - interval '1 second' WHERE id = $1`, [id]);
 
   beforeAll(async () => {
-    h = await startDecision();
+    h = await startHarness(decisionApp);
     [admin, manager, user] = ['admin', 'manager', 'user'].map((n) => h.refs.users.get(`${n}@demo.test`)!);
     [{ id: cfo }] = await h.db.query<{ id: string }>(`SELECT id FROM decision.position_projection WHERE tenant_id = $1 AND position_name = 'Chief Financial Officer'`, [h.demo.id]);
     // The manager takes the CFO position in the auth area; its event reaches the decision area's projection.
-    expect((await httpClient(h.auth.url).patch(`/auth/v1/user/update-entities/${manager}`, { token: h.tokens.admin, body: { positionIds: [cfo] } })).status).toBe(200);
+    expect((await httpClient(h.processes.auth.url).patch(`/auth/v1/user/update-entities/${manager}`, { token: h.tokens.admin, body: { positionIds: [cfo] } })).status).toBe(200);
     await until(
       async () => (await h.db.query(`SELECT 1 FROM decision.user_projection WHERE tenant_id = $1 AND id = $2 AND position_ids @> ARRAY[$3::uuid]`, [h.demo.id, manager, cfo])).length > 0,
       'the manager holding the CFO position in the projection',

@@ -13,7 +13,8 @@ import {
   WrittenOrganisation,
   writeOrganisation,
 } from './fixtures/authority-reference';
-import { DecisionHarness, startDecision } from './fixtures/harness';
+import { startHarness } from '@ddm/testing';
+import { decisionApp, DecisionHarness } from './fixtures/decision-app';
 
 /** The seed of the random organisations and checks: a failure names it, and AUTHORITY_PROPERTY_SEED replays them. */
 const SEED = Number(process.env.AUTHORITY_PROPERTY_SEED ?? Date.now() % 1_000_000_000);
@@ -420,7 +421,7 @@ describe(`authority engine: check-batch agrees with a brute-force evaluator (pro
 
   beforeAll(async () => {
     console.log(`authority property: seed ${SEED} (replay with AUTHORITY_PROPERTY_SEED=${SEED})`);
-    h = await startDecision();
+    h = await startHarness(decisionApp);
   });
   afterAll(() => h?.close());
 

@@ -1,6 +1,6 @@
-import { expectErrorBody } from '@ddm/testing';
+import { expectErrorBody, startHarness } from '@ddm/testing';
 import { REFERENCE, T, WrittenOrganisation, before as b, writeOrganisation } from './fixtures/authority-reference';
-import { DecisionHarness, startDecision } from './fixtures/harness';
+import { decisionApp, DecisionHarness } from './fixtures/decision-app';
 
 const CHECK = '/decision/v1/authority/check';
 const BATCH = '/decision/v1/authority/check-batch';
@@ -498,7 +498,7 @@ describe(`authority engine: the reference test set (${CHECKS.length} checks)`, (
   const batchAnswers: Answer[] = [];
 
   beforeAll(async () => {
-    h = await startDecision();
+    h = await startHarness(decisionApp);
     org = await writeOrganisation((text, params) => h.db.query(text, params), h.demo.id, { Approval: h.refs.authorityTypes.get('Approval')!, Signatory: h.refs.authorityTypes.get('Signatory')! }, REFERENCE);
     for (let i = 0; i < CHECKS.length; i += 1000) {
       const res = await h.svc.http.post(BATCH, { token: h.tokens.auditor, body: { checks: CHECKS.slice(i, i + 1000).map(body) } });

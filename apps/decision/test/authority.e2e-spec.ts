@@ -1,5 +1,5 @@
-import { expectErrorBody } from '@ddm/testing';
-import { DecisionHarness, startDecision } from './fixtures/harness';
+import { expectErrorBody, startHarness } from '@ddm/testing';
+import { decisionApp, DecisionHarness } from './fixtures/decision-app';
 
 const CHECK = '/decision/v1/authority/check';
 const DELEGATIONS = '/decision/v1/delegations';
@@ -41,7 +41,7 @@ describe('authority check (e2e)', () => {
   };
 
   beforeAll(async () => {
-    h = await startDecision();
+    h = await startHarness(decisionApp);
     [manager, user] = ['manager', 'user'].map((n) => h.refs.users.get(`${n}@demo.test`)!);
     const res = await h.svc.http.post('/decision/v1/decisions', {
       token: h.tokens.admin,

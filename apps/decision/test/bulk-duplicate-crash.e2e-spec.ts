@@ -1,11 +1,13 @@
-import { DecisionProcesses, insertDecisions, startDecisionProcesses } from './fixtures/harness';
+import { startProcessHarness } from '@ddm/testing';
+import { decisionProcess, DecisionProcesses } from './fixtures/decision-app';
+import { insertDecisions } from './fixtures/decision-rows';
 import { duplicateOutcome, jobEnd, jobProgress } from './fixtures/jobs';
 
 describe('bulk duplicate survives a crash (the decision service as its own process, SIGKILL mid-job)', () => {
   let h: DecisionProcesses;
 
   beforeAll(async () => {
-    h = await startDecisionProcesses();
+    h = await startProcessHarness(decisionProcess());
   }, 120_000);
   afterAll(() => h?.close());
 
@@ -17,14 +19,14 @@ describe('bulk duplicate survives a crash (the decision service as its own proce
 
     // At least one batch committed, then no goodbye: the batch in flight rolls back, the message stays unacknowledged.
     await jobProgress(h.query, jobId, 100);
-    expect(await h.decision.stop('SIGKILL')).toBeNull();
+    expect(await h.processes.decision.stop('SIGKILL')).toBeNull();
     const [{ processed, status }] = await h.query<{ processed: number; status: string }>(`SELECT processed, status FROM decision.jobs WHERE id = $1`, [jobId]);
     expect(status).toBe('RUNNING');
     expect(processed).toBeGreaterThanOrEqual(100);
     expect(processed).toBeLessThan(1000);
     expect((await duplicateOutcome(h.query, jobId, sources)).copies).toBe(processed);
 
-    await h.startDecision();
+    await h.restart();
     const done = await jobEnd(h, jobId);
     expect(done).toMatchObject({ status: 'COMPLETED', total: 1000, processed: 1000, succeeded: 1000, failed: 0, errors: [] });
     expect(await duplicateOutcome(h.query, jobId, sources)).toEqual({ copies: 1000, sources: 1000, names: 1000, uneven: 0, items: 1000, events: 1000, revisions: 1000 });

@@ -1,7 +1,8 @@
 import { Subjects } from '@ddm/contracts';
-import { PrivateNats, startPrivateNats } from '@ddm/testing';
+import { PrivateNats, startPrivateNats, startProcessHarness, until } from '@ddm/testing';
 import { connect } from 'nats';
-import { DecisionProcesses, insertDecisions, startDecisionProcesses, until } from './fixtures/harness';
+import { decisionProcess, DecisionProcesses } from './fixtures/decision-app';
+import { insertDecisions } from './fixtures/decision-rows';
 import { duplicateOutcome, jobEnd, jobProgress } from './fixtures/jobs';
 
 describe('bulk duplicate survives a NATS restart (a NATS server of this spec, killed mid-job)', () => {
@@ -10,7 +11,7 @@ describe('bulk duplicate survives a NATS restart (a NATS server of this spec, ki
 
   beforeAll(async () => {
     nats = await startPrivateNats();
-    h = await startDecisionProcesses({ natsUrl: nats.url });
+    h = await startProcessHarness(decisionProcess({ natsUrl: nats.url }));
   }, 120_000);
   afterAll(async () => {
     await h?.close();

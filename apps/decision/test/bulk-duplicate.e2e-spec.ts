@@ -1,5 +1,6 @@
-import { expectErrorBody } from '@ddm/testing';
-import { DecisionHarness, ISO, insertDecisions, startDecision, until } from './fixtures/harness';
+import { expectErrorBody, ISO, startHarness, until } from '@ddm/testing';
+import { decisionApp, DecisionHarness } from './fixtures/decision-app';
+import { insertDecisions } from './fixtures/decision-rows';
 
 const PATH = '/decision/v1/decisions';
 const FINAL = ['COMPLETED', 'COMPLETED_WITH_ERRORS', 'FAILED'];
@@ -20,7 +21,7 @@ describe('bulk duplicate of decisions (e2e: the job through JetStream, real Post
     );
 
   beforeAll(async () => {
-    h = await startDecision();
+    h = await startHarness(decisionApp);
   });
   afterAll(() => h?.close());
 

@@ -1,11 +1,13 @@
-import { DecisionProcesses, insertDecisions, insertDelegations, startDecisionProcesses } from './fixtures/harness';
+import { startProcessHarness } from '@ddm/testing';
+import { decisionProcess, DecisionProcesses } from './fixtures/decision-app';
+import { insertDecisions, insertDelegations } from './fixtures/decision-rows';
 import { jobEnd, jobProgress } from './fixtures/jobs';
 
 describe('bulk reassign survives a crash (the decision service as its own process, SIGKILL mid-job)', () => {
   let h: DecisionProcesses;
 
   beforeAll(async () => {
-    h = await startDecisionProcesses();
+    h = await startProcessHarness(decisionProcess());
   }, 120_000);
   afterAll(() => h?.close());
 
@@ -35,7 +37,7 @@ describe('bulk reassign survives a crash (the decision service as its own proces
 
     // At least one batch committed, then no goodbye: the batch in flight rolls back, the message stays unacknowledged.
     await jobProgress(h.query, jobId, 100);
-    expect(await h.decision.stop('SIGKILL')).toBeNull();
+    expect(await h.processes.decision.stop('SIGKILL')).toBeNull();
     const [{ processed, status }] = await h.query<{ processed: number; status: string }>(`SELECT processed, status FROM decision.jobs WHERE id = $1`, [jobId]);
     expect(status).toBe('RUNNING');
     expect(processed).toBeGreaterThanOrEqual(100);
@@ -43,7 +45,7 @@ describe('bulk reassign survives a crash (the decision service as its own proces
     const [mid] = await outcome(ids, auditor);
     expect(mid).toEqual({ reassigned: processed, revisions: processed, events: processed, twice: 0 });
 
-    await h.startDecision();
+    await h.restart();
     const done = await jobEnd(h, jobId);
     expect(done).toMatchObject({ status: 'COMPLETED', total: 1000, processed: 1000, succeeded: 1000, failed: 0, errors: [] });
     expect(await outcome(ids, auditor)).toEqual([{ reassigned: 1000, revisions: 1000, events: 1000, twice: 0 }]);

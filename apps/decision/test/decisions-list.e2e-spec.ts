@@ -1,5 +1,5 @@
-import { HttpResult, expectErrorBody } from '@ddm/testing';
-import { DecisionHarness, ISO, startDecision, until } from './fixtures/harness';
+import { expectErrorBody, HttpResult, ISO, startHarness, until } from '@ddm/testing';
+import { decisionApp, DecisionHarness } from './fixtures/decision-app';
 
 const PATH = '/decision/v1/decisions';
 const SEARCH_PATH = `${PATH}/global-search`;
@@ -102,7 +102,7 @@ describe('decisions list and global search (e2e, real Postgres and NATS)', () =>
   const user = (email: string) => h.refs.users.get(email)!;
 
   beforeAll(async () => {
-    h = await startDecision();
+    h = await startHarness(decisionApp);
     // The display ids of the fixtures cross a digit boundary (99998 .. 100003): a text sort would put 100000 before 99998.
     await h.db.query(
       `INSERT INTO decision.display_id_counters (tenant_id, kind, last_value) VALUES ($1, 'decision', 99997)

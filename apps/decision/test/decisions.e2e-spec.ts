@@ -1,5 +1,5 @@
-import { expectErrorBody } from '@ddm/testing';
-import { DecisionHarness, ISO, UUID7, startDecision } from './fixtures/harness';
+import { expectErrorBody, ISO, startHarness, UUID7 } from '@ddm/testing';
+import { decisionApp, DecisionHarness } from './fixtures/decision-app';
 
 const PATH = '/decision/v1/decisions';
 
@@ -40,7 +40,7 @@ describe('decisions (e2e, real Postgres and NATS, auth and settings as child pro
     h.db.query<Outboxed>(`SELECT subject, payload FROM decision.outbox WHERE payload->'decision'->>'id' = $1 ORDER BY created_at, id`, [id]);
 
   beforeAll(async () => {
-    h = await startDecision();
+    h = await startHarness(decisionApp);
   });
   afterAll(() => h?.close());
 

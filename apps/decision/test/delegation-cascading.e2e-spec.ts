@@ -1,5 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
-import { DecisionHarness, DelegationRowSpec, insertDelegationRows, startDecision } from './fixtures/harness';
+import { startHarness } from '@ddm/testing';
+import { decisionApp, DecisionHarness } from './fixtures/decision-app';
+import { DelegationRowSpec, insertDelegationRows } from './fixtures/decision-rows';
 
 const CHECK = '/decision/v1/delegations/check-cascading-updates';
 interface Affected {
@@ -38,7 +40,7 @@ describe('check-cascading-updates over a 1,111-delegation tree and a 10-deep cha
     new Map((await h.db.query<{ id: string; delegation_display_id: string }>(`SELECT id, delegation_display_id FROM decision.delegations WHERE id = ANY($1::uuid[])`, [ids])).map((r) => [r.id, r.delegation_display_id]));
 
   beforeAll(async () => {
-    h = await startDecision();
+    h = await startHarness(decisionApp);
     admin = h.refs.users.get('admin@demo.test')!;
     holder = h.refs.users.get('manager@demo.test')!;
     const res = await h.svc.http.post('/decision/v1/decisions', {

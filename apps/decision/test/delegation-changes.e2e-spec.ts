@@ -1,5 +1,5 @@
-import { expectErrorBody, until } from '@ddm/testing';
-import { DecisionHarness, UUID7, startDecision } from './fixtures/harness';
+import { expectErrorBody, startHarness, until, UUID7 } from '@ddm/testing';
+import { decisionApp, DecisionHarness } from './fixtures/decision-app';
 
 const DELEGATIONS = '/decision/v1/delegations';
 const UNKNOWN = '0190a000-0000-7000-8000-00000000dead';
@@ -46,7 +46,7 @@ describe('delegations: changes after issue (e2e)', () => {
   };
 
   beforeAll(async () => {
-    h = await startDecision();
+    h = await startHarness(decisionApp);
     [admin, manager, user, auditor] = ['admin', 'manager', 'user', 'auditor'].map((n) => h.refs.users.get(`${n}@demo.test`)!);
     const res = await h.svc.http.post('/decision/v1/decisions', {
       token: h.tokens.admin,

@@ -1,5 +1,5 @@
-import { HttpClient, httpClient, until } from '@ddm/testing';
-import { DecisionHarness, startDecision } from './fixtures/harness';
+import { HttpClient, httpClient, startHarness, until } from '@ddm/testing';
+import { decisionApp, DecisionHarness } from './fixtures/decision-app';
 
 const DELEGATIONS = '/decision/v1/delegations';
 
@@ -47,9 +47,9 @@ describe('delegation invalidation (e2e, auth and settings as child processes)', 
   };
 
   beforeAll(async () => {
-    h = await startDecision();
-    auth = httpClient(h.auth.url);
-    settings = httpClient(h.settings.url);
+    h = await startHarness(decisionApp);
+    auth = httpClient(h.processes.auth.url);
+    settings = httpClient(h.processes.settings.url);
     [user, manager] = ['user', 'manager'].map((n) => h.refs.users.get(`${n}@demo.test`)!);
     const [p] = await h.db.query<{ id: string }>(`SELECT id FROM decision.position_projection WHERE tenant_id = $1 AND status = 'ACTIVE' AND NOT is_deleted ORDER BY position_name LIMIT 1`, [h.demo.id]);
     positionId = p.id;

@@ -1,4 +1,5 @@
-import { DecisionHarness, startDecision } from './fixtures/harness';
+import { startHarness } from '@ddm/testing';
+import { decisionApp, DecisionHarness } from './fixtures/decision-app';
 
 const DELEGATIONS = '/decision/v1/delegations';
 /** The seed of the random tree: a failure names it, and setting DELEGATION_PROPERTY_SEED replays that tree. */
@@ -31,7 +32,7 @@ describe(`delegations: no descendant ever holds more than its ancestor (property
   const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
 
   beforeAll(async () => {
-    h = await startDecision();
+    h = await startHarness(decisionApp);
     const res = await h.svc.http.post('/decision/v1/decisions', {
       token: h.tokens.admin,
       body: {

@@ -1,5 +1,5 @@
-import { expectErrorBody, until } from '@ddm/testing';
-import { DecisionHarness, ISO, UUID7, startDecision } from './fixtures/harness';
+import { expectErrorBody, ISO, startHarness, until, UUID7 } from '@ddm/testing';
+import { decisionApp, DecisionHarness } from './fixtures/decision-app';
 
 const DELEGATIONS = '/decision/v1/delegations';
 const MAPPING_FIELDS = ['conditionDetails', 'conditionId', 'createdAt', 'delegationId', 'id', 'isActive', 'updatedAt'];
@@ -41,7 +41,7 @@ describe("delegations: the spec's operations (e2e, real Postgres and NATS)", () 
   };
 
   beforeAll(async () => {
-    h = await startDecision();
+    h = await startHarness(decisionApp);
     [manager, user, auditor] = ['manager', 'user', 'auditor'].map((n) => h.refs.users.get(`${n}@demo.test`)!);
     decisionId = await newDecision('Sign supplier contracts (spec endpoints)', true);
     plainDecisionId = await newDecision('Approve travel (spec endpoints)', false);

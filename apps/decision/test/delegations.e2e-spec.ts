@@ -1,6 +1,6 @@
-import { expectErrorBody, httpClient, until } from '@ddm/testing';
+import { expectErrorBody, httpClient, startHarness, until } from '@ddm/testing';
 import { ExpirySweep } from '../src/sweeps/expiry.sweep';
-import { DecisionHarness, startDecision } from './fixtures/harness';
+import { decisionApp, DecisionHarness } from './fixtures/decision-app';
 
 const DELEGATIONS = '/decision/v1/delegations';
 
@@ -41,7 +41,7 @@ describe('delegations (e2e, real Postgres and NATS)', () => {
     h.db.query<Outboxed>(`SELECT subject, payload FROM decision.outbox WHERE payload->>'delegationId' = $1 ORDER BY created_at, id`, [id]);
 
   beforeAll(async () => {
-    h = await startDecision();
+    h = await startHarness(decisionApp);
     [admin, manager, user, auditor] = ['admin', 'manager', 'user', 'auditor'].map((n) => h.refs.users.get(`${n}@demo.test`)!);
     const res = await h.svc.http.post('/decision/v1/decisions', {
       token: h.tokens.admin,
@@ -224,7 +224,7 @@ describe('delegations (e2e, real Postgres and NATS)', () => {
 
   describe("with the tenant's settings requiring approval and acceptance (auth's settings, by event)", () => {
     const setSettings = async (body: object) => {
-      const auth = httpClient(h.auth.url);
+      const auth = httpClient(h.processes.auth.url);
       const res = await auth.patch(`/auth/v1/tenants/${h.demo.id}/settings`, { token: h.tokens.admin, body });
       expect(res.status).toBe(200);
       const want = body as { delegationApprovalRequired: boolean; delegationAcceptanceRequired: boolean };

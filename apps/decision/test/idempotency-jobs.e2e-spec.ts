@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { DecisionHarness, insertDecisions, startDecision, until } from './fixtures/harness';
+import { startHarness, until } from '@ddm/testing';
+import { decisionApp, DecisionHarness } from './fixtures/decision-app';
+import { insertDecisions } from './fixtures/decision-rows';
 
 const BULK_DUPLICATE = '/decision/v1/decisions/bulk-duplicate';
 
@@ -14,7 +16,7 @@ describe('Idempotency-Key on bulk duplicate (e2e: the job through JetStream, rea
     h.svc.http.patch(BULK_DUPLICATE, { token: h.tokens.admin, body: { tenantId: h.demo.id, decisionIds }, headers: { 'idempotency-key': key } });
 
   beforeAll(async () => {
-    h = await startDecision();
+    h = await startHarness(decisionApp);
   });
   afterAll(() => h?.close());
 

@@ -1,5 +1,5 @@
-import { HttpResult, expectErrorBody } from '@ddm/testing';
-import { DecisionHarness, ISO, startDecision, until } from './fixtures/harness';
+import { expectErrorBody, HttpResult, ISO, startHarness, until } from '@ddm/testing';
+import { decisionApp, DecisionHarness } from './fixtures/decision-app';
 
 const PATH = '/decision/v1/decisions';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -80,7 +80,7 @@ describe('decision revisions: history and the decision at an instant (e2e, real 
   };
 
   beforeAll(async () => {
-    h = await startDecision();
+    h = await startHarness(decisionApp);
   });
   afterAll(() => h?.close());
 

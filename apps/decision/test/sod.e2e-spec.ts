@@ -1,5 +1,5 @@
-import { HttpResult, expectErrorBody, httpClient } from '@ddm/testing';
-import { DecisionHarness, ISO, startDecision, until } from './fixtures/harness';
+import { expectErrorBody, httpClient, HttpResult, ISO, startHarness, until } from '@ddm/testing';
+import { decisionApp, DecisionHarness } from './fixtures/decision-app';
 
 const RULES = '/decision/v1/authority/sod-rules';
 const CONFLICTS = '/decision/v1/authority/sod-conflicts';
@@ -90,7 +90,7 @@ describe('segregation of duties (e2e)', () => {
   };
 
   beforeAll(async () => {
-    h = await startDecision();
+    h = await startHarness(decisionApp);
     [admin, manager, user, auditor] = ['admin', 'manager', 'user', 'auditor'].map((u) => h.refs.users.get(`${u}@demo.test`)!);
     approvalType = h.refs.authorityTypes.get('Approval')!;
   });
@@ -297,7 +297,7 @@ describe('segregation of duties (e2e)', () => {
     it('a position holding both sides is a conflict, and so is the person holding it', async () => {
       const [cfo] = await h.db.query<{ id: string }>(`SELECT id FROM decision.position_projection WHERE tenant_id = $1 AND position_name = 'Chief Financial Officer'`, [h.demo.id]);
       // The manager takes the position in auth; the decision area hears of it (its holding history).
-      expect((await httpClient(h.auth.url).patch(`/auth/v1/user/update-entities/${manager}`, { token: h.tokens.admin, body: { positionIds: [cfo.id] } })).status).toBe(200);
+      expect((await httpClient(h.processes.auth.url).patch(`/auth/v1/user/update-entities/${manager}`, { token: h.tokens.admin, body: { positionIds: [cfo.id] } })).status).toBe(200);
       await until(
         async () => (await h.db.query(`SELECT 1 FROM decision.position_holding_history WHERE tenant_id = $1 AND user_id = $2 AND position_id = $3 AND valid_to IS NULL`, [h.demo.id, manager, cfo.id])).length > 0,
         'the manager holding the CFO position in the decision area',

@@ -1,7 +1,7 @@
 import { NatsClient } from '@ddm/platform';
-import { HttpClient, expectErrorBody, httpClient, tokenFor, until } from '@ddm/testing';
+import { expectErrorBody, HttpClient, httpClient, startHarness, tokenFor, until } from '@ddm/testing';
 import { AckPolicy, DeliverPolicy } from 'nats';
-import { DecisionHarness, startDecision } from './fixtures/harness';
+import { decisionApp, DecisionHarness } from './fixtures/decision-app';
 
 const WHAT_IF = '/decision/v1/authority/what-if';
 const DELEGATIONS = '/decision/v1/delegations';
@@ -172,9 +172,9 @@ describe('reorg what-if (e2e, auth and settings as child processes)', () => {
   const holding = (n: string, d: string) => ({ userId: user(n), decisionId: d, authorityTypeId: approvalType });
 
   beforeAll(async () => {
-    h = await startDecision();
-    auth = httpClient(h.auth.url);
-    settings = httpClient(h.settings.url);
+    h = await startHarness(decisionApp);
+    auth = httpClient(h.processes.auth.url);
+    settings = httpClient(h.processes.settings.url);
     approvalType = h.refs.authorityTypes.get('Approval')!;
     const positions = await h.db.query<{ id: string; position_name: string }>(`SELECT id, position_name FROM decision.position_projection WHERE tenant_id = $1 AND NOT is_deleted`, [h.demo.id]);
     for (const p of positions) position.set(p.position_name, p.id);

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { inTenant } from '@ddm/platform';
-import { delegationEvent, expectErrorBody, httpClient, publishEvent } from '@ddm/testing';
+import { delegationEvent, expectErrorBody, httpClient, ISO, publishEvent, startHarness, until, UUID7 } from '@ddm/testing';
 import { FilesService } from '../src/files/files.service';
-import { DocumentHarness, ISO, UUID7, startDocument, until } from './fixtures/harness';
+import { documentApp, DocumentHarness } from './fixtures/document-app';
 
 const PATH = '/document/v1/documents';
 
@@ -56,7 +56,7 @@ describe('documents (e2e, real Postgres and NATS, auth and settings as child pro
   };
 
   beforeAll(async () => {
-    h = await startDocument();
+    h = await startHarness(documentApp);
     admin = h.refs.users.get('admin@demo.test')!.id;
     manager = h.refs.users.get('manager@demo.test')!.id;
     user = h.refs.users.get('user@demo.test')!.id;
@@ -578,13 +578,13 @@ describe('documents (e2e, real Postgres and NATS, auth and settings as child pro
   });
 
   it('shows the names the settings area gives its records: a document type renamed there is renamed on the document (by event)', async () => {
-    const created = await httpClient(h.settings.url).post('/settings/v1/document-types', { token: h.tokens.admin, body: { documentTypeName: 'Guideline' } });
+    const created = await httpClient(h.processes.settings.url).post('/settings/v1/document-types', { token: h.tokens.admin, body: { documentTypeName: 'Guideline' } });
     expect(created.status).toBe(200);
     const typeId = created.body.data.id;
     await until(async () => (await h.db.query(`SELECT 1 FROM document.document_type_projection WHERE id = $1`, [typeId])).length > 0, 'the new type in the projection');
     const d = await made(linked('Brand guideline', { documentSharingType: 'TENANT', documentTypeId: typeId }));
     expect(d.documentTypeName).toBe('Guideline');
-    expect((await httpClient(h.settings.url).patch(`/settings/v1/document-types/${typeId}`, { token: h.tokens.admin, body: { documentTypeName: 'Guidelines' } })).status).toBe(200);
+    expect((await httpClient(h.processes.settings.url).patch(`/settings/v1/document-types/${typeId}`, { token: h.tokens.admin, body: { documentTypeName: 'Guidelines' } })).status).toBe(200);
     await until(async () => (await get(d.id)).body.data.documentTypeName === 'Guidelines', 'the renamed type on the document');
     // The document publishes itself again, with the new name and a newer version, for the areas that show it.
     const updated = await until(async () => (await eventsOf(d.id)).find((e) => e.subject === 'evt.document.document.updated'), 'the document republished');

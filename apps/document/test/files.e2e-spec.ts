@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
-import { expectErrorBody } from '@ddm/testing';
-import { DocumentHarness, startDocument } from './fixtures/harness';
+import { expectErrorBody, startHarness } from '@ddm/testing';
+import { documentApp, DocumentHarness } from './fixtures/document-app';
 
 const MiB = 1024 * 1024;
 
@@ -106,7 +106,7 @@ describe.each([postgres, s3()])('document files (e2e, $name, real Postgres and N
       saved[k] = process.env[k];
       process.env[k] = v;
     }
-    h = await startDocument();
+    h = await startHarness(documentApp);
   });
   afterAll(async () => {
     await h?.close();

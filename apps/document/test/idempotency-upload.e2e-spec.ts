@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { expectErrorBody } from '@ddm/testing';
-import { DocumentHarness, startDocument } from './fixtures/harness';
+import { expectErrorBody, startHarness } from '@ddm/testing';
+import { documentApp, DocumentHarness } from './fixtures/document-app';
 
 /** A multipart upload of `content` (with a Content-Length) under an Idempotency-Key; a fresh boundary each time, as clients make one. */
 async function upload(url: string, token: string, key: string, content: Buffer) {
@@ -29,7 +29,7 @@ describe('Idempotency-Key on the multipart file upload (e2e, real Postgres and N
   const files = async () => (await h.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM document.files`))[0].n;
 
   beforeAll(async () => {
-    h = await startDocument();
+    h = await startHarness(documentApp);
   });
   afterAll(() => h?.close());
 

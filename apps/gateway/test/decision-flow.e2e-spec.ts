@@ -1,28 +1,21 @@
-import { ApiClient, RunningSystem, TestDatabase, TestNamespace, apiClient, createTestDatabase, createTestNamespace, runSeed, startSystem, tokenFor, until } from '@ddm/testing';
+import { ApiClient, TestSystem, apiClient, runSeed, startTestSystem, tokenFor, until } from '@ddm/testing';
 
 /**
  * The decision area with the areas it builds on, as separate processes behind the gateway: the
  * seeded decisions, names that follow the settings area's events, and a bulk job end to end.
  */
 describe('system: decisions behind the gateway, with settings and auth, on events', () => {
-  let dbx: TestDatabase;
-  let ns: TestNamespace;
-  let system: RunningSystem;
+  let system: TestSystem;
   /** Demo Co's System Admin, every answer checked against docs/openapi.json. */
   let api: ApiClient;
 
   beforeAll(async () => {
-    dbx = await createTestDatabase();
-    ns = createTestNamespace();
-    system = await startSystem(dbx, ns, { areas: ['auth', 'settings', 'decision'] });
+    system = await startTestSystem({ areas: ['auth', 'settings', 'decision'] });
     api = apiClient(system.gateway.url, tokenFor('admin@demo.test'));
-    runSeed(system.env);
   }, 120_000);
 
   afterAll(async () => {
-    await system?.stop();
-    await dbx?.drop();
-    await ns?.cleanup();
+    await system?.close();
   });
 
   it("lists the spec's four decision operations in the merged OpenAPI document: status 200, bearer accessToken", async () => {

@@ -1,4 +1,4 @@
-import { HttpClient, RunningSystem, TestDatabase, TestNamespace, createTestDatabase, createTestNamespace, runSeed, startSystem, tokenFor, until } from '@ddm/testing';
+import { HttpClient, TestSystem, runSeed, startTestSystem, tokenFor, until } from '@ddm/testing';
 
 const DELEGATIONS = '/decision/v1/delegations';
 const ALL_STATUSES = 'DRAFT,PENDING,ISSUED,ACCEPTED,REJECTED,SUSPENDED,REVOKED,EXPIRED,ARCHIVED';
@@ -29,9 +29,7 @@ interface Position {
  * area's positions list following the delegations' events.
  */
 describe('system: delegations behind the gateway, with settings and auth, on events', () => {
-  let dbx: TestDatabase;
-  let ns: TestNamespace;
-  let system: RunningSystem;
+  let system: TestSystem;
   let http: HttpClient;
   const admin = tokenFor('admin@demo.test');
   let users: Map<string, string>;
@@ -50,18 +48,13 @@ describe('system: delegations behind the gateway, with settings and auth, on eve
   const get = async (id: string) => (await http.get(`${DELEGATIONS}/${id}`, { token: admin })).body.data as Delegation;
 
   beforeAll(async () => {
-    dbx = await createTestDatabase();
-    ns = createTestNamespace();
-    system = await startSystem(dbx, ns, { areas: ['auth', 'settings', 'decision'] });
+    system = await startTestSystem({ areas: ['auth', 'settings', 'decision'] });
     http = system.http;
-    const seeded = runSeed(system.env);
-    users = new Map(seeded.tenants.find((t) => t.name === 'Demo Co')!.users.map((u) => [u.email, u.id]));
+    users = new Map(system.seeded.tenants.find((t) => t.name === 'Demo Co')!.users.map((u) => [u.email, u.id]));
   }, 180_000);
 
   afterAll(async () => {
-    await system?.stop();
-    await dbx?.drop();
-    await ns?.cleanup();
+    await system?.close();
   });
 
   it("seeds Demo Co's tree: the Finance decisions to the CFO's position, handed down two levels along Direct Line and Functional, one suspended, one expired, one invalid", async () => {

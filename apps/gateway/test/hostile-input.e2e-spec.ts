@@ -1,13 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import {
-  RunningSystem,
-  TestDatabase,
-  TestNamespace,
-  createTestDatabase,
-  createTestNamespace,
+  TestSystem,
   expectErrorBody,
-  runSeed,
-  startSystem,
+  startTestSystem,
   tokenFor,
 } from '@ddm/testing';
 
@@ -29,9 +24,7 @@ const SMALL = 20_000;
  * hold for every operation an area adds: this spec walks the document rather than a list.
  */
 describe('hostile input, on every operation of the API (through the gateway)', () => {
-  let db: TestDatabase;
-  let ns: TestNamespace;
-  let system: RunningSystem;
+  let system: TestSystem;
   let tenantId: string;
   let token: string;
   let operations: Operation[];
@@ -56,10 +49,8 @@ describe('hostile input, on every operation of the API (through the gateway)', (
   const parsed = (r: { status: number; headers: Headers; text: string }) => ({ ...r, body: JSON.parse(r.text) });
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    ns = createTestNamespace();
-    system = await startSystem(db, ns, { areas: ['auth', 'settings', 'decision'] });
-    tenantId = runSeed(system.env).tenantId('Demo Co');
+    system = await startTestSystem({ areas: ['auth', 'settings', 'decision'] });
+    tenantId = system.seeded.tenantId('Demo Co');
     token = tokenFor('admin@demo.test');
     doc = (await system.http.get('/docs-json')).body;
     operations = Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
@@ -71,9 +62,7 @@ describe('hostile input, on every operation of the API (through the gateway)', (
   }, 120_000);
 
   afterAll(async () => {
-    await system?.stop();
-    await db?.drop();
-    await ns?.cleanup();
+    await system?.close();
   });
 
   it('refuses an unknown query parameter with a 400 naming it, on every operation', async () => {

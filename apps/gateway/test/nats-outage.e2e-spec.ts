@@ -19,7 +19,7 @@ import { Pool } from 'pg';
 import { describeOutcomes, outageMix, sleep, systemErrors } from './fixtures/outage';
 
 const CREATED = 'evt.settings.decision-section.created';
-/** The decision area's consumer of the settings sections (apps/decision/src/projections/section.projection.ts). */
+/** The decision area's consumer of the settings sections (apps/decision/src/consumers/section.projection.ts). */
 const SECTIONS_CONSUMER = 'decision-settings-sections';
 
 /**

@@ -2,14 +2,9 @@ import { randomUUID } from 'node:crypto';
 import {
   ApiClient,
   NATS_URL,
-  RunningSystem,
-  TestDatabase,
-  TestNamespace,
+  TestSystem,
   apiClient,
-  createTestDatabase,
-  createTestNamespace,
-  runSeed,
-  startSystem,
+  startTestSystem,
   tokenFor,
   until,
 } from '@ddm/testing';
@@ -22,9 +17,7 @@ import { JSONCodec, NatsConnection, connect } from 'nats';
  * and the decision area's delegation events move the counts in both areas.
  */
 describe('system: settings behind the gateway, with auth, on events', () => {
-  let dbx: TestDatabase;
-  let ns: TestNamespace;
-  let system: RunningSystem;
+  let system: TestSystem;
   /** The API as a client sees it, calling as Demo Co's System Admin (answers checked against docs/openapi.json). */
   let api: ApiClient;
   let nc: NatsConnection;
@@ -32,21 +25,16 @@ describe('system: settings behind the gateway, with auth, on events', () => {
   let userId: string;
 
   beforeAll(async () => {
-    dbx = await createTestDatabase();
-    ns = createTestNamespace();
-    system = await startSystem(dbx, ns, { areas: ['auth', 'settings'] });
+    system = await startTestSystem({ areas: ['auth', 'settings'], seed: ['settings'] });
     api = apiClient(system.gateway.url, tokenFor('admin@demo.test'));
-    const seeded = runSeed(system.env, ['settings']);
-    tenantId = seeded.tenantId('Demo Co');
-    userId = seeded.tenants.find((t) => t.name === 'Demo Co')!.users.find((u) => u.email === 'user@demo.test')!.id;
+    tenantId = system.seeded.tenantId('Demo Co');
+    userId = system.seeded.tenants.find((t) => t.name === 'Demo Co')!.users.find((u) => u.email === 'user@demo.test')!.id;
     nc = await connect({ servers: NATS_URL });
   }, 120_000);
 
   afterAll(async () => {
     await nc?.close();
-    await system?.stop();
-    await dbx?.drop();
-    await ns?.cleanup();
+    await system?.close();
   });
 
   it("lists the spec's six settings operations in the merged OpenAPI document: status 200, bearer accessToken, fields deprecated", async () => {
@@ -128,7 +116,7 @@ describe('system: settings behind the gateway, with auth, on events', () => {
       groupIds: [group.id],
     };
     const js = nc.jetstream();
-    await js.publish(ns.subjects.wire('evt.decision.delegation.issued'), codec.encode(delegation), { msgID: randomUUID() });
+    await js.publish(system.ns.subjects.wire('evt.decision.delegation.issued'), codec.encode(delegation), { msgID: randomUUID() });
 
     await until(async () => (await positionCounts()).delegationsReceived === 1, 'settings to count the delegation');
     expect(await groupCounts()).toMatchObject({ delegationsCount: 1, decisionsCount: 1 });
@@ -136,7 +124,7 @@ describe('system: settings behind the gateway, with auth, on events', () => {
     expect(filtered.data!.data.data.map((p) => p.id)).toEqual([position.id]);
     await until(async () => (await userCounts()).delegationsReceived === 1, 'auth to count the delegation');
 
-    await js.publish(ns.subjects.wire('evt.decision.delegation.revoked'), codec.encode(delegation), { msgID: randomUUID() });
+    await js.publish(system.ns.subjects.wire('evt.decision.delegation.revoked'), codec.encode(delegation), { msgID: randomUUID() });
     await until(async () => (await positionCounts()).delegationsReceived === 0, 'the revocation to count');
     expect(await groupCounts()).toMatchObject({ delegationsCount: 0, decisionsCount: 0 });
   });

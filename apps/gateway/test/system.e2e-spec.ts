@@ -4,16 +4,11 @@ import { AREAS, ROUTES } from '@ddm/contracts';
 import {
   ROOT,
   RunningProcess,
-  RunningSystem,
-  TestDatabase,
-  TestNamespace,
+  TestSystem,
   apiClient,
-  createTestDatabase,
-  createTestNamespace,
   expectErrorBody,
   httpClient,
-  runSeed,
-  startSystem,
+  startTestSystem,
   tokenFor,
 } from '@ddm/testing';
 
@@ -22,30 +17,23 @@ import {
  * processes, on one database and one NATS namespace; requests go through the gateway.
  */
 describe('system: seven services behind the gateway', () => {
-  let dbx: TestDatabase;
-  let ns: TestNamespace;
-  let system: RunningSystem;
+  let system: TestSystem;
   let services: Map<string, RunningProcess>;
   let gw: ReturnType<typeof httpClient>;
   let tenantId: string;
   let otherTenantId: string;
 
   beforeAll(async () => {
-    dbx = await createTestDatabase();
-    ns = createTestNamespace();
-    system = await startSystem(dbx, ns);
+    system = await startTestSystem();
     services = system.services;
     gw = system.http;
 
-    const seeded = runSeed(system.env);
-    tenantId = seeded.tenantId('Demo Co');
-    otherTenantId = seeded.tenantId('Other Co');
+    tenantId = system.seeded.tenantId('Demo Co');
+    otherTenantId = system.seeded.tenantId('Other Co');
   }, 120_000);
 
   afterAll(async () => {
-    await system?.stop();
-    await dbx?.drop();
-    await ns?.cleanup();
+    await system?.close();
   });
 
   it('answers the details endpoint through the gateway, in the envelope, passing x-request-id', async () => {

@@ -3,14 +3,9 @@ import {
   OTLP_KIND,
   OtlpReceiver,
   ReceivedSpan,
-  RunningSystem,
-  TestDatabase,
-  TestNamespace,
-  createTestDatabase,
-  createTestNamespace,
-  runSeed,
+  TestSystem,
   startOtlpReceiver,
-  startSystem,
+  startTestSystem,
   tokenFor,
   until,
 } from '@ddm/testing';
@@ -22,26 +17,20 @@ import {
  * consumer of the event with its statements.
  */
 describe('system: one trace from the gateway through settings, Postgres and NATS to auth', () => {
-  let dbx: TestDatabase;
-  let ns: TestNamespace;
   let otlp: OtlpReceiver;
-  let system: RunningSystem;
+  let system: TestSystem;
   let tenantId: string;
   const admin = tokenFor('admin@demo.test');
 
   beforeAll(async () => {
-    dbx = await createTestDatabase();
-    ns = createTestNamespace();
     otlp = await startOtlpReceiver();
-    system = await startSystem(dbx, ns, { areas: ['auth', 'settings'], env: otlp.env, gatewayEnv: otlp.env });
-    tenantId = runSeed(system.env).tenantId('Demo Co');
+    system = await startTestSystem({ areas: ['auth', 'settings'], env: otlp.env, gatewayEnv: otlp.env });
+    tenantId = system.seeded.tenantId('Demo Co');
   }, 120_000);
 
   afterAll(async () => {
-    await system?.stop();
+    await system?.close();
     await otlp?.close();
-    await dbx?.drop();
-    await ns?.cleanup();
   });
 
   it('creating a position: gateway -> settings -> its INSERT -> the relay publish -> auth consumes it and writes, all one trace', async () => {
@@ -81,7 +70,7 @@ describe('system: one trace from the gateway through settings, Postgres and NATS
 
     // The service's server span is the gateway's child, not the client's: the gateway handed its own context on.
     expect(ofTrace().find((s) => s.spanId === spans.settingsServer.parentSpanId)?.service).toBe('ddm-gateway');
-    expect(spans.publish.attributes).toMatchObject({ 'messaging.system': 'nats', 'messaging.destination.name': ns.subjects.wire('evt.settings.position.created') });
+    expect(spans.publish.attributes).toMatchObject({ 'messaging.system': 'nats', 'messaging.destination.name': system.ns.subjects.wire('evt.settings.position.created') });
     expect(spans.consume.attributes).toMatchObject({ 'messaging.system': 'nats', 'messaging.operation.type': 'process' });
     // Server spans come from the http instrumentation (`POST <route>`), with Fastify's spans beneath them.
     expect([spans.gatewayServer.name, spans.settingsServer.name]).toEqual(['POST /settings/*', 'POST /settings/v1/positions']);

@@ -1,4 +1,4 @@
-import { RunningSystem, TestDatabase, TestNamespace, createTestDatabase, createTestNamespace, runSeed, startSystem, tokenFor, until } from '@ddm/testing';
+import { TestSystem, startTestSystem, tokenFor, until } from '@ddm/testing';
 import { Pool } from 'pg';
 
 /**
@@ -7,9 +7,7 @@ import { Pool } from 'pg';
  * (with its limit), the grid as of a date, and the external link answering without a token.
  */
 describe('system: matrices behind the gateway, with auth, settings and decision, on events', () => {
-  let dbx: TestDatabase;
-  let ns: TestNamespace;
-  let system: RunningSystem;
+  let system: TestSystem;
   let pool: Pool;
   let demoId: string;
   let userId: string;
@@ -17,21 +15,16 @@ describe('system: matrices behind the gateway, with auth, settings and decision,
   const user = () => tokenFor('user@demo.test');
 
   beforeAll(async () => {
-    dbx = await createTestDatabase();
-    ns = createTestNamespace();
-    pool = new Pool({ connectionString: dbx.url, max: 1 });
-    system = await startSystem(dbx, ns, { areas: ['auth', 'settings', 'decision', 'matrix'] });
-    const seeded = runSeed(system.env, ['matrix']);
-    const demo = seeded.tenants.find((t) => t.name === 'Demo Co')!;
+    system = await startTestSystem({ areas: ['auth', 'settings', 'decision', 'matrix'], seed: ['matrix'] });
+    pool = new Pool({ connectionString: system.db.url, max: 1 });
+    const demo = system.seeded.tenants.find((t) => t.name === 'Demo Co')!;
     demoId = demo.id;
     userId = demo.users.find((u) => u.email === 'user@demo.test')!.id;
   }, 180_000);
 
   afterAll(async () => {
-    await system?.stop();
     await pool?.end();
-    await dbx?.drop();
-    await ns?.cleanup();
+    await system?.close();
   });
 
   it('serves the seeded matrices through the gateway: the Global User sees the Finance matrix shared with them, and its saved view', async () => {

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { delegationEvent } from '@ddm/testing';
+import { delegationEvent, startHarness } from '@ddm/testing';
 import { GRID_SOURCES } from '../src/migrations/1766100000000-matrix-grid-versions';
-import { MatrixHarness, announceAuthorityType, announceDecision, announcePosition, startMatrix } from './fixtures/harness';
+import { matrixApp, MatrixHarness } from './fixtures/matrix-app';
+import { announceAuthorityType, announceDecision, announcePosition } from './fixtures/announcements';
 
 /**
  * Grid pages are kept (serialized) under the version of the tenant's grids and served again until
@@ -37,7 +38,7 @@ describe('matrix grid: kept pages are served until what they show changes (e2e, 
   const cellOf = (g: { data: { rows: any[] } }) => g.data.rows[0].cells.find((c: { columnId: string }) => c.columnId === treasurer).delegations;
 
   beforeAll(async () => {
-    h = await startMatrix();
+    h = await startHarness(matrixApp);
     approval = await announceAuthorityType(h, h.demo.id, 'Approval');
     treasurer = await announcePosition(h, h.demo.id, 'Treasurer');
     await announceDecision(h, h.demo.id, { id: decisionId, decisionDisplayId: '10000', name: 'Pay invoices', authorities: [{ ...primary('1000000'), authorityTypeId: approval }] });

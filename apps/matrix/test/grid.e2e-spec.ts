@@ -1,18 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { DelegationEvent } from '@ddm/contracts';
-import { delegationEvent, expectErrorBody } from '@ddm/testing';
+import { delegationEvent, expectErrorBody, startHarness, until } from '@ddm/testing';
 import { Workbook } from 'exceljs';
-import {
-  MatrixHarness,
-  announceAuthorityType,
-  announceCategory,
-  announceDecision,
-  announceGroup,
-  announcePosition,
-  announceSection,
-  startMatrix,
-  until,
-} from './fixtures/harness';
+import { matrixApp, MatrixHarness } from './fixtures/matrix-app';
+import { announceAuthorityType, announceCategory, announceDecision, announceGroup, announcePosition, announceSection } from './fixtures/announcements';
 
 /** A minimal RFC 4180 reader (quoted fields with commas, quotes and line breaks). */
 function parseCsv(text: string): string[][] {
@@ -76,7 +67,7 @@ describe('matrix grid: cells from published delegation events, ?at=, CSV/XLSX ex
   };
 
   beforeAll(async () => {
-    h = await startMatrix();
+    h = await startHarness(matrixApp);
     approval = await announceAuthorityType(h, h.demo.id, 'Approval');
     cfo = await announcePosition(h, h.demo.id, 'CFO');
     controller = await announcePosition(h, h.demo.id, 'Controller');

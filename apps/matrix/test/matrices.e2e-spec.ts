@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { expectErrorBody, httpClient, publishEvent } from '@ddm/testing';
-import { ISO, MatrixHarness, announceCategory, announceDecision, announceGroup, announcePosition, announceSection, startMatrix, until } from './fixtures/harness';
+import { expectErrorBody, httpClient, ISO, publishEvent, startHarness, until } from '@ddm/testing';
+import { matrixApp, MatrixHarness } from './fixtures/matrix-app';
+import { announceCategory, announceDecision, announceGroup, announcePosition, announceSection } from './fixtures/announcements';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -36,7 +37,7 @@ describe('matrices: CRUD, sharing, saved views, favourites, search and bulk owne
   let otherTenants: Record<string, any>;
 
   beforeAll(async () => {
-    h = await startMatrix();
+    h = await startHarness(matrixApp);
     userId = h.users.get('user@demo.test')!;
     auditorId = h.users.get('auditor@demo.test')!;
     adminId = h.users.get('admin@demo.test')!;
@@ -334,7 +335,7 @@ describe('matrices: CRUD, sharing, saved views, favourites, search and bulk owne
   });
   it('share:matrices: a holder of edit:matrices who is not the owner changes a matrix, but not whom it is shared with, without share:matrices', async () => {
     // The Auditor role is given edit:matrices (and not share:matrices) through the auth area, as an admin would.
-    const authHttp = httpClient(h.auth.url);
+    const authHttp = httpClient(h.processes.auth.url);
     const roles = await authHttp.get(`/auth/v1/tenants/${h.demo.id}/roles/list?limit=100`, { token: h.tokens.admin });
     expect(roles.status).toBe(200);
     const auditorRole = roles.body.data.data.find((r: { roleName: string }) => r.roleName === 'Auditor');

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { DelegationEvent, DelegationRoleEvent } from '@ddm/contracts';
-import { delegationEvent, publishEvent } from '@ddm/testing';
+import { delegationEvent, publishEvent, startHarness, until } from '@ddm/testing';
 import { v7 as uuidv7 } from 'uuid';
-import { MatrixHarness, announceDecision, announcePosition, startMatrix, until } from './fixtures/harness';
+import { matrixApp, MatrixHarness } from './fixtures/matrix-app';
+import { announceDecision, announcePosition } from './fixtures/announcements';
 
 describe('role matrix: the grid shows only the delegations holding the chosen decision roles (e2e, real Postgres and NATS)', () => {
   let h: MatrixHarness;
@@ -48,7 +49,7 @@ describe('role matrix: the grid shows only the delegations holding the chosen de
   const historyRows = async (delegationId: string) => (await h.db.query(`SELECT 1 FROM matrix.delegation_history WHERE delegation_id = $1`, [delegationId])).length;
 
   beforeAll(async () => {
-    h = await startMatrix();
+    h = await startHarness(matrixApp);
     cfo = await announcePosition(h, h.demo.id, 'CFO');
     await announceDecision(h, h.demo.id, { id: decision, decisionDisplayId: '20000', name: 'Approve hires' });
     const create = async (body: object) => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ActionAssignedEvent, DocumentOversightEvent, JobCompletedEvent } from '@ddm/contracts';
-import { delegationEvent, publishEvent, until } from '@ddm/testing';
-import { NotificationsHarness, startNotifications } from './fixtures/harness';
+import { delegationEvent, publishEvent, startHarness, until } from '@ddm/testing';
+import { notificationsApp, NotificationsHarness } from './fixtures/notifications-app';
 
 interface Made {
   user_id: string;
@@ -34,7 +34,7 @@ describe('notifications from the other areas’ events (e2e, published events, e
   }
 
   beforeAll(async () => {
-    h = await startNotifications();
+    h = await startHarness(notificationsApp);
     issuer = h.user('manager@demo.test').id;
     recipient = h.user('user@demo.test').id;
     third = h.user('auditor@demo.test').id;

@@ -1,5 +1,5 @@
-import { RunningSystem, TestDatabase, TestNamespace, createTestDatabase, createTestNamespace, runSeed, startSystem, tokenFor, until } from '@ddm/testing';
-import { openStream } from './fixtures/harness';
+import { TestSystem, startTestSystem, tokenFor, until } from '@ddm/testing';
+import { openStream } from './fixtures/sse';
 
 /**
  * The notifications area with the areas it hears from, as separate processes behind the gateway:
@@ -7,25 +7,18 @@ import { openStream } from './fixtures/harness';
  * opened through the gateway, on events only.
  */
 describe('system: notifications behind the gateway, with auth, settings and decision', () => {
-  let dbx: TestDatabase;
-  let ns: TestNamespace;
-  let system: RunningSystem;
+  let system: TestSystem;
   let userId: string;
   const admin = () => tokenFor('admin@demo.test');
   const user = () => tokenFor('user@demo.test');
 
   beforeAll(async () => {
-    dbx = await createTestDatabase();
-    ns = createTestNamespace();
-    system = await startSystem(dbx, ns, { areas: ['auth', 'settings', 'decision', 'notifications'] });
-    const seeded = runSeed(system.env, ['decision']);
-    userId = seeded.tenants.find((t) => t.name === 'Demo Co')!.users.find((u) => u.email === 'user@demo.test')!.id;
+    system = await startTestSystem({ areas: ['auth', 'settings', 'decision', 'notifications'], seed: ['decision'] });
+    userId = system.seeded.tenants.find((t) => t.name === 'Demo Co')!.users.find((u) => u.email === 'user@demo.test')!.id;
   }, 180_000);
 
   afterAll(async () => {
-    await system?.stop();
-    await dbx?.drop();
-    await ns?.cleanup();
+    await system?.close();
   });
 
   it('a delegation issued through the API reaches the recipient’s open stream and list, linking to it', async () => {

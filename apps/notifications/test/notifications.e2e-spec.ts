@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { expectErrorBody } from '@ddm/testing';
-import { ISO, NotificationsHarness, startNotifications } from './fixtures/harness';
+import { expectErrorBody, ISO, startHarness } from '@ddm/testing';
+import { notificationsApp, NotificationsHarness } from './fixtures/notifications-app';
 
 const PATH = '/v1/notifications';
 const FIELDS = ['actionUrl', 'category', 'createdAt', 'entityId', 'entityType', 'id', 'isActionable', 'message', 'payload', 'readAt', 'relativeTime', 'status', 'templateKey', 'tenantId', 'title', 'userId'];
@@ -15,7 +15,7 @@ describe('notifications (e2e, real Postgres and NATS, auth as a child process)',
   const list = (query = '', token = h.tokens.user) => h.svc.http.get(`${PATH}${query ? `?${query}` : ''}`, { token });
 
   beforeAll(async () => {
-    h = await startNotifications();
+    h = await startHarness(notificationsApp);
     userId = h.user('user@demo.test').id;
     managerId = h.user('manager@demo.test').id;
   });

@@ -1,8 +1,9 @@
-import { TestService, expectErrorBody, startTestService, until } from '@ddm/testing';
+import { expectErrorBody, startHarness, startTestService, TestService, until } from '@ddm/testing';
 import { NotificationsModule } from '../src/notifications.module';
 import { notificationsDataSource } from '../src/data-source';
 import { LiveStreams } from '../src/stream/live-streams';
-import { NotificationsHarness, SseClient, openStream, startNotifications } from './fixtures/harness';
+import { notificationsApp, NotificationsHarness } from './fixtures/notifications-app';
+import { openStream, SseClient } from './fixtures/sse';
 
 const PATH = '/v1/notifications';
 
@@ -15,7 +16,7 @@ describe('live notifications (SSE) across two replicas (e2e, real Postgres and N
 
   beforeAll(async () => {
     process.env.NOTIFICATIONS_SSE_HEARTBEAT_MS = '300';
-    h = await startNotifications();
+    h = await startHarness(notificationsApp);
     userId = h.user('user@demo.test').id;
     // A second replica: the same database and namespace, its own process state.
     const second = await startTestService(NotificationsModule, { area: 'notifications', dataSource: notificationsDataSource }, { db: h.svc.db, ns: h.svc.ns });

@@ -1,11 +1,11 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { delegationEvent, publishEvent, until } from '@ddm/testing';
+import { delegationEvent, publishEvent, startHarness, until } from '@ddm/testing';
 import { DigestSweep } from '../src/sweeps/digest.sweep';
 import { ExpiringSweep } from '../src/sweeps/expiring.sweep';
 import { RetentionSweep } from '../src/sweeps/retention.sweep';
-import { NotificationsHarness, startNotifications } from './fixtures/harness';
+import { notificationsApp, NotificationsHarness } from './fixtures/notifications-app';
 
 const PATH = '/v1/notifications';
 
@@ -20,7 +20,7 @@ describe('retention, expiring-delegation and digest sweeps (e2e, real Postgres a
     mailDir = mkdtempSync(join(tmpdir(), 'ddm-digest-'));
     process.env.MAIL_DIR = mailDir;
     process.env.NOTIFICATIONS_RETENTION_DAYS = '180';
-    h = await startNotifications();
+    h = await startHarness(notificationsApp);
     // One run of each sweep, by hand (ScheduledSweep keeps sweep() public for this).
     const { app } = h.svc;
     sweeps = { retention: () => app.get(RetentionSweep).sweep(), expiring: () => app.get(ExpiringSweep).sweep(), digests: () => app.get(DigestSweep).sweep() };

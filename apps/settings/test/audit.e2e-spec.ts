@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { expectErrorBody } from '@ddm/testing';
-import { SettingsHarness, startSettings } from './fixtures/harness';
+import { expectErrorBody, startHarness } from '@ddm/testing';
+import { settingsApp, SettingsHarness } from './fixtures/settings-app';
 
 const P = '/settings/v1/positions';
 const AUDIT = '/settings/v1/audit';
@@ -15,7 +15,7 @@ describe('audit trail over HTTP (e2e, settings with auth as a child process)', (
   let h: SettingsHarness;
 
   beforeAll(async () => {
-    h = await startSettings();
+    h = await startHarness(settingsApp);
   });
   afterAll(async () => {
     await h?.close();

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { inTenant } from '@ddm/platform';
-import { expectErrorBody } from '@ddm/testing';
+import { expectErrorBody, ISO, startHarness, until } from '@ddm/testing';
 import { AuthorityTypeRefs } from '../src/authority-types/authority-type-refs';
 import { publishTenantCreated } from './fixtures/events';
-import { ISO, SettingsHarness, expectManageSettingsRequired, expectOneWins, expectRefusedParameters, startSettings, until } from './fixtures/harness';
+import { settingsApp, SettingsHarness } from './fixtures/settings-app';
+import { expectManageSettingsRequired, expectOneWins, expectRefusedParameters } from './fixtures/expectations';
 
 const PATH = '/settings/v1/authority-types';
 const AUTHORITY_TYPE_FIELDS = ['authorityType', 'authorityTypeIcon', 'authorityTypeOrder', 'createdAt', 'id', 'isDefault', 'isDeleted', 'status', 'tenantId', 'updatedAt'];
@@ -57,7 +58,7 @@ describe('authority types (e2e, real Postgres and NATS, auth as a child process)
     ).map((r) => r.payload.authorityType);
 
   beforeAll(async () => {
-    h = await startSettings();
+    h = await startHarness(settingsApp);
     adminId = h.demo.users.find((u) => u.email === 'admin@demo.test')!.id;
   });
   afterAll(() => h?.close());

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { expectErrorBody } from '@ddm/testing';
-import { ISO, SettingsHarness, expectManageSettingsRequired, expectOneWins, expectRefusedParameters, startSettings } from './fixtures/harness';
+import { expectErrorBody, ISO, startHarness } from '@ddm/testing';
+import { settingsApp, SettingsHarness } from './fixtures/settings-app';
+import { expectManageSettingsRequired, expectOneWins, expectRefusedParameters } from './fixtures/expectations';
 
 const PATH = '/settings/v1/decision-categories';
 const SECTIONS = '/settings/v1/decision-sections';
@@ -49,7 +50,7 @@ describe('decision categories (e2e, real Postgres and NATS, auth as a child proc
     );
 
   beforeAll(async () => {
-    h = await startSettings();
+    h = await startHarness(settingsApp);
     adminId = h.demo.users.find((u) => u.email === 'admin@demo.test')!.id;
     sections.finance = await section('Finance');
     sections.people = await section('People');

@@ -1,5 +1,5 @@
-import { expectErrorBody } from '@ddm/testing';
-import { ISO, SettingsHarness, startSettings, until } from './fixtures/harness';
+import { expectErrorBody, ISO, startHarness, until } from '@ddm/testing';
+import { settingsApp, SettingsHarness } from './fixtures/settings-app';
 
 /** Every field of a decision role (spec §2.7). */
 const DECISION_ROLE_FIELDS = ['id', 'isDeleted', 'roleName', 'status', 'tenantId'];
@@ -36,7 +36,7 @@ describe('decision roles (e2e, real Postgres and NATS, auth as a child process)'
   const adminId = () => h.demo.users.find((u) => u.email === 'admin@demo.test')!.id;
 
   beforeAll(async () => {
-    h = await startSettings();
+    h = await startHarness(settingsApp);
   });
   afterAll(() => h?.close());
 

@@ -1,5 +1,6 @@
-import { expectErrorBody } from '@ddm/testing';
-import { ISO, SettingsHarness, expectManageSettingsRequired, expectOneWins, expectRefusedParameters, startSettings, until } from './fixtures/harness';
+import { expectErrorBody, ISO, startHarness, until } from '@ddm/testing';
+import { settingsApp, SettingsHarness } from './fixtures/settings-app';
+import { expectManageSettingsRequired, expectOneWins, expectRefusedParameters } from './fixtures/expectations';
 
 const PATH = '/settings/v1/decision-sections';
 const CATEGORIES = '/settings/v1/decision-categories';
@@ -57,7 +58,7 @@ describe('decision sections (e2e, real Postgres and NATS, auth as a child proces
   const outboxSize = async () => Number((await h.db.query<{ n: string }>(`SELECT count(*) AS n FROM settings.outbox`))[0].n);
 
   beforeAll(async () => {
-    h = await startSettings();
+    h = await startHarness(settingsApp);
     adminId = h.demo.users.find((u) => u.email === 'admin@demo.test')!.id;
   });
   afterAll(() => h?.close());

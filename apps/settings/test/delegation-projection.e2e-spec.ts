@@ -3,9 +3,9 @@ import { DelegationEvent } from '@ddm/contracts';
 import { applyProjection } from '@ddm/platform';
 import { DELEGATIONS } from '../src/consumers/delegation.projection';
 import { delegation, publishEvent } from './fixtures/events';
-import { NATS_URL } from '@ddm/testing';
+import { NATS_URL, startHarness, until } from '@ddm/testing';
 import { connect } from 'nats';
-import { SettingsHarness, restartSettings, startSettings, until } from './fixtures/harness';
+import { settingsApp, SettingsHarness } from './fixtures/settings-app';
 
 const CONSUMER = 'settings-decision-delegations';
 const code = () => randomUUID().replace(/-/g, '').slice(0, 6);
@@ -50,7 +50,7 @@ describe('delegation projection: evt.decision.delegation.* feed counts and filte
   };
 
   beforeAll(async () => {
-    h = await startSettings();
+    h = await startHarness(settingsApp);
     const type = randomUUID();
     [g1, g2] = [randomUUID(), randomUUID()];
     await sql(`INSERT INTO settings.group_types (id, tenant_id, group_type_name) VALUES ($1, $2, 'Projection Units')`, [type, h.demo.id]);
@@ -249,7 +249,7 @@ describe('delegation projection: evt.decision.delegation.* feed counts and filte
       const jsm = await nc.jetstreamManager();
       await h.svc.app.close();
       await jsm.consumers.delete(stream, durable);
-      await restartSettings(h);
+      await h.restart();
       // The new consumer starts from the beginning of the stream: every delegation event is delivered again, and acknowledged.
       await until(async () => {
         const info = await jsm.consumers.info(stream, durable);

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { expectErrorBody } from '@ddm/testing';
+import { expectErrorBody, ISO, startHarness, until } from '@ddm/testing';
 import { publishTenantCreated } from './fixtures/events';
-import { ISO, SettingsHarness, expectManageSettingsRequired, startSettings, until } from './fixtures/harness';
+import { settingsApp, SettingsHarness } from './fixtures/settings-app';
+import { expectManageSettingsRequired } from './fixtures/expectations';
 
 const PATH = '/settings/v1/document-types';
 const FIELDS = ['createdAt', 'documentTypeIcon', 'documentTypeName', 'id', 'isDefault', 'isDeleted', 'status', 'tenantId', 'updatedAt'];
@@ -21,7 +22,7 @@ describe('document types (e2e, real Postgres and NATS, auth as a child process)'
     h.db.query<{ subject: string; payload: Record<string, any> }>(`SELECT subject, payload FROM settings.outbox WHERE payload->'documentType'->>'id' = $1 ORDER BY created_at, id`, [id]);
 
   beforeAll(async () => {
-    h = await startSettings();
+    h = await startHarness(settingsApp);
   });
   afterAll(() => h?.close());
 

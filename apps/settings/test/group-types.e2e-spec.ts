@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { expectErrorBody } from '@ddm/testing';
+import { expectErrorBody, ISO, startHarness, until } from '@ddm/testing';
 import { publishTenantCreated } from './fixtures/events';
-import { ISO, SettingsHarness, startSettings, until } from './fixtures/harness';
+import { settingsApp, SettingsHarness } from './fixtures/settings-app';
 
 const PATH = '/settings/v1/group-types';
 const GROUP_TYPE_FIELDS = [
@@ -40,7 +40,7 @@ describe('group types (e2e, real Postgres and NATS)', () => {
   const create = async (body: object, token = h.tokens.admin) => h.svc.http.post(PATH, { token, body });
 
   beforeAll(async () => {
-    h = await startSettings();
+    h = await startHarness(settingsApp);
     adminId = h.demo.users.find((u) => u.email === 'admin@demo.test')!.id;
   });
   afterAll(() => h?.close());

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { expectErrorBody } from '@ddm/testing';
-import { ISO, SettingsHarness, startSettings } from './fixtures/harness';
+import { expectErrorBody, ISO, startHarness } from '@ddm/testing';
+import { settingsApp, SettingsHarness } from './fixtures/settings-app';
 
 const PATH = '/settings/v1/groups';
 const GROUP_FIELDS = [
@@ -57,7 +57,7 @@ describe('groups (e2e, real Postgres and NATS)', () => {
     )).map((r) => r.payload);
 
   beforeAll(async () => {
-    h = await startSettings();
+    h = await startHarness(settingsApp);
     for (const t of (await h.svc.http.get('/settings/v1/group-types', { token: h.tokens.admin })).body.data.data) types[t.groupTypeName] = t;
     otherOrg = (await h.svc.http.get('/settings/v1/group-types', { token: h.tokens.otherAdmin })).body.data.data[0].id;
   });

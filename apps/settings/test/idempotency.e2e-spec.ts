@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Pool } from 'pg';
 import { IdempotencySweep, requestFingerprint } from '@ddm/platform';
-import { HttpResult, TestService, expectErrorBody, startTestService } from '@ddm/testing';
+import { expectErrorBody, HttpResult, startHarness, startTestService, TestService, until } from '@ddm/testing';
 import { settingsDataSource } from '../src/data-source';
 import { SettingsModule } from '../src/settings.module';
-import { SettingsHarness, startSettings, until } from './fixtures/harness';
+import { settingsApp, SettingsHarness } from './fixtures/settings-app';
 
 const P = '/settings/v1/positions';
 const BULK = `${P}/bulk-status-update`;
@@ -36,7 +36,7 @@ describe('Idempotency-Key on POST and bulk PATCH (e2e, two replicas on one datab
   }
 
   beforeAll(async () => {
-    h = await startSettings();
+    h = await startHarness(settingsApp);
     // A second replica of the same service on the same database and namespace.
     replica = await startTestService(SettingsModule, { area: 'settings', dataSource: settingsDataSource }, { db: h.svc.db, ns: h.svc.ns });
     owner = new Pool({ connectionString: h.svc.db.url, max: 2 });

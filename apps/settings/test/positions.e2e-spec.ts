@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { expectErrorBody } from '@ddm/testing';
-import { ISO, SettingsHarness, startSettings } from './fixtures/harness';
+import { expectErrorBody, ISO, startHarness } from '@ddm/testing';
+import { settingsApp, SettingsHarness } from './fixtures/settings-app';
 
 const P = '/settings/v1/positions';
 const FIELDS = [
@@ -78,7 +78,7 @@ describe('positions (e2e, real Postgres and NATS)', () => {
   }
 
   beforeAll(async () => {
-    h = await startSettings();
+    h = await startHarness(settingsApp);
     g = await seedGroups(h.demo.id, 'Demo');
     otherGroups = await seedGroups(h.other.id, 'Other');
   });

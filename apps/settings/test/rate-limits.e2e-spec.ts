@@ -1,6 +1,5 @@
-import { RunningProcess, TestDatabase, TestNamespace, TestService, createTestDatabase, createTestNamespace, expectErrorBody, freePort, runSeed, seededTokens, spawnBuilt, startTestService, testEnv } from '@ddm/testing';
-import { SettingsModule } from '../src/settings.module';
-import { settingsDataSource } from '../src/data-source';
+import { TestService, expectErrorBody, seededTokens, startHarness } from '@ddm/testing';
+import { settingsApp, SettingsHarness } from './fixtures/settings-app';
 
 /**
  * The per-tenant abuse limit counts verified callers only: after the guard has checked the token
@@ -10,26 +9,18 @@ import { settingsDataSource } from '../src/data-source';
  * (callers resolved over NATS), the auth seed only, a low RATE_LIMIT_TENANT_MAX.
  */
 describe('settings: the per-tenant rate limit (verified callers)', () => {
-  let database: TestDatabase;
-  let ns: TestNamespace;
-  let auth: RunningProcess;
+  let h: SettingsHarness;
   let svc: TestService;
   let demoId: string;
   const tokens = seededTokens();
   const TENANT_MAX = 6;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    ns = createTestNamespace();
-    const env = testEnv(database, ns, { DB_POOL_SIZE: '3' });
-    auth = await spawnBuilt('apps/auth/src/main.js', { ...env, PORT: String(await freePort()) });
-    svc = await startTestService(SettingsModule, { area: 'settings', dataSource: settingsDataSource }, { db: database, ns, env: { DB_POOL_SIZE: '3', RATE_LIMIT_TENANT_MAX: String(TENANT_MAX) } });
-    demoId = runSeed(env, ['auth']).tenantId('Demo Co');
+    h = await startHarness({ ...settingsApp, env: { DB_POOL_SIZE: '3', RATE_LIMIT_TENANT_MAX: String(TENANT_MAX) } });
+    svc = h.svc;
+    demoId = h.demo.id;
   });
-  afterAll(async () => {
-    await auth?.stop();
-    await svc?.close();
-  });
+  afterAll(() => h?.close());
 
   it('is shared by the tenant\'s callers, answered 429 with the house body, Retry-After and RateLimit-*; another tenant is not affected', async () => {
     // Someone of another tenant names Demo Co: refused by the guard, not counted against Demo Co.

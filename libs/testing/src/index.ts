@@ -11,5 +11,7 @@ export * from './service';
 export * from './processes';
 export * from './events';
 export * from './system';
+export * from './harness';
+export * from './formats';
 export * from './otlp';
 export * from './api/client';

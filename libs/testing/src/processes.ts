@@ -54,7 +54,17 @@ export async function spawnBuilt(entry: string, env: Record<string, string>, rea
   child.stderr!.on('data', (d) => (out = (out + d).slice(-20_000)));
   const url = `http://127.0.0.1:${port}`;
   const output = () => out;
-  await waitForOk(url + readyPath, 30_000, child, output);
+  try {
+    await waitForOk(url + readyPath, 30_000, child, output);
+  } catch (err) {
+    // Not ready in time: the caller never gets the process to stop, and a child left running keeps jest from exiting.
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = once(child, 'exit');
+      child.kill('SIGKILL');
+      await exited;
+    }
+    throw err;
+  }
   return {
     child,
     url,

@@ -1,8 +1,8 @@
 import { AreaName, ROUTES } from '@ddm/contracts';
-import type { TestDatabase } from './database';
+import { TestDatabase, createTestDatabase } from './database';
 import { HttpClient, httpClient } from './http';
-import type { TestNamespace } from './nats';
-import { RunningProcess, freePort, spawnBuilt } from './processes';
+import { TestNamespace, createTestNamespace } from './nats';
+import { RunningProcess, freePort, runSeed, spawnBuilt } from './processes';
 import { testEnv } from './service';
 
 export interface RunningSystem {
@@ -51,6 +51,39 @@ export async function startSystem(
     };
   } catch (err) {
     await Promise.all([...services.values()].map((p) => p.stop()));
+    throw err;
+  }
+}
+
+/** A running system on a test database and namespace of its own, seeded. */
+export interface TestSystem extends RunningSystem {
+  db: TestDatabase;
+  ns: TestNamespace;
+  /** The seed's answer (runSeed). */
+  seeded: ReturnType<typeof runSeed>;
+  /** Stops the gateway and the services, drops the database and the namespace's streams. */
+  close(): Promise<void>;
+}
+
+/**
+ * startSystem on a fresh test database and NATS namespace, then the seed: every area, or `seed`
+ * (SEED_AREAS). For the specs that drive the system behind the gateway.
+ */
+export async function startTestSystem(options: { areas?: readonly AreaName[]; env?: Record<string, string>; gatewayEnv?: Record<string, string>; seed?: readonly string[] } = {}): Promise<TestSystem> {
+  const db = await createTestDatabase();
+  const ns = createTestNamespace();
+  let system: RunningSystem | undefined;
+  const close = async () => {
+    await system?.stop();
+    await db.drop();
+    await ns.cleanup();
+  };
+  try {
+    system = await startSystem(db, ns, options);
+    const seeded = runSeed(system.env, options.seed && [...options.seed]);
+    return { ...system, db, ns, seeded, close };
+  } catch (err) {
+    await close();
     throw err;
   }
 }
