@@ -341,7 +341,7 @@ function bruteForce(org: Organisation, c: RandomCheck): BruteAnswer {
   };
   const holds = (person: string, position: string) => org.holdings.some((h) => h.person === person && h.position === position && during(h.from, h.to));
   const period = (group: string) => org.groups.find((g) => g.name === group)?.periods.find((p) => during(p.from, p.to)) ?? null;
-  /** Whether `scope` is `group` or above it in the hierarchy as it stood at t, both live then. */
+  /** Whether `scope` is `group` or above it in the hierarchy as it stood at t, every group on the way (both ends too) live then. */
   const covers = (scope: string, group: string): boolean => {
     if (!period(scope)?.live || !period(group)?.live) return false;
     const seen = new Set<string>();
@@ -349,12 +349,17 @@ function bruteForce(org: Organisation, c: RandomCheck): BruteAnswer {
       if (g === scope) return true;
       if (seen.has(g)) return false;
       seen.add(g);
-      return (period(g)?.parents ?? []).some(up);
+      return (period(g)?.parents ?? []).filter((p) => period(p)?.live).some(up);
     };
     return up(group);
   };
+  /** Whether a delegation covers the group asked: one of its groups covers it, or (no groups: the decision's whole scope) the group was live then; an unknown group never. */
+  const coversAsked = (d: Delegation): boolean => {
+    if (c.group === null) return c.strangeGroupId === null;
+    return d.groups.length > 0 ? d.groups.some((g) => covers(g, c.group!)) : !!period(c.group)?.live;
+  };
   const admits = (l: Limit): boolean => {
-    if (l.valueType === 'Authorized') return c.value === null;
+    if (l.valueType === 'Authorized') return true; // no amount: any value (or none) is within it
     if (c.value === null || c.unit !== l.unit) return false;
     if (l.value === 'Unlimited') return true;
     return l.operator === '<=' ? micros(c.value) <= micros(l.value!) : micros(c.value) < micros(l.value!);
@@ -378,7 +383,7 @@ function bruteForce(org: Organisation, c: RandomCheck): BruteAnswer {
     const blocked = chain.find(({ d, s }) => {
       if (!s || !HOLDING.includes(s.status) || s.isInvalid) return true;
       if (Date.parse(d.effective) > t || (d.expires !== null && Date.parse(d.expires) <= t)) return true;
-      if ((c.group !== null || c.strangeGroupId !== null) && d.groups.length > 0 && (c.group === null || !d.groups.some((g) => covers(g, c.group!)))) return true;
+      if (!coversAsked(d)) return true;
       return !admits(d.limit);
     });
     trace.push(`${chain.map((x) => x.d.displayId).join(' > ')}: ${blocked ? `blocked at ${blocked.d.displayId}` : `allows ${held.limit.operator ?? ''} ${held.limit.value ?? 'Authorized'}`}`);

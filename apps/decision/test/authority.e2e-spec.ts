@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { expectErrorBody, startHarness } from '@ddm/testing';
 import { decisionApp, DecisionHarness } from './fixtures/decision-app';
 
@@ -97,12 +98,13 @@ describe('authority check (e2e)', () => {
     expect((await check({ userId: h.refs.users.get('auditor@demo.test')!, value: '1' })).allowed).toBe(false);
   });
 
-  it("holders: everyone who held the decision's authority at an instant, through chains in force then", async () => {
+  it("holders: each person who held the decision's authority at an instant once, with the highest limit per type and every delegation giving it; none while it is archived", async () => {
     const decision = await h.svc.http.post('/decision/v1/decisions', {
       token: h.tokens.admin,
       body: { name: 'Sign supplier contracts (holders spec)', status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approval('1000000')] },
     });
     const own = decision.body.data.id as string;
+    const approvalType = h.refs.authorityTypes.get('Approval')!.toLowerCase();
     const give = async (body: object, token = h.tokens.admin) => {
       const res = await h.svc.http.post(DELEGATIONS, { token, body: { decisionId: own, status: 'ISSUED', delegationPathway: ['Matrix'], ...body } });
       expect(res.status).toBe(200);
@@ -110,24 +112,85 @@ describe('authority check (e2e)', () => {
     };
     const root = await give({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approval('500000', { redelegable: true })] });
     const child = await give({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }], delegationAuthorities: [approval('100000')] }, h.tokens.manager);
-    const holders = async (at?: string) => {
-      const res = await h.svc.http.get(`/decision/v1/authority/holders?decisionId=${own}&limit=100${at ? `&at=${encodeURIComponent(at)}` : ''}`, { token: h.tokens.auditor });
+    // A second, higher one to the same person: they are listed once, with both.
+    const second = await give({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }], delegationAuthorities: [approval('200000')] }, h.tokens.manager);
+    interface Holder {
+      holderType: string;
+      userId: string;
+      authorities: { authorityTypeId: string; limit: { value: string; unit: string; operator: string } | null; display: string; heldVia: string; via: { delegationId: string; delegationDisplayId: string }[] }[];
+    }
+    const holders = async (query = '') => {
+      const res = await h.svc.http.get(`/decision/v1/authority/holders?decisionId=${own}${/[?&]limit=/.test(query) ? '' : '&limit=100'}${query}`, { token: h.tokens.auditor });
       expect(res.status).toBe(200);
-      return res.body.data as { total: number; data: { holderType: string; userId: string; delegationDisplayId: string; limits: { limit: string }[] }[] };
+      return res.body.data as { total: number; data: Holder[] };
     };
     const both = await holders();
     expect(both.total).toBe(2);
-    expect(both.data.map((x) => [x.holderType, x.userId, x.delegationDisplayId, x.limits[0].limit])).toEqual([
-      ['USER', manager, root.delegationDisplayId, '<= USD 500,000'],
-      ['USER', user, child.delegationDisplayId, '<= USD 100,000'],
+    expect(both.data.map((x) => [x.holderType, x.userId, x.authorities.map((a) => [a.authorityTypeId, a.limit, a.display, a.heldVia, a.via.map((v) => v.delegationDisplayId)])])).toEqual([
+      ['USER', manager, [[approvalType, { value: '500000', unit: 'USD', operator: '<=' }, '<= USD 500,000', 'SPECIFIC_PERSONNEL', [root.delegationDisplayId]]]],
+      ['USER', user, [[approvalType, { value: '200000', unit: 'USD', operator: '<=' }, '<= USD 200,000', 'SPECIFIC_PERSONNEL', [second.delegationDisplayId, child.delegationDisplayId]]]],
     ]);
+    expect((await holders(`&authorityTypeId=${approvalType}&page=2&limit=1`)).data.map((x) => x.userId)).toEqual([user]);
+    expect((await holders(`&authorityTypeId=${randomUUID()}`)).total).toBe(0);
+
+    const beforeArchive = new Date().toISOString();
+    expect((await h.svc.http.patch(`/decision/v1/decisions/${own}`, { token: h.tokens.admin, body: { status: 'ARCHIVED' } })).status).toBe(200);
+    expect((await holders()).total).toBe(0);
+    expect((await holders(`&at=${encodeURIComponent(beforeArchive)}`)).total).toBe(2);
+    expect((await h.svc.http.patch(`/decision/v1/decisions/${own}`, { token: h.tokens.admin, body: { status: 'PUBLISHED' } })).status).toBe(200);
+
     const beforeRevoke = new Date().toISOString();
-    await new Promise((r) => setTimeout(r, 5));
     expect((await h.svc.http.post(`${DELEGATIONS}/${root.id}/revoke`, { token: h.tokens.admin, body: {} })).status).toBe(200);
     expect((await holders()).total).toBe(0);
-    expect((await holders(beforeRevoke)).total).toBe(2);
+    expect((await holders(`&at=${encodeURIComponent(beforeRevoke)}`)).total).toBe(2);
     expectErrorBody(await h.svc.http.get(`/decision/v1/authority/holders?decisionId=${own}`, { token: h.tokens.otherAdmin }), 404);
     expectErrorBody(await h.svc.http.get('/decision/v1/authority/holders', { token: h.tokens.auditor }), 400);
+  });
+
+  it('decisions ("my authority"): what a person may decide, each decision with the highest limit per type and its chain; a person may ask of themselves without view:decisions', async () => {
+    const decision = await h.svc.http.post('/decision/v1/decisions', {
+      token: h.tokens.admin,
+      body: { name: 'Approve marketing spend (my authority spec)', status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approval('800000')] },
+    });
+    const own = decision.body.data.id as string;
+    const approvalType = h.refs.authorityTypes.get('Approval')!.toLowerCase();
+    const give = async (body: object, token = h.tokens.admin) => {
+      const res = await h.svc.http.post(DELEGATIONS, { token, body: { decisionId: own, status: 'ISSUED', delegationPathway: ['Matrix'], ...body } });
+      expect(res.status).toBe(200);
+      return res.body.data[0] as { id: string; delegationDisplayId: string };
+    };
+    const root = await give({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approval('400000', { redelegable: true })] });
+    const low = await give({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }], delegationAuthorities: [approval('30000')] }, h.tokens.manager);
+    const high = await give({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }], delegationAuthorities: [approval('90000')] }, h.tokens.manager);
+    interface Held {
+      decisionId: string;
+      decisionName: string;
+      authorities: { authorityTypeId: string; limit: { value: string } | null; display: string; heldVia: string; chain: { delegationId: string }[] }[];
+    }
+    const mine = async (query: string, token: string) => h.svc.http.get(`/decision/v1/authority/decisions?limit=100${query}`, { token });
+    const asked = await mine(`&userId=${user}`, h.tokens.user);
+    expect(asked.status).toBe(200);
+    const found = (asked.body.data.data as Held[]).find((d) => d.decisionId === own)!;
+    expect(found).toMatchObject({ decisionName: 'Approve marketing spend (my authority spec)' });
+    expect(found.authorities).toEqual([{ authorityTypeId: approvalType, limit: { value: '90000', unit: 'USD', operator: '<=' }, display: '<= USD 90,000', heldVia: 'SPECIFIC_PERSONNEL', chain: [{ delegationId: root.id, delegationDisplayId: root.delegationDisplayId }, { delegationId: high.id, delegationDisplayId: high.delegationDisplayId }] }]);
+    // Every decision listed is one the check allows (whatever the value), with the same limit.
+    for (const d of asked.body.data.data as Held[]) {
+      for (const a of d.authorities) {
+        const res = await h.svc.http.post('/decision/v1/authority/check', { token: h.tokens.auditor, body: { userId: user, decisionId: d.decisionId, authorityTypeId: a.authorityTypeId, ...(a.limit && a.limit.value !== 'Unlimited' ? { value: a.limit.value, unit: (a.limit as { unit?: string }).unit } : {}) } });
+        expect(res.body.data.allowed).toBe(true);
+      }
+    }
+    // The higher one revoked: the lower one answers.
+    const beforeRevoke = new Date().toISOString();
+    expect((await h.svc.http.post(`${DELEGATIONS}/${high.id}/revoke`, { token: h.tokens.admin, body: {} })).status).toBe(200);
+    const now = ((await mine(`&userId=${user}`, h.tokens.user)).body.data.data as Held[]).find((d) => d.decisionId === own)!;
+    expect(now.authorities.map((a) => [a.display, a.chain.map((l) => l.delegationId)])).toEqual([['<= USD 30,000', [root.id, low.id]]]);
+    const then = ((await mine(`&userId=${user}&at=${encodeURIComponent(beforeRevoke)}`, h.tokens.user)).body.data.data as Held[]).find((d) => d.decisionId === own)!;
+    expect(then.authorities[0].display).toBe('<= USD 90,000');
+    // Of someone else: view:decisions (mayAsk, authority.spec.ts: without it a person asks only of themselves).
+    expect((await mine(`&userId=${manager}`, h.tokens.auditor)).status).toBe(200);
+    expectErrorBody(await mine('', h.tokens.user), 400);
+    expectErrorBody(await mine(`&userId=${manager}&positionId=${randomUUID()}`, h.tokens.user), 400);
   });
 
   it('check-batch: up to 1,000 checks in one request, answered in order; a bad check is named by its index', async () => {

@@ -96,11 +96,19 @@ describe('reorg what-if (e2e, auth and settings as child processes)', () => {
       const res = await h.svc.http.get(`/decision/v1/authority/holders?decisionId=${d}&limit=100`, { token: h.tokens.auditor });
       expect(res.status).toBe(200);
       expect(res.body.data.total).toBeLessThanOrEqual(100);
-      const items = res.body.data.data as { holderType: string; userId: string; delegationId: string; limits: { authorityTypeId: string }[] }[];
-      holders.set(
-        d,
-        items.filter((x) => x.holderType === 'USER').map((x) => ({ userId: x.userId, delegationId: x.delegationId, types: x.limits.map((l) => l.authorityTypeId) })),
-      );
+      // Each person once, per type every delegation giving it: back to one entry per person and delegation.
+      const items = res.body.data.data as { holderType: string; userId: string; authorities: { authorityTypeId: string; via: { delegationId: string }[] }[] }[];
+      const byDelegation = new Map<string, { userId: string; delegationId: string; types: string[] }>();
+      for (const x of items.filter((i) => i.holderType === 'USER')) {
+        for (const a of x.authorities) {
+          for (const v of a.via) {
+            const entry = byDelegation.get(`${x.userId} ${v.delegationId}`) ?? { userId: x.userId, delegationId: v.delegationId, types: [] };
+            entry.types.push(a.authorityTypeId);
+            byDelegation.set(`${x.userId} ${v.delegationId}`, entry);
+          }
+        }
+      }
+      holders.set(d, [...byDelegation.values()]);
     }
     const groups = await h.db.query<{ id: string; parent_group_ids: string[] }>(`SELECT id, parent_group_ids FROM decision.group_projection WHERE tenant_id = $1`, [h.demo.id]);
     return {

@@ -2,7 +2,16 @@ import { Body, Controller, Get, HttpCode, Post, Put, Query } from '@nestjs/commo
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiAuth, ApiPageResponse, Caller, CurrentCaller, Page, RequirePermission, ResponseMessage } from '@ddm/contracts';
 import { AuthorityService } from './authority.service';
-import { AuthorityCheckBatchDto, AuthorityCheckBatchView, AuthorityCheckDto, AuthorityCheckView, AuthorityHolderView, AuthorityHoldersQuery } from './dto/authority-check.dto';
+import {
+  AuthorityCheckBatchDto,
+  AuthorityCheckBatchView,
+  AuthorityCheckDto,
+  AuthorityCheckView,
+  AuthorityDecisionsQuery,
+  AuthorityHolderView,
+  AuthorityHoldersQuery,
+  HeldDecisionView,
+} from './dto/authority-check.dto';
 import { CurrencyRatesDto, CurrencyRatesView } from './dto/currency-rates.dto';
 
 @ApiTags('Authority')
@@ -62,11 +71,29 @@ export class AuthorityController {
     return this.authority.putRates(caller, body);
   }
 
+  @Get('decisions')
+  @ApiOperation({
+    summary: 'What a person may decide ("my authority")',
+    description:
+      'Every decision the person (or position) may decide at `at` (default now): per authority type the highest limit held through a chain in force (as the check answers it, ' +
+      'whatever the value), how it is held and the chain giving it, root first; with `groupId`, only chains covering that group. In display id order, paged. ' +
+      'A person may ask it of themselves; asking of anyone else (or of a position) needs view:decisions.',
+  })
+  @ApiPageResponse(HeldDecisionView, 'Paged decisions with the limits held')
+  @ApiBadRequestResponse({ description: 'Neither or both of userId and positionId, or a bad parameter' })
+  @ResponseMessage('Decisions held retrieved successfully')
+  decisions(@Query() query: AuthorityDecisionsQuery, @CurrentCaller() caller: Caller): Promise<Page<HeldDecisionView>> {
+    return this.authority.decisionsHeld(caller, query);
+  }
+
   @Get('holders')
   @RequirePermission('view:decisions')
   @ApiOperation({
     summary: "Who held a decision's authority",
-    description: 'Everyone who held it at `at` (default now) through a delegation in force whose whole chain was in force: people (by person, or while in the position) and positions with their holders then, with their limits.',
+    description:
+      'Everyone who held it at `at` (default now) through a delegation in force whose whole chain was in force, each once: people (by person, in a position, or as holders of a ' +
+      'POSITION_ONLY position) and POSITION_ONLY positions, with per authority type the highest limit, how it is held and every delegation giving it. None while the decision ' +
+      'is not PUBLISHED. With `authorityTypeId` only that type, with `groupId` only chains covering that group. Ordered by limit (the type asked, or the decision\'s first), highest first, then by name; paged.',
   })
   @ApiPageResponse(AuthorityHolderView, 'Paged holders')
   @ApiNotFoundResponse({ description: "Unknown, or another tenant's decision" })

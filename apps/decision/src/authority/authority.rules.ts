@@ -6,7 +6,7 @@
  */
 import { DelegationLimit, DelegationStatus, HOLDING_STATUSES, Limit } from '../core/delegation.types';
 import { UNLIMITED } from '../core/decision-limits';
-import { limitProblem } from '../core/delegation.rules';
+import { limitProblem, millionths } from '../core/delegation.rules';
 
 /** One delegation of a chain as it stood at the instant asked about. */
 export interface ChainLink {
@@ -28,6 +28,8 @@ export interface AuthorityQuestion {
   unit: string | null;
   groupId: string | null;
   at: Date;
+  /** Whether the type is held at all, whatever the value (what a subject may decide: the highest limit, not a value asked about). */
+  anyValue?: boolean;
 }
 
 /** A value in one currency in another, as of the instant asked about (the tenant's rates); see currency-rates.ts. */
@@ -40,10 +42,10 @@ export type ChainAnswer =
 /**
  * Why `limit` does not admit `value` (in `unit`), or null when it does: the value is what a
  * delegation of `<=` that value would hold, so `< 1000` admits 999.99 but not 1000, `<= 1000` admits
- * 1000, Unlimited admits any number, Authorized needs no value.
+ * 1000, Unlimited admits any number, Authorized needs no value and admits any (it has no amount).
  */
 export function admits(limit: Limit, value: string | null, unit: string | null): string | null {
-  if (limit.authorityLimitValueType === 'Authorized') return value === null ? null : 'the authority is Authorized, without a value to compare';
+  if (limit.authorityLimitValueType === 'Authorized') return null;
   if (value === null) return `a ${limit.authorityLimitValueType} value is needed`;
   const asked: Limit = { ...limit, authorityLimitOperator: '<=', authorityLimitValue: value, authorityLimitValueUnit: unit };
   if (limit.authorityLimitValue === UNLIMITED) return asked.authorityLimitValueUnit === limit.authorityLimitValueUnit ? null : `the unit ${unit ?? 'none'} is not ${limit.authorityLimitValueUnit ?? 'none'}`;
@@ -58,9 +60,18 @@ export function formatLimit(limit: Limit): string {
   return `${limit.authorityLimitOperator ?? ''} ${limit.authorityLimitValueUnit ? `${limit.authorityLimitValueUnit} ` : ''}${value}`.trim();
 }
 
-/** One formatter for every amount (toLocaleString with options builds a new one each call: a thousand checks made 16,000). */
-const AMOUNT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
-const amount = (value: string) => AMOUNT.format(Number(value));
+/**
+ * A decimal as a person reads it, digit for digit ("1234567.50" is "1,234,567.5"): the string is
+ * grouped, never passed through a Number (a limit has 15 digits and 6 decimals, more than a double
+ * keeps). Anything that is not a plain decimal is answered as it is.
+ */
+export function amount(value: string): string {
+  const m = /^(-?)(\d+)(?:\.(\d*))?$/.exec(value.trim());
+  if (!m) return value;
+  const whole = m[2].replace(/^0+(?=\d)/, '').replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const fraction = (m[3] ?? '').replace(/0+$/, '');
+  return `${m[1]}${whole}${fraction ? `.${fraction}` : ''}`;
+}
 
 /** Whether a value in `unit` must be converted before `limit` can compare it: a Currency limit in another currency. */
 export function needsConversion(limit: Limit, unit: string | null): boolean {
@@ -90,7 +101,9 @@ export function notInForce(link: ChainLink, at: Date): string | null {
 /**
  * A chain, root first, the holder's delegation last, evaluated at `q.at`: every link ISSUED or
  * ACCEPTED, not invalid, effective and not expired then; covering `q.groupId` (`covers` answers
- * whether a link's group reaches it through the hierarchy as it stood); and holding the type with
+ * whether a link's group reaches it through the hierarchy as it stood, every group on the way live
+ * then; a link without groups covers the decision's whole scope, `covers(null, g)`: any group live
+ * then, never a closed one); and holding the type with
  * a limit that admits the value. The answer's limit is the holder's own (each link is within its
  * parent when issued; a link whose limit does not admit the value blocks the chain anyway). The
  * first link that fails, root first, is the one named.
@@ -98,7 +111,7 @@ export function notInForce(link: ChainLink, at: Date): string | null {
 export function evaluateChain(
   links: readonly ChainLink[],
   q: AuthorityQuestion,
-  covers: (linkGroupId: string, groupId: string) => boolean,
+  covers: (linkGroupId: string | null, groupId: string) => boolean,
   convert?: Convert,
 ): ChainAnswer {
   if (!links.length) throw new Error('a chain has at least one delegation');
@@ -106,7 +119,7 @@ export function evaluateChain(
     const blocked = (reason: string): ChainAnswer => ({ allowed: false, blockedBy: { delegationId: link.delegationId, delegationDisplayId: link.delegationDisplayId }, reason });
     const inForce = notInForce(link, q.at);
     if (inForce) return blocked(inForce);
-    if (q.groupId !== null && link.groupIds.length > 0 && !link.groupIds.some((g) => covers(g, q.groupId!))) {
+    if (q.groupId !== null && !linkCovers(link.groupIds, q.groupId, covers)) {
       return blocked(`delegation ${link.delegationDisplayId} does not cover group ${q.groupId}`);
     }
     const limit = link.authorities.find((a) => a.authorityTypeId.toLowerCase() === q.authorityTypeId.toLowerCase());
@@ -114,7 +127,7 @@ export function evaluateChain(
     const converted = convert && needsConversion(limit, q.unit) && q.value !== null ? convert(q.value, q.unit!, limit.authorityLimitValueUnit!) : null;
     // A unit is one whatever its letter case ("usd" is USD).
     const sameUnit = q.unit !== null && limit.authorityLimitValueUnit !== null && q.unit.toUpperCase() === limit.authorityLimitValueUnit.toUpperCase();
-    const problem = converted === null ? admits(limit, q.value, sameUnit ? limit.authorityLimitValueUnit : q.unit) : admits(limit, converted, limit.authorityLimitValueUnit);
+    const problem = q.anyValue ? null : converted === null ? admits(limit, q.value, sameUnit ? limit.authorityLimitValueUnit : q.unit) : admits(limit, converted, limit.authorityLimitValueUnit);
     if (problem) {
       const inUnit = converted === null ? '' : ` (${limit.authorityLimitValueUnit} ${amount(converted)})`;
       const asked = q.value === null ? '' : ` < ${q.unit ? `${q.unit} ` : ''}${amount(q.value)}${inUnit}`;
@@ -165,4 +178,55 @@ export function toLink(s: Snapshot): ChainLink {
     groupIds: s.delegationGroups.map((g) => g.groupId),
     authorities: s.delegationAuthorities,
   };
+}
+
+/**
+ * Which of two limits of one authority type is higher: above 0 when `a` is, below when `b` is, 0
+ * when they are equal. Authorized limits are all equal; Unlimited is above any value; at one value
+ * `<=` is above `<`. Units are not converted (the holders of one decision's type share its unit).
+ */
+export function compareLimits(a: Limit, b: Limit): number {
+  const rank = (l: Limit): bigint => {
+    if (l.authorityLimitValueType === 'Authorized') return 0n;
+    if (l.authorityLimitValue === UNLIMITED) return 1n << 80n;
+    const v = l.authorityLimitValue === null ? null : millionths(l.authorityLimitValue);
+    return v === null ? -1n : v * 2n + (l.authorityLimitOperator === '<' ? 0n : 1n);
+  };
+  const [x, y] = [rank(a), rank(b)];
+  return x === y ? 0 : x > y ? 1 : -1;
+}
+
+/**
+ * Whether a link's group reaches the group asked about through the hierarchy as it stood (`groups`:
+ * every group then, with its parents and whether it was live), every group on the way live then (a
+ * closed group between them cuts the line); `null` (a link without groups: the decision's whole
+ * scope) reaches any group live then.
+ */
+export function coverage(groups: readonly { group_id: string; parent_group_ids: string[]; live: boolean }[]): (linkGroup: string | null, target: string) => boolean {
+  const parents = new Map(groups.map((g) => [g.group_id, g.parent_group_ids]));
+  const live = new Set(groups.filter((g) => g.live).map((g) => g.group_id));
+  return (linkGroup, target) => {
+    if (!live.has(target)) return false;
+    if (linkGroup === null) return true;
+    if (!live.has(linkGroup)) return false;
+    const seen = new Set<string>();
+    for (const todo = [target]; todo.length; ) {
+      const g = todo.pop()!;
+      if (g === linkGroup) return true;
+      if (seen.has(g)) continue;
+      seen.add(g);
+      todo.push(...(parents.get(g) ?? []).filter((p) => live.has(p)));
+    }
+    return false;
+  };
+}
+
+/** Whether a link covers the group asked about: one of its groups reaches it, or it has none (the decision's whole scope) and the group was live. */
+export function linkCovers(groupIds: readonly string[], groupId: string, covers: (linkGroupId: string | null, groupId: string) => boolean): boolean {
+  return groupIds.length > 0 ? groupIds.some((g) => covers(g, groupId)) : covers(null, groupId);
+}
+
+/** Whether the caller may ask what `userId` (null: a position) may decide: of themselves always; of anyone else, or of a position, with view:decisions. */
+export function mayAsk(caller: { userId: string; keys: ReadonlySet<string> }, userId: string | null): boolean {
+  return (userId !== null && userId.toLowerCase() === caller.userId.toLowerCase()) || caller.keys.has('view:decisions');
 }

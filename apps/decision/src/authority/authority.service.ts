@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { Caller, Page, badRequest, notFound } from '@ddm/contracts';
+import { Caller, Page, badRequest, forbidden, notFound } from '@ddm/contracts';
 import { Db } from '@ddm/platform';
 import { limitProblem } from '../core/delegation.rules';
-import { ChainAnswer, Snapshot, evaluateChain, formatLimit, limitOf, needsConversion, toLink } from './authority.rules';
-import { CHECKS_AT_SQL, GROUPS_AT_SQL } from './authority.sql';
+import { ChainAnswer, Snapshot, coverage, evaluateChain, formatLimit, limitOf, mayAsk, needsConversion, toLink } from './authority.rules';
+import { CHECKS_AT_SQL, GROUPS_AT_SQL, HELD_DECISIONS_AT_SQL } from './authority.sql';
 import { holdersAt } from './holders';
 import { converterOn, getRates, loadRates, putRates } from './currency-rates';
 import {
@@ -11,9 +11,12 @@ import {
   AuthorityCheckBatchView,
   AuthorityCheckDto,
   AuthorityCheckView,
+  AuthorityDecisionsQuery,
   AuthorityHolderView,
   AuthorityHoldersQuery,
   ChainLinkView,
+  HeldDecisionAuthorityView,
+  HeldDecisionView,
 } from './dto/authority-check.dto';
 import { CurrencyRatesDto, CurrencyRatesView } from './dto/currency-rates.dto';
 
@@ -79,8 +82,49 @@ export class AuthorityService {
     return { results: await this.checkMany(caller, dto.checks, 'checks.') };
   }
 
-  /** The checks, answered in order; `prefix` names a check's fields in errors ("checks.3.decisionId"). */
-  private async checkMany(caller: Caller, dtos: readonly AuthorityCheckDto[], prefix: string): Promise<AuthorityCheckView[]> {
+  /**
+   * GET decisions ("my authority"): every decision the person (or position) may decide at `at`
+   * (default now), each with the highest limit per authority type and the chain giving it, as the
+   * check answers it (whatever the value) for each type the decision had then; a decision none of
+   * whose types is held through a chain in force is left out. In display id order, paged. A person
+   * may ask it of themselves; anyone else needs view:decisions.
+   */
+  async decisionsHeld(caller: Caller, q: AuthorityDecisionsQuery): Promise<Page<HeldDecisionView>> {
+    const userId = q.userId?.toLowerCase() ?? null;
+    const positionId = q.positionId?.toLowerCase() ?? null;
+    if ((userId === null) === (positionId === null)) throw badRequest('Send exactly one of userId and positionId', [{ field: 'userId', message: 'or positionId is required (not both)' }]);
+    if (!mayAsk(caller, userId)) throw forbidden('Missing permission "view:decisions" (without it a person may ask only of themselves)');
+    const at = q.at ? new Date(q.at) : new Date();
+    const held = await this.db.query<{ decision_id: string; decision_display_id: string; name: string; type_ids: string[] }>(HELD_DECISIONS_AT_SQL, [caller.tenantId, at.toISOString(), userId, positionId]);
+    const asked = held.flatMap((d) =>
+      d.type_ids.map((authorityTypeId) => Object.assign(new AuthorityCheckDto(), { decisionId: d.decision_id, authorityTypeId, userId, positionId, groupId: q.groupId ?? null, at: at.toISOString() })),
+    );
+    const answers = asked.length ? await this.checkMany(caller, asked, '', true) : [];
+    const decisions: HeldDecisionView[] = [];
+    for (const d of held) {
+      const authorities: HeldDecisionAuthorityView[] = [];
+      answers.forEach((a, i) => {
+        if (asked[i].decisionId !== d.decision_id || !a.allowed) return;
+        const last = a.chain[a.chain.length - 1];
+        authorities.push({
+          authorityTypeId: a.authorityTypeId!,
+          limit: a.limit,
+          display: last.authority?.display ?? '',
+          heldVia: a.heldVia!,
+          chain: a.chain.map((l) => ({ delegationId: l.delegationId, delegationDisplayId: l.delegationDisplayId })),
+        });
+      });
+      if (authorities.length) decisions.push({ decisionId: d.decision_id, decisionDisplayId: d.decision_display_id, decisionName: d.name, authorities });
+    }
+    const start = (q.page - 1) * q.limit;
+    return new Page(decisions.slice(start, start + q.limit), decisions.length, q.page, q.limit);
+  }
+
+  /**
+   * The checks, answered in order; `prefix` names a check's fields in errors ("checks.3.decisionId");
+   * `anyValue`: whether each type is held at all, whatever the value (the highest limit).
+   */
+  private async checkMany(caller: Caller, dtos: readonly AuthorityCheckDto[], prefix: string, anyValue = false): Promise<AuthorityCheckView[]> {
     const tenantId = caller.tenantId;
     const evaluatedNow = new Date();
     const field = (i: number, name: string) => (prefix ? `${prefix}${i}.${name}` : name);
@@ -143,10 +187,12 @@ export class AuthorityService {
       });
       if (!state) return refused(a.dto.authorityTypeId?.toLowerCase() ?? null, [`decision ${displayId} did not exist on ${day}`]);
       if (state.isDeleted) return refused(a.dto.authorityTypeId?.toLowerCase() ?? null, [`decision ${state.decisionDisplayId} was deleted on ${day}`]);
+      // Only a PUBLISHED decision is decided by its delegations: an ARCHIVED one (or one taken back to DRAFT) gives no authority while it is so.
+      if (state.status !== 'PUBLISHED') return refused(a.dto.authorityTypeId?.toLowerCase() ?? null, [`decision ${state.decisionDisplayId} was ${state.status} on ${day}`]);
       const authorityTypeId = a.dto.authorityTypeId?.toLowerCase() ?? state.authorityTypeIds[0]?.toLowerCase() ?? null;
       if (!authorityTypeId) throw badRequest('The decision has no authority to check', [{ field: field(i, 'authorityTypeId'), message: 'the decision has no authorities' }]);
       const covers = coverage(groups.filter((g) => new Date(g.at).getTime() === a.at.getTime()));
-      const question = { authorityTypeId, value: a.dto.value ?? null, unit: a.dto.unit ?? null, groupId: a.dto.groupId?.toLowerCase() ?? null, at: a.at };
+      const question = { authorityTypeId, value: a.dto.value ?? null, unit: a.dto.unit ?? null, groupId: a.dto.groupId?.toLowerCase() ?? null, at: a.at, anyValue };
       const convert = rates ? converterOn(day, rates.base, rates.rates) : undefined;
       // In the order of the held delegations (display ids), so that among equal limits the answer is always the same chain.
       const held = [...chains.values()].sort((x, y) => Number(x[x.length - 1].delegationDisplayId) - Number(y[y.length - 1].delegationDisplayId));
@@ -184,24 +230,6 @@ export class AuthorityService {
   putRates(caller: Caller, dto: CurrencyRatesDto): Promise<CurrencyRatesView> {
     return putRates(this.db, caller, dto);
   }
-}
-
-/** Whether a link's group reaches the group asked about through the hierarchy as it stood (both live then). */
-function coverage(groups: readonly { group_id: string; parent_group_ids: string[]; live: boolean }[]): (linkGroup: string, target: string) => boolean {
-  const parents = new Map(groups.map((g) => [g.group_id, g.parent_group_ids]));
-  const live = new Set(groups.filter((g) => g.live).map((g) => g.group_id));
-  return (linkGroup, target) => {
-    if (!live.has(target) || !live.has(linkGroup)) return false;
-    const seen = new Set<string>();
-    for (const todo = [target]; todo.length; ) {
-      const g = todo.pop()!;
-      if (g === linkGroup) return true;
-      if (seen.has(g)) continue;
-      seen.add(g);
-      todo.push(...(parents.get(g) ?? []));
-    }
-    return false;
-  };
 }
 
 function toChainLink(s: Snapshot, authorityTypeId: string): ChainLinkView {

@@ -84,6 +84,13 @@ SELECT x.at, h.group_id, h.parent_group_ids, h.live
   FROM unnest($2::timestamptz[]) AS x(at) JOIN decision.group_history h
     ON h.tenant_id = $1 AND ${IN_FORCE('h', "(x.at + interval '1 millisecond')", 'valid_from')}`;
 
+/** The decision's status as its revision in force at the instant stood (no row: it did not exist yet): $1 = tenant, $2 = decision, $3 = instant. */
+export const DECISION_AT_SQL = `
+SELECT r.snapshot ->> 'status' AS status, coalesce((r.snapshot ->> 'isDeleted')::boolean, false) AS is_deleted
+  FROM decision.decision_revisions r
+ WHERE r.decision_id = $2 AND r.tenant_id = $1 AND r.revision_date < ($3::timestamptz + interval '1 millisecond')
+ ORDER BY r.revision_date DESC, r.id DESC LIMIT 1`;
+
 /** Every delegation of a decision as it stood at the instant (its revision in force then): $1 = tenant, $2 = decision, $3 = instant. */
 export const DECISION_DELEGATIONS_AT_SQL = `
 SELECT r.delegation_id AS id, r.snapshot - ${UNREAD} AS snapshot
@@ -100,3 +107,31 @@ SELECT h.position_id, h.user_id, u.name FROM decision.position_holding_history h
 export const RATES_SQL = `
 SELECT currency, valid_from::text AS valid_from, rate::text AS rate FROM decision.currency_rates
  WHERE tenant_id = $1 AND valid_from <= $2::date ORDER BY currency, valid_from`;
+
+/**
+ * The decisions a subject held a delegation of at an instant, with the authority types each had
+ * then: $1 = tenant, $2 = instant, $3 = person (or null), $4 = position (or null). Held as
+ * CHECKS_AT_SQL reads it (the person by name or in a position they held then, a POSITION_ONLY
+ * position they held then or the position asked about); whether a chain is in force is the
+ * engine's to say, check by check. In display id order.
+ */
+export const HELD_DECISIONS_AT_SQL = `
+WITH
+  q AS (SELECT $2::timestamptz + interval '1 millisecond' AS t),
+  positions AS (
+    SELECT h.position_id FROM q JOIN decision.position_holding_history h ON h.tenant_id = $1 AND h.user_id = $3::uuid AND ${IN_FORCE('h', 'q.t', 'valid_from')}
+    UNION
+    SELECT $4::uuid WHERE $4::uuid IS NOT NULL),
+  held AS (
+    SELECT r.decision_id FROM q JOIN decision.delegation_revisions r ON r.tenant_id = $1 AND r.recipient_user_id = $3::uuid AND ${IN_FORCE('r', 'q.t')}
+     WHERE r.recipient_type = 'SPECIFIC_PERSONNEL' OR (r.recipient_type = 'PERSONNEL_IN_POSITION' AND r.recipient_position_id IN (SELECT position_id FROM positions))
+    UNION
+    SELECT r.decision_id FROM q CROSS JOIN positions p JOIN decision.delegation_revisions r ON r.tenant_id = $1 AND r.recipient_position_id = p.position_id AND ${IN_FORCE('r', 'q.t')}
+     WHERE r.recipient_type = 'POSITION_ONLY')
+SELECT d.id AS decision_id, d.decision_display_id, d.name,
+       coalesce((SELECT array_agg(DISTINCT lower(a ->> 'authorityTypeId'))
+                   FROM q, LATERAL (SELECT x.snapshot FROM decision.decision_revisions x WHERE x.decision_id = d.id AND x.tenant_id = $1 AND x.revision_date < q.t
+                                     ORDER BY x.revision_date DESC, x.id DESC LIMIT 1) rev,
+                        jsonb_array_elements(rev.snapshot -> 'decisionAuthorities') a), '{}') AS type_ids
+  FROM held h JOIN decision.decisions d ON d.id = h.decision_id AND d.tenant_id = $1
+ ORDER BY d.decision_display_id::bigint, d.id`;

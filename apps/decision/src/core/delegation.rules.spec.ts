@@ -821,6 +821,28 @@ describe('invalidFieldsOf', () => {
     expect(check({ pathways: ['Functional'] }, null, { pathways: ['Matrix'] })).toEqual(['Pathway']);
   });
 
+  it("Pathway: a redelegation's sound recipient no longer reachable from its issuer along any of its pathways", () => {
+    // Direct Line: rep's manager is now someone else than the issuer (or nobody).
+    expect(check({}, {}, {}, makeOrg({ managers: { ...ORG.managers, rep: 'boss' } }))).toEqual(['Pathway']);
+    expect(check({}, {}, {}, makeOrg({ managers: Object.fromEntries(Object.entries(ORG.managers).filter(([u]) => u !== 'rep')) }))).toEqual(['Pathway']);
+    // Down-Line: deep is below mgr through rep; moving rep (not deep) away takes deep out of mgr's line too.
+    const deep = { recipientUserId: 'deep', pathways: ['Down-Line'] };
+    expect(check(deep)).toEqual([]);
+    expect(check(deep, {}, {}, makeOrg({ managers: { ...ORG.managers, rep: 'peer' } }))).toEqual(['Pathway']);
+    expect(check({ ...deep, pathways: ['Direct Line'] })).toEqual(['Pathway']);
+    // One pathway that still reaches is enough.
+    expect(check({ pathways: ['Direct Line', 'Matrix'] }, { pathways: ['Direct Line', 'Matrix'] }, { pathways: ['Direct Line', 'Matrix'] }, makeOrg({ managers: { ...ORG.managers, rep: 'boss' } }))).toEqual([]);
+    // Functional: the issuer and a POSITION_ONLY recipient's holders no longer share a group.
+    const functional = { recipientType: 'POSITION_ONLY' as const, recipientUserId: null, recipientPositionId: 'pos-fin', pathways: ['Functional'] };
+    expect(check(functional, { pathways: ['Functional'] }, {}, makeOrg({ userGroups: { ...ORG.userGroups, mgr: ['g-fin-ap'] } }))).toEqual([]);
+    expect(check(functional, { pathways: ['Functional'] }, {}, makeOrg({ userGroups: { ...ORG.userGroups, mgr: ['g-hr'] } }))).toEqual(['Pathway']);
+    // A vacant position is not a broken line: its next holder is asked when they arrive.
+    expect(check({ ...functional, recipientPositionId: 'pos-vacant' }, { pathways: ['Functional'] })).toEqual([]);
+    // A recipient with a problem of its own is Recipient only; a root delegation is not issued along a pathway from anyone.
+    expect(check({}, {}, {}, makeOrg({ managers: { ...ORG.managers, rep: 'boss' }, active: ORG.active.filter((u) => u !== 'rep') }))).toEqual(['Recipient']);
+    expect(check({}, null, {}, makeOrg({ managers: { ...ORG.managers, rep: 'boss' } }))).toEqual([]);
+  });
+
   it('Authority: no longer within the parent\'s cap or the decision\'s limit', () => {
     expect(check({}, parentHolds(currency('499999.999999')))).toEqual(['Authority']);
     expect(check({}, parentHolds(currency('500000'), { redelegable: false }))).toEqual(['Authority']);

@@ -228,7 +228,11 @@ function recipientAndReachViolations(proposed: ProposedDelegation, issuerUserId:
  * The invalid fields of a live delegation today, never a rewrite: `Recipient` (a PERSONNEL_IN_POSITION
  * recipient no longer holds the position, a user deactivated, a position inactive), `Issuer` (a
  * PERSONNEL_IN_POSITION or POSITION_ONLY issuer no longer holds the position it issued from, or is
- * deactivated), `Pathway` (pathways no longer within the parent's or the decision's), `Authority` (a
+ * deactivated), `Pathway` (pathways no longer within the parent's or the decision's, or, for a
+ * redelegation, its sound recipient no longer reachable from its issuer along any of them: a Direct
+ * Line recipient whose manager is no longer the issuer, a Down-Line one no longer below the issuer,
+ * a Functional one no longer sharing a group with the issuer; a vacant POSITION_ONLY position is not
+ * asked), `Authority` (a
  * limit no longer within its parent's cap or the decision's limit, a type either lacks, or the
  * parent's no longer redelegable), `Groups` (a group deleted, or no longer within the parent's or the
  * decision's), `Parent` (the parent is not ISSUED/ACCEPTED, is invalid itself, or now expires before
@@ -242,6 +246,10 @@ export function invalidFieldsOf(delegation: DelegationState, parent: DelegationS
   // Rule 1 keeps holding: whoever handed it on still holds the parent (a parent given to someone else, or a holder gone).
   if (parent !== null && delegation.issuerUserId !== null && !holds(parent, delegation.issuerUserId, org)) found.add('Issuer');
   if (pathwayViolations(delegation.pathways, parent, decision).length > 0) found.add('Pathway');
+  // Rule 4 keeps holding: a sound recipient of a redelegation stays reachable from its issuer along one of its pathways (a reporting line changed, a group left).
+  if (parent !== null && delegation.issuerUserId !== null && !recipientIsUnsound(delegation, org) && !isVacant(delegation, org)) {
+    if (!delegation.pathways.some((p) => reachable(p, delegation.issuerUserId!, delegation, org))) found.add('Pathway');
+  }
   if (authorityViolations(delegation.authorities, parent, decision).length > 0) found.add('Authority');
   if (groupViolations(delegation.groupIds, parent, decision, org).length > 0) found.add('Groups');
   if (parent !== null) {
@@ -504,6 +512,11 @@ function issuerIsUnsound(d: DelegationState, org: OrgView): boolean {
   if (position === null) return true;
   if (user === null) return d.issuerType === 'PERSONNEL_IN_POSITION';
   return !org.isActiveUser(user) || !includesId(org.positionsOf(user), position);
+}
+
+/** A POSITION_ONLY recipient no active person holds: a vacancy is no break of the line it was issued along (its next holder is reached, or not, when they arrive). */
+function isVacant(d: DelegationState, org: OrgView): boolean {
+  return d.recipientType === 'POSITION_ONLY' && d.recipientPositionId !== null && !org.holdersOf(d.recipientPositionId).some((u) => org.isActiveUser(u));
 }
 
 /** Whether `userId` is anywhere below `issuerUserId` in the reporting line (each manager visited once, so a cycle ends). */

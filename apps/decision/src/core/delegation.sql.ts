@@ -183,7 +183,8 @@ export async function decisionScope(q: Queryable, tenantId: string, decisionId: 
 export async function loadOrg(q: Queryable, tenantId: string, userIds: readonly string[], positionIds: readonly string[]): Promise<OrgView> {
   const rows = await q.query<{ kind: string; id: string; a: string | null; b: string[] | null; c: string[] | null; ok: boolean }>(sql`
     WITH RECURSIVE line AS (
-      SELECT u.id, u.manager_id, 0 AS level FROM decision.user_projection u WHERE u.tenant_id = ${tenantId} AND u.id = ANY(${[...userIds]}::uuid[])
+      SELECT u.id, u.manager_id, 0 AS level FROM decision.user_projection u
+       WHERE u.tenant_id = ${tenantId} AND (u.id = ANY(${[...userIds]}::uuid[]) OR u.position_ids && ${[...positionIds]}::uuid[])
       UNION
       SELECT m.id, m.manager_id, l.level + 1 FROM line l JOIN decision.user_projection m ON m.tenant_id = ${tenantId} AND m.id = l.manager_id WHERE l.level < 50
     ),

@@ -6,11 +6,12 @@
  */
 import { Tx } from '@ddm/platform';
 
-/** A person's positions from now on. */
-export async function recordHoldings(tx: Tx, tenantId: string, userId: string, positionIds: readonly string[]): Promise<void> {
-  await tx.query(
+/** A person's positions from now on; answers those they left. */
+export async function recordHoldings(tx: Tx, tenantId: string, userId: string, positionIds: readonly string[]): Promise<string[]> {
+  const left = await tx.query<{ position_id: string }>(
     `UPDATE decision.position_holding_history SET valid_to = now()
-      WHERE tenant_id = $1 AND user_id = $2 AND valid_to IS NULL AND NOT (position_id = ANY($3::uuid[]))`,
+      WHERE tenant_id = $1 AND user_id = $2 AND valid_to IS NULL AND NOT (position_id = ANY($3::uuid[]))
+      RETURNING position_id`,
     [tenantId, userId, positionIds],
   );
   await tx.query(
@@ -19,14 +20,16 @@ export async function recordHoldings(tx: Tx, tenantId: string, userId: string, p
      ON CONFLICT (tenant_id, user_id, position_id) WHERE valid_to IS NULL DO NOTHING`,
     [tenantId, userId, positionIds],
   );
+  return left.map((r) => r.position_id);
 }
 
-/** A person's manager from now on (null: none). */
-export async function recordManager(tx: Tx, tenantId: string, userId: string, managerId: string | null): Promise<void> {
+/** A person's manager from now on (null: none); answers whether it changed. */
+export async function recordManager(tx: Tx, tenantId: string, userId: string, managerId: string | null): Promise<boolean> {
   const [open] = await tx.query<{ manager_id: string | null }>(`SELECT manager_id FROM decision.manager_history WHERE tenant_id = $1 AND user_id = $2 AND valid_to IS NULL`, [tenantId, userId]);
-  if (open && open.manager_id === managerId) return;
+  if (open && open.manager_id === managerId) return false;
   if (open) await tx.query(`UPDATE decision.manager_history SET valid_to = now() WHERE tenant_id = $1 AND user_id = $2 AND valid_to IS NULL`, [tenantId, userId]);
   await tx.query(`INSERT INTO decision.manager_history (tenant_id, user_id, manager_id) VALUES ($1, $2, $3)`, [tenantId, userId, managerId]);
+  return true;
 }
 
 /** A group's parents and whether it is live (not deleted, ACTIVE) from now on. */

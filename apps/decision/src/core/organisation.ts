@@ -48,14 +48,46 @@ export type GroupColumns = {
 
 /**
  * What follows a change of a member's row, in its transaction: the history "as of an instant"
- * reads (positions held, the reporting line), then the delegations naming the person checked again.
- * Answers the delegations whose validity changed.
+ * reads (positions held, the reporting line), then every delegation the change can reach through
+ * the rules checked again (reachOfMembers: the person's, those of the positions they hold or left
+ * and, when their manager changed, those of everyone below them). Answers the delegations whose
+ * validity changed.
  */
 export async function userChanged(tx: Tx, tenantId: string, userId: string, user: Pick<UserColumns, 'status' | 'position_ids' | 'manager_id'>): Promise<ValidityChange[]> {
   const gone = user.status === 'DELETED';
-  await recordHoldings(tx, tenantId, userId, gone ? [] : user.position_ids);
-  await recordManager(tx, tenantId, userId, gone ? null : user.manager_id);
-  return revalidateChanges(tx, tenantId, { userIds: [userId] });
+  const left = await recordHoldings(tx, tenantId, userId, gone ? [] : user.position_ids);
+  const moved = await recordManager(tx, tenantId, userId, gone ? null : user.manager_id);
+  const reach = await reachOfMembers(tx, tenantId, { userIds: [userId], below: moved ? [userId] : [] });
+  return revalidateChanges(tx, tenantId, { userIds: reach.userIds, positionIds: [...new Set([...reach.positionIds, ...left])] });
+}
+
+/**
+ * The people and positions whose delegations a change of members can make valid or invalid: the
+ * members (`userIds`); everyone below each of `below` in the reporting line (a Down-Line recipient is
+ * reached through every manager above them), counting both the lines as they stand and `moves`,
+ * manager changes proposed but not applied (the what-if reads its reach before it applies them);
+ * and the positions each of those holds (a POSITION_ONLY recipient is reached through its holders).
+ * One recursive statement, an index probe per step (user_projection_by_manager).
+ */
+export async function reachOfMembers(
+  q: Queryable,
+  tenantId: string,
+  ask: { userIds: readonly string[]; below: readonly string[]; moves?: readonly { userId: string; managerId: string | null }[] },
+): Promise<{ userIds: string[]; positionIds: string[] }> {
+  const moves = (ask.moves ?? []).filter((m) => m.managerId !== null);
+  const rows = await q.query<{ id: string; position_ids: string[] | null }>(
+    `WITH RECURSIVE line AS (
+       SELECT unnest($2::uuid[]) AS id
+       UNION
+       SELECT r.id FROM line l CROSS JOIN LATERAL (
+         SELECT u.id FROM ${USER_TABLE} u WHERE u.tenant_id = $1 AND u.manager_id = l.id
+         UNION ALL
+         SELECT m.user_id FROM unnest($3::uuid[], $4::uuid[]) AS m(user_id, manager_id) WHERE m.manager_id = l.id) r),
+     people AS (SELECT id FROM line UNION SELECT unnest($5::uuid[]))
+     SELECT p.id, u.position_ids FROM people p LEFT JOIN ${USER_TABLE} u ON u.tenant_id = $1 AND u.id = p.id`,
+    [tenantId, ask.below, moves.map((m) => m.userId), moves.map((m) => m.managerId), ask.userIds],
+  );
+  return { userIds: rows.map((r) => r.id), positionIds: [...new Set(rows.flatMap((r) => r.position_ids ?? []))] };
 }
 
 /** What follows a change of a position's row: the delegations naming it checked again. */
@@ -63,10 +95,27 @@ export function positionChanged(tx: Tx, tenantId: string, positionId: string): P
   return revalidateChanges(tx, tenantId, { positionIds: [positionId] });
 }
 
-/** What follows a change of a group's row: its place in the hierarchy history, then the delegations naming it checked again. */
+/**
+ * What follows a change of a group's row: its place in the hierarchy history, then the delegations
+ * naming it or a group below it checked again (a group moved or closed moves or cuts off everything
+ * below it: a delegation scoped to a descendant may no longer sit within its parent's groups).
+ */
 export async function groupChanged(tx: Tx, tenantId: string, groupId: string, group: Pick<GroupColumns, 'parent_group_ids' | 'is_deleted' | 'status'>): Promise<ValidityChange[]> {
   await recordGroup(tx, tenantId, groupId, group.parent_group_ids, !group.is_deleted && group.status === 'ACTIVE');
-  return revalidateChanges(tx, tenantId, { groupIds: [groupId] });
+  return revalidateChanges(tx, tenantId, { groupIds: await withDescendants(tx, tenantId, [groupId]) });
+}
+
+/** The groups and every group below them in the hierarchy as the projection has it (cycle-safe), by id. */
+export async function withDescendants(q: Queryable, tenantId: string, groupIds: readonly string[]): Promise<string[]> {
+  const rows = await q.query<{ id: string }>(
+    `WITH RECURSIVE below AS (
+       SELECT unnest($2::uuid[]) AS id
+       UNION
+       SELECT g.id FROM ${GROUP_TABLE} g JOIN below b ON g.parent_group_ids @> ARRAY[b.id] WHERE g.tenant_id = $1)
+     SELECT id FROM below ORDER BY id`,
+    [tenantId, groupIds],
+  );
+  return rows.map((r) => r.id);
 }
 
 /** A member's row as it stands (null: the tenant has no such member). */

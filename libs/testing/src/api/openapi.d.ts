@@ -422,6 +422,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/decision/v1/authority/decisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a person may decide ("my authority")
+         * @description Every decision the person (or position) may decide at `at` (default now): per authority type the highest limit held through a chain in force (as the check answers it, whatever the value), how it is held and the chain giving it, root first; with `groupId`, only chains covering that group. In display id order, paged. A person may ask it of themselves; asking of anyone else (or of a position) needs view:decisions.
+         */
+        get: operations["AuthorityController_decisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/decision/v1/authority/holders": {
         parameters: {
             query?: never;
@@ -431,7 +451,7 @@ export interface paths {
         };
         /**
          * Who held a decision's authority
-         * @description Everyone who held it at `at` (default now) through a delegation in force whose whole chain was in force: people (by person, or while in the position) and positions with their holders then, with their limits.
+         * @description Everyone who held it at `at` (default now) through a delegation in force whose whole chain was in force, each once: people (by person, in a position, or as holders of a POSITION_ONLY position) and POSITION_ONLY positions, with per authority type the highest limit, how it is held and every delegation giving it. None while the decision is not PUBLISHED. With `authorityTypeId` only that type, with `groupId` only chains covering that group. Ordered by limit (the type asked, or the decision's first), highest first, then by name; paged.
          */
         get: operations["AuthorityController_holders"];
         put?: never;
@@ -3773,11 +3793,55 @@ export interface components {
             tenantId?: string;
             rates: components["schemas"]["CurrencyRateDto"][];
         };
-        HolderLimitView: {
+        HeldViaDelegationView: {
+            /** Format: uuid */
+            delegationId: string;
+            /** @example 10002 */
+            delegationDisplayId: string;
+        };
+        HeldDecisionAuthorityView: {
             /** Format: uuid */
             authorityTypeId: string;
-            /** @example <= USD 250,000 */
-            limit: string;
+            /** @description The highest limit held (null for Authorized) */
+            limit: components["schemas"]["LimitView"] | null;
+            /**
+             * @description The limit as a person reads it
+             * @example <= USD 250,000
+             */
+            display: string;
+            /**
+             * @description How the subject holds the last delegation of the chain
+             * @enum {string}
+             */
+            heldVia: "PERSONNEL_IN_POSITION" | "POSITION_ONLY" | "SPECIFIC_PERSONNEL";
+            /** @description The chain of the highest limit, root first */
+            chain: components["schemas"]["HeldViaDelegationView"][];
+        };
+        HeldDecisionView: {
+            /** Format: uuid */
+            decisionId: string;
+            /** @example 70001 */
+            decisionDisplayId: string;
+            decisionName: string;
+            authorities: components["schemas"]["HeldDecisionAuthorityView"][];
+        };
+        HeldAuthorityView: {
+            /** Format: uuid */
+            authorityTypeId: string;
+            /** @description The highest limit held (null for Authorized) */
+            limit: components["schemas"]["LimitView"] | null;
+            /**
+             * @description The limit as a person reads it
+             * @example <= USD 250,000
+             */
+            display: string;
+            /**
+             * @description How the delegation giving the highest limit names the holder
+             * @enum {string}
+             */
+            heldVia: "PERSONNEL_IN_POSITION" | "POSITION_ONLY" | "SPECIFIC_PERSONNEL";
+            /** @description Every delegation giving the holder this type (each in force with its whole chain): the highest limit first, then in display id order */
+            via: components["schemas"]["HeldViaDelegationView"][];
         };
         AuthorityHolderView: {
             /** @enum {string} */
@@ -3785,14 +3849,14 @@ export interface components {
             /** Format: uuid */
             userId: string | null;
             userName: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The position itself (POSITION); null for a person
+             */
             positionId: string | null;
-            /** Format: uuid */
-            delegationId: string;
-            delegationDisplayId: string;
-            /** @example PERSONNEL_IN_POSITION */
-            recipientType: string;
-            limits: components["schemas"]["HolderLimitView"][];
+            positionName: string | null;
+            /** @description Per authority type, the highest limit held */
+            authorities: components["schemas"]["HeldAuthorityView"][];
         };
         WhatIfChangeDto: {
             /**
@@ -9769,6 +9833,94 @@ export interface operations {
             };
         };
     };
+    AuthorityController_decisions: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sortOrder?: "asc" | "desc";
+                /** @description The person asked about (record id); or positionId. A person may ask of themselves without view:decisions */
+                userId?: string;
+                /** @description The position asked about: what was delegated to it as POSITION_ONLY */
+                positionId?: string;
+                /** @description Only authority whose whole chain covers this group (a group of the tenant, live then) */
+                groupId?: string;
+                /** @description The instant asked about (default: now) */
+                at?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged decisions with the limits held */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["HeldDecisionView"][];
+                        };
+                    };
+                };
+            };
+            /** @description Neither or both of userId and positionId, or a bad parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window ends */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the window (the tighter of the caller's and the tenant's budgets) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     AuthorityController_holders: {
         parameters: {
             query: {
@@ -9776,6 +9928,10 @@ export interface operations {
                 limit?: number;
                 sortOrder?: "asc" | "desc";
                 decisionId: string;
+                /** @description Only this authority type (its limit also orders the list; default order: the decision's first type) */
+                authorityTypeId?: string;
+                /** @description Only those whose whole chain covers this group (a group of the tenant, live then) */
+                groupId?: string;
                 /** @description The instant asked about (default: now) */
                 at?: string;
             };

@@ -122,11 +122,21 @@ export class AuthorityCheckBatchView {
   @ApiProperty({ type: [AuthorityCheckView], description: 'One answer per check, in the same order' }) results: AuthorityCheckView[];
 }
 
-/** GET /decision/v1/authority/holders: who held the decision's authority at an instant. */
+/** GET /decision/v1/authority/holders: who held the decision's authority at an instant, each person (and position) once. */
 export class AuthorityHoldersQuery extends PageQuery {
   @ApiProperty({ format: 'uuid' })
   @IsUUID()
   decisionId: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: "Only this authority type (its limit also orders the list; default order: the decision's first type)" })
+  @OptionalNotNull()
+  @IsUUID()
+  authorityTypeId?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'Only those whose whole chain covers this group (a group of the tenant, live then)' })
+  @OptionalNotNull()
+  @IsUUID()
+  groupId?: string;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'The instant asked about (default: now)' })
   @OptionalNotNull()
@@ -134,19 +144,67 @@ export class AuthorityHoldersQuery extends PageQuery {
   at?: string;
 }
 
-export class HolderLimitView {
-  @ApiProperty({ format: 'uuid' }) authorityTypeId: string;
-  @ApiProperty({ example: '<= USD 250,000' }) limit: string;
+/** A delegation through which an authority is held. */
+export class HeldViaDelegationView {
+  @ApiProperty({ format: 'uuid' }) delegationId: string;
+  @ApiProperty({ example: '10002' }) delegationDisplayId: string;
 }
 
-/** One holder: a person (by person, or while in the position) or a position, through one delegation in force with its whole chain. */
+/** One authority type as a holder holds it: the highest limit, how, and every delegation giving it. */
+export class HeldAuthorityView {
+  @ApiProperty({ format: 'uuid' }) authorityTypeId: string;
+  @ApiProperty({ type: LimitView, nullable: true, description: 'The highest limit held (null for Authorized)' }) limit: LimitView | null;
+  @ApiProperty({ example: '<= USD 250,000', description: 'The limit as a person reads it' }) display: string;
+  @ApiProperty({ enum: DELEGATION_RECIPIENT_TYPES, description: 'How the delegation giving the highest limit names the holder' }) heldVia: string;
+  @ApiProperty({ type: [HeldViaDelegationView], description: 'Every delegation giving the holder this type (each in force with its whole chain): the highest limit first, then in display id order' }) via: HeldViaDelegationView[];
+}
+
+/** A holder of a decision's authority, once: a person (by person, while in a position, or as a holder of a POSITION_ONLY position), or a POSITION_ONLY position. */
 export class AuthorityHolderView {
   @ApiProperty({ enum: ['USER', 'POSITION'] }) holderType: 'USER' | 'POSITION';
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) userId: string | null;
   @ApiProperty({ type: String, nullable: true }) userName: string | null;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true }) positionId: string | null;
-  @ApiProperty({ format: 'uuid' }) delegationId: string;
-  @ApiProperty() delegationDisplayId: string;
-  @ApiProperty({ example: 'PERSONNEL_IN_POSITION' }) recipientType: string;
-  @ApiProperty({ type: [HolderLimitView] }) limits: HolderLimitView[];
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The position itself (POSITION); null for a person' }) positionId: string | null;
+  @ApiProperty({ type: String, nullable: true }) positionName: string | null;
+  @ApiProperty({ type: [HeldAuthorityView], description: 'Per authority type, the highest limit held' }) authorities: HeldAuthorityView[];
+}
+
+/** GET /decision/v1/authority/decisions: what a person (or a position) may decide ("my authority"). */
+export class AuthorityDecisionsQuery extends PageQuery {
+  @ApiPropertyOptional({ format: 'uuid', description: 'The person asked about (record id); or positionId. A person may ask of themselves without view:decisions' })
+  @OptionalNotNull()
+  @IsUUID()
+  userId?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'The position asked about: what was delegated to it as POSITION_ONLY' })
+  @OptionalNotNull()
+  @IsUUID()
+  positionId?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'Only authority whose whole chain covers this group (a group of the tenant, live then)' })
+  @OptionalNotNull()
+  @IsUUID()
+  groupId?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'The instant asked about (default: now)' })
+  @OptionalNotNull()
+  @IsoDateTime()
+  at?: string;
+}
+
+/** One authority type of a decision as the subject holds it: the highest limit, how, and the chain giving it (root first). */
+export class HeldDecisionAuthorityView {
+  @ApiProperty({ format: 'uuid' }) authorityTypeId: string;
+  @ApiProperty({ type: LimitView, nullable: true, description: 'The highest limit held (null for Authorized)' }) limit: LimitView | null;
+  @ApiProperty({ example: '<= USD 250,000', description: 'The limit as a person reads it' }) display: string;
+  @ApiProperty({ enum: DELEGATION_RECIPIENT_TYPES, description: 'How the subject holds the last delegation of the chain' }) heldVia: string;
+  @ApiProperty({ type: [HeldViaDelegationView], description: 'The chain of the highest limit, root first' }) chain: HeldViaDelegationView[];
+}
+
+/** A decision the subject may decide, with the highest limit per authority type. */
+export class HeldDecisionView {
+  @ApiProperty({ format: 'uuid' }) decisionId: string;
+  @ApiProperty({ example: '70001' }) decisionDisplayId: string;
+  @ApiProperty() decisionName: string;
+  @ApiProperty({ type: [HeldDecisionAuthorityView] }) authorities: HeldDecisionAuthorityView[];
 }

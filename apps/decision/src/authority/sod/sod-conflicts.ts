@@ -1,5 +1,5 @@
 /**
- * Conflicts as the authority engine sees holdings: who holds a decision's authority is holdersAt
+ * Conflicts as the authority engine sees holdings: who holds a decision's authority is holdingsByDelegation
  * (a person or a position through a delegation in force whose whole chain is in force, at an
  * instant), read once per decision a rule names; the pure rules (sod.rules.ts) pair the sides.
  * Shared by the conflicts list and the check made when a delegation begins to hold.
@@ -8,7 +8,7 @@ import { Caller } from '@ddm/contracts';
 import { Queryable } from '@ddm/platform';
 import { DelegationLimit } from '../../core/delegation.types';
 import { formatLimit } from '../authority.rules';
-import { holdersAt } from '../holders';
+import { holdingsByDelegation } from '../holders';
 import { SodChainLinkView } from './dto/sod-conflict.dto';
 import { CHAINS_SQL, DELEGATION_GROUPS_SQL, GROUP_PARENTS_SQL } from './sod.sql';
 import { Holding, SodConflict, SodRuleSpec, findConflicts, groupsOverlap, keepOverlapping } from './sod.rules';
@@ -19,10 +19,10 @@ export async function holdingsAt(q: Queryable, caller: Caller, rules: readonly S
   const decisions = new Set(rules.flatMap((r) => [r.left.decisionId.toLowerCase(), r.right.decisionId.toLowerCase()]));
   // One after the other: inside a transaction the statements share its connection anyway.
   for (const decisionId of decisions) {
-    const holders = await holdersAt(q, caller, { decisionId, at, page: 1, limit: Number.MAX_SAFE_INTEGER, sortOrder: 'asc' });
+    const holders = await holdingsByDelegation(q, caller.tenantId, decisionId, at ? new Date(at) : new Date());
     out.set(
       decisionId,
-      holders.data.map((h) => ({
+      holders.map((h) => ({
         holderType: h.holderType,
         userId: h.userId,
         userName: h.userName,

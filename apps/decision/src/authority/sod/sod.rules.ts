@@ -1,7 +1,7 @@
 /**
  * Segregation of duties, pure (no I/O): a rule says that whoever holds its left side (a decision's
  * authority type) must not also hold its right side. Who holds what is the authority engine's answer
- * (holdersAt: a person or a position through a delegation in force whose whole chain is in force);
+ * (holdingsByDelegation: a person or a position through a delegation in force whose whole chain is in force);
  * these rules pair the holdings of both sides into conflicts, decide whether two delegations' groups
  * overlap, and say a conflict in words.
  */

@@ -1,15 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { Caller, FieldError, badRequest, capErrors, conflict } from '@ddm/contracts';
-import { Db, Queryable, Tx } from '@ddm/platform';
+import { Db, Tx } from '@ddm/platform';
 import { authorityProblems } from '../../core/decision-limits';
 import { authoritiesOf, replaceAuthorities } from '../../decisions/decision-refs';
 import { withinGroups } from '../../core/delegation.rules';
 import { loadOrg } from '../../core/delegation.sql';
 import { ValidityChange } from '../../core/delegation.types';
 import { revalidateChanges } from '../../core/invalidation';
-import { UserColumns, applyGroupState, applyPositionState, applyUserState, projectedChildren, projectedGroup, projectedPosition, projectedUser } from '../../core/organisation';
-import { holdersAt } from '../holders';
-import { AuthorityHolderView, AuthorityHoldersQuery } from '../dto/authority-check.dto';
+import { UserColumns, applyGroupState, applyPositionState, applyUserState, projectedChildren, projectedGroup, projectedPosition, projectedUser, reachOfMembers, withDescendants } from '../../core/organisation';
+import { DelegationHolding, holdingsByDelegation } from '../holders';
 import { WhatIfChangeDto, WhatIfDto, WhatIfView } from './dto/what-if.dto';
 import {
   ChangeInput,
@@ -45,8 +44,6 @@ interface Standing {
 const LOCK_TIMEOUT = '5s';
 /** Attempts when a concurrent change makes the snapshot's writes fail (serialization failure), before answering 409. */
 const ATTEMPTS = 3;
-/** Holders read per page from the authority engine. */
-const HOLDERS_PAGE = 1000;
 const SERIALIZATION_FAILURE = '40001';
 const LOCK_NOT_AVAILABLE = '55P03';
 
@@ -170,11 +167,19 @@ function refuse(problems: readonly FieldError[]): void {
 async function reachedDecisions(tx: Tx, tenantId: string, changes: readonly Change[]): Promise<ReachedDecision[]> {
   const ids = (pick: (c: Change) => (string | null | undefined)[]) => [...new Set(changes.flatMap(pick).filter((x): x is string => !!x))];
   const deleted = ids((c) => (c.type === 'group-deleted' ? [c.groupId] : []));
-  const groups = [...new Set([...ids((c) => [c.groupId]), ...(deleted.length ? await projectedChildren(tx, tenantId, deleted) : [])])];
+  // A group's change reaches as groupChanged's invalidation does: everything below it too (a deleted group's children lose it as a parent).
+  const groups = await withDescendants(tx, tenantId, [...new Set([...ids((c) => [c.groupId]), ...(deleted.length ? await projectedChildren(tx, tenantId, deleted) : [])])]);
+  // A member's change reaches as userChanged's invalidation does: the positions they hold, and everyone below one whose manager changes.
+  const managerChanges = changes.filter((c) => c.type === 'manager-changed');
+  const people = await reachOfMembers(tx, tenantId, {
+    userIds: ids((c) => [c.userId]),
+    below: managerChanges.map((c) => c.userId!),
+    moves: managerChanges.map((c) => ({ userId: c.userId!, managerId: c.managerId ?? null })),
+  });
   const rows = await tx.query<ReachedDecision>(REACHED_DECISIONS_SQL, [
     tenantId,
-    ids((c) => [c.userId]),
-    ids((c) => [c.positionId]),
+    people.userIds,
+    [...new Set([...ids((c) => [c.positionId]), ...people.positionIds])],
     groups,
     ids((c) => [c.decisionId]),
     MAX_DECISIONS_EVALUATED,
@@ -187,10 +192,10 @@ async function reachedDecisions(tx: Tx, tenantId: string, changes: readonly Chan
   return rows;
 }
 
-/** Who holds what, at `at`, by the authority engine (holdersAt) reading through the transaction. */
+/** Who holds what, at `at`, by the authority engine (holdingsByDelegation) reading through the transaction. */
 async function standing(tx: Tx, caller: Caller, decisions: readonly ReachedDecision[], at: Date): Promise<Standing> {
-  const holders = new Map<string, AuthorityHolderView[]>();
-  for (const d of decisions) holders.set(d.id, await allHolders(tx, caller, d.id, at));
+  const holders = new Map<string, DelegationHolding[]>();
+  for (const d of decisions) holders.set(d.id, await holdingsByDelegation(tx, caller.tenantId, d.id, at));
   const people = [...holders.values()].flat().filter((h) => h.holderType === 'USER');
   const delegations = people.length ? await tx.query<{ id: string; group_ids: string[] }>(DELEGATIONS_SQL, [caller.tenantId, [...new Set(people.map((h) => h.delegationId))]]) : [];
   const groupsOf = new Map(delegations.map((g) => [g.id, g.group_ids]));
@@ -200,16 +205,6 @@ async function standing(tx: Tx, caller: Caller, decisions: readonly ReachedDecis
     scopes: new Map(decisions.map((d) => [d.id, holders.get(d.id)!.filter((h) => h.holderType === 'USER').map((h) => groupsOf.get(h.delegationId) ?? [])])),
     within: (groupId, scope) => withinGroups(groupId, scope, org),
   };
-}
-
-async function allHolders(db: Queryable, caller: Caller, decisionId: string, at: Date): Promise<AuthorityHolderView[]> {
-  const out: AuthorityHolderView[] = [];
-  for (let page = 1; ; page++) {
-    const query = Object.assign(new AuthorityHoldersQuery(), { decisionId, at: at.toISOString(), page, limit: HOLDERS_PAGE });
-    const found = await holdersAt(db, caller, query);
-    out.push(...found.data);
-    if (out.length >= found.total || !found.data.length) return out;
-  }
 }
 
 /**
