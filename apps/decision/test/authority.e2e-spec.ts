@@ -41,6 +41,22 @@ describe('authority check (e2e)', () => {
     };
   };
 
+  /** A PUBLISHED decision of this spec's own (Matrix, one Approval limit in USD), and a way to issue its delegations. */
+  const ownDecision = async (name: string, limit: string) => {
+    const decision = await h.svc.http.post('/decision/v1/decisions', {
+      token: h.tokens.admin,
+      body: { name, status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approval(limit)] },
+    });
+    expect(decision.status).toBe(200);
+    const own = decision.body.data.id as string;
+    const give = async (body: object, token = h.tokens.admin) => {
+      const res = await h.svc.http.post(DELEGATIONS, { token, body: { decisionId: own, status: 'ISSUED', delegationPathway: ['Matrix'], ...body } });
+      expect(res.status).toBe(200);
+      return res.body.data[0] as { id: string; delegationDisplayId: string };
+    };
+    return { own, give };
+  };
+
   beforeAll(async () => {
     h = await startHarness(decisionApp);
     [manager, user] = ['manager', 'user'].map((n) => h.refs.users.get(`${n}@demo.test`)!);
@@ -99,17 +115,8 @@ describe('authority check (e2e)', () => {
   });
 
   it("holders: each person who held the decision's authority at an instant once, with the highest limit per type and every delegation giving it; none while it is archived", async () => {
-    const decision = await h.svc.http.post('/decision/v1/decisions', {
-      token: h.tokens.admin,
-      body: { name: 'Sign supplier contracts (holders spec)', status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approval('1000000')] },
-    });
-    const own = decision.body.data.id as string;
+    const { own, give } = await ownDecision('Sign supplier contracts (holders spec)', '1000000');
     const approvalType = h.refs.authorityTypes.get('Approval')!.toLowerCase();
-    const give = async (body: object, token = h.tokens.admin) => {
-      const res = await h.svc.http.post(DELEGATIONS, { token, body: { decisionId: own, status: 'ISSUED', delegationPathway: ['Matrix'], ...body } });
-      expect(res.status).toBe(200);
-      return res.body.data[0] as { id: string; delegationDisplayId: string };
-    };
     const root = await give({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approval('500000', { redelegable: true })] });
     const child = await give({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }], delegationAuthorities: [approval('100000')] }, h.tokens.manager);
     // A second, higher one to the same person: they are listed once, with both.
@@ -148,17 +155,8 @@ describe('authority check (e2e)', () => {
   });
 
   it('decisions ("my authority"): what a person may decide, each decision with the highest limit per type and its chain; a person may ask of themselves without view:decisions', async () => {
-    const decision = await h.svc.http.post('/decision/v1/decisions', {
-      token: h.tokens.admin,
-      body: { name: 'Approve marketing spend (my authority spec)', status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approval('800000')] },
-    });
-    const own = decision.body.data.id as string;
+    const { own, give } = await ownDecision('Approve marketing spend (my authority spec)', '800000');
     const approvalType = h.refs.authorityTypes.get('Approval')!.toLowerCase();
-    const give = async (body: object, token = h.tokens.admin) => {
-      const res = await h.svc.http.post(DELEGATIONS, { token, body: { decisionId: own, status: 'ISSUED', delegationPathway: ['Matrix'], ...body } });
-      expect(res.status).toBe(200);
-      return res.body.data[0] as { id: string; delegationDisplayId: string };
-    };
     const root = await give({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approval('400000', { redelegable: true })] });
     const low = await give({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }], delegationAuthorities: [approval('30000')] }, h.tokens.manager);
     const high = await give({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }], delegationAuthorities: [approval('90000')] }, h.tokens.manager);

@@ -9839,14 +9839,14 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 sortOrder?: "asc" | "desc";
+                /** @description Only chains whose every link covers this group (a group of the tenant, live then) */
+                groupId?: string;
+                /** @description The instant asked about (default: now) */
+                at?: string;
                 /** @description The person asked about (record id); or positionId. A person may ask of themselves without view:decisions */
                 userId?: string;
                 /** @description The position asked about: what was delegated to it as POSITION_ONLY */
                 positionId?: string;
-                /** @description Only authority whose whole chain covers this group (a group of the tenant, live then) */
-                groupId?: string;
-                /** @description The instant asked about (default: now) */
-                at?: string;
             };
             header?: never;
             path?: never;
@@ -9927,13 +9927,13 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 sortOrder?: "asc" | "desc";
-                decisionId: string;
-                /** @description Only this authority type (its limit also orders the list; default order: the decision's first type) */
-                authorityTypeId?: string;
-                /** @description Only those whose whole chain covers this group (a group of the tenant, live then) */
+                /** @description Only chains whose every link covers this group (a group of the tenant, live then) */
                 groupId?: string;
                 /** @description The instant asked about (default: now) */
                 at?: string;
+                decisionId: string;
+                /** @description Only this authority type (its limit also orders the list; default order: the decision's first type) */
+                authorityTypeId?: string;
             };
             header?: never;
             path?: never;

@@ -122,18 +122,9 @@ export class AuthorityCheckBatchView {
   @ApiProperty({ type: [AuthorityCheckView], description: 'One answer per check, in the same order' }) results: AuthorityCheckView[];
 }
 
-/** GET /decision/v1/authority/holders: who held the decision's authority at an instant, each person (and position) once. */
-export class AuthorityHoldersQuery extends PageQuery {
-  @ApiProperty({ format: 'uuid' })
-  @IsUUID()
-  decisionId: string;
-
-  @ApiPropertyOptional({ format: 'uuid', description: "Only this authority type (its limit also orders the list; default order: the decision's first type)" })
-  @OptionalNotNull()
-  @IsUUID()
-  authorityTypeId?: string;
-
-  @ApiPropertyOptional({ format: 'uuid', description: 'Only those whose whole chain covers this group (a group of the tenant, live then)' })
+/** A page of the authority held at an instant (default now), with only the chains covering a group when one is named. */
+export class HeldAtQuery extends PageQuery {
+  @ApiPropertyOptional({ format: 'uuid', description: 'Only chains whose every link covers this group (a group of the tenant, live then)' })
   @OptionalNotNull()
   @IsUUID()
   groupId?: string;
@@ -142,6 +133,18 @@ export class AuthorityHoldersQuery extends PageQuery {
   @OptionalNotNull()
   @IsoDateTime()
   at?: string;
+}
+
+/** GET /decision/v1/authority/holders: who held the decision's authority at an instant, each person (and position) once. */
+export class AuthorityHoldersQuery extends HeldAtQuery {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID()
+  decisionId: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: "Only this authority type (its limit also orders the list; default order: the decision's first type)" })
+  @OptionalNotNull()
+  @IsUUID()
+  authorityTypeId?: string;
 }
 
 /** A delegation through which an authority is held. */
@@ -170,7 +173,7 @@ export class AuthorityHolderView {
 }
 
 /** GET /decision/v1/authority/decisions: what a person (or a position) may decide ("my authority"). */
-export class AuthorityDecisionsQuery extends PageQuery {
+export class AuthorityDecisionsQuery extends HeldAtQuery {
   @ApiPropertyOptional({ format: 'uuid', description: 'The person asked about (record id); or positionId. A person may ask of themselves without view:decisions' })
   @OptionalNotNull()
   @IsUUID()
@@ -180,16 +183,6 @@ export class AuthorityDecisionsQuery extends PageQuery {
   @OptionalNotNull()
   @IsUUID()
   positionId?: string;
-
-  @ApiPropertyOptional({ format: 'uuid', description: 'Only authority whose whole chain covers this group (a group of the tenant, live then)' })
-  @OptionalNotNull()
-  @IsUUID()
-  groupId?: string;
-
-  @ApiPropertyOptional({ format: 'date-time', description: 'The instant asked about (default: now)' })
-  @OptionalNotNull()
-  @IsoDateTime()
-  at?: string;
 }
 
 /** One authority type of a decision as the subject holds it: the highest limit, how, and the chain giving it (root first). */
