@@ -28,7 +28,7 @@ interface WhatIf {
 /**
  * The authority answer after the organisation changes, through the gateway with auth, settings and
  * the decision area as separate processes: a reporting line changed in auth (Direct Line on the
- * seeded tree, Down-Line on a decision of its own), a manager deactivated, a decision archived. Each
+ * seeded tree, Down-Line on a decision of its own), a manager removed, a manager deactivated, a decision archived. Each
  * time the delegation is flagged from that instant, the check stops allowing through it from then
  * and still allows `at` an instant before, and what-if predicted it before it was made.
  */
@@ -38,6 +38,7 @@ describe('system: the authority answer stays true when reporting lines, people a
   const admin = tokenFor('admin@demo.test');
   let users: Map<string, string>;
   const user = (name: string) => users.get(`${name}@demo.test`)!;
+  const demoTenant = () => system.seeded.tenants.find((t) => t.name === 'Demo Co')!.id;
 
   const get = async (id: string, at?: string) => {
     const res = await http.get(`${DELEGATIONS}/${id}${at ? `?at=${encodeURIComponent(at)}` : ''}`, { token: admin });
@@ -111,6 +112,7 @@ describe('system: the authority answer stays true when reporting lines, people a
     let decisionId: string;
     let root: Delegation;
     let downLine: Delegation;
+    let throughStaff02: Delegation;
 
     beforeAll(async () => {
       const approval = (await http.get('/settings/v1/authority-types?limit=100', { token: admin })).body.data.data.find((t: { authorityType: string }) => t.authorityType === 'Approval');
@@ -129,6 +131,8 @@ describe('system: the authority answer stays true when reporting lines, people a
       root = await issue(admin, { delegationRecipients: [{ recipientUserId: user('manager') }], delegationAuthorities: [{ ...limit('50000'), redelegable: true }] });
       // staff07 reports to staff01, who reports to the manager: below the manager, two levels down.
       downLine = await issue(tokenFor('manager@demo.test'), { parentDelegationId: root.id, delegationRecipients: [{ recipientUserId: user('staff07') }], delegationAuthorities: [limit('10000')] });
+      // staff08 reports to staff02, who reports to the manager.
+      throughStaff02 = await issue(tokenFor('manager@demo.test'), { parentDelegationId: root.id, delegationRecipients: [{ recipientUserId: user('staff08') }], delegationAuthorities: [limit('5000')] });
     });
 
     it("moving staff01 (not the recipient) out from under the manager takes staff07 out of the manager's line: Pathway from then, predicted, allowed `at` before", async () => {
@@ -163,13 +167,28 @@ describe('system: the authority answer stays true when reporting lines, people a
       expect((await check(staff07, decisionId)).allowed).toBe(true);
     }, 60_000);
 
+    it("staff02 removed from the tenant: no one's manager any more, so staff08 is no longer below the manager (Pathway), allowed `at` before", async () => {
+      const staff08 = user('staff08');
+      expect((await check(staff08, decisionId)).allowed).toBe(true);
+      const before = now();
+      const res = await http.patch('/auth/v1/user/bulk-status-update', { token: admin, body: { tenantId: demoTenant(), userIds: [user('staff02')], status: 'DELETED' } });
+      expect(res.status).toBe(200);
+      await until(async () => (await get(throughStaff02.id)).invalidFields.join() === 'Pathway', 'the Down-Line delegation through the removed manager to be flagged Pathway', 20_000);
+      const refused = await check(staff08, decisionId);
+      expect(refused.allowed).toBe(false);
+      expect(refused.reasons.join(' ')).toContain(throughStaff02.delegationDisplayId);
+      expect((await check(staff08, decisionId, before)).allowed).toBe(true);
+      // staff07's line (through staff01) is untouched.
+      expect((await get(downLine.id)).isInvalid).toBe(false);
+    }, 60_000);
+
     it('the manager deactivated: what they handed on is flagged (Issuer) from then, predicted, and the check refuses through it now and allows `at` before', async () => {
       const staff07 = user('staff07');
       const predicted = await whatIf([{ type: 'user-deactivated', userId: user('manager') }]);
       expect(predicted.invalidated).toContainEqual(expect.objectContaining({ delegationId: downLine.id, invalidFields: expect.arrayContaining(['Issuer']) }));
 
       const before = now();
-      const res = await http.patch('/auth/v1/user/bulk-status-update', { token: admin, body: { tenantId: system.seeded.tenants.find((t) => t.name === 'Demo Co')!.id, userIds: [user('manager')], status: 'INACTIVE' } });
+      const res = await http.patch('/auth/v1/user/bulk-status-update', { token: admin, body: { tenantId: demoTenant(), userIds: [user('manager')], status: 'INACTIVE' } });
       expect(res.status).toBe(200);
       await until(async () => (await get(downLine.id)).invalidFields.includes('Issuer'), 'the delegation the manager handed on to be flagged Issuer', 20_000);
       const flagged = await get(downLine.id);

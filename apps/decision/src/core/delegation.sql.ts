@@ -193,7 +193,7 @@ export async function loadOrg(q: Queryable, tenantId: string, userIds: readonly 
       SELECT unnest(${[...positionIds]}::uuid[]) AS id
       UNION SELECT unnest(u.position_ids) FROM decision.user_projection u JOIN people p ON p.id = u.id WHERE u.tenant_id = ${tenantId}
     )
-    SELECT 'user' AS kind, u.id, u.manager_id::text AS a, u.position_ids::text[] AS b, u.group_ids::text[] AS c, u.status = 'ACTIVE' AS ok
+    SELECT CASE WHEN u.status = 'DELETED' THEN 'removed' ELSE 'user' END AS kind, u.id, u.manager_id::text AS a, u.position_ids::text[] AS b, u.group_ids::text[] AS c, u.status = 'ACTIVE' AS ok
       FROM decision.user_projection u JOIN people p ON p.id = u.id WHERE u.tenant_id = ${tenantId}
     UNION ALL
     SELECT 'position', pp.id, NULL, pp.group_ids::text[],
@@ -202,17 +202,21 @@ export async function loadOrg(q: Queryable, tenantId: string, userIds: readonly 
       FROM decision.position_projection pp JOIN positions x ON x.id = pp.id WHERE pp.tenant_id = ${tenantId}
     UNION ALL
     SELECT 'group', gp.id, NULL, gp.parent_group_ids::text[], NULL, NOT gp.is_deleted FROM decision.group_projection gp WHERE gp.tenant_id = ${tenantId}`);
-  const users = new Map<string, { manager: string | null; positions: string[]; groups: string[]; active: boolean }>();
+  const users = new Map<string, { manager: string | null; positions: string[]; groups: string[]; active: boolean; removed: boolean }>();
   const positions = new Map<string, { groups: string[]; holders: string[]; active: boolean }>();
   const groups = new Map<string, { parents: string[]; live: boolean }>();
   for (const r of rows) {
-    if (r.kind === 'user') users.set(r.id, { manager: r.a, positions: r.b ?? [], groups: r.c ?? [], active: r.ok });
+    if (r.kind === 'user' || r.kind === 'removed') users.set(r.id, { manager: r.a, positions: r.b ?? [], groups: r.c ?? [], active: r.ok, removed: r.kind === 'removed' });
     else if (r.kind === 'position') positions.set(r.id, { groups: r.b ?? [], holders: r.c ?? [], active: r.ok });
     else groups.set(r.id, { parents: r.b ?? [], live: r.ok });
   }
   return {
     isActiveUser: (id) => users.get(id)?.active ?? false,
-    managerOf: (id) => users.get(id)?.manager ?? null,
+    // A manager removed from the tenant is no one's manager any more (auth shows their reports without one).
+    managerOf: (id) => {
+      const manager = users.get(id)?.manager ?? null;
+      return manager !== null && users.get(manager)?.removed ? null : manager;
+    },
     positionsOf: (id) => (users.get(id)?.active ? users.get(id)!.positions.filter((p) => positions.get(p)?.active ?? true) : []),
     holdersOf: (id) => positions.get(id)?.holders ?? [],
     isActivePosition: (id) => positions.get(id)?.active ?? false,

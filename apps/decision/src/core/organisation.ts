@@ -50,14 +50,15 @@ export type GroupColumns = {
  * What follows a change of a member's row, in its transaction: the history "as of an instant"
  * reads (positions held, the reporting line), then every delegation the change can reach through
  * the rules checked again (reachOfMembers: the person's, those of the positions they hold or left
- * and, when their manager changed, those of everyone below them). Answers the delegations whose
+ * and, when their manager changed or they left the tenant, those of everyone below them). Answers the delegations whose
  * validity changed.
  */
 export async function userChanged(tx: Tx, tenantId: string, userId: string, user: Pick<UserColumns, 'status' | 'position_ids' | 'manager_id'>): Promise<ValidityChange[]> {
   const gone = user.status === 'DELETED';
   const left = await recordHoldings(tx, tenantId, userId, gone ? [] : user.position_ids);
   const moved = await recordManager(tx, tenantId, userId, gone ? null : user.manager_id);
-  const reach = await reachOfMembers(tx, tenantId, { userIds: [userId], below: moved ? [userId] : [] });
+  // Below them the line changes when their manager did, or when they leave the tenant (no one's manager any more).
+  const reach = await reachOfMembers(tx, tenantId, { userIds: [userId], below: moved || gone ? [userId] : [] });
   return revalidateChanges(tx, tenantId, { userIds: reach.userIds, positionIds: [...new Set([...reach.positionIds, ...left])] });
 }
 
