@@ -2,6 +2,7 @@ import { AppError } from '@ddm/contracts';
 import { v7 as uuidv7 } from 'uuid';
 import {
   CONSISTENCY_TOKEN_PREFIX,
+  CommittedChange,
   MAX_TOKEN_CHANGES,
   MAX_TOKEN_LENGTH,
   changeTime,
@@ -18,7 +19,7 @@ const token = (value: unknown) => CONSISTENCY_TOKEN_PREFIX + Buffer.from(JSON.st
 
 describe('consistency token', () => {
   it('round-trips the changes a request committed', () => {
-    const changes = [
+    const changes: CommittedChange[] = [
       { changeId: A, counts: { 'evt.auth.user.updated': 2, 'auth.caller.changed': 1 } },
       { changeId: B, counts: { 'evt.settings.group.created': 1 } },
     ];

@@ -64,10 +64,10 @@ export type FreshnessRequirement = readonly CommittedChange[] | ConsistencyDto |
  *   the earliest over the consumers. Kept and asked again in the background at most every
  *   FRESHNESS_REFRESH_MS (one refresh at a time): an older value is still a true lower bound, so
  *   no answer waits on NATS but the very first.
- * - `ready(...)`: what a read calls before it reads: waits for the changes named (at once in the
- *   common case: one statement; then polling with a short back-off, up to CONSISTENCY_WAIT_MS,
- *   past which a 503 with Retry-After), then answers the consistentAsOf the answer may claim, taken
- *   before the answer's own statements run.
+ * - `waitFor(...)`: waits for the changes named (at once in the common case: one statement; then
+ *   polling with a short back-off, up to CONSISTENCY_WAIT_MS, past which a 503 with Retry-After).
+ * - `ready(...)`: what a read that says how fresh it is calls before it reads: `waitFor`, then the
+ *   consistentAsOf the answer may claim, taken before the answer's own statements run.
  */
 export class Freshness {
   private cached?: { asOf: number; at: number };
@@ -87,19 +87,29 @@ export class Freshness {
    * answers the instant (ISO) the answer is consistent as of. Call before reading the answer.
    */
   async ready(...requirements: FreshnessRequirement[]): Promise<string> {
-    const changes = requirements.flatMap((r) => (!r ? [] : Array.isArray(r) ? (r as readonly CommittedChange[]) : changesOf(r as ConsistencyDto)));
-    const expected = changes.length ? expectedApplications(changes, this.consumers.followed()) : [];
+    const waited = await this.waitFor(...requirements);
     let asOf: number;
-    if (expected.length && !(await this.appliedAll(expected))) {
-      await this.waitFor(expected);
-      // Waited: the kept instant may be from before the change arrived; asked again (unless it is later already) so the answer does not look older than it is.
-      const newest = Math.max(...expected.map((e) => changeTime(e.changeId)));
+    if (waited) {
+      // The kept instant may be from before the change arrived: asked again (unless it is later already), so the answer does not look older than it is.
       const kept = this.cached?.asOf ?? 0;
-      asOf = kept >= newest ? kept : await this.refreshStartedAfter(Date.now()).catch(() => this.consistentAsOf());
+      asOf = kept >= waited.newest ? kept : await this.refreshStartedAfter(Date.now()).catch(() => this.consistentAsOf());
     } else {
       asOf = await this.consistentAsOf();
     }
     return new Date(asOf).toISOString();
+  }
+
+  /**
+   * Waits until every change the requirements name is applied here: at once in the common case
+   * (one statement), else polling with a short back-off up to the bound, past which a 503 with
+   * Retry-After. Answers, when it had to wait, the time of the newest change waited for.
+   */
+  async waitFor(...requirements: FreshnessRequirement[]): Promise<{ newest: number } | undefined> {
+    const changes = requirements.flatMap((r) => (!r ? [] : Array.isArray(r) ? (r as readonly CommittedChange[]) : changesOf(r as ConsistencyDto)));
+    const expected = changes.length ? expectedApplications(changes, this.consumers.followed()) : [];
+    if (!expected.length || (await this.appliedAll(expected))) return undefined;
+    await this.poll(expected);
+    return { newest: Math.max(...expected.map((e) => changeTime(e.changeId))) };
   }
 
   /** Whether every change is applied here. */
@@ -134,7 +144,7 @@ export class Freshness {
   }
 
   /** Polls until applied, 10 ms growing to 50 ms apart, up to the bound; then the 503. */
-  private async waitFor(expected: readonly ExpectedApplication[]): Promise<void> {
+  private async poll(expected: readonly ExpectedApplication[]): Promise<void> {
     const deadline = Date.now() + this.waitMs;
     for (let pause = FIRST_POLL_MS; ; pause = Math.min(pause * 2, MAX_POLL_MS)) {
       const left = deadline - Date.now();
