@@ -1,4 +1,7 @@
-import { HttpClient, HttpResult, TestSystem, expectErrorBody, startTestSystem, tokenFor } from '@ddm/testing';
+import { HEADERS } from '@ddm/contracts';
+import { changeTime, parseConsistencyToken } from '@ddm/platform';
+import { HttpClient, HttpResult, NATS_URL, TestSystem, expectErrorBody, startTestSystem, tokenFor, until } from '@ddm/testing';
+import { connect } from 'nats';
 import { Client } from 'pg';
 
 const CHECK = '/decision/v1/authority/check';
@@ -58,6 +61,29 @@ describe('system: a write answers a consistency token, and a read sent it reflec
     }
     return answer;
   };
+
+  /** When auth's event of `userId` of the change reached the stream (once it has). */
+  const streamTimeOf = (changeId: string, userId: string) =>
+    until(
+      async () => {
+        const nc = await connect({ servers: NATS_URL });
+        try {
+          const jsm = await nc.jetstreamManager();
+          const subjects = system.ns.subjects;
+          const { state } = await jsm.streams.info(subjects.eventsStream);
+          for (let seq = state.last_seq; seq >= state.first_seq; seq--) {
+            const m = await jsm.streams.getMessage(subjects.eventsStream, { seq });
+            if (m.header?.get(HEADERS.changeId) !== changeId || m.subject !== subjects.wire('evt.auth.user.updated')) continue;
+            if (m.json<{ user: { id: string } }>().user.id === userId) return m.time.getTime();
+          }
+          return undefined;
+        } finally {
+          await nc.close();
+        }
+      },
+      "auth's event of the change in the stream",
+      10_000,
+    );
 
   beforeAll(async () => {
     system = await startTestSystem({ areas: ['auth', 'settings', 'decision'] });
@@ -132,6 +158,22 @@ describe('system: a write answers a consistency token, and a read sent it reflec
       expect(held.body.message).toMatch(/consistency token/);
       expect(took).toBeGreaterThanOrEqual(WAIT_MS);
       expect(took).toBeLessThan(WAIT_MS + 3_000);
+
+      // Not asked to wait, a read answers what the decision area has (the manager still the issuer there), and says how fresh that is:
+      // once asked of JetStream again with the event held, never as late as the held event's arrival in the stream.
+      const [{ changeId }] = parseConsistencyToken(token, TOKEN);
+      const heldAt = await streamTimeOf(changeId, user('staff01'));
+      const asOf = await until(
+        async () => {
+          const answer = expectReflects(await check(), true);
+          return Date.parse(answer.consistentAsOf) >= changeTime(changeId) && answer.consistentAsOf;
+        },
+        'consistentAsOf to be asked again while the event is held',
+        10_000,
+      );
+      expect(Date.parse(asOf)).toBeLessThanOrEqual(heldAt);
+      expect(Date.parse(expectReflects(await check(), true).consistentAsOf)).toBeLessThanOrEqual(heldAt);
+
       await pg.query('ROLLBACK');
       locked = false;
       expectReflects(await check({ header: token }), false);

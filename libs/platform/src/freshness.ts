@@ -1,4 +1,5 @@
 import { unavailable } from '@ddm/contracts';
+import type { MsgRequest } from 'nats';
 import { Logger } from 'pino';
 import { ConsistencyDto, changeTime, changesOf } from './consistency';
 import { Consumers, FollowedConsumer } from './consumer';
@@ -60,8 +61,9 @@ export type FreshnessRequirement = readonly CommittedChange[] | ConsistencyDto |
  * - `consistentAsOf()`: an instant up to which every followed event published to the stream has
  *   been applied, from JetStream's view of the same consumers: one with nothing pending or
  *   unacknowledged is consistent as of the moment it was asked; otherwise as of the time of the
- *   stream message just above its ack floor (every message before it is acknowledged, so applied);
- *   the earliest over the consumers. Kept and asked again in the background at most every
+ *   first message of its filter above its ack floor (every one of its messages before it is
+ *   acknowledged, so applied: a consumer acknowledges after its transaction commits); the earliest
+ *   over the consumers. Kept and asked again in the background at most every
  *   FRESHNESS_REFRESH_MS (one refresh at a time): an older value is still a true lower bound, so
  *   no answer waits on NATS but the very first.
  * - `waitFor(...)`: waits for the changes named (at once in the common case: one statement; then
@@ -200,7 +202,10 @@ export class Freshness {
         // Servers from 2.10 say when they made the answer, on the stream's clock; before that, the moment it was asked.
         if (info.num_pending === 0 && info.num_ack_pending === 0) return info.ts ? Date.parse(info.ts) : asked;
         try {
-          const next = await this.nats.jsm.streams.getMessage(s.eventsStream, { seq: info.ack_floor.stream_seq + 1 });
+          // The first message of its filter above the ack floor (servers before 2.9 ignore next_by_subj and answer the message at that sequence: earlier, still true).
+          const filter = info.config.filter_subject;
+          const from = { seq: info.ack_floor.stream_seq + 1, ...(filter ? { next_by_subj: filter } : {}) } as MsgRequest;
+          const next = await this.nats.jsm.streams.getMessage(s.eventsStream, from);
           return next.time.getTime();
         } catch (err) {
           if (!/no message found/i.test((err as Error).message)) throw err;
