@@ -138,7 +138,9 @@ export const ApiConsistentRead = () =>
       schema: { type: 'string', maxLength: MAX_TOKEN_LENGTH },
     }),
     ApiServiceUnavailableResponse({
-      description: 'The change a consistency token names is not applied here yet (waited CONSISTENCY_WAIT_MS): retry after Retry-After seconds',
+      description:
+        'The change a consistency token names is not applied here yet (waited CONSISTENCY_WAIT_MS), or (only until the service first reaches the message stream) ' +
+        'it cannot tell yet how fresh its answers are: retry after Retry-After seconds',
       headers: { 'Retry-After': { description: 'Seconds to wait before asking again', schema: { type: 'integer' } } },
     }),
   );

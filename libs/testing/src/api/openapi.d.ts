@@ -8659,7 +8659,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The change a consistency token names is not applied here yet (waited CONSISTENCY_WAIT_MS): retry after Retry-After seconds */
+            /** @description The change a consistency token names is not applied here yet (waited CONSISTENCY_WAIT_MS), or (only until the service first reaches the message stream) it cannot tell yet how fresh its answers are: retry after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -8880,7 +8880,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The change a consistency token names is not applied here yet (waited CONSISTENCY_WAIT_MS): retry after Retry-After seconds */
+            /** @description The change a consistency token names is not applied here yet (waited CONSISTENCY_WAIT_MS), or (only until the service first reaches the message stream) it cannot tell yet how fresh its answers are: retry after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -9485,7 +9485,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The change a consistency token names is not applied here yet (waited CONSISTENCY_WAIT_MS): retry after Retry-After seconds */
+            /** @description The change a consistency token names is not applied here yet (waited CONSISTENCY_WAIT_MS), or (only until the service first reaches the message stream) it cannot tell yet how fresh its answers are: retry after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -9808,7 +9808,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The change a consistency token names is not applied here yet (waited CONSISTENCY_WAIT_MS): retry after Retry-After seconds */
+            /** @description The change a consistency token names is not applied here yet (waited CONSISTENCY_WAIT_MS), or (only until the service first reaches the message stream) it cannot tell yet how fresh its answers are: retry after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -9931,7 +9931,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The change a consistency token names is not applied here yet (waited CONSISTENCY_WAIT_MS): retry after Retry-After seconds */
+            /** @description The change a consistency token names is not applied here yet (waited CONSISTENCY_WAIT_MS), or (only until the service first reaches the message stream) it cannot tell yet how fresh its answers are: retry after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -10175,7 +10175,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The change a consistency token names is not applied here yet (waited CONSISTENCY_WAIT_MS): retry after Retry-After seconds */
+            /** @description The change a consistency token names is not applied here yet (waited CONSISTENCY_WAIT_MS), or (only until the service first reaches the message stream) it cannot tell yet how fresh its answers are: retry after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -10290,7 +10290,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The change a consistency token names is not applied here yet (waited CONSISTENCY_WAIT_MS): retry after Retry-After seconds */
+            /** @description The change a consistency token names is not applied here yet (waited CONSISTENCY_WAIT_MS), or (only until the service first reaches the message stream) it cannot tell yet how fresh its answers are: retry after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -10404,7 +10404,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The change a consistency token names is not applied here yet (waited CONSISTENCY_WAIT_MS): retry after Retry-After seconds */
+            /** @description The change a consistency token names is not applied here yet (waited CONSISTENCY_WAIT_MS), or (only until the service first reaches the message stream) it cannot tell yet how fresh its answers are: retry after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
