@@ -13,6 +13,7 @@ import { AuthAuditTrail1765800000001 } from './migrations/1765800000001-auth-aud
 import { AuthViewAuditKey1765800000002 } from './migrations/1765800000002-auth-view-audit-key';
 import { AuthTenantOfChildRows1765800000003 } from './migrations/1765800000003-auth-tenant-of-child-rows';
 import { AuthPeopleAndTenantsAudit1766000000000 } from './migrations/1766000000000-auth-people-and-tenants-audit';
+import { AuthChangeIds1766200000000 } from './migrations/1766200000000-auth-change-ids';
 
 /** The auth schema: used by the service and by `migrate`. */
 export const authDataSource: ServiceDataSource = {
@@ -33,5 +34,6 @@ export const authDataSource: ServiceDataSource = {
     AuthViewAuditKey1765800000002,
     AuthTenantOfChildRows1765800000003,
     AuthPeopleAndTenantsAudit1766000000000,
+    AuthChangeIds1766200000000,
   ],
 };

@@ -38,6 +38,7 @@ describe('authority check (e2e)', () => {
       reasons: string[];
       heldVia: string | null;
       evaluatedAt: string;
+      consistentAsOf: string;
     };
   };
 
@@ -200,7 +201,10 @@ describe('authority check (e2e)', () => {
     expect(results).toHaveLength(1000);
     // The root is suspended by the first test: nobody holds it now, and each answer is the single check's.
     const singles = await Promise.all([asks[0], asks[1], asks[998], asks[999]].map((a) => check(a)));
-    expect([results[0], results[1], results[998], results[999]]).toEqual(singles.map((x) => ({ ...x, evaluatedAt: expect.any(String) })));
+    // Each single check says how fresh it is; the batch says it once, for every result.
+    expect(res.body.data.consistentAsOf).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    for (const x of singles) expect(x.consistentAsOf).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect([results[0], results[1], results[998], results[999]]).toEqual(singles.map(({ consistentAsOf: _asOf, ...x }) => ({ ...x, evaluatedAt: expect.any(String) })));
     const at = new Date(Date.now() - 60_000).toISOString();
     const past = await batch([{ decisionId, unit: 'USD', userId: user, value: '1', at }, { decisionId, unit: 'USD', userId: user, value: '1' }]);
     expect(past.body.data.results.map((r: { evaluatedAt: string }) => r.evaluatedAt)[0]).toBe(at);

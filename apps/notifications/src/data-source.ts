@@ -8,6 +8,7 @@ import { NotificationsIdempotency1765720000000 } from './migrations/176572000000
 import { NotificationsTenantIsolation1765800000000 } from './migrations/1765800000000-notifications-tenant-isolation';
 import { NotificationsAuditTrail1765800000001 } from './migrations/1765800000001-notifications-audit-trail';
 import { NotificationsPositionHolders1766000000000 } from './migrations/1766000000000-notifications-position-holders';
+import { NotificationsChangeIds1766200000000 } from './migrations/1766200000000-notifications-change-ids';
 
 /** The notifications schema: used by the service and by `migrate`. */
 export const notificationsDataSource: ServiceDataSource = {
@@ -22,5 +23,6 @@ export const notificationsDataSource: ServiceDataSource = {
     NotificationsTenantIsolation1765800000000,
     NotificationsAuditTrail1765800000001,
     NotificationsPositionHolders1766000000000,
+    NotificationsChangeIds1766200000000,
   ],
 };

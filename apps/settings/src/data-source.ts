@@ -11,6 +11,7 @@ import { SettingsIdempotency1765720000000 } from './migrations/1765720000000-set
 import { SettingsTenantIsolation1765800000000 } from './migrations/1765800000000-settings-tenant-isolation';
 import { SettingsAuditTrail1765800000001 } from './migrations/1765800000001-settings-audit-trail';
 import { SettingsTenantOfChildRows1765800000003 } from './migrations/1765800000003-settings-tenant-of-child-rows';
+import { SettingsChangeIds1766200000000 } from './migrations/1766200000000-settings-change-ids';
 
 /** The settings schema: used by the service and by `migrate`. */
 export const settingsDataSource: ServiceDataSource = {
@@ -29,5 +30,6 @@ export const settingsDataSource: ServiceDataSource = {
     SettingsTenantIsolation1765800000000,
     SettingsAuditTrail1765800000001,
     SettingsTenantOfChildRows1765800000003,
+    SettingsChangeIds1766200000000,
   ],
 };

@@ -19,11 +19,15 @@ import { registerObservability } from './observability';
 import { PlatformModule } from './platform.module';
 import { RequestStepsGuard, ServiceHttpAdapter } from './request-steps';
 import { describeEnvelopes } from './openapi';
-import { requestContext } from './request-context';
+import { CONSISTENCY_TOKEN_HEADER, encodeConsistencyToken } from './consistency';
+import { WorkContext, requestContext } from './request-context';
 import { exitGracefullyOnSignals } from './shutdown';
 import { startTracing } from './tracing';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** Where a request keeps its work context (the one its handler runs in). */
+const WORK = Symbol('work');
+type WorkingRequest = FastifyRequest & { [WORK]?: WorkContext };
 
 
 export interface ServiceDefinition {
@@ -84,13 +88,24 @@ export async function createServiceApp(appModule: Type<unknown>, def: ServiceDef
       reply.send(errorBody(503, 'The service is shutting down; retry shortly', request.url.split('?')[0], request.id));
       return;
     }
-    requestContext.enterWith({ requestId: request.id });
+    // The request's work context, kept on the request too: what the request commits (`changes`) is answered as its consistency token.
+    const work: WorkContext = { requestId: request.id, changes: [] };
+    requestContext.enterWith(work);
+    (request as WorkingRequest)[WORK] = work;
     done();
   });
   // While draining, answer with Connection: close, so keep-alive sockets end with their last
-  // response instead of holding the shutdown open.
-  fastify.addHook('onSend', (_request, reply, payload, done) => {
+  // response instead of holding the shutdown open. A successful answer of a request that committed
+  // changes names them in x-consistency-token (consistency.ts); this hook comes before the
+  // idempotency hook (registerIdempotency, below), which keeps the header for a replay.
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     if (state.shuttingDown) reply.header('connection', 'close');
+    const changes = (request as WorkingRequest)[WORK]?.changes;
+    if (changes?.length && reply.statusCode >= 200 && reply.statusCode < 300) {
+      const token = encodeConsistencyToken(changes);
+      if (token) reply.header(CONSISTENCY_TOKEN_HEADER, token);
+      else logger.warn({ requestId: request.id, changes: changes.length }, 'the changes of this request do not fit in a consistency token: none answered');
+    }
     done(null, payload);
   });
   // Security headers, CORS from CORS_ORIGINS, then the abuse limits (after the request id is set).

@@ -16,7 +16,7 @@ describe('service configuration (validated at boot)', () => {
 
   it('reads a complete development environment, with defaults', () => {
     const c = loadConfig('auth', base);
-    expect(c).toMatchObject({ area: 'auth', port: 3005, dbPoolSize: 10, natsNamespace: '', devKeys: true, runMigrations: true });
+    expect(c).toMatchObject({ area: 'auth', port: 3005, dbPoolSize: 10, natsNamespace: '', devKeys: true, runMigrations: true, consistencyWaitMs: 5_000 });
     expect(c.auth).toMatchObject({ issuer: 'ddm-dev', audience: 'ddm-api', clockToleranceSec: 30 });
     expect(c.auth.publicKeys).toHaveLength(1);
   });
@@ -40,6 +40,7 @@ describe('service configuration (validated at boot)', () => {
     ['RATE_LIMIT_PREFIX', { RATE_LIMIT_PREFIX: 'a b' }],
     ['TRUST_PROXY', { TRUST_PROXY: '11' }],
     ['TRUST_PROXY', { TRUST_PROXY: 'ingress.local' }],
+    ['CONSISTENCY_WAIT_MS', { CONSISTENCY_WAIT_MS: '-1' }],
   ])('stops with a message naming %s when it is wrong or missing', (name, change) => {
     expect(() => loadConfig('auth', { ...base, ...change })).toThrow(ConfigError);
     expect(() => loadConfig('auth', { ...base, ...change })).toThrow(name);

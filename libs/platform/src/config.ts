@@ -21,6 +21,11 @@ export interface ServiceConfig {
   shutdownTimeoutMs: number;
   runMigrations: boolean;
   callerCacheTtlMs: number;
+  /**
+   * How long a read that sends a consistency token waits for the change it names to be applied
+   * here before it answers 503 (CONSISTENCY_WAIT_MS, default 5000).
+   */
+  consistencyWaitMs: number;
   /** The app's public base URL (APP_URL), without a trailing slash: records' `link` point into it. */
   appUrl: string;
   /** Browser origins allowed by CORS (CORS_ORIGINS, comma-separated); none by default. */
@@ -195,6 +200,7 @@ export function loadConfig(area: AreaName, env: Env = process.env): ServiceConfi
     shutdownTimeoutMs: envInt(env, 'SHUTDOWN_TIMEOUT_MS', 15_000, 1_000, 300_000),
     runMigrations: envFlag(env, 'MIGRATIONS_RUN', true),
     callerCacheTtlMs: envInt(env, 'CALLER_CACHE_TTL_MS', 30_000, 0, 3_600_000),
+    consistencyWaitMs: envInt(env, 'CONSISTENCY_WAIT_MS', 5_000, 0, 60_000),
     appUrl: envAppUrl(env),
     corsOrigins: envCorsOrigins(env),
     rateLimit: envRateLimit(env),

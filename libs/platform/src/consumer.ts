@@ -15,8 +15,18 @@ const codec = JSONCodec();
 export type ConsumedMessage<S extends EventSubject> = EventMessageOf<S> & {
   messageId: string;
   requestId?: string;
+  /** The change (the publishing transaction) the event belongs to, when its publisher named one (`Ddm-Change-Id`). */
+  changeId?: string;
   deliveryCount: number;
 };
+
+/** A consumer `Consumers.start` runs on the EVENTS stream: what the service follows, each message applied once and recorded. */
+export interface FollowedConsumer {
+  name: string;
+  subjects: readonly string[];
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What every consumer declares. */
 interface SubscriptionSpec<S extends EventSubject> {
@@ -162,6 +172,7 @@ export async function superviseLoop(options: {
  */
 export class Consumers {
   private readonly running: RunningConsumer[] = [];
+  private readonly followedConsumers: FollowedConsumer[] = [];
 
   constructor(
     private readonly db: Db,
@@ -169,17 +180,24 @@ export class Consumers {
     private readonly log: Logger,
   ) {}
 
-  /** A consumer whose handler applies each message in one transaction, once (events, projections). */
+  /**
+   * A consumer whose handler applies each message in one transaction, once (events, projections).
+   * The processed-message record keeps the message's change id, so Freshness can count how much of
+   * a change this service has applied; a consumer of the EVENTS stream is listed in `followed()`.
+   */
   start<S extends EventSubject>(spec: ConsumerSpec<S>): Promise<void> {
-    const processed = `INSERT INTO "${this.db.schema}".processed_messages (consumer, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1`;
+    const processed = `INSERT INTO "${this.db.schema}".processed_messages (consumer, message_id, change_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1`;
     const concurrency = spec.concurrency ?? 1;
     if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONSUMER_CONCURRENCY) {
       throw new Error(`consumer ${spec.name}: concurrency must be an integer from 1 to ${MAX_CONSUMER_CONCURRENCY}`);
     }
+    // Listed before it runs: no request is answered before every consumer has started (the app listens after), so the list is whole by then.
+    if (streamOf(spec.subjects) === 'EVENTS') this.followedConsumers.push({ name: spec.name, subjects: [...spec.subjects] });
     return this.subscribe(spec, concurrency, async (message, _working) => {
+      const record = [spec.name, message.messageId, message.changeId ?? null];
       try {
         await this.db.transaction(async (tx) => {
-          const fresh = await tx.query(processed, [spec.name, message.messageId]);
+          const fresh = await tx.query(processed, record);
           if (!fresh.length) return; // applied before (redelivery after a crash or a duplicate publish)
           await spec.handle(message, tx);
         });
@@ -188,9 +206,17 @@ export class Consumers {
         // The event names a record of another tenant (a known id under another tenant id): row-level
         // security refused the write, so nothing of it applied. Done with it, not retried.
         this.log.warn({ consumer: spec.name, subject: message.subject, messageId: message.messageId }, "event names another tenant's record: ignored");
-        await this.db.transaction((tx) => tx.query(processed, [spec.name, message.messageId]));
+        await this.db.transaction((tx) => tx.query(processed, record));
       }
     });
+  }
+
+  /**
+   * The consumers `start` runs on the EVENTS stream (not the jobs' nor the long-running ones): what
+   * this service follows, each message recorded with its change id as it is applied.
+   */
+  followed(): readonly FollowedConsumer[] {
+    return this.followedConsumers;
   }
 
   /**
@@ -321,6 +347,9 @@ export class Consumers {
     }
     const messageId = msg.headers?.get(HEADERS.msgId) || `${msg.info.stream}:${msg.seq}`;
     const requestId = msg.headers?.get(HEADERS.requestId) || undefined;
+    // Recorded in a uuid column: anything else a publisher sent is no change id.
+    const changeHeader = msg.headers?.get(HEADERS.changeId);
+    const changeId = changeHeader && UUID.test(changeHeader) ? changeHeader.toLowerCase() : undefined;
     // The message's logger, made on its first line only (pino redacts a child's bindings as it makes it; most messages log nothing).
     let child: Logger | undefined;
     const log = () => (child ??= this.log.child({ consumer: spec.name, subject, messageId, requestId }));
@@ -334,7 +363,7 @@ export class Consumers {
       msg.term();
       return;
     }
-    const message = { subject, payload, messageId, requestId, deliveryCount: msg.info.deliveryCount } as ConsumedMessage<S>;
+    const message = { subject, payload, messageId, requestId, changeId, deliveryCount: msg.info.deliveryCount } as ConsumedMessage<S>;
     // The handler runs in a span of the publisher's trace (a child of the relay's publish span), so its statements join that trace.
     const attributes = {
       'messaging.system': 'nats',

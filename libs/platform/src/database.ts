@@ -127,7 +127,7 @@ export async function runMigrations(ds: DataSource, def: ServiceDataSource, log?
 /**
  * The platform's own tables in a service schema: the transactional outbox, the consumers'
  * processed-message record and the display-id counters. Call from the service's first migration,
- * then `addOutboxTraceContext` (the outbox as the platform code reads and writes it).
+ * then `addOutboxTraceContext` and `addChangeIds` (the outbox as the platform code reads and writes it).
  */
 export async function createPlatformTables(q: QueryRunner, schema: string): Promise<void> {
   await q.query(`
@@ -173,6 +173,24 @@ export async function addOutboxTraceContext(q: QueryRunner, schema: string): Pro
 
 export async function dropOutboxTraceContext(q: QueryRunner, schema: string): Promise<void> {
   await q.query(`ALTER TABLE "${schema}".outbox DROP COLUMN IF EXISTS traceparent, DROP COLUMN IF EXISTS tracestate`);
+}
+
+/**
+ * The change ids (consistency.ts): each outbox row carries the change (the transaction that
+ * published it, a uuid v7) it belongs to, and each processed message records it, indexed per
+ * consumer, so a service can count how much of a change it has applied (Freshness). Null for rows
+ * written before, and for messages published without one.
+ */
+export async function addChangeIds(q: QueryRunner, schema: string): Promise<void> {
+  await q.query(`ALTER TABLE "${schema}".outbox ADD COLUMN change_id uuid`);
+  await q.query(`ALTER TABLE "${schema}".processed_messages ADD COLUMN change_id uuid`);
+  await q.query(`CREATE INDEX processed_messages_change ON "${schema}".processed_messages (consumer, change_id) WHERE change_id IS NOT NULL`);
+}
+
+export async function dropChangeIds(q: QueryRunner, schema: string): Promise<void> {
+  await q.query(`DROP INDEX IF EXISTS "${schema}".processed_messages_change`);
+  await q.query(`ALTER TABLE "${schema}".processed_messages DROP COLUMN IF EXISTS change_id`);
+  await q.query(`ALTER TABLE "${schema}".outbox DROP COLUMN IF EXISTS change_id`);
 }
 
 /** First display id of every kind in every tenant (ARCHITECTURE §2). */

@@ -2,9 +2,10 @@ import { EventPayload, EventSubject } from '@ddm/contracts';
 import { Logger } from 'pino';
 import { Pool, PoolClient, QueryResult } from 'pg';
 import { DataSource } from 'typeorm';
+import { v7 as uuidv7 } from 'uuid';
 import { nextDisplayIds } from './database';
 import { addManyToOutbox, addToOutbox } from './outbox';
-import { WorkContext, acrossTenants, currentWork } from './request-context';
+import { CommittedChange, WorkContext, acrossTenants, currentWork } from './request-context';
 import { Sql } from './sql';
 import type { Queryable, Tx } from './queryable';
 import { ACTOR_SETTING, CROSS_TENANT_ROLE, NO_TENANT, REQUEST_SETTING, TENANT_SETTING } from './tenancy';
@@ -22,6 +23,8 @@ function run(client: Client, statement: Sql | string, params?: readonly unknown[
 
 class TransactionHandle implements Tx {
   published = false;
+  /** The change this transaction makes, from its first publish: its id (uuid v7) and its events per subject. */
+  change?: CommittedChange;
 
   constructor(
     private readonly client: Client,
@@ -33,13 +36,21 @@ class TransactionHandle implements Tx {
   }
 
   async publish<S extends EventSubject>(subject: S, payload: EventPayload<S>): Promise<void> {
-    await addToOutbox(this, this.schema, subject, payload);
-    this.published = true;
+    const change = (this.change ??= { changeId: uuidv7(), counts: {} });
+    await addToOutbox(this, this.schema, subject, payload, change.changeId);
+    this.counted(subject, 1);
   }
 
   async publishMany<S extends EventSubject>(subject: S, payloads: readonly EventPayload<S>[]): Promise<void> {
     if (!payloads.length) return;
-    await addManyToOutbox(this, this.schema, subject, payloads);
+    const change = (this.change ??= { changeId: uuidv7(), counts: {} });
+    await addManyToOutbox(this, this.schema, subject, payloads, change.changeId);
+    this.counted(subject, payloads.length);
+  }
+
+  /** Counted once written: an event refused (and caught) is not one the token waits for. */
+  private counted(subject: string, n: number): void {
+    this.change!.counts[subject] = (this.change!.counts[subject] ?? 0) + n;
     this.published = true;
   }
 
@@ -91,7 +102,8 @@ function brokenConnection(err: unknown): boolean {
  * transaction sets the connection's tenant first only when it last served another (so reads of
  * one tenant cost no extra round trip). Row-level security does the rest (tenancy.ts).
  * `transaction` is the one way to change state: it commits the rows and their events together,
- * then wakes the outbox relay so the events leave at once.
+ * then wakes the outbox relay so the events leave at once, and adds the change (its id and events
+ * per subject) to the work's `changes`, which a request answers as its consistency token.
  */
 export class Db implements Queryable {
   private readonly pool: Pool;
@@ -106,7 +118,8 @@ export class Db implements Queryable {
   }
 
   async transaction<T>(work: (tx: Tx) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
-    const session = sessionOf(currentWork());
+    const context = currentWork();
+    const session = sessionOf(context);
     const { client, broken, release } = await this.checkout();
     let failed: unknown;
     try {
@@ -124,7 +137,11 @@ export class Db implements Queryable {
         await client.query('ROLLBACK').catch(() => undefined);
         throw err;
       }
-      if (handle.published) this.relay.kick();
+      if (handle.published) {
+        // Only now, committed: a rolled-back (or retried) transaction is no change a token may name.
+        context?.changes?.push(handle.change!);
+        this.relay.kick();
+      }
       return result;
     } catch (err) {
       failed = err;

@@ -35,8 +35,8 @@ export const IDEMPOTENCY_STALE_CLAIM_MS = 60_000;
 const HEARTBEAT_MS = 15_000;
 /** Seconds a caller is told to wait while the first request with its key runs. */
 const IN_PROGRESS_RETRY_AFTER = '1';
-/** The response headers stored and replayed with the body (the others are the new request's own). */
-const REPLAYED_HEADERS = ['content-type', 'location'] as const;
+/** The response headers stored and replayed with the body (the others are the new request's own); the consistency token names the first request's changes. */
+const REPLAYED_HEADERS = ['content-type', 'location', 'x-consistency-token'] as const;
 /** 1 to 255 visible ASCII characters (no space, no control character). */
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 

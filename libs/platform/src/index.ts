@@ -13,6 +13,8 @@ export * from './nats';
 export * from './outbox';
 export * from './sweep';
 export * from './consumer';
+export * from './consistency';
+export * from './freshness';
 export * from './tracing';
 export * from './observability';
 export * from './hardening';

@@ -80,6 +80,17 @@ const KEY_IN_PROGRESS = 'A request with the same Idempotency-Key is still in pro
 const KEY_REUSED = 'The Idempotency-Key was used with another request (method, path, query or body)';
 const REPLAYED_HEADER = { 'Idempotent-Replayed': { description: '`true` when this is the kept answer of an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } } };
 
+/** Every write's answer may name the changes it committed (libs/platform consistency). */
+const CONSISTENCY_TOKEN_HEADER = {
+  'x-consistency-token': {
+    description:
+      'When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", ' +
+      'a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there.',
+    schema: { type: 'string' },
+  },
+};
+const WRITES = new Set(['post', 'put', 'patch', 'delete']);
+
 interface Operation {
   parameters?: { name: string; in: string }[];
   responses?: Record<string, ResponseObject>;
@@ -103,7 +114,8 @@ function describeIdempotency(operation: Operation): void {
 
 /**
  * Wraps every documented success response in the envelope, gives every error response the error
- * body, every operation its 429, and the operations that take an Idempotency-Key their header.
+ * body, every operation its 429, the operations that take an Idempotency-Key their header, and
+ * every write's success its x-consistency-token header.
  */
 export function describeEnvelopes(doc: OpenAPIObject): OpenAPIObject {
   doc.components ??= {};
@@ -117,6 +129,7 @@ export function describeEnvelopes(doc: OpenAPIObject): OpenAPIObject {
       for (const [code, response] of Object.entries(operation.responses)) {
         const status = Number(code);
         if (status >= 200 && status < 300) {
+          if (WRITES.has(method)) response.headers = { ...response.headers, ...CONSISTENCY_TOKEN_HEADER };
           const data = response.content?.['application/json']?.schema;
           response.content = { 'application/json': { schema: envelope(data, status) } };
         } else if (status >= 400) {

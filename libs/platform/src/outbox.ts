@@ -29,12 +29,19 @@ function origin(): [string | null, string | null, string | null] {
 /**
  * Writes an event into the outbox inside the caller's transaction: the state change and its
  * event commit together, or neither does. The subject is logical (`evt.auth.user.updated`).
- * Services call `tx.publish`; this is its implementation.
+ * `changeId` names the change (the transaction) it belongs to, which the message carries on
+ * (consistency.ts). Services call `tx.publish`; this is its implementation.
  */
-export async function addToOutbox(q: Queryable, schema: string, subject: string, payload: object): Promise<string> {
+export async function addToOutbox(q: Queryable, schema: string, subject: string, payload: object, changeId: string | null = null): Promise<string> {
   const json = outboxJson(subject, payload);
   const id = uuidv7();
-  await q.query(`INSERT INTO "${schema}".outbox (id, subject, payload, request_id, traceparent, tracestate) VALUES ($1, $2, $3, $4, $5, $6)`, [id, subject, json, ...origin()]);
+  await q.query(`INSERT INTO "${schema}".outbox (id, subject, payload, request_id, traceparent, tracestate, change_id) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
+    id,
+    subject,
+    json,
+    ...origin(),
+    changeId,
+  ]);
   return id;
 }
 
@@ -42,16 +49,16 @@ export async function addToOutbox(q: Queryable, schema: string, subject: string,
  * Writes several events of one subject into the outbox in one statement (a bulk change's events),
  * inside the caller's transaction. Each payload is checked as `addToOutbox` checks one.
  */
-export async function addManyToOutbox(q: Queryable, schema: string, subject: string, payloads: readonly object[]): Promise<string[]> {
+export async function addManyToOutbox(q: Queryable, schema: string, subject: string, payloads: readonly object[], changeId: string | null = null): Promise<string[]> {
   if (!payloads.length) return [];
   const jsons = payloads.map((p) => outboxJson(subject, p));
   const ids = payloads.map(() => uuidv7());
   // ids are time-ordered (v7) and the relay sends in (created_at, id) order, so the events keep the payloads' order.
   const [requestId, traceparent, tracestate] = origin();
   await q.query(
-    `INSERT INTO "${schema}".outbox (id, subject, payload, request_id, traceparent, tracestate)
-     SELECT x.id, $1, x.payload::jsonb, $2, $3, $4 FROM unnest($5::uuid[], $6::text[]) AS x(id, payload)`,
-    [subject, requestId, traceparent, tracestate, ids, jsons],
+    `INSERT INTO "${schema}".outbox (id, subject, payload, request_id, traceparent, tracestate, change_id)
+     SELECT x.id, $1, x.payload::jsonb, $2, $3, $4, $7 FROM unnest($5::uuid[], $6::text[]) AS x(id, payload)`,
+    [subject, requestId, traceparent, tracestate, ids, jsons, changeId],
   );
   return ids;
 }
@@ -63,11 +70,12 @@ interface OutboxRow {
   request_id: string | null;
   traceparent: string | null;
   tracestate: string | null;
+  change_id: string | null;
 }
 
 /**
  * Publishes committed outbox rows to JetStream with `Nats-Msg-Id` = outbox id (the stream drops
- * duplicates), then marks them sent. Woken right after a commit and also polls, so a row left by
+ * duplicates) and `Ddm-Change-Id` = the row's change, then marks them sent. Woken right after a commit and also polls, so a row left by
  * a crash is sent on the next start. One replica at a time relays a schema (a transaction-level
  * advisory lock), so events leave in commit order. A row that fails stays first in line (order is
  * kept, nothing is skipped) and carries its attempts and last error for the operator. While NATS is
@@ -146,7 +154,7 @@ export class OutboxRelay {
       const [{ leader }] = await m.query(`SELECT pg_try_advisory_xact_lock(hashtext($1)) AS leader`, [`ddm:outbox:${this.schema}`]);
       if (!leader) return 0;
       const rows: OutboxRow[] = await m.query(
-        `SELECT id, subject, payload, request_id, traceparent, tracestate FROM "${this.schema}".outbox
+        `SELECT id, subject, payload, request_id, traceparent, tracestate, change_id FROM "${this.schema}".outbox
          WHERE published_at IS NULL ORDER BY created_at, id LIMIT $1`,
         [max],
       );
@@ -154,6 +162,7 @@ export class OutboxRelay {
       for (const row of rows) {
         const h = natsHeaders();
         if (row.request_id) h.set(HEADERS.requestId, row.request_id);
+        if (row.change_id) h.set(HEADERS.changeId, row.change_id);
         try {
           await this.publish(row, h);
         } catch (err) {

@@ -17,6 +17,7 @@ import { ConfigError, ServiceConfig } from './config';
 import { Consumers } from './consumer';
 import { ServiceDataSource, createDataSource, isolationProblems, migrateSchema } from './database';
 import { Db } from './db';
+import { Freshness } from './freshness';
 import { Jobs } from './jobs';
 import { NatsClient } from './nats';
 import { OutboxRelay } from './outbox';
@@ -63,7 +64,8 @@ export interface PlatformOptions {
 
 /**
  * Everything a service runs on, provided globally: config, logger, the DataSource (migrated at
- * start), NATS, the outbox relay, consumers, and the global guard, pipe, filter and envelope.
+ * start), NATS, the outbox relay, consumers, how fresh the service is (Freshness), and the global
+ * guard, pipe, filter and envelope.
  */
 @Global()
 @Module({})
@@ -98,6 +100,11 @@ export class PlatformModule {
         { provide: Db, inject: [DataSource, OutboxRelay], useFactory: (ds: DataSource, relay: OutboxRelay) => new Db(ds, dataSource.schema, relay, logger) },
         { provide: Consumers, inject: [Db, NatsClient], useFactory: (db: Db, nats: NatsClient) => new Consumers(db, nats, logger) },
         { provide: Jobs, inject: [Db, Consumers], useFactory: (db: Db, consumers: Consumers) => new Jobs(db, consumers, logger) },
+        {
+          provide: Freshness,
+          inject: [Consumers, Db, NatsClient],
+          useFactory: (consumers: Consumers, db: Db, nats: NatsClient) => new Freshness(consumers, db, nats, logger, config.consistencyWaitMs),
+        },
         { provide: AUTH_OPTIONS, useValue: config.auth },
         JwtStrategy,
         {
@@ -121,7 +128,7 @@ export class PlatformModule {
         ResponseEnvelope,
         { provide: APP_PIPE, useValue: createValidationPipe() },
       ],
-      exports: [SERVICE_CONFIG, LOGGER, DataSource, NatsClient, OutboxRelay, Consumers, Db, Jobs, CALLER_RESOLVER, CallerGuard, RequestInputChecks, ResponseEnvelope],
+      exports: [SERVICE_CONFIG, LOGGER, DataSource, NatsClient, OutboxRelay, Consumers, Db, Jobs, Freshness, CALLER_RESOLVER, CallerGuard, RequestInputChecks, ResponseEnvelope],
     };
   }
 }

@@ -13,6 +13,18 @@ export interface WorkContext {
   tenantId?: string;
   actorId?: string;
   crossTenant?: string;
+  /**
+   * The changes the work committed (a request's: the x-consistency-token it answers), appended by
+   * `Db.transaction` after each COMMIT of a transaction that published. `inTenant` and
+   * `acrossTenants` hand the same array to the work they run, so nothing committed there is lost.
+   */
+  changes?: CommittedChange[];
+}
+
+/** A committed transaction that published events: its change id (uuid v7) and its events per subject (consistency.ts). */
+export interface CommittedChange {
+  changeId: string;
+  counts: Record<string, number>;
 }
 
 export const requestContext = new AsyncLocalStorage<WorkContext>();
@@ -39,7 +51,7 @@ export function enterTenant(tenantId: string, actorId?: string): void {
 /** Runs `work` for a tenant (a seed, one tenant's share of a sweep), keeping the request id. */
 export function inTenant<T>(tenantId: string, work: () => T, actorId?: string): T {
   const outer = requestContext.getStore();
-  return requestContext.run({ requestId: outer?.requestId ?? '', tenantId, actorId }, work);
+  return requestContext.run({ requestId: outer?.requestId ?? '', tenantId, actorId, changes: outer?.changes }, work);
 }
 
 /**
@@ -49,5 +61,5 @@ export function inTenant<T>(tenantId: string, work: () => T, actorId?: string): 
  */
 export function acrossTenants<T>(reason: string, work: () => T): T {
   const outer = requestContext.getStore();
-  return requestContext.run({ requestId: outer?.requestId ?? '', crossTenant: reason }, work);
+  return requestContext.run({ requestId: outer?.requestId ?? '', crossTenant: reason, changes: outer?.changes }, work);
 }

@@ -27,8 +27,8 @@ describe('trace context with tracing off (no SDK registered)', () => {
   it('leaves the outbox trace columns null', async () => {
     const q = recorder();
     await addToOutbox(q, 'x', EVENT, PAYLOAD);
-    // id, subject, payload, request_id, traceparent, tracestate
-    expect(q.params[0].slice(4)).toEqual([null, null]);
+    // id, subject, payload, request_id, traceparent, tracestate, change_id
+    expect(q.params[0].slice(4, 6)).toEqual([null, null]);
   });
 });
 
@@ -92,8 +92,8 @@ describe('trace context with tracing on (W3C propagator, spans kept in memory)',
       return currentTraceContext();
     });
     expect(tc.traceparent).toMatch(/^00-0af7651916cd43dd8448eb211c80319c-[0-9a-f]{16}-01$/);
-    expect(q.params[0].slice(4)).toEqual([tc.traceparent, 'vendor=opaque']);
-    // subject, request_id, traceparent, tracestate, ids, payloads
+    expect(q.params[0].slice(4, 6)).toEqual([tc.traceparent, 'vendor=opaque']);
+    // subject, request_id, traceparent, tracestate, ids, payloads, change_id
     expect(q.params[1].slice(2, 4)).toEqual([tc.traceparent, 'vendor=opaque']);
   });
 });

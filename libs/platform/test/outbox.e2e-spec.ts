@@ -9,7 +9,9 @@ import { Db } from '../src/db';
 import { createLogger } from '../src/logger';
 import { NatsClient } from '../src/nats';
 import { OutboxRelay } from '../src/outbox';
-import { requestContext } from '../src/request-context';
+import { changeTime } from '../src/consistency';
+import { Freshness } from '../src/freshness';
+import { WorkContext, inTenant, requestContext } from '../src/request-context';
 import { NATS_URL, ROOT, TestDatabase, TestNamespace, until } from '@ddm/testing';
 import { TENANT, WIDGET_CREATED, WidgetsPlatform, startWidgetsPlatform } from './fixtures/widgets';
 
@@ -108,6 +110,35 @@ describe('transactional outbox, relay and consumers (real Postgres and NATS)', (
       db.transaction((tx) => tx.publishMany(WIDGET_CREATED, [{ tenantId: TENANT, name: 'ok' }, { name: 'no tenant' } as never])),
     ).rejects.toThrow(/tenantId/);
     await expect(db.transaction((tx) => tx.publishMany(WIDGET_CREATED, []))).resolves.toBeUndefined();
+  });
+
+  it("names each committed change in the work's context (a rolled-back one not), carries its id to the consumer's record, and Freshness sees it applied", async () => {
+    const work: WorkContext = { requestId: 'req-changes', changes: [] };
+    const first = await requestContext.run(work, () => createWidget('changed'));
+    await expect(requestContext.run(work, () => createWidget('doomed', true))).rejects.toThrow('rolled back on purpose');
+    // Work run for a tenant inside the request keeps adding to the request's changes.
+    const second = await requestContext.run(work, () => inTenant(TENANT, () => createWidget('in a tenant')));
+    expect(work.changes).toEqual([
+      { changeId: expect.stringMatching(/^[0-9a-f-]{14}7/), counts: { [WIDGET_CREATED]: 1 } },
+      { changeId: expect.stringMatching(/^[0-9a-f-]{14}7/), counts: { [WIDGET_CREATED]: 1 } },
+    ]);
+    const changes = work.changes!;
+    const freshness = new Freshness(consumers, db, nats, log, 5_000);
+    const asOf = await freshness.ready(changes);
+    expect(await freshness.applied(changes)).toBe(true);
+    expect(Date.parse(asOf)).toBeGreaterThanOrEqual(changeTime(changes[1].changeId));
+    expect(received.filter((m) => [first, second].includes(m.payload.name)).map((m) => m.changeId)).toEqual(changes.map((c) => c.changeId));
+    for (const { changeId } of changes) {
+      expect(await count(`SELECT count(*) AS n FROM platform_test.processed_messages WHERE consumer = 'widget-watcher' AND change_id = $1`, [changeId])).toBe(1);
+    }
+    // A change this service has not applied (nobody published it): not applied, and a read waiting on it answers 503 at the bound.
+    const unknown = { changeId: uuidv7(), counts: { [WIDGET_CREATED]: 1 } };
+    expect(await freshness.applied([unknown])).toBe(false);
+    const began = Date.now();
+    await expect(new Freshness(consumers, db, nats, log, 200).ready([unknown])).rejects.toMatchObject({ status: 503, retryAfterSeconds: 1 });
+    expect(Date.now() - began).toBeGreaterThanOrEqual(200);
+    // Subjects no consumer here follows count as applied.
+    expect(await freshness.applied([{ changeId: uuidv7(), counts: { 'evt.settings.document-type.created': 1 } }])).toBe(true);
   });
 
   it('refuses an event that breaks its contract, inside the transaction', async () => {

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiAuth, ApiPageResponse, Caller, CurrentCaller, Page, RequirePermission, ResponseMessage } from '@ddm/contracts';
+import { ApiConsistentRead, CommittedChange, ConsistencyHeader } from '@ddm/platform';
 import { AuthorityService } from './authority.service';
 import {
   AuthorityCheckBatchDto,
@@ -10,6 +11,7 @@ import {
   AuthorityDecisionsQuery,
   AuthorityHolderView,
   AuthorityHoldersQuery,
+  CONSISTENT_AS_OF,
   HeldDecisionView,
 } from './dto/authority-check.dto';
 import { CurrencyRatesDto, CurrencyRatesView } from './dto/currency-rates.dto';
@@ -30,11 +32,14 @@ export class AuthorityController {
       'not expired, suspended, revoked or invalid, covered the group, and admitted the value; with the chain of the highest limit, or the reasons of the nearest misses.',
   })
   @ApiOkResponse({ type: AuthorityCheckView })
-  @ApiBadRequestResponse({ description: 'Neither or both of userId and positionId, a bad value, an unknown field, or a value in another currency than the limit\'s without the tenant\'s rates for it' })
+  @ApiBadRequestResponse({
+    description: 'Neither or both of userId and positionId, a bad value, an unknown field, a malformed consistency token, or a value in another currency than the limit\'s without the tenant\'s rates for it',
+  })
   @ApiNotFoundResponse({ description: "Unknown, or another tenant's decision" })
+  @ApiConsistentRead()
   @ResponseMessage('Authority checked successfully')
-  check(@Body() body: AuthorityCheckDto, @CurrentCaller() caller: Caller): Promise<AuthorityCheckView> {
-    return this.authority.check(caller, body);
+  check(@Body() body: AuthorityCheckDto, @ConsistencyHeader() fresh: CommittedChange[], @CurrentCaller() caller: Caller): Promise<AuthorityCheckView> {
+    return this.authority.check(caller, body, fresh);
   }
 
   @Post('check-batch')
@@ -45,11 +50,12 @@ export class AuthorityController {
     description: 'Up to 1,000 checks (the body of `check` each), read in one statement; the answers in the same order. A check naming another tenant is a 400, an unknown decision a 404, each naming `checks.<index>`.',
   })
   @ApiOkResponse({ type: AuthorityCheckBatchView })
-  @ApiBadRequestResponse({ description: 'No checks or more than 1,000, or a check that is a 400 on its own (named `checks.<index>.<field>`)' })
+  @ApiBadRequestResponse({ description: 'No checks or more than 1,000, a malformed consistency token, or a check that is a 400 on its own (named `checks.<index>.<field>`)' })
   @ApiNotFoundResponse({ description: "A check names an unknown, or another tenant's decision" })
+  @ApiConsistentRead()
   @ResponseMessage('Authority checked successfully')
-  checkBatch(@Body() body: AuthorityCheckBatchDto, @CurrentCaller() caller: Caller): Promise<AuthorityCheckBatchView> {
-    return this.authority.checkBatch(caller, body);
+  checkBatch(@Body() body: AuthorityCheckBatchDto, @ConsistencyHeader() fresh: CommittedChange[], @CurrentCaller() caller: Caller): Promise<AuthorityCheckBatchView> {
+    return this.authority.checkBatch(caller, body, fresh);
   }
 
   @Get('currency-rates')
@@ -79,11 +85,12 @@ export class AuthorityController {
       'whatever the value), how it is held and the chain giving it, root first; with `groupId`, only chains covering that group. In display id order, paged. ' +
       'A person may ask it of themselves; asking of anyone else (or of a position) needs view:decisions.',
   })
-  @ApiPageResponse(HeldDecisionView, 'Paged decisions with the limits held')
-  @ApiBadRequestResponse({ description: 'Neither or both of userId and positionId, or a bad parameter' })
+  @ApiPageResponse(HeldDecisionView, 'Paged decisions with the limits held', { consistentAsOf: { type: 'string', ...CONSISTENT_AS_OF } })
+  @ApiBadRequestResponse({ description: 'Neither or both of userId and positionId, a malformed consistency token, or a bad parameter' })
+  @ApiConsistentRead()
   @ResponseMessage('Decisions held retrieved successfully')
-  decisions(@Query() query: AuthorityDecisionsQuery, @CurrentCaller() caller: Caller): Promise<Page<HeldDecisionView>> {
-    return this.authority.decisionsHeld(caller, query);
+  decisions(@Query() query: AuthorityDecisionsQuery, @ConsistencyHeader() fresh: CommittedChange[], @CurrentCaller() caller: Caller): Promise<Page<HeldDecisionView>> {
+    return this.authority.decisionsHeld(caller, query, fresh);
   }
 
   @Get('holders')
@@ -95,10 +102,12 @@ export class AuthorityController {
       'POSITION_ONLY position) and POSITION_ONLY positions, with per authority type the highest limit, how it is held and every delegation giving it. None while the decision ' +
       'is not PUBLISHED. With `authorityTypeId` only that type, with `groupId` only chains covering that group. Ordered by limit (the type asked, or the decision\'s first), highest first, then by name; paged.',
   })
-  @ApiPageResponse(AuthorityHolderView, 'Paged holders')
+  @ApiPageResponse(AuthorityHolderView, 'Paged holders', { consistentAsOf: { type: 'string', ...CONSISTENT_AS_OF } })
+  @ApiBadRequestResponse({ description: 'A bad parameter, or a malformed consistency token' })
   @ApiNotFoundResponse({ description: "Unknown, or another tenant's decision" })
+  @ApiConsistentRead()
   @ResponseMessage('Authority holders retrieved successfully')
-  holders(@Query() query: AuthorityHoldersQuery, @CurrentCaller() caller: Caller): Promise<Page<AuthorityHolderView>> {
-    return this.authority.holders(caller, query);
+  holders(@Query() query: AuthorityHoldersQuery, @ConsistencyHeader() fresh: CommittedChange[], @CurrentCaller() caller: Caller): Promise<Page<AuthorityHolderView>> {
+    return this.authority.holders(caller, query, fresh);
   }
 }

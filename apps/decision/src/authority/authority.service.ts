@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Caller, Page, badRequest, forbidden, notFound } from '@ddm/contracts';
-import { Db } from '@ddm/platform';
+import { Db, Freshness, FreshnessRequirement } from '@ddm/platform';
 import { limitProblem } from '../core/delegation.rules';
 import { ChainAnswer, Snapshot, coverage, evaluateChain, formatLimit, limitOf, mayAsk, needsConversion, toLink } from './authority.rules';
 import { CHECKS_AT_SQL, GROUPS_AT_SQL, HELD_DECISIONS_AT_SQL } from './authority.sql';
@@ -10,6 +10,7 @@ import {
   AuthorityCheckBatchDto,
   AuthorityCheckBatchView,
   AuthorityCheckDto,
+  AuthorityCheckResultView,
   AuthorityCheckView,
   AuthorityDecisionsQuery,
   AuthorityHolderView,
@@ -62,24 +63,32 @@ interface Asked {
  */
 @Injectable()
 export class AuthorityService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly freshness: Freshness,
+  ) {}
 
-  holders(caller: Caller, q: AuthorityHoldersQuery): Promise<Page<AuthorityHolderView>> {
-    return holdersAt(this.db, caller, q);
+  /** `fresh`: the changes the caller asks the answer to reflect (x-consistency-token), waited for first; so in every read below. */
+  async holders(caller: Caller, q: AuthorityHoldersQuery, fresh: FreshnessRequirement = []): Promise<Page<AuthorityHolderView>> {
+    const consistentAsOf = await this.freshness.ready(fresh);
+    const page = await holdersAt(this.db, caller, q);
+    return new Page(page.data, page.total, page.page, page.limit, { consistentAsOf });
   }
 
-  async check(caller: Caller, dto: AuthorityCheckDto): Promise<AuthorityCheckView> {
+  async check(caller: Caller, dto: AuthorityCheckDto, fresh: FreshnessRequirement = []): Promise<AuthorityCheckView> {
+    const consistentAsOf = await this.freshness.ready(fresh, dto.consistency);
     const [answer] = await this.checkMany(caller, [dto], '');
-    return answer;
+    return { ...answer, consistentAsOf };
   }
 
-  async checkBatch(caller: Caller, dto: AuthorityCheckBatchDto): Promise<AuthorityCheckBatchView> {
+  async checkBatch(caller: Caller, dto: AuthorityCheckBatchDto, fresh: FreshnessRequirement = []): Promise<AuthorityCheckBatchView> {
     dto.checks.forEach((c, i) => {
       if (c.tenantId && c.tenantId.toLowerCase() !== caller.tenantId) {
         throw badRequest(`Check ${i} names another tenant`, [{ field: `checks.${i}.tenantId`, message: `must be the batch's tenant ${caller.tenantId}` }]);
       }
     });
-    return { results: await this.checkMany(caller, dto.checks, 'checks.') };
+    const consistentAsOf = await this.freshness.ready(fresh, dto.consistency, ...dto.checks.map((c) => c.consistency));
+    return { consistentAsOf, results: await this.checkMany(caller, dto.checks, 'checks.') };
   }
 
   /**
@@ -89,11 +98,13 @@ export class AuthorityService {
    * whose types is held through a chain in force is left out. In display id order, paged. A person
    * may ask it of themselves; anyone else needs view:decisions.
    */
-  async decisionsHeld(caller: Caller, q: AuthorityDecisionsQuery): Promise<Page<HeldDecisionView>> {
+  async decisionsHeld(caller: Caller, q: AuthorityDecisionsQuery, fresh: FreshnessRequirement = []): Promise<Page<HeldDecisionView>> {
     const userId = q.userId?.toLowerCase() ?? null;
     const positionId = q.positionId?.toLowerCase() ?? null;
     if ((userId === null) === (positionId === null)) throw badRequest('Send exactly one of userId and positionId', [{ field: 'userId', message: 'or positionId is required (not both)' }]);
     if (!mayAsk(caller, userId)) throw forbidden('Missing permission "view:decisions" (without it a person may ask only of themselves)');
+    const consistentAsOf = await this.freshness.ready(fresh);
+    // Now, after the wait: an instant before it could predate the change waited for.
     const at = q.at ? new Date(q.at) : new Date();
     const held = await this.db.query<{ decision_id: string; decision_display_id: string; name: string; type_ids: string[] }>(HELD_DECISIONS_AT_SQL, [caller.tenantId, at.toISOString(), userId, positionId]);
     const asked = held.flatMap((d) =>
@@ -117,14 +128,14 @@ export class AuthorityService {
       if (authorities.length) decisions.push({ decisionId: d.decision_id, decisionDisplayId: d.decision_display_id, decisionName: d.name, authorities });
     }
     const start = (q.page - 1) * q.limit;
-    return new Page(decisions.slice(start, start + q.limit), decisions.length, q.page, q.limit);
+    return new Page(decisions.slice(start, start + q.limit), decisions.length, q.page, q.limit, { consistentAsOf });
   }
 
   /**
    * The checks, answered in order; `prefix` names a check's fields in errors ("checks.3.decisionId");
    * `anyValue`: whether each type is held at all, whatever the value (the highest limit).
    */
-  private async checkMany(caller: Caller, dtos: readonly AuthorityCheckDto[], prefix: string, anyValue = false): Promise<AuthorityCheckView[]> {
+  private async checkMany(caller: Caller, dtos: readonly AuthorityCheckDto[], prefix: string, anyValue = false): Promise<AuthorityCheckResultView[]> {
     const tenantId = caller.tenantId;
     const evaluatedNow = new Date();
     const field = (i: number, name: string) => (prefix ? `${prefix}${i}.${name}` : name);
@@ -175,7 +186,7 @@ export class AuthorityService {
     return asked.map((a, i) => {
       const { state, chains, displayId } = byCheck[i];
       const day = a.at.toISOString().slice(0, 10);
-      const refused = (authorityTypeId: string | null, reasons: string[]): AuthorityCheckView => ({
+      const refused = (authorityTypeId: string | null, reasons: string[]): AuthorityCheckResultView => ({
         evaluatedAt: a.at.toISOString(),
         decisionId: a.decisionId,
         authorityTypeId,

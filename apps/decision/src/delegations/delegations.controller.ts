@@ -1,11 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, ParseEnumPipe, Patch, Post, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBody, ApiConflictResponse, ApiCreatedResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiAuth, ApiPageResponse, Caller, CurrentCaller, JobAcceptedView, Page, RequirePermission, ResponseMessage, UuidParam } from '@ddm/contracts';
+import { ApiConsistentRead, CommittedChange, ConsistencyHeader } from '@ddm/platform';
 import { DELEGATION_ACTIONS, DelegationAction } from '../core/delegation.types';
 import { DelegationsService } from './delegations.service';
 import { CascadingCheckView, CheckCascadingUpdatesDto } from './dto/cascading.dto';
 import { BulkDeleteDelegationsDto, BulkLinkDocumentsDto, BulkReassignRecipientsDto, CreateDelegationDto, DelegationMoveDto, DelegationRequestActionDto, UpdateDelegationDto } from './dto/delegation-change.dto';
-import { BulkDeleteDelegationsResult, DelegationRequestView } from './dto/delegation.response';
+import { BulkDeleteDelegationsResult, DelegationReadView, DelegationRequestView } from './dto/delegation.response';
 import { DelegationView } from '../core/delegation.view';
 import { DelegationAtQuery, SearchDelegationsDto } from './dto/search-delegations.dto';
 
@@ -18,18 +19,20 @@ export class DelegationsController {
   @Get()
   @ApiOperation({ summary: 'List delegations', description: 'Paged delegations of the tenant (all but DELETED unless `status` says), filtered and sorted.' })
   @ApiPageResponse(DelegationView, 'Paged delegations')
+  @ApiConsistentRead()
   @ResponseMessage('Delegations list retrieved successfully')
-  list(@Query() query: SearchDelegationsDto, @CurrentCaller() caller: Caller): Promise<Page<DelegationView>> {
-    return this.delegations.list(caller, query);
+  list(@Query() query: SearchDelegationsDto, @ConsistencyHeader() fresh: CommittedChange[], @CurrentCaller() caller: Caller): Promise<Page<DelegationView>> {
+    return this.delegations.list(caller, query, fresh);
   }
 
   @Post('global-search')
   @HttpCode(200)
   @ApiOperation({ summary: 'Search delegations', description: 'The filters of the list, in a body (lists as arrays).' })
   @ApiPageResponse(DelegationView, 'Paged delegations')
+  @ApiConsistentRead()
   @ResponseMessage('Delegations list retrieved successfully')
-  search(@Body() body: SearchDelegationsDto, @CurrentCaller() caller: Caller): Promise<Page<DelegationView>> {
-    return this.delegations.list(caller, body);
+  search(@Body() body: SearchDelegationsDto, @ConsistencyHeader() fresh: CommittedChange[], @CurrentCaller() caller: Caller): Promise<Page<DelegationView>> {
+    return this.delegations.list(caller, body, fresh);
   }
 
   @Post()
@@ -134,11 +137,12 @@ export class DelegationsController {
     summary: 'Get a delegation',
     description: 'With isInvalid and invalidFields, and whether the caller must approve or accept it. With `at`: the delegation as it stood at that instant (its revision then).',
   })
-  @ApiOkResponse({ type: DelegationView })
+  @ApiOkResponse({ type: DelegationReadView })
   @ApiNotFoundResponse({ description: "Unknown, or another tenant's; with `at`, not yet created then" })
+  @ApiConsistentRead()
   @ResponseMessage('Delegation retrieved successfully')
-  get(@UuidParam('id') id: string, @Query() query: DelegationAtQuery, @CurrentCaller() caller: Caller): Promise<DelegationView> {
-    return query.at ? this.delegations.getAt(caller, id, query.at) : this.delegations.get(caller, id);
+  get(@UuidParam('id') id: string, @Query() query: DelegationAtQuery, @ConsistencyHeader() fresh: CommittedChange[], @CurrentCaller() caller: Caller): Promise<DelegationReadView> {
+    return this.delegations.read(caller, id, query.at, fresh);
   }
 
   @Patch(':id')

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError, Caller, ErrorCode, JobAcceptedView, Page, badRequest, conflict, forbidden, notFound } from '@ddm/contracts';
-import { Db, Jobs, SERVICE_CONFIG, ServiceConfig, Tx, listPage } from '@ddm/platform';
+import { Db, Freshness, FreshnessRequirement, Jobs, SERVICE_CONFIG, ServiceConfig, Tx, listPage } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { manageable, recordDelegationChange, requireMayManage } from '../core/delegation-changes';
 import { cascadeEffects, checkChange, holds, refusal, toState } from '../core/delegation.rules';
@@ -27,7 +27,7 @@ import {
   recipientOf,
   uniqueDocuments,
 } from './dto/delegation-change.dto';
-import { DelegationRequestView } from './dto/delegation.response';
+import { DelegationReadView, DelegationRequestView } from './dto/delegation.response';
 
 /**
  * Delegations of a decision: issued from root authority or handed on (a redelegation), within the
@@ -42,6 +42,7 @@ export class DelegationsService {
     private readonly jobs: Jobs,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
     private readonly sod: SodRefs,
+    private readonly freshness: Freshness,
   ) {}
 
   /** Accepts a bulk link of documents: the job row and its message in one transaction (the job does the work). */
@@ -67,7 +68,19 @@ export class DelegationsService {
     return toDelegationView(row.view, caller, this.config.appUrl, true);
   }
 
-  list(caller: Caller, filters: DelegationFilters & { select?: string[] }): Promise<Page<DelegationView>> {
+  /**
+   * GET one (now, or as it stood at `at`), once the changes the caller names (`fresh`,
+   * x-consistency-token) are applied here, with the instant the answer is consistent as of.
+   */
+  async read(caller: Caller, id: string, at: string | undefined, fresh: FreshnessRequirement): Promise<DelegationReadView> {
+    const consistentAsOf = await this.freshness.ready(fresh);
+    const view = at ? await this.getAt(caller, id, at) : await this.get(caller, id);
+    return { ...view, consistentAsOf };
+  }
+
+  /** The list (and the global search), once the changes the caller names (`fresh`) are applied here. */
+  async list(caller: Caller, filters: DelegationFilters & { select?: string[] }, fresh: FreshnessRequirement = []): Promise<Page<DelegationView>> {
+    await this.freshness.waitFor(fresh);
     return listPage(this.db, delegationList(caller.tenantId, caller.userId, filters), (row: DelegationRow) =>
       selectDelegationFields(toDelegationView(row.view, caller, this.config.appUrl), filters.select),
     ) as Promise<Page<DelegationView>>;

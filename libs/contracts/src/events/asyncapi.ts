@@ -95,6 +95,11 @@ export function asyncApiDocument(): Json {
         properties: {
           [HEADERS.msgId]: { type: 'string', format: 'uuid', description: 'The outbox row id; JetStream drops a second message with the same id (deduplication window)' },
           [HEADERS.requestId]: { type: 'string', description: 'The x-request-id of the HTTP request (or message) that caused the event' },
+          [HEADERS.changeId]: {
+            type: 'string',
+            format: 'uuid',
+            description: 'The change (the transaction that published the event, a uuid v7) it belongs to; a consuming area records it with the message, so it can tell when a consistency token (x-consistency-token) is applied',
+          },
           traceparent: {
             type: 'string',
             description: "W3C trace context: the outbox relay's publish span, in the trace of the change that published the event (only when tracing is on)",

@@ -100,6 +100,12 @@ describe('ResponseEnvelope and envelopeAnswer', () => {
     expect(Object.keys(env.data as object).sort()).toEqual(['data', 'limit', 'page', 'total']);
   });
 
+  it("puts a Page's extra fields beside page, limit and total, before data", async () => {
+    const env = (await run(contextFor(DecisionsController, 'list', { statusCode: 200 }), new Page([{ id: 'a' }], 1, 1, 10, { consistentAsOf: '2030-01-01T00:00:00.000Z' }))) as Envelope<unknown>;
+    expect(Object.keys(env.data as object)).toEqual(['page', 'limit', 'total', 'consistentAsOf', 'data']);
+    expect(env.data).toEqual({ page: 1, limit: 10, total: 1, consistentAsOf: '2030-01-01T00:00:00.000Z', data: [{ id: 'a' }] });
+  });
+
   it('answers an empty page with total 0 and an empty array', async () => {
     const env = await run(contextFor(DecisionsController, 'list', { statusCode: 200 }), new Page([], 0, 1, 10));
     expect(env.data).toEqual({ page: 1, limit: 10, total: 0, data: [] });

@@ -1,6 +1,6 @@
 import { ExecutionContext, Injectable, SetMetadata, Type, applyDecorators } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiExtraModels, ApiOkResponse, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, SchemaObject, getSchemaPath } from '@nestjs/swagger';
 import { JsonText, acceptsDeflate } from './json-text';
 
 /** The success envelope of every endpoint (spec §1.4). */
@@ -19,13 +19,18 @@ export interface PageBody<T> {
   data: T[];
 }
 
-/** What a controller returns for a list; the envelope (envelopeAnswer) turns it into the paged data. */
+/**
+ * What a controller returns for a list; the envelope (envelopeAnswer) turns it into the paged data.
+ * `extra` fields (described by ApiPageResponse's `extra`) go beside `page`, `limit` and `total`:
+ * `{ page, limit, total, ...extra, data }`.
+ */
 export class Page<T> implements PageBody<T> {
   constructor(
     readonly data: T[],
     readonly total: number,
     readonly page: number,
     readonly limit: number,
+    readonly extra?: Readonly<Record<string, unknown>>,
   ) {}
 }
 
@@ -80,7 +85,7 @@ export function envelopeAnswer(reply: Reply & { request?: EnvelopedRequest }, re
     statusCode,
     timestamp: new Date().toISOString(),
     message,
-    data: result instanceof Page ? { page: result.page, limit: result.limit, total: result.total, data: result.data } : (result ?? null),
+    data: result instanceof Page ? { page: result.page, limit: result.limit, total: result.total, ...result.extra, data: result.data } : (result ?? null),
   };
   return envelope;
 }
@@ -101,18 +106,22 @@ function jsonEnvelope(reply: Reply, statusCode: number, message: string, data: J
   return answer.deflated();
 }
 
-/** Swagger: a 200 whose `data` is a page (`page`, `limit`, `total`, `data: [model]`). */
-export const ApiPageResponse = (model: Type<unknown>, description: string) =>
+/**
+ * Swagger: a 200 whose `data` is a page (`page`, `limit`, `total`, `data: [model]`); `extra`
+ * describes the fields a Page's `extra` adds beside them (each one always answered).
+ */
+export const ApiPageResponse = (model: Type<unknown>, description: string, extra: Readonly<Record<string, SchemaObject>> = {}) =>
   applyDecorators(
     ApiExtraModels(model),
     ApiOkResponse({
       description,
       schema: {
-        required: ['page', 'limit', 'total', 'data'],
+        required: ['page', 'limit', 'total', ...Object.keys(extra), 'data'],
         properties: {
           page: { type: 'number', minimum: 1 },
           limit: { type: 'number', minimum: 1 },
           total: { type: 'number', minimum: 0 },
+          ...extra,
           data: { type: 'array', items: { $ref: getSchemaPath(model) } },
         },
       },

@@ -7,7 +7,7 @@ import {
   PayloadTooLargeException,
   UnsupportedMediaTypeException,
 } from '@nestjs/common';
-import { AllExceptionsFilter, AppError, ErrorBody, ErrorCode, badRequest, conflict, errorBody, isDependencyDown } from './errors';
+import { AllExceptionsFilter, AppError, ErrorBody, ErrorCode, badRequest, conflict, errorBody, isDependencyDown, unavailable } from './errors';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -80,6 +80,13 @@ describe('AllExceptionsFilter', () => {
     expect(out.body).toMatchObject({ statusCode: status, error: reason, message: 'nope' });
     // ARCHITECTURE §3: a 503 (and a 429) tells the client when to retry.
     expect(out.headers['retry-after']).toBe(status === 503 || status === 429 ? '5' : undefined);
+  });
+
+  it('answers an AppError that says when to retry with that Retry-After (unavailable: a 503)', async () => {
+    const out = render(unavailable('Not applied yet; retry shortly', 1));
+    expect(out.status).toBe(503);
+    expect(out.headers['retry-after']).toBe('1');
+    expect(out.body).toMatchObject({ statusCode: 503, error: 'Service Unavailable', message: 'Not applied yet; retry shortly' });
   });
 
   it('answers a unique-constraint race (Postgres 23505) as a 409', async () => {

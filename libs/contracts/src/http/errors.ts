@@ -51,6 +51,8 @@ export class AppError extends HttpException {
     readonly code: ErrorCode,
     message: string,
     readonly errors?: FieldError[],
+    /** Seconds the client should wait before retrying (the Retry-After of a 503 or 429; RETRY_AFTER_SECONDS otherwise). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message, STATUS_OF[code]);
   }
@@ -61,6 +63,8 @@ export const unauthenticated = (message: string) => new AppError(ErrorCode.Unaut
 export const forbidden = (message: string) => new AppError(ErrorCode.Forbidden, message);
 export const notFound = (message: string, errors?: FieldError[]) => new AppError(ErrorCode.NotFound, message, errors);
 export const conflict = (message: string, errors?: FieldError[]) => new AppError(ErrorCode.Conflict, message, errors);
+/** A 503 that says when to retry: something the answer needs is not there yet (or not reachable). */
+export const unavailable = (message: string, retryAfterSeconds: number) => new AppError(ErrorCode.DependencyDown, message, undefined, retryAfterSeconds);
 
 const REASON: Record<number, string> = {
   400: 'Bad Request',
@@ -244,8 +248,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
       status = 409;
       message = 'A record with the same unique value already exists';
     }
-    // A rate limit that knows when its window ends has said so already (libs/platform hardening).
-    if ((status === 503 || status === 429) && reply.getHeader?.('retry-after') === undefined) reply.header('Retry-After', RETRY_AFTER_SECONDS);
+    // An error that knows when to retry says so; a rate limit that knows when its window ends has said so already (libs/platform hardening).
+    const retryAfter = exception instanceof AppError ? exception.retryAfterSeconds : undefined;
+    if (retryAfter !== undefined) reply.header('Retry-After', String(retryAfter));
+    else if ((status === 503 || status === 429) && reply.getHeader?.('retry-after') === undefined) reply.header('Retry-After', RETRY_AFTER_SECONDS);
 
     if (status === 503) {
       // A dependency is down: expected while it lasts (hundreds a second under load), so one warning line each, without a stack.

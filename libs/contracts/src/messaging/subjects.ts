@@ -70,4 +70,6 @@ export function jobSubject(area: string, name: string): string {
 export const HEADERS = {
   requestId: 'x-request-id',
   msgId: 'Nats-Msg-Id',
+  /** The change (the publishing transaction, a uuid v7) the event belongs to: what a consistency token names. */
+  changeId: 'Ddm-Change-Id',
 } as const;

@@ -3550,6 +3550,97 @@ export interface components {
             childDelegationsInvalidated: boolean;
             childDelegationsAffected: components["schemas"]["AffectedDelegationView"][];
         };
+        DelegationReadView: {
+            /** Format: uuid */
+            id: string;
+            /** @example 10000 */
+            delegationDisplayId: string;
+            /** Format: uuid */
+            tenantId: string;
+            /** Format: uuid */
+            decisionId: string;
+            /** Format: uuid */
+            parentDelegationId: string | null;
+            isRootDelegation: boolean;
+            /** @description 0 for a root delegation */
+            depth: number;
+            /** @enum {string} */
+            issuerType: "ROOT_AUTHORITY" | "PERSONNEL_IN_POSITION" | "POSITION_ONLY" | "SPECIFIC_PERSONNEL";
+            /** Format: uuid */
+            issuerUserId: string | null;
+            /** Format: uuid */
+            issuerPositionId: string | null;
+            /** @enum {string} */
+            recipientType: "PERSONNEL_IN_POSITION" | "POSITION_ONLY" | "SPECIFIC_PERSONNEL";
+            /** Format: uuid */
+            recipientUserId: string | null;
+            /** Format: uuid */
+            recipientPositionId: string | null;
+            delegationRecipients: components["schemas"]["DelegationRecipientView"][];
+            recipientAutoIssue: boolean;
+            /** @enum {string} */
+            status: "DRAFT" | "PENDING" | "ISSUED" | "ACCEPTED" | "REJECTED" | "SUSPENDED" | "REVOKED" | "EXPIRED" | "ARCHIVED" | "DELETED";
+            /**
+             * @description What a PENDING delegation waits for
+             * @enum {string|null}
+             */
+            pendingStage: "APPROVAL" | "ACCEPTANCE" | null;
+            /** Format: date-time */
+            effectiveDate: string;
+            /** Format: date-time */
+            expirationDate: string | null;
+            isNoExpiration: boolean;
+            /** Format: date-time */
+            issuedDate: string | null;
+            /** Format: date-time */
+            acceptedDate: string | null;
+            delegationPathway: string[];
+            delegationGroups: components["schemas"]["DelegationGroupView"][];
+            delegationAuthorities: components["schemas"]["DelegationAuthorityView"][];
+            delegationDocuments: components["schemas"]["DelegationDocumentView"][];
+            isInvalid: boolean;
+            invalidFields: ("Recipient" | "Issuer" | "Pathway" | "Authority" | "Groups" | "Parent")[];
+            /** Format: uuid */
+            copiedFrom: string | null;
+            /** @description The segregation-of-duties rules whose conflicts were acknowledged when it began to hold (acknowledgeSodConflict) */
+            sodAcknowledgedRuleIds: string[];
+            /** @description Its holder disputed it in an attestation campaign (flagged for its issuer until a later campaign confirms it) */
+            attestationDisputed: boolean;
+            /**
+             * Format: uuid
+             * @description The attestation campaign in which it was disputed
+             */
+            attestationDisputedCampaignId: string | null;
+            issuerUser: components["schemas"]["DelegationPersonView"] | null;
+            recipientUser: components["schemas"]["DelegationPersonView"] | null;
+            issuerPositionName: string | null;
+            recipientPositionName: string | null;
+            sourceDecision: components["schemas"]["SourceDecisionView"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            createdBy: string | null;
+            /** Format: date-time */
+            updatedAt: string;
+            /** Format: uuid */
+            updatedBy: string | null;
+            /** @description The delegation's URL in the app */
+            link: string;
+            permissions: components["schemas"]["RecordPermission"][];
+            /** @description Get by id: whether the caller must approve it now */
+            approvalActionExistForUser?: boolean;
+            /** @description Get by id: whether the caller must accept it now */
+            acceptanceActionExistForUser?: boolean;
+            /** @description Get by id: it waits for an approver */
+            actionIssuerApproval?: boolean;
+            /** @description Get by id: it waits for its recipient */
+            actionDelegationAcceptance?: boolean;
+            /**
+             * Format: date-time
+             * @description The decision area has applied every event it follows (people, positions, groups... of the auth and settings areas) published before this instant; the answer (its isInvalid and invalidFields among them) reflects at least that
+             */
+            consistentAsOf: string;
+        };
         UpdateDelegationDto: {
             /**
              * Format: uuid
@@ -3606,6 +3697,13 @@ export interface components {
              */
             acknowledgeSodConflict?: boolean;
         };
+        ConsistencyDto: {
+            /**
+             * @description A consistency token a write answered (its `x-consistency-token` header): answered only once the change it names is applied here
+             * @example ct1.W3siY2hhbmdlSWQiOiIwMTk...
+             */
+            atLeastAsFresh: string;
+        };
         AuthorityCheckDto: {
             /**
              * Format: uuid
@@ -3649,6 +3747,8 @@ export interface components {
              * @description The instant asked about (default: now)
              */
             at?: string;
+            /** @description Answer only once the change a write answered (its x-consistency-token) is applied here (the header x-consistency-token does the same) */
+            consistency?: components["schemas"]["ConsistencyDto"];
         };
         LimitView: {
             /**
@@ -3738,6 +3838,11 @@ export interface components {
              * @description The type asked about (the decision's first by default; null when the decision did not exist then)
              */
             authorityTypeId: string | null;
+            /**
+             * Format: date-time
+             * @description The decision area has applied every event it follows (people, positions, groups... of the auth and settings areas) published before this instant; the answer reflects at least that (a lower bound, never later than what the answer was read from)
+             */
+            consistentAsOf: string;
         };
         AuthorityCheckBatchDto: {
             /**
@@ -3745,11 +3850,45 @@ export interface components {
              * @description Tenant (default: the caller's active tenant); each check's tenantId, if sent, must be this one
              */
             tenantId?: string;
+            /** @description Each a check's body; a check's own `consistency` is waited for too */
             checks: components["schemas"]["AuthorityCheckDto"][];
+            /** @description Answer only once the change a write answered (its x-consistency-token) is applied here (the header x-consistency-token does the same) */
+            consistency?: components["schemas"]["ConsistencyDto"];
+        };
+        AuthorityCheckResultView: {
+            allowed: boolean;
+            /** @description Why the nearest chains do not allow, each naming the blocking delegation (empty when allowed) */
+            reasons: string[];
+            /** @description The holder's limit on the chain that allows (the highest); null for Authorized or when not allowed */
+            limit: components["schemas"]["LimitView"] | null;
+            /** @description The chain that allows, root first (empty when none does) */
+            chain: components["schemas"]["ChainLinkView"][];
+            /**
+             * @description How the subject held the last delegation of the chain
+             * @enum {string|null}
+             */
+            heldVia: "PERSONNEL_IN_POSITION" | "POSITION_ONLY" | "SPECIFIC_PERSONNEL" | null;
+            /**
+             * Format: date-time
+             * @description The instant the answer is about (`at`, default the time of the request)
+             */
+            evaluatedAt: string;
+            /** Format: uuid */
+            decisionId: string;
+            /**
+             * Format: uuid
+             * @description The type asked about (the decision's first by default; null when the decision did not exist then)
+             */
+            authorityTypeId: string | null;
         };
         AuthorityCheckBatchView: {
+            /**
+             * Format: date-time
+             * @description The decision area has applied every event it follows (people, positions, groups... of the auth and settings areas) published before this instant; the answer reflects at least that (a lower bound, never later than what the answer was read from); one instant for every result (all are read after the same wait)
+             */
+            consistentAsOf: string;
             /** @description One answer per check, in the same order */
-            results: components["schemas"]["AuthorityCheckView"][];
+            results: components["schemas"]["AuthorityCheckResultView"][];
         };
         CurrencyRateView: {
             /** @example EUR */
@@ -3910,6 +4049,8 @@ export interface components {
             tenantId?: string;
             /** @description Applied in this order, each to the organisation as the changes before it left it */
             changes: components["schemas"]["WhatIfChangeDto"][];
+            /** @description Evaluate only once the change a write answered (its x-consistency-token) is applied here (the header x-consistency-token does the same) */
+            consistency?: components["schemas"]["ConsistencyDto"];
         };
         InvalidatedDelegationView: {
             /** Format: uuid */
@@ -7594,6 +7735,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7703,6 +7846,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7798,6 +7943,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7888,6 +8035,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7978,6 +8127,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8068,6 +8219,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8223,6 +8376,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8308,6 +8463,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8437,7 +8594,10 @@ export interface operations {
                 /** @description The delegations as they stood at this instant (each one's revision then; the filters apply to that state); now when left out */
                 at?: string;
             };
-            header?: never;
+            header?: {
+                /** @description A consistency token a write answered (its `x-consistency-token` response header): the answer waits until the change it names is applied here (up to CONSISTENCY_WAIT_MS, 5 s by default; then a 503 with Retry-After), so it reflects that write. Malformed: 400. */
+                "x-consistency-token"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8499,6 +8659,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The change a consistency token names is not applied here yet (waited CONSISTENCY_WAIT_MS), or (only until the service first reaches the message stream) it cannot tell yet how fresh its answers are: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     DelegationsController_create: {
@@ -8521,6 +8692,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8613,6 +8786,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A consistency token a write answered (its `x-consistency-token` response header): the answer waits until the change it names is applied here (up to CONSISTENCY_WAIT_MS, 5 s by default; then a 503 with Retry-After), so it reflects that write. Malformed: 400. */
+                "x-consistency-token"?: string;
                 /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
                 "Idempotency-Key"?: string;
             };
@@ -8630,6 +8805,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8703,6 +8880,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The change a consistency token names is not applied here yet (waited CONSISTENCY_WAIT_MS), or (only until the service first reaches the message stream) it cannot tell yet how fresh its answers are: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     DelegationsController_bulkLinkDocuments: {
@@ -8725,6 +8913,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8824,6 +9014,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8932,6 +9124,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9040,6 +9234,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9143,6 +9339,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9217,7 +9415,10 @@ export interface operations {
                 /** @description Answer the delegation as it stood at this instant (ISO 8601); now when left out */
                 at?: string;
             };
-            header?: never;
+            header?: {
+                /** @description A consistency token a write answered (its `x-consistency-token` response header): the answer waits until the change it names is applied here (up to CONSISTENCY_WAIT_MS, 5 s by default; then a 503 with Retry-After), so it reflects that write. Malformed: 400. */
+                "x-consistency-token"?: string;
+            };
             path: {
                 id: string;
             };
@@ -9236,7 +9437,7 @@ export interface operations {
                         /** Format: date-time */
                         timestamp: string;
                         message: string;
-                        data: components["schemas"]["DelegationView"];
+                        data: components["schemas"]["DelegationReadView"];
                     };
                 };
             };
@@ -9284,6 +9485,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The change a consistency token names is not applied here yet (waited CONSISTENCY_WAIT_MS), or (only until the service first reaches the message stream) it cannot tell yet how fresh its answers are: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     DelegationsController_update: {
@@ -9303,6 +9515,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9403,6 +9617,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9486,6 +9702,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A consistency token a write answered (its `x-consistency-token` response header): the answer waits until the change it names is applied here (up to CONSISTENCY_WAIT_MS, 5 s by default; then a 503 with Retry-After), so it reflects that write. Malformed: 400. */
+                "x-consistency-token"?: string;
                 /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
                 "Idempotency-Key"?: string;
             };
@@ -9502,6 +9720,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9515,7 +9735,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Neither or both of userId and positionId, a bad value, an unknown field, or a value in another currency than the limit's without the tenant's rates for it */
+            /** @description Neither or both of userId and positionId, a bad value, an unknown field, a malformed consistency token, or a value in another currency than the limit's without the tenant's rates for it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9588,12 +9808,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The change a consistency token names is not applied here yet (waited CONSISTENCY_WAIT_MS), or (only until the service first reaches the message stream) it cannot tell yet how fresh its answers are: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     AuthorityController_checkBatch: {
         parameters: {
             query?: never;
             header?: {
+                /** @description A consistency token a write answered (its `x-consistency-token` response header): the answer waits until the change it names is applied here (up to CONSISTENCY_WAIT_MS, 5 s by default; then a 503 with Retry-After), so it reflects that write. Malformed: 400. */
+                "x-consistency-token"?: string;
                 /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
                 "Idempotency-Key"?: string;
             };
@@ -9610,6 +9843,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9623,7 +9858,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No checks or more than 1,000, or a check that is a 400 on its own (named `checks.<index>.<field>`) */
+            /** @description No checks or more than 1,000, a malformed consistency token, or a check that is a 400 on its own (named `checks.<index>.<field>`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9690,6 +9925,17 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window ends */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change a consistency token names is not applied here yet (waited CONSISTENCY_WAIT_MS), or (only until the service first reaches the message stream) it cannot tell yet how fresh its answers are: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9774,6 +10020,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9848,7 +10096,10 @@ export interface operations {
                 /** @description The position asked about: what was delegated to it as POSITION_ONLY */
                 positionId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description A consistency token a write answered (its `x-consistency-token` response header): the answer waits until the change it names is applied here (up to CONSISTENCY_WAIT_MS, 5 s by default; then a 503 with Retry-After), so it reflects that write. Malformed: 400. */
+                "x-consistency-token"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9870,12 +10121,17 @@ export interface operations {
                             page: number;
                             limit: number;
                             total: number;
+                            /**
+                             * Format: date-time
+                             * @description The decision area has applied every event it follows (people, positions, groups... of the auth and settings areas) published before this instant; the answer reflects at least that (a lower bound, never later than what the answer was read from)
+                             */
+                            consistentAsOf: string;
                             data: components["schemas"]["HeldDecisionView"][];
                         };
                     };
                 };
             };
-            /** @description Neither or both of userId and positionId, or a bad parameter */
+            /** @description Neither or both of userId and positionId, a malformed consistency token, or a bad parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9919,6 +10175,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The change a consistency token names is not applied here yet (waited CONSISTENCY_WAIT_MS), or (only until the service first reaches the message stream) it cannot tell yet how fresh its answers are: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     AuthorityController_holders: {
@@ -9935,7 +10202,10 @@ export interface operations {
                 /** @description Only this authority type (its limit also orders the list; default order: the decision's first type) */
                 authorityTypeId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description A consistency token a write answered (its `x-consistency-token` response header): the answer waits until the change it names is applied here (up to CONSISTENCY_WAIT_MS, 5 s by default; then a 503 with Retry-After), so it reflects that write. Malformed: 400. */
+                "x-consistency-token"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9957,9 +10227,23 @@ export interface operations {
                             page: number;
                             limit: number;
                             total: number;
+                            /**
+                             * Format: date-time
+                             * @description The decision area has applied every event it follows (people, positions, groups... of the auth and settings areas) published before this instant; the answer reflects at least that (a lower bound, never later than what the answer was read from)
+                             */
+                            consistentAsOf: string;
                             data: components["schemas"]["AuthorityHolderView"][];
                         };
                     };
+                };
+            };
+            /** @description A bad parameter, or a malformed consistency token */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, invalid or expired token */
@@ -10006,12 +10290,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The change a consistency token names is not applied here yet (waited CONSISTENCY_WAIT_MS), or (only until the service first reaches the message stream) it cannot tell yet how fresh its answers are: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     WhatIfController_evaluate: {
         parameters: {
             query?: never;
             header?: {
+                /** @description A consistency token a write answered (its `x-consistency-token` response header): the answer waits until the change it names is applied here (up to CONSISTENCY_WAIT_MS, 5 s by default; then a 503 with Retry-After), so it reflects that write. Malformed: 400. */
+                "x-consistency-token"?: string;
                 /** @description Makes a retry safe: the first answer (status and body) is kept for 24 h per tenant, caller and key, and a retry with the same key and request (method, path, query and JSON body) gets it again (with `Idempotent-Replayed: true`) without the operation running twice. A 5xx or 429 is not kept. A multipart upload is matched by its media type and Content-Length. Malformed: 400. */
                 "Idempotency-Key"?: string;
             };
@@ -10028,6 +10325,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10041,7 +10340,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No changes or more than 100, a field a change type needs missing or one it does not take, an id that is not one of the tenant's live records, a change that would change nothing or that settings would refuse (a cycle in the hierarchy), or too broad a request; each problem named `changes.<index>.<field>` */
+            /** @description No changes or more than 100, a field a change type needs missing or one it does not take, an id that is not one of the tenant's live records, a change that would change nothing or that settings would refuse (a cycle in the hierarchy), too broad a request, or a malformed consistency token; each problem named `changes.<index>.<field>` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10099,6 +10398,17 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window ends */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change a consistency token names is not applied here yet (waited CONSISTENCY_WAIT_MS), or (only until the service first reaches the message stream) it cannot tell yet how fresh its answers are: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10308,6 +10618,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10405,6 +10717,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10664,6 +10978,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11169,6 +11485,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11342,6 +11660,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11418,6 +11738,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11697,6 +12019,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12066,6 +12390,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12563,6 +12889,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12795,6 +13123,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12898,6 +13228,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12986,6 +13318,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13091,6 +13425,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13181,6 +13517,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13354,6 +13692,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13439,6 +13779,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13693,6 +14035,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13776,6 +14120,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13861,6 +14207,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14039,6 +14387,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14216,6 +14566,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14434,6 +14786,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14529,6 +14883,8 @@ export interface operations {
             /** @description The deleted positions, as they were, with isDeleted true */
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14677,6 +15033,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14765,6 +15123,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14933,6 +15293,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15029,6 +15391,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15207,6 +15571,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15299,6 +15665,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15468,6 +15836,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15573,6 +15943,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15749,6 +16121,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15845,6 +16219,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16097,6 +16473,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16193,6 +16571,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16372,6 +16752,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16471,6 +16853,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16652,6 +17036,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16747,6 +17133,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16898,6 +17286,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17075,6 +17465,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17156,6 +17548,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17228,6 +17622,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17300,6 +17696,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17762,6 +18160,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17852,6 +18252,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17942,6 +18344,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18239,6 +18643,8 @@ export interface operations {
             /** @description The caller (spec §2.4) */
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18305,6 +18711,8 @@ export interface operations {
             /** @description The caller in the new active tenant (spec §2.4) */
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18375,6 +18783,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18463,6 +18873,8 @@ export interface operations {
             /** @description The user (spec §2.4) */
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18793,6 +19205,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19097,6 +19511,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19169,6 +19585,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19513,6 +19931,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19898,6 +20318,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19974,6 +20396,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20156,6 +20580,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20257,6 +20683,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20349,6 +20777,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20421,6 +20851,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20503,6 +20935,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20837,6 +21271,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20975,6 +21411,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21134,6 +21572,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21308,6 +21748,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21464,6 +21906,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
                     [name: string]: unknown;
                 };
                 content: {

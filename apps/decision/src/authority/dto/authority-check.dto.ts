@@ -2,6 +2,20 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsString, IsUUID, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { DELEGATION_ISSUER_TYPES, DELEGATION_RECIPIENT_TYPES, IsoDateTime, Nullable, OptionalNotNull, PageQuery } from '@ddm/contracts';
+import { ConsistencyDto } from '@ddm/platform';
+
+/** The body field of the reads that wait for a write (as the x-consistency-token header does). */
+const CONSISTENCY = {
+  type: ConsistencyDto,
+  description: 'Answer only once the change a write answered (its x-consistency-token) is applied here (the header x-consistency-token does the same)',
+};
+/** What an answer says of its freshness. */
+export const CONSISTENT_AS_OF = {
+  format: 'date-time',
+  description:
+    'The decision area has applied every event it follows (people, positions, groups... of the auth and settings areas) published before this instant; ' +
+    'the answer reflects at least that (a lower bound, never later than what the answer was read from)',
+} as const;
 
 const DECIMAL = /^(0|[1-9]\d{0,14})(\.\d{1,6})?$/;
 
@@ -52,6 +66,12 @@ export class AuthorityCheckDto {
   @OptionalNotNull()
   @IsoDateTime()
   at?: string;
+
+  @ApiPropertyOptional(CONSISTENCY)
+  @OptionalNotNull()
+  @ValidateNested()
+  @Type(() => ConsistencyDto)
+  consistency?: ConsistencyDto;
 }
 
 export class LimitView {
@@ -91,7 +111,8 @@ export class ChainLinkView {
   @ApiProperty({ type: ChainAuthorityView, nullable: true, description: 'Its authority of the type asked about (null when it holds none)' }) authority: ChainAuthorityView | null;
 }
 
-export class AuthorityCheckView {
+/** One check's answer (of the batch too). */
+export class AuthorityCheckResultView {
   @ApiProperty() allowed: boolean;
   @ApiProperty({ type: [String], description: 'Why the nearest chains do not allow, each naming the blocking delegation (empty when allowed)' }) reasons: string[];
   @ApiProperty({ type: LimitView, nullable: true, description: "The holder's limit on the chain that allows (the highest); null for Authorized or when not allowed" }) limit: LimitView | null;
@@ -102,6 +123,11 @@ export class AuthorityCheckView {
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: "The type asked about (the decision's first by default; null when the decision did not exist then)" }) authorityTypeId: string | null;
 }
 
+/** The check's answer, with how fresh it is. */
+export class AuthorityCheckView extends AuthorityCheckResultView {
+  @ApiProperty(CONSISTENT_AS_OF) consistentAsOf: string;
+}
+
 /** POST /decision/v1/authority/check-batch: up to 1,000 checks, answered in order. */
 export class AuthorityCheckBatchDto {
   @ApiPropertyOptional({ format: 'uuid', description: "Tenant (default: the caller's active tenant); each check's tenantId, if sent, must be this one" })
@@ -109,17 +135,24 @@ export class AuthorityCheckBatchDto {
   @IsUUID()
   tenantId?: string;
 
-  @ApiProperty({ type: [AuthorityCheckDto], minItems: 1, maxItems: 1000 })
+  @ApiProperty({ type: [AuthorityCheckDto], minItems: 1, maxItems: 1000, description: "Each a check's body; a check's own `consistency` is waited for too" })
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(1000)
   @ValidateNested({ each: true })
   @Type(() => AuthorityCheckDto)
   checks: AuthorityCheckDto[];
+
+  @ApiPropertyOptional(CONSISTENCY)
+  @OptionalNotNull()
+  @ValidateNested()
+  @Type(() => ConsistencyDto)
+  consistency?: ConsistencyDto;
 }
 
 export class AuthorityCheckBatchView {
-  @ApiProperty({ type: [AuthorityCheckView], description: 'One answer per check, in the same order' }) results: AuthorityCheckView[];
+  @ApiProperty({ ...CONSISTENT_AS_OF, description: `${CONSISTENT_AS_OF.description}; one instant for every result (all are read after the same wait)` }) consistentAsOf: string;
+  @ApiProperty({ type: [AuthorityCheckResultView], description: 'One answer per check, in the same order' }) results: AuthorityCheckResultView[];
 }
 
 /** A page of the authority held at an instant (default now), with only the chains covering a group when one is named. */

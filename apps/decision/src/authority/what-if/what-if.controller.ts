@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiAuth, Caller, CurrentCaller, RequirePermission, ResponseMessage } from '@ddm/contracts';
+import { ApiConsistentRead, CommittedChange, ConsistencyHeader } from '@ddm/platform';
 import { WhatIfDto, WhatIfView } from './dto/what-if.dto';
 import { MAX_ANSWER_ITEMS, MAX_CHANGES, MAX_DECISIONS_EVALUATED } from './what-if.rules';
 import { WhatIfService } from './what-if.service';
@@ -28,11 +29,12 @@ export class WhatIfController {
   @ApiBadRequestResponse({
     description:
       'No changes or more than 100, a field a change type needs missing or one it does not take, an id that is not one of the tenant\'s live records, ' +
-      'a change that would change nothing or that settings would refuse (a cycle in the hierarchy), or too broad a request; each problem named `changes.<index>.<field>`',
+      'a change that would change nothing or that settings would refuse (a cycle in the hierarchy), too broad a request, or a malformed consistency token; each problem named `changes.<index>.<field>`',
   })
   @ApiConflictResponse({ description: 'The records the changes touch are being changed by another request; ask again' })
+  @ApiConsistentRead()
   @ResponseMessage('What-if evaluated successfully')
-  evaluate(@Body() body: WhatIfDto, @CurrentCaller() caller: Caller): Promise<WhatIfView> {
-    return this.whatIf.whatIf(caller, body);
+  evaluate(@Body() body: WhatIfDto, @ConsistencyHeader() fresh: CommittedChange[], @CurrentCaller() caller: Caller): Promise<WhatIfView> {
+    return this.whatIf.whatIf(caller, body, fresh);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Caller, FieldError, badRequest, capErrors, conflict } from '@ddm/contracts';
-import { Db, Tx } from '@ddm/platform';
+import { Db, Freshness, FreshnessRequirement, Tx } from '@ddm/platform';
 import { authorityProblems } from '../../core/decision-limits';
 import { authoritiesOf, replaceAuthorities } from '../../decisions/decision-refs';
 import { withinGroups } from '../../core/delegation.rules';
@@ -65,11 +65,16 @@ class RolledBack extends Error {
  */
 @Injectable()
 export class WhatIfService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly freshness: Freshness,
+  ) {}
 
-  async whatIf(caller: Caller, dto: WhatIfDto): Promise<WhatIfView> {
+  /** `fresh`: the changes the caller asks the evaluation to start from (x-consistency-token), waited for first, as the body's `consistency`. */
+  async whatIf(caller: Caller, dto: WhatIfDto, fresh: FreshnessRequirement = []): Promise<WhatIfView> {
     const changes = dto.changes.map(normalized);
     refuse(changeFieldProblems(changes));
+    await this.freshness.waitFor(fresh, dto.consistency);
     await this.requireKnown(caller.tenantId, changes);
     for (let attempt = 1; ; attempt++) {
       try {

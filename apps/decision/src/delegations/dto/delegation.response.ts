@@ -1,5 +1,17 @@
 /** What the delegations resource answers besides a delegation's view (core/delegation.view.ts). */
 import { ApiProperty } from '@nestjs/swagger';
+import { DelegationView } from '../../core/delegation.view';
+
+/** GET a delegation: its view, with how fresh the answer is. */
+export class DelegationReadView extends DelegationView {
+  @ApiProperty({
+    format: 'date-time',
+    description:
+      'The decision area has applied every event it follows (people, positions, groups... of the auth and settings areas) published before this instant; ' +
+      'the answer (its isInvalid and invalidFields among them) reflects at least that',
+  })
+  consistentAsOf: string;
+}
 
 export class BulkDeleteDelegationsResult {
   @ApiProperty() deleteCount: number;

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsString, IsUUID, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { Nullable, OptionalNotNull } from '@ddm/contracts';
+import { ConsistencyDto } from '@ddm/platform';
 import { MAX_ANSWER_ITEMS, MAX_CHANGES, MAX_DECISIONS_EVALUATED, MAX_PARENT_GROUPS, WHAT_IF_CHANGE_TYPES, WhatIfChangeType } from '../what-if.rules';
 
 /** A limit value as a decision holds it: a non-negative decimal (15 digits, 6 decimals) or "Unlimited". */
@@ -85,6 +86,15 @@ export class WhatIfDto {
   @ValidateNested({ each: true })
   @Type(() => WhatIfChangeDto)
   changes: WhatIfChangeDto[];
+
+  @ApiPropertyOptional({
+    type: ConsistencyDto,
+    description: 'Evaluate only once the change a write answered (its x-consistency-token) is applied here (the header x-consistency-token does the same)',
+  })
+  @OptionalNotNull()
+  @ValidateNested()
+  @Type(() => ConsistencyDto)
+  consistency?: ConsistencyDto;
 }
 
 export class InvalidatedDelegationView {
