@@ -199,4 +199,43 @@ describe('system: the authority answer stays true when reporting lines, people a
       expect((await check(staff07, decisionId, before)).allowed).toBe(true);
     }, 60_000);
   });
+  it('a deactivated person holds no position: what was delegated to their position (POSITION_ONLY) gives them nothing from then, and again once reactivated', async () => {
+    const staff03 = user('staff03');
+    const approval = (await http.get('/settings/v1/authority-types?limit=100', { token: admin })).body.data.data.find((t: { authorityType: string }) => t.authorityType === 'Approval');
+    const limit = { authorityTypeId: approval.id, authorityLimit: 'Primary', authorityLimitValueType: 'Currency', authorityLimitOperator: '<=', authorityLimitValue: '1000', authorityLimitValueUnit: 'USD' };
+    const position = await http.post('/settings/v1/positions', { token: admin, body: { positionName: 'Site buyer (reporting line spec)' } });
+    expect(position.status).toBe(200);
+    const held = await http.patch(`/auth/v1/user/update-entities/${staff03}`, { token: admin, body: { positionIds: [position.body.data.id] } });
+    expect(held.status).toBe(200);
+    const decision = await http.post('/decision/v1/decisions', { token: admin, body: { name: 'Buy site supplies (reporting line spec)', status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [limit] } });
+    expect(decision.status).toBe(200);
+    const decisionId = decision.body.data.id;
+    const issued = await http.post(DELEGATIONS, {
+      token: admin,
+      body: { decisionId, status: 'ISSUED', recipientType: 'POSITION_ONLY', delegationPathway: ['Matrix'], isNoExpiration: true, delegationRecipients: [{ recipientPositionId: position.body.data.id }], delegationAuthorities: [limit] },
+    });
+    expect(issued.status).toBe(200);
+    const consistency = (res: { headers: Headers }) => ({ 'x-consistency-token': res.headers.get('x-consistency-token')! });
+    const holders = async (headers: Record<string, string>) => {
+      const res = await http.get(`/decision/v1/authority/holders?decisionId=${decisionId}`, { token: admin, headers });
+      expect(res.status).toBe(200);
+      return res.body.data.data.map((h: { holderType: string; userId: string | null; positionId: string | null }) => h.userId ?? h.positionId);
+    };
+    expect(await holders(consistency(held))).toEqual(expect.arrayContaining([staff03, position.body.data.id]));
+    expect((await check(staff03, decisionId)).allowed).toBe(true);
+
+    const before = now();
+    const off = await http.patch('/auth/v1/user/bulk-status-update', { token: admin, body: { tenantId: demoTenant(), userIds: [staff03], status: 'INACTIVE' } });
+    expect(off.status).toBe(200);
+    const listed = await holders(consistency(off));
+    expect(listed).toContain(position.body.data.id);
+    expect(listed).not.toContain(staff03);
+    expect((await check(staff03, decisionId)).allowed).toBe(false);
+    expect((await check(staff03, decisionId, before)).allowed).toBe(true);
+
+    const on = await http.patch('/auth/v1/user/bulk-status-update', { token: admin, body: { tenantId: demoTenant(), userIds: [staff03], status: 'ACTIVE' } });
+    expect(on.status).toBe(200);
+    expect(await holders(consistency(on))).toContain(staff03);
+    expect((await check(staff03, decisionId)).allowed).toBe(true);
+  }, 60_000);
 });

@@ -15,3 +15,4 @@ export * from './harness';
 export * from './formats';
 export * from './otlp';
 export * from './api/client';
+export * from './authority-model/run';

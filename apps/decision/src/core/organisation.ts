@@ -48,14 +48,15 @@ export type GroupColumns = {
 
 /**
  * What follows a change of a member's row, in its transaction: the history "as of an instant"
- * reads (positions held, the reporting line), then every delegation the change can reach through
+ * reads (positions held, only while the member is ACTIVE; the reporting line), then every delegation the change can reach through
  * the rules checked again (reachOfMembers: the person's, those of the positions they hold or left
  * and, when their manager changed or they left the tenant, those of everyone below them). Answers the delegations whose
  * validity changed.
  */
 export async function userChanged(tx: Tx, tenantId: string, userId: string, user: Pick<UserColumns, 'status' | 'position_ids' | 'manager_id'>): Promise<ValidityChange[]> {
   const gone = user.status === 'DELETED';
-  const left = await recordHoldings(tx, tenantId, userId, gone ? [] : user.position_ids);
+  // Only an active member holds a position: while deactivated (or invited, or removed) they hold none, so a POSITION_ONLY delegation gives them nothing.
+  const left = await recordHoldings(tx, tenantId, userId, user.status === 'ACTIVE' ? user.position_ids : []);
   const moved = await recordManager(tx, tenantId, userId, gone ? null : user.manager_id);
   // Below them the line changes when their manager did, or when they leave the tenant (no one's manager any more).
   const reach = await reachOfMembers(tx, tenantId, { userIds: [userId], below: moved || gone ? [userId] : [] });
