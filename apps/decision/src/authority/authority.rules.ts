@@ -166,8 +166,14 @@ export interface Snapshot {
   delegationAuthorities: DelegationLimit[];
 }
 
+/** What a chain link is made of. */
+export type LinkSnapshot = Pick<Snapshot, 'id' | 'delegationDisplayId' | 'status' | 'isInvalid' | 'effectiveDate' | 'expirationDate' | 'delegationGroups' | 'delegationAuthorities'>;
+
+/** What holders read of a delegation (DECISION_DELEGATIONS_AT_SQL): a link, its parent and its recipient. */
+export type HeldSnapshot = LinkSnapshot & Pick<Snapshot, 'parentDelegationId' | 'recipientType' | 'recipientUserId' | 'recipientPositionId'>;
+
 /** A stored delegation as a link of a chain the rules evaluate. */
-export function toLink(s: Snapshot): ChainLink {
+export function toLink(s: LinkSnapshot): ChainLink {
   return {
     delegationId: s.id,
     delegationDisplayId: s.delegationDisplayId,

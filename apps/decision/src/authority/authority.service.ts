@@ -111,22 +111,24 @@ export class AuthorityService {
       d.type_ids.map((authorityTypeId) => Object.assign(new AuthorityCheckDto(), { decisionId: d.decision_id, authorityTypeId, userId, positionId, groupId: q.groupId ?? null, at: at.toISOString() })),
     );
     const answers = asked.length ? await this.checkMany(caller, asked, '', true) : [];
-    const decisions: HeldDecisionView[] = [];
-    for (const d of held) {
-      const authorities: HeldDecisionAuthorityView[] = [];
-      answers.forEach((a, i) => {
-        if (asked[i].decisionId !== d.decision_id || !a.allowed) return;
-        const last = a.chain[a.chain.length - 1];
-        authorities.push({
-          authorityTypeId: a.authorityTypeId!,
-          limit: a.limit,
-          display: last.authority?.display ?? '',
-          heldVia: a.heldVia!,
-          chain: a.chain.map((l) => ({ delegationId: l.delegationId, delegationDisplayId: l.delegationDisplayId })),
-        });
+    // The answers by decision, in one pass (they come in the order asked: a decision's types together).
+    const byDecision = new Map<string, HeldDecisionAuthorityView[]>();
+    answers.forEach((a, i) => {
+      if (!a.allowed) return;
+      const last = a.chain[a.chain.length - 1];
+      const list = byDecision.get(asked[i].decisionId) ?? [];
+      list.push({
+        authorityTypeId: a.authorityTypeId!,
+        limit: a.limit,
+        display: last.authority?.display ?? '',
+        heldVia: a.heldVia!,
+        chain: a.chain.map((l) => ({ delegationId: l.delegationId, delegationDisplayId: l.delegationDisplayId })),
       });
-      if (authorities.length) decisions.push({ decisionId: d.decision_id, decisionDisplayId: d.decision_display_id, decisionName: d.name, authorities });
-    }
+      byDecision.set(asked[i].decisionId, list);
+    });
+    const decisions: HeldDecisionView[] = held
+      .filter((d) => byDecision.has(d.decision_id))
+      .map((d) => ({ decisionId: d.decision_id, decisionDisplayId: d.decision_display_id, decisionName: d.name, authorities: byDecision.get(d.decision_id)! }));
     const start = (q.page - 1) * q.limit;
     return new Page(decisions.slice(start, start + q.limit), decisions.length, q.page, q.limit, { consistentAsOf });
   }

@@ -8,9 +8,6 @@
 /** The revision (or history row) aliased `r` was the one in force at `t`. */
 const IN_FORCE = (r: string, t: string, from = 'revision_date') => `${r}.${from} < ${t} AND (${r}.valid_to IS NULL OR ${r}.valid_to >= ${t})`;
 
-/** Of a delegation's revision snapshot, what the engine does not read (holders). */
-const UNREAD = `ARRAY['conditions', 'roles', 'delegationDocuments', 'delegationRecipients', 'sourceDecision']`;
-
 /**
  * Of a delegation's revision snapshot, what a chain link does not read either (a thousand checks read
  * some 8,000 links: a smaller row is a faster batch; one subtraction is cheaper than rebuilding).
@@ -91,9 +88,17 @@ SELECT r.snapshot ->> 'status' AS status, coalesce((r.snapshot ->> 'isDeleted'):
  WHERE r.decision_id = $2 AND r.tenant_id = $1 AND r.revision_date < ($3::timestamptz + interval '1 millisecond')
  ORDER BY r.revision_date DESC, r.id DESC LIMIT 1`;
 
-/** Every delegation of a decision as it stood at the instant (its revision in force then): $1 = tenant, $2 = decision, $3 = instant. */
+/**
+ * Every delegation of a decision as it stood at the instant (its revision in force then), as much of
+ * it as holders read (HeldSnapshot: a decision held by 10,000 people is 10,000 rows, so only these
+ * keys leave the database): $1 = tenant, $2 = decision, $3 = instant.
+ */
 export const DECISION_DELEGATIONS_AT_SQL = `
-SELECT r.delegation_id AS id, r.snapshot - ${UNREAD} AS snapshot
+SELECT r.delegation_id AS id,
+       jsonb_build_object('id', r.snapshot -> 'id', 'parentDelegationId', r.snapshot -> 'parentDelegationId', 'delegationDisplayId', r.snapshot -> 'delegationDisplayId',
+         'status', r.snapshot -> 'status', 'isInvalid', r.snapshot -> 'isInvalid', 'effectiveDate', r.snapshot -> 'effectiveDate', 'expirationDate', r.snapshot -> 'expirationDate',
+         'recipientType', r.snapshot -> 'recipientType', 'recipientUserId', r.snapshot -> 'recipientUserId', 'recipientPositionId', r.snapshot -> 'recipientPositionId',
+         'delegationGroups', r.snapshot -> 'delegationGroups', 'delegationAuthorities', r.snapshot -> 'delegationAuthorities') AS snapshot
   FROM decision.delegation_revisions r
  WHERE r.tenant_id = $1 AND r.decision_id = $2 AND ${IN_FORCE('r', "($3::timestamptz + interval '1 millisecond')")}`;
 

@@ -6,7 +6,7 @@
 import { Caller, Page, notFound } from '@ddm/contracts';
 import { Queryable } from '@ddm/platform';
 import { DelegationLimit } from '../core/delegation.types';
-import { Snapshot, compareLimits, coverage, formatLimit, limitOf, linkCovers, notInForce, toLink } from './authority.rules';
+import { HeldSnapshot, compareLimits, coverage, formatLimit, limitOf, linkCovers, notInForce, toLink } from './authority.rules';
 import { DECISION_AT_SQL, DECISION_DELEGATIONS_AT_SQL, GROUPS_AT_SQL, HOLDERS_AT_SQL } from './authority.sql';
 import { AuthorityHolderView, AuthorityHoldersQuery } from './dto/authority-check.dto';
 
@@ -33,7 +33,7 @@ export interface DelegationHolding {
 export async function holdingsByDelegation(db: Queryable, tenantId: string, decisionId: string, at: Date, groupId: string | null = null): Promise<DelegationHolding[]> {
   const [decision] = await db.query<{ status: string; is_deleted: boolean }>(DECISION_AT_SQL, [tenantId, decisionId, at.toISOString()]);
   if (!decision || decision.is_deleted || decision.status !== 'PUBLISHED') return [];
-  const rows = await db.query<{ id: string; snapshot: Snapshot }>(DECISION_DELEGATIONS_AT_SQL, [tenantId, decisionId, at.toISOString()]);
+  const rows = await db.query<{ id: string; snapshot: HeldSnapshot }>(DECISION_DELEGATIONS_AT_SQL, [tenantId, decisionId, at.toISOString()]);
   const byId = new Map(rows.map((r) => [r.id, r.snapshot]));
   const covers = groupId === null ? null : coverage(await db.query(GROUPS_AT_SQL, [tenantId, [at.toISOString()]]));
   // Per delegation: null when it or a link above is not in force (or does not cover the group); else the types every link holds.
@@ -42,7 +42,8 @@ export async function holdingsByDelegation(db: Queryable, tenantId: string, deci
     if (chainTypes.has(id)) return chainTypes.get(id)!;
     const s = byId.get(id);
     let types: Set<string> | null = null;
-    if (s && depth < 64 && notInForce(toLink(s), at) === null && (covers === null || linkCovers(toLink(s).groupIds, groupId!, covers))) {
+    const link = s ? toLink(s) : null;
+    if (s && link && depth < 64 && notInForce(link, at) === null && (covers === null || linkCovers(link.groupIds, groupId!, covers))) {
       const own = new Set(s.delegationAuthorities.map((a) => a.authorityTypeId.toLowerCase()));
       const above = s.parentDelegationId === null ? own : typesOf(s.parentDelegationId, depth + 1);
       types = above === null ? null : new Set([...own].filter((t) => above.has(t)));

@@ -8,7 +8,7 @@
  * The rules, as the API documents them:
  * - A person holds a delegation given to them (SPECIFIC_PERSONNEL), to them in a position they hold
  *   (PERSONNEL_IN_POSITION), or to a position they hold (POSITION_ONLY). An inactive person holds
- *   nothing and is reached by no pathway.
+ *   nothing and is reached by no pathway; an inactive position is held by no one.
  * - Pathways: Matrix reaches any active person (and an active position, even vacant); Direct Line
  *   a direct report of the issuer; Down-Line anyone below the issuer; Functional a person sharing a
  *   group with the issuer (their own groups plus their positions'). A position is reached through its
@@ -111,17 +111,22 @@ export function holdersOf(w: World, positionId: string): string[] {
   return [...w.people].filter(([, p]) => p.active && p.positions.includes(positionId)).map(([id]) => id);
 }
 
+/** Whether the person holds the position today: both active, and the position among theirs. */
+export function holdsPosition(w: World, userId: string, positionId: string | null): boolean {
+  const p = w.people.get(userId);
+  return !!p && p.active && positionId !== null && p.positions.includes(positionId) && (w.positions.get(positionId)?.active ?? false);
+}
+
 /** Whether `userId` holds what the delegation names, today. */
 export function holds(w: World, d: Delegation, userId: string): boolean {
-  const p = w.people.get(userId);
-  if (!p || !p.active) return false;
+  if (!activePerson(w, userId)) return false;
   switch (d.recipientType) {
     case 'SPECIFIC_PERSONNEL':
       return d.recipientUserId === userId;
     case 'PERSONNEL_IN_POSITION':
-      return d.recipientUserId === userId && p.positions.includes(d.recipientPositionId!);
+      return d.recipientUserId === userId && holdsPosition(w, userId, d.recipientPositionId);
     case 'POSITION_ONLY':
-      return p.positions.includes(d.recipientPositionId!);
+      return holdsPosition(w, userId, d.recipientPositionId);
   }
 }
 
@@ -199,10 +204,7 @@ export function invalidity(w: World): Map<string, InvalidField[]> {
     const parent = d.parentId ? w.delegations.get(d.parentId)! : null;
     const found = new Set<InvalidField>();
     if (recipientUnsound(w, d)) found.add('Recipient');
-    if (d.issuerType === 'PERSONNEL_IN_POSITION' || d.issuerType === 'POSITION_ONLY') {
-      const p = d.issuerUserId ? w.people.get(d.issuerUserId) : undefined;
-      if (!p || !p.active || !p.positions.includes(d.issuerPositionId!)) found.add('Issuer');
-    }
+    if ((d.issuerType === 'PERSONNEL_IN_POSITION' || d.issuerType === 'POSITION_ONLY') && !(d.issuerUserId && holdsPosition(w, d.issuerUserId, d.issuerPositionId))) found.add('Issuer');
     if (parent && d.issuerUserId && !holds(w, parent, d.issuerUserId)) found.add('Issuer');
     if (d.pathways.some((p) => !decision.pathways.includes(p) || (parent !== null && !parent.pathways.includes(p)))) found.add('Pathway');
     const vacant = d.recipientType === 'POSITION_ONLY' && holdersOf(w, d.recipientPositionId!).length === 0;
