@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { expectErrorBody, startHarness } from '@ddm/testing';
+import { expectErrorBody, pastInstant, startHarness } from '@ddm/testing';
 import { decisionApp, DecisionHarness } from './fixtures/decision-app';
 
 const CHECK = '/decision/v1/authority/check';
@@ -72,7 +72,7 @@ describe('authority check (e2e)', () => {
 
   it('allows along the chain up to the holder\'s limit, names the blocking delegation past it, and answers as of an instant', async () => {
     const before = new Date().toISOString();
-    await new Promise((r) => setTimeout(r, 5));
+    await pastInstant(before);
     const root = await issue({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approval('500000', { redelegable: true })] });
     const child = await issue({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }], delegationAuthorities: [approval('100000')] }, h.tokens.manager);
 
@@ -98,7 +98,7 @@ describe('authority check (e2e)', () => {
     // Before the tree existed nobody held it; after the root is suspended the chain is blocked there, but not as of before.
     expect(await check({ userId: user, value: '1', at: before })).toMatchObject({ allowed: false, reasons: [expect.stringMatching(/^no delegation of this decision was held by the person/)] });
     const issuedAt = new Date().toISOString();
-    await new Promise((r) => setTimeout(r, 5));
+    await pastInstant(issuedAt);
     expect((await h.svc.http.post(`${DELEGATIONS}/${root.id}/suspend`, { token: h.tokens.admin, body: {} })).status).toBe(200);
     const suspended = await check({ userId: user, value: '1' });
     expect(suspended.allowed).toBe(false);
@@ -268,7 +268,7 @@ describe('authority check (e2e)', () => {
 
   it('a deleted decision gives no authority from its deletion on, and did before', async () => {
     const before = new Date(Date.now() - 1).toISOString();
-    await new Promise((r) => setTimeout(r, 5));
+    await pastInstant(before);
     const decision = await h.svc.http.post('/decision/v1/decisions', {
       token: h.tokens.admin,
       body: { name: 'Write off receivables (deletion spec)', status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approval('1000000')] },
@@ -281,7 +281,7 @@ describe('authority check (e2e)', () => {
     expect(res.status).toBe(200);
     const ask = (at?: string) => h.svc.http.post(CHECK, { token: h.tokens.auditor, body: { decisionId: own, userId: manager, value: '1', unit: 'USD', ...(at ? { at } : {}) } });
     const held = new Date().toISOString();
-    await new Promise((r) => setTimeout(r, 5));
+    await pastInstant(held);
     expect((await ask()).body.data.allowed).toBe(true);
     expect((await ask(before)).body.data).toMatchObject({ allowed: false, reasons: [expect.stringMatching(/did not exist on/)] });
     expect((await h.svc.http.post(`${DELEGATIONS}/${res.body.data[0].id}/revoke`, { token: h.tokens.admin, body: {} })).status).toBe(200);
@@ -292,7 +292,7 @@ describe('authority check (e2e)', () => {
 
   it('the delegations list as of an instant: each delegation as it stood then, the filters applied to that state', async () => {
     const before = new Date().toISOString();
-    await new Promise((r) => setTimeout(r, 5));
+    await pastInstant(before);
     const decision = await h.svc.http.post('/decision/v1/decisions', {
       token: h.tokens.admin,
       body: { name: 'Approve marketing budgets (list-at spec)', status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approval('1000000')] },
@@ -304,7 +304,7 @@ describe('authority check (e2e)', () => {
     });
     const id = res.body.data[0].id as string;
     const issued = new Date().toISOString();
-    await new Promise((r) => setTimeout(r, 5));
+    await pastInstant(issued);
     expect((await h.svc.http.post(`${DELEGATIONS}/${id}/suspend`, { token: h.tokens.admin, body: {} })).status).toBe(200);
     const list = async (query: string) => {
       const r = await h.svc.http.get(`${DELEGATIONS}?decisionIds=${own}&${query}`, { token: h.tokens.admin });

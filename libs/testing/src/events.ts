@@ -30,6 +30,16 @@ export async function until<T>(probe: () => T | undefined | null | false | Promi
   }
 }
 
+/**
+ * Resolves once the clock has moved past `instant` (ISO or epoch ms): a write made after this is
+ * later than that instant by at least a millisecond, so "as of `instant`" cannot include it. Waits
+ * on the clock itself (a turn of the event loop at a time), never a guessed duration.
+ */
+export async function pastInstant(instant: string | number): Promise<void> {
+  const t = typeof instant === 'number' ? instant : Date.parse(instant);
+  while (Date.now() <= t) await new Promise((resolve) => setImmediate(resolve));
+}
+
 /** A delegation event of the decision area (evt.decision.delegation.*), with fresh ids unless given. */
 export function delegationEvent(tenantId: string, overrides: Partial<DelegationEvent> = {}): DelegationEvent {
   return {

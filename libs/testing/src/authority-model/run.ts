@@ -9,6 +9,7 @@
  * consistency token of the writes before it (x-consistency-token): no sleeps, no polling.
  * A disagreement ends the run; `shrink` then looks for a shorter sequence that still disagrees.
  */
+import { pastInstant } from '../events';
 import type { HttpClient, HttpResult } from '../http';
 import { INVALID_FIELDS, Subject, World, check, cloneWorld, decisionsHeld, emptyWorld, holdersOfDecision, invalidity, isLive, newlyInvalid } from './model';
 import { Ids, ORG_KINDS, Op, Random, applicable, applyOp, describe, generator, issueAccepted, moveAccepted, randomOp, toRecipient } from './ops';
@@ -170,8 +171,7 @@ export class ModelRun {
   }
 
   private async nextInstant(): Promise<void> {
-    const last = Date.parse(this.history[this.history.length - 1]?.at ?? '1970-01-01T00:00:00Z');
-    while (Date.now() <= last) await new Promise((resolve) => setImmediate(resolve));
+    await pastInstant(this.history[this.history.length - 1]?.at ?? 0);
   }
 
   // -------------------------------------------------------------------------------------------
