@@ -19,7 +19,7 @@ const SEED_TIMEOUT_MS = 120_000 + STEPS * 6_000;
 describe('system: the authority answers agree with an independent model of the organisation', () => {
   let system: TestSystem;
   let target: ModelTarget;
-  const totals = { seeds: 0, operations: 0, applied: 0, comparisons: 0, disagreements: 0 };
+  const totals = { seeds: 0, operations: 0, applied: 0, comparisons: 0, expired: 0, swept: 0, disagreements: 0 };
 
   beforeAll(async () => {
     system = await startTestSystem({ areas: ['auth', 'settings', 'decision'] });
@@ -36,7 +36,7 @@ describe('system: the authority answers agree with an independent model of the o
   afterAll(async () => {
     process.stdout.write(
       `authority model: ${totals.seeds} seeds × ${STEPS} steps from seed ${FIRST_SEED}: ${totals.operations} operations, ${totals.applied} applied, ` +
-        `${totals.comparisons} comparisons, ${totals.disagreements} disagreements\n`,
+        `${totals.comparisons} comparisons, ${totals.expired} delegations expired (${totals.swept} swept to EXPIRED), ${totals.disagreements} disagreements\n`,
     );
     await system?.close();
   });
@@ -50,7 +50,11 @@ describe('system: the authority answers agree with an independent model of the o
       totals.operations += result.ops.length;
       totals.applied += result.applied;
       totals.comparisons += result.comparisons;
-      process.stdout.write(`seed ${seed}: ${result.ops.length} operations, ${result.applied} applied, ${result.comparisons} comparisons, ${result.disagreement ? 'a disagreement' : 'no disagreement'}\n`);
+      totals.expired += result.expired;
+      totals.swept += result.swept;
+      process.stdout.write(
+        `seed ${seed}: ${result.ops.length} operations, ${result.applied} applied, ${result.comparisons} comparisons, ${result.expired} delegations expired (${result.swept} swept to EXPIRED), ${result.disagreement ? 'a disagreement' : 'no disagreement'}\n`,
+      );
       if (result.disagreement) {
         totals.disagreements++;
         const shrunk: RunResult = await shrinkModelRun(target, result, 40, began + SEED_TIMEOUT_MS * 0.9);

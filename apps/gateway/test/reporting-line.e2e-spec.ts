@@ -244,4 +244,34 @@ describe('system: the authority answer stays true when reporting lines, people a
     expect(await holders(consistency(on))).toContain(staff03);
     expect((await check(staff03, decisionId)).allowed).toBe(true);
   }, 60_000);
+  it('a closed group joins no one: a Functional redelegation between two people who shared only that group is flagged Pathway when it is deleted, as what-if predicted', async () => {
+    const [issuer, recipient] = [user('staff04'), user('staff05')];
+    const types = await http.get('/settings/v1/group-types?limit=1', { token: admin });
+    const group = await http.post('/settings/v1/groups', { token: admin, body: { groupName: 'Site committee (reporting line spec)', tenantGroupTypeId: types.body.data.data[0].id } });
+    expect(group.status).toBe(200);
+    const groupId = group.body.data.id;
+    for (const id of [issuer, recipient]) changed(await http.patch(`/auth/v1/user/update-entities/${id}`, { token: admin, body: { positionIds: [], groups: [{ groupId }] } }));
+    const approval = (await http.get('/settings/v1/authority-types?limit=100', { token: admin })).body.data.data.find((t: { authorityType: string }) => t.authorityType === 'Approval');
+    const limit = { authorityTypeId: approval.id, authorityLimit: 'Primary', authorityLimitValueType: 'Currency', authorityLimitOperator: '<=', authorityLimitValue: '1000', authorityLimitValueUnit: 'USD' };
+    const decision = await http.post('/decision/v1/decisions', { token: admin, body: { name: 'Approve committee spending (reporting line spec)', status: 'PUBLISHED', delegationPathway: ['Functional'], decisionAuthorities: [limit] } });
+    expect(decision.status).toBe(200);
+    const issue = async (token: string, body: object) => {
+      const res = await http.post(DELEGATIONS, { token, body: { decisionId: decision.body.data.id, status: 'ISSUED', recipientType: 'SPECIFIC_PERSONNEL', delegationPathway: ['Functional'], isNoExpiration: true, ...body } });
+      expect(res.status).toBe(200);
+      return res.body.data[0] as Delegation;
+    };
+    const root = await issue(admin, { delegationRecipients: [{ recipientUserId: issuer }], delegationAuthorities: [{ ...limit, redelegable: true }] });
+    const functional = await issue(tokenFor('staff04@demo.test'), { parentDelegationId: root.id, delegationRecipients: [{ recipientUserId: recipient }], delegationAuthorities: [limit] });
+    expect((await get(functional.id)).isInvalid).toBe(false);
+
+    const predicted = await whatIf([{ type: 'group-deleted', groupId }]);
+    expect(predicted.invalidated).toContainEqual({ delegationId: functional.id, delegationDisplayId: functional.delegationDisplayId, invalidFields: ['Pathway'] });
+    const before = now();
+    changed(await http.patch(`/settings/v1/groups/${groupId}`, { token: admin, body: { isDeleted: true, disableOption: 'NA' } }));
+    expect((await get(functional.id)).invalidFields).toEqual(['Pathway']);
+    expect((await get(functional.id, before)).isInvalid).toBe(false);
+    expect((await check(recipient, decision.body.data.id)).allowed).toBe(false);
+    expect((await check(recipient, decision.body.data.id, before)).allowed).toBe(true);
+    expect((await get(root.id)).isInvalid).toBe(false);
+  }, 60_000);
 });

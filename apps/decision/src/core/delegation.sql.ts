@@ -220,12 +220,13 @@ export async function loadOrg(q: Queryable, tenantId: string, userIds: readonly 
     positionsOf: (id) => (users.get(id)?.active ? users.get(id)!.positions.filter((p) => positions.get(p)?.active ?? true) : []),
     holdersOf: (id) => positions.get(id)?.holders ?? [],
     isActivePosition: (id) => positions.get(id)?.active ?? false,
+    // A closed group joins no one (a Functional line runs through live groups only).
     groupsOfUser: (id) => {
       const u = users.get(id);
       if (!u) return [];
-      return [...new Set([...u.groups, ...u.positions.flatMap((p) => positions.get(p)?.groups ?? [])])];
+      return [...new Set([...u.groups, ...u.positions.flatMap((p) => positions.get(p)?.groups ?? [])])].filter((g) => groups.get(g)?.live ?? false);
     },
-    groupsOfPosition: (id) => positions.get(id)?.groups ?? [],
+    groupsOfPosition: (id) => (positions.get(id)?.groups ?? []).filter((g) => groups.get(g)?.live ?? false),
     parentGroupsOf: (id) => groups.get(id)?.parents ?? [],
     isLiveGroup: (id) => groups.get(id)?.live ?? false,
   };

@@ -32,14 +32,15 @@ export async function recordManager(tx: Tx, tenantId: string, userId: string, ma
   return true;
 }
 
-/** A group's parents and whether it is live (not deleted, ACTIVE) from now on. */
-export async function recordGroup(tx: Tx, tenantId: string, groupId: string, parentGroupIds: readonly string[], live: boolean): Promise<void> {
+/** A group's parents and whether it is live (not deleted, ACTIVE) from now on; answers whether its liveness changed (a new group: it did). */
+export async function recordGroup(tx: Tx, tenantId: string, groupId: string, parentGroupIds: readonly string[], live: boolean): Promise<boolean> {
   const parents = [...parentGroupIds].sort();
   const [open] = await tx.query<{ parent_group_ids: string[]; live: boolean }>(
     `SELECT parent_group_ids, live FROM decision.group_history WHERE tenant_id = $1 AND group_id = $2 AND valid_to IS NULL`,
     [tenantId, groupId],
   );
-  if (open && open.live === live && [...open.parent_group_ids].sort().join() === parents.join()) return;
+  if (open && open.live === live && [...open.parent_group_ids].sort().join() === parents.join()) return false;
   if (open) await tx.query(`UPDATE decision.group_history SET valid_to = now() WHERE tenant_id = $1 AND group_id = $2 AND valid_to IS NULL`, [tenantId, groupId]);
   await tx.query(`INSERT INTO decision.group_history (tenant_id, group_id, parent_group_ids, live) VALUES ($1, $2, $3, $4)`, [tenantId, groupId, parents, live]);
+  return open?.live !== live;
 }

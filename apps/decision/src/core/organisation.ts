@@ -100,11 +100,29 @@ export function positionChanged(tx: Tx, tenantId: string, positionId: string): P
 /**
  * What follows a change of a group's row: its place in the hierarchy history, then the delegations
  * naming it or a group below it checked again (a group moved or closed moves or cuts off everything
- * below it: a delegation scoped to a descendant may no longer sit within its parent's groups).
+ * below it: a delegation scoped to a descendant may no longer sit within its parent's groups). When
+ * it opens or closes, also those of its members (their own group, or a position of it): a Functional
+ * line runs through live groups only, so a closed group no longer joins its members.
  */
 export async function groupChanged(tx: Tx, tenantId: string, groupId: string, group: Pick<GroupColumns, 'parent_group_ids' | 'is_deleted' | 'status'>): Promise<ValidityChange[]> {
-  await recordGroup(tx, tenantId, groupId, group.parent_group_ids, !group.is_deleted && group.status === 'ACTIVE');
-  return revalidateChanges(tx, tenantId, { groupIds: await withDescendants(tx, tenantId, [groupId]) });
+  const liveness = await recordGroup(tx, tenantId, groupId, group.parent_group_ids, !group.is_deleted && group.status === 'ACTIVE');
+  const groupIds = await withDescendants(tx, tenantId, [groupId]);
+  if (!liveness) return revalidateChanges(tx, tenantId, { groupIds });
+  const members = await membersOfGroup(tx, tenantId, groupId);
+  return revalidateChanges(tx, tenantId, { groupIds, ...members });
+}
+
+/** The people in a group (as their own group, or through a position of it) and the positions of it and those they hold. */
+export async function membersOfGroup(q: Queryable, tenantId: string, groupId: string): Promise<{ userIds: string[]; positionIds: string[] }> {
+  const rows = await q.query<{ id: string; position_ids: string[] }>(
+    `WITH positions AS (SELECT id FROM ${POSITION_TABLE} WHERE tenant_id = $1 AND group_ids @> ARRAY[$2::uuid])
+     SELECT u.id, u.position_ids FROM ${USER_TABLE} u
+      WHERE u.tenant_id = $1 AND (u.group_ids @> ARRAY[$2::uuid] OR u.position_ids && ARRAY(SELECT id FROM positions))
+     UNION ALL
+     SELECT NULL, ARRAY[id] FROM positions`,
+    [tenantId, groupId],
+  );
+  return { userIds: rows.filter((r) => r.id !== null).map((r) => r.id), positionIds: [...new Set(rows.flatMap((r) => r.position_ids ?? []))] };
 }
 
 /** The groups and every group below them in the hierarchy as the projection has it (cycle-safe), by id. */

@@ -12,7 +12,7 @@
  * - Pathways: Matrix reaches any active person (and an active position, even vacant); Direct Line
  *   a direct report of the issuer; Down-Line anyone below the issuer; Functional a person sharing a
  *   group with the issuer (their own groups plus their positions'). A position is reached through its
- *   active holders; a vacant position only along Matrix.
+ *   active holders; a vacant position only along Matrix. A closed group joins no one.
  * - A live delegation is invalid for: Recipient (the person inactive, the position inactive, the
  *   person no longer in the position), Issuer (the issuer no longer holds the parent, or the position
  *   issued from), Pathway (a pathway outside the parent's or the decision's; the sound, occupied
@@ -23,14 +23,15 @@
  * - A check allows when the decision is PUBLISHED and some chain ending in a delegation the subject
  *   holds has every link ISSUED or ACCEPTED and valid, covers the group asked (a link without groups
  *   covers any live group; with groups, one of them reaches the group through live groups), holds the
- *   type, and each limit admits the value. The answer's limit is the highest of the chains allowing.
+ *   type, and each limit admits the value, and none has expired by then. The answer's limit is the
+ *   highest of the chains allowing. A redelegation expires no later than its parent.
  */
 
 export const PATHWAYS = ['Matrix', 'Direct Line', 'Down-Line', 'Functional'] as const;
 export type Pathway = (typeof PATHWAYS)[number];
 export type RecipientType = 'SPECIFIC_PERSONNEL' | 'PERSONNEL_IN_POSITION' | 'POSITION_ONLY';
 export type IssuerType = 'ROOT_AUTHORITY' | RecipientType;
-export type Status = 'ISSUED' | 'ACCEPTED' | 'SUSPENDED' | 'REVOKED';
+export type Status = 'ISSUED' | 'ACCEPTED' | 'SUSPENDED' | 'REVOKED' | 'EXPIRED';
 export const INVALID_FIELDS = ['Recipient', 'Issuer', 'Pathway', 'Authority', 'Groups', 'Parent'] as const;
 export type InvalidField = (typeof INVALID_FIELDS)[number];
 
@@ -76,6 +77,8 @@ export interface Delegation {
   groups: string[];
   limit: bigint;
   redelegable: boolean;
+  /** When it stops giving authority (epoch ms; null: never). Its status becomes EXPIRED when the product's sweep gets to it. */
+  expiresAt: number | null;
 }
 
 /** The whole state at one instant. */
@@ -130,10 +133,11 @@ export function holds(w: World, d: Delegation, userId: string): boolean {
   }
 }
 
+/** A person's live groups: their own and those of the positions they hold (a closed group joins no one). */
 function groupsOfPerson(w: World, userId: string): Set<string> {
   const p = w.people.get(userId);
   if (!p) return new Set();
-  return new Set([...p.groups, ...p.positions.flatMap((pos) => w.positions.get(pos)?.groups ?? [])]);
+  return new Set([...p.groups, ...p.positions.flatMap((pos) => w.positions.get(pos)?.groups ?? [])].filter((g) => w.groups.get(g)?.live));
 }
 
 function below(w: World, userId: string, issuer: string): boolean {
@@ -167,7 +171,7 @@ export function reaches(w: World, pathway: Pathway, issuer: string, d: Pick<Dele
       if (!people.length) return false;
       const mine = groupsOfPerson(w, issuer);
       const meets = (gs: Iterable<string>) => [...gs].some((g) => mine.has(g));
-      return people.some((u) => meets(groupsOfPerson(w, u))) || (position !== null && meets(w.positions.get(position)?.groups ?? []));
+      return people.some((u) => meets(groupsOfPerson(w, u))) || (position !== null && meets((w.positions.get(position)?.groups ?? []).filter((g) => w.groups.get(g)?.live)));
     }
   }
 }
@@ -251,30 +255,39 @@ function heldBy(w: World, decisionId: string, subject: Subject): Delegation[] {
   return all.filter((d) => holds(w, d, subject.userId));
 }
 
-/** The limit a chain ending in `d` holds for the question (null: it does not allow). */
-function chainLimit(w: World, d: Delegation, invalid: Map<string, InvalidField[]>, value: bigint | null, groupId: string | null): bigint | null {
+/** Whether the delegation or one above it has expired by `at` (epoch ms). */
+export function expiredBy(w: World, d: Delegation, at: number): boolean {
+  for (let link: Delegation | null = d; link; link = link.parentId ? w.delegations.get(link.parentId)! : null) {
+    if (link.expiresAt !== null && link.expiresAt <= at) return true;
+  }
+  return false;
+}
+
+/** The limit a chain ending in `d` holds for the question at `at` (null: it does not allow). */
+function chainLimit(w: World, d: Delegation, invalid: Map<string, InvalidField[]>, at: number, value: bigint | null, groupId: string | null): bigint | null {
   for (let link: Delegation | null = d; link; link = link.parentId ? w.delegations.get(link.parentId)! : null) {
     if (!HOLDING.includes(link.status) || (invalid.get(link.id)?.length ?? 0) > 0) return null;
+    if (link.expiresAt !== null && link.expiresAt <= at) return null;
     if (groupId !== null && !covers(w, link.groups, groupId)) return null;
     if (value !== null && value > link.limit) return null;
   }
   return d.limit;
 }
 
-/** May the subject decide `value` (null: any value) of the decision, in the group (null: anywhere)? */
-export function check(w: World, subject: Subject, decisionId: string, value: bigint | null, groupId: string | null, invalid = invalidity(w)): CheckAnswer {
+/** May the subject decide `value` (null: any value) of the decision, in the group (null: anywhere), at `at` (epoch ms; the world is as it stood then)? */
+export function check(w: World, at: number, subject: Subject, decisionId: string, value: bigint | null, groupId: string | null, invalid = invalidity(w)): CheckAnswer {
   const decision = w.decisions.get(decisionId);
   if (!decision || !decision.published) return { allowed: false, limit: null };
   let best: bigint | null = null;
   for (const d of heldBy(w, decisionId, subject)) {
-    const limit = chainLimit(w, d, invalid, value, groupId);
+    const limit = chainLimit(w, d, invalid, at, value, groupId);
     if (limit !== null && (best === null || limit > best)) best = limit;
   }
   return { allowed: best !== null, limit: best };
 }
 
 /** Who holds the decision: each person (and each POSITION_ONLY position) once, with the highest limit. */
-export function holdersOfDecision(w: World, decisionId: string, groupId: string | null = null, invalid = invalidity(w)): Map<string, bigint> {
+export function holdersOfDecision(w: World, at: number, decisionId: string, groupId: string | null = null, invalid = invalidity(w)): Map<string, bigint> {
   const out = new Map<string, bigint>();
   const decision = w.decisions.get(decisionId);
   if (!decision || !decision.published) return out;
@@ -283,17 +296,17 @@ export function holdersOfDecision(w: World, decisionId: string, groupId: string 
     ...[...w.positions.keys()].filter((id) => [...w.delegations.values()].some((d) => d.recipientType === 'POSITION_ONLY' && d.recipientPositionId === id)).map((positionId) => ({ positionId })),
   ];
   for (const s of subjects) {
-    const a = check(w, s, decisionId, null, groupId, invalid);
+    const a = check(w, at, s, decisionId, null, groupId, invalid);
     if (a.allowed) out.set('userId' in s ? s.userId : s.positionId, a.limit!);
   }
   return out;
 }
 
 /** What a person may decide: the highest limit per decision. */
-export function decisionsHeld(w: World, subject: Subject, invalid = invalidity(w)): Map<string, bigint> {
+export function decisionsHeld(w: World, at: number, subject: Subject, invalid = invalidity(w)): Map<string, bigint> {
   const out = new Map<string, bigint>();
   for (const id of w.decisions.keys()) {
-    const a = check(w, subject, id, null, null, invalid);
+    const a = check(w, at, subject, id, null, null, invalid);
     if (a.allowed) out.set(id, a.limit!);
   }
   return out;

@@ -18,7 +18,19 @@ export type Op =
   | { kind: 'groupDelete'; group: number }
   | { kind: 'limit'; decision: number; value: string }
   | { kind: 'publish'; decision: number; published: boolean }
-  | { kind: 'issue'; decision: number; parent: number | null; issuer: number | null; recipient: Recipient; pathways: Pathway[]; groups: number[]; limit: string; redelegable: boolean }
+  | {
+      kind: 'issue';
+      decision: number;
+      parent: number | null;
+      issuer: number | null;
+      recipient: Recipient;
+      pathways: Pathway[];
+      groups: number[];
+      limit: string;
+      redelegable: boolean;
+      /** Expires this long after it is sent (null: no expiration); a redelegation's is measured back from its parent's (`fromParent`). */
+      expires: { inMs: number; fromParent: boolean } | null;
+    }
   | { kind: 'move'; delegation: number; action: 'suspend' | 'resume' | 'revoke' | 'accept' };
 
 /** The ids behind the indices of one run (made by its set-up, extended as delegations are issued). */
@@ -92,7 +104,7 @@ function drawOp(r: Random, w: World, ids: Ids): Op {
   const people = range(ids.people.length);
   const liveGroups = range(ids.groups.length).filter((g) => w.groups.get(ids.groups[g])!.live);
   const delegations = range(ids.delegations.length);
-  const live = delegations.filter((i) => ['ISSUED', 'ACCEPTED', 'SUSPENDED'].includes(w.delegations.get(ids.delegations[i])!.status));
+  const live = delegations.filter((i) => ['ISSUED', 'ACCEPTED', 'SUSPENDED'].includes(w.delegations.get(ids.delegations[i])!.status) && !nearExpiry(w.delegations.get(ids.delegations[i])!));
   for (;;) {
     const roll = r.int(100);
     if (roll < 10) {
@@ -167,9 +179,11 @@ function randomIssue(r: Random, w: World, ids: Ids, live: number[]): Op | null {
       groups: r.chance(0.5) ? [] : r.some(groupsUnder(dec.groups), 2),
       limit: r.pick(LIMITS),
       redelegable: r.chance(0.8),
+      expires: r.chance(0.2) ? { inMs: 3_000 + r.int(12_000), fromParent: false } : null,
     };
   }
-  const parent = r.pick(parents);
+  const parent = r.pick(parents.filter((i) => !nearExpiry(w.delegations.get(ids.delegations[i])!)));
+  if (parent === undefined) return null;
   const p = w.delegations.get(ids.delegations[parent])!;
   const holders = range(ids.people.length).filter((u) => holds(w, p, ids.people[u]));
   if (!holders.length) return null;
@@ -198,11 +212,38 @@ function randomIssue(r: Random, w: World, ids: Ids, live: number[]): Op | null {
     groups: p.groups.length && r.chance(0.6) ? r.some(groupsUnder(p.groups), 1) : p.groups.map((g) => ids.groups.indexOf(g)),
     limit: limits.length && !r.chance(0.1) ? r.pick(limits) : r.pick(LIMITS),
     redelegable: r.chance(0.7),
+    // Under a parent that expires: no later than it (now and then none, or later, which is refused); else now and then an expiry of its own.
+    expires:
+      p.expiresAt !== null
+        ? r.chance(0.1)
+          ? r.pick([null, { inMs: -1_000, fromParent: true }])
+          : { inMs: r.int(1_000), fromParent: true }
+        : r.chance(0.15)
+          ? { inMs: 3_000 + r.int(12_000), fromParent: false }
+          : null,
   };
 }
 
 export function toRecipient(ids: Ids, r: Recipient): Pick<Delegation, 'recipientType' | 'recipientUserId' | 'recipientPositionId'> {
   return { recipientType: r.type, recipientUserId: r.user === null ? null : ids.people[r.user], recipientPositionId: r.position === null ? null : ids.positions[r.position] };
+}
+
+/**
+ * A delegation that has expired or will within EXPIRY_MARGIN_MS: the product's clock and the model's
+ * could fall on either side of it, so no move or redelegation is made of it (what it answers at an
+ * instant is compared all the same).
+ */
+export const EXPIRY_MARGIN_MS = 1_500;
+export function nearExpiry(d: Delegation, now = Date.now()): boolean {
+  return d.expiresAt !== null && d.expiresAt <= now + EXPIRY_MARGIN_MS;
+}
+
+/** When an issue sent now would expire (epoch ms; null: never): its own span, or its parent's expiry less a margin. */
+export function expiryOf(w: World, ids: Ids, op: Extract<Op, { kind: 'issue' }>, now = Date.now()): number | null {
+  if (op.expires === null) return null;
+  if (!op.expires.fromParent || op.parent === null) return now + op.expires.inMs;
+  const parent = w.delegations.get(ids.delegations[op.parent])!;
+  return parent.expiresAt === null ? now + op.expires.inMs : parent.expiresAt - op.expires.inMs;
 }
 
 /**
@@ -215,9 +256,9 @@ export function applicable(op: Op, w: World, ids: Ids): boolean {
   const same = (a: readonly string[], b: readonly string[]) => [...a].sort().join() === [...b].sort().join();
   switch (op.kind) {
     case 'move':
-      return op.delegation < ids.delegations.length;
+      return op.delegation < ids.delegations.length && !nearExpiry(w.delegations.get(ids.delegations[op.delegation])!);
     case 'issue':
-      return op.parent === null || op.parent < ids.delegations.length;
+      return op.parent === null || (op.parent < ids.delegations.length && !nearExpiry(w.delegations.get(ids.delegations[op.parent])!));
     case 'manager':
       return person(op.user).manager !== (op.manager === null ? null : ids.people[op.manager]) && (op.manager === null || !belowOrSelf(w, ids, op.user, op.manager));
     case 'positions':
@@ -248,7 +289,7 @@ export function applicable(op: Op, w: World, ids: Ids): boolean {
  * recipient; a redelegation also an issuer holding the parent, a parent ISSUED/ACCEPTED, valid and
  * redelegable, everything within the parent's, and the recipient reachable along one of the pathways.
  */
-export function issueAccepted(w: World, ids: Ids, op: Extract<Op, { kind: 'issue' }>): boolean {
+export function issueAccepted(w: World, ids: Ids, op: Extract<Op, { kind: 'issue' }>, expiresAt: number | null, now = Date.now()): boolean {
   const dec = w.decisions.get(ids.decisions[op.decision])!;
   const rec = toRecipient(ids, op.recipient);
   const groups = op.groups.map((g) => ids.groups[g]);
@@ -261,10 +302,13 @@ export function issueAccepted(w: World, ids: Ids, op: Extract<Op, { kind: 'issue
   if (rec.recipientType !== 'POSITION_ONLY' && !person?.active) return false;
   if (rec.recipientType !== 'SPECIFIC_PERSONNEL' && !position?.active) return false;
   if (rec.recipientType === 'PERSONNEL_IN_POSITION' && !person!.positions.includes(rec.recipientPositionId!)) return false;
+  if (expiresAt !== null && expiresAt <= now) return false;
   if (op.parent === null) return true;
   const parent = w.delegations.get(ids.delegations[op.parent])!;
   const issuer = ids.people[op.issuer!];
   if (!holds(w, parent, issuer)) return false;
+  // Not outliving the parent: an expiry, no later than the parent's; the parent not expired.
+  if (parent.expiresAt !== null && (parent.expiresAt <= now || expiresAt === null || expiresAt > parent.expiresAt)) return false;
   if (!['ISSUED', 'ACCEPTED'].includes(parent.status) || (invalidity(w).get(parent.id)?.length ?? 0) > 0 || !parent.redelegable) return false;
   if (op.pathways.some((p) => !parent.pathways.includes(p)) || limit > parent.limit) return false;
   if (groups.some((g) => !within(w, g, parent.groups))) return false;
@@ -286,7 +330,7 @@ export function moveAccepted(d: Delegation, action: Extract<Op, { kind: 'move' }
 }
 
 /** The world after an accepted op (issue: `issued` names the new delegation's ids). */
-export function applyOp(before: World, ids: Ids, op: Op, issued?: { id: string; displayId: string; status: Delegation['status'] }): World {
+export function applyOp(before: World, ids: Ids, op: Op, issued?: { id: string; displayId: string; status: Delegation['status']; expiresAt: number | null }): World {
   const w = cloneWorld(before);
   const person = (i: number) => w.people.get(ids.people[i])!;
   switch (op.kind) {
@@ -339,6 +383,7 @@ export function applyOp(before: World, ids: Ids, op: Op, issued?: { id: string; 
         groups: op.groups.map((g) => ids.groups[g]),
         limit: BigInt(op.limit),
         redelegable: op.redelegable,
+        expiresAt: issued!.expiresAt,
       });
       break;
     }
@@ -394,7 +439,8 @@ export function describe(op: Op): string {
       return (
         `POST /decision/v1/delegations {decision ${op.decision}, parent: ${op.parent === null ? 'root' : `delegation ${op.parent}`}, by: ${op.issuer === null ? 'admin' : `person ${op.issuer}`}, ` +
         `${op.recipient.type} ${op.recipient.user === null ? '' : `person ${op.recipient.user}`}${op.recipient.position === null ? '' : ` position ${op.recipient.position}`}, ` +
-        `pathways [${op.pathways.join(', ')}], groups [${op.groups.map((g) => `group ${g}`).join(', ')}], <= ${op.limit} USD${op.redelegable ? ', redelegable' : ''}}`
+        `pathways [${op.pathways.join(', ')}], groups [${op.groups.map((g) => `group ${g}`).join(', ')}], <= ${op.limit} USD${op.redelegable ? ', redelegable' : ''}` +
+        `${op.expires === null ? '' : op.expires.fromParent ? `, expiring ${op.expires.inMs} ms before its parent` : `, expiring in ${op.expires.inMs} ms`}}`
       );
     case 'move':
       return `POST /decision/v1/delegations/{delegation ${op.delegation}}/${op.action}`;

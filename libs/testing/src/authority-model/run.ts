@@ -11,8 +11,8 @@
  */
 import { pastInstant } from '../events';
 import type { HttpClient, HttpResult } from '../http';
-import { INVALID_FIELDS, Subject, World, check, cloneWorld, decisionsHeld, emptyWorld, holdersOfDecision, invalidity, isLive, newlyInvalid } from './model';
-import { Ids, ORG_KINDS, Op, Random, applicable, applyOp, describe, generator, issueAccepted, moveAccepted, randomOp, toRecipient } from './ops';
+import { INVALID_FIELDS, Subject, World, check, cloneWorld, decisionsHeld, emptyWorld, expiredBy, holdersOfDecision, invalidity, isLive, newlyInvalid } from './model';
+import { EXPIRY_MARGIN_MS, Ids, ORG_KINDS, Op, Random, applicable, applyOp, describe, expiryOf, generator, issueAccepted, moveAccepted, randomOp, toRecipient } from './ops';
 import { PATHWAYS, Pathway } from './model';
 
 export const CONSISTENCY_HEADER = 'x-consistency-token';
@@ -33,6 +33,9 @@ export interface RunResult {
   /** Operations the product took (accepted or refused as the model said). */
   applied: number;
   comparisons: number;
+  /** Delegations of the run that expired while it ran (their expiration passed), and of those the ones the sweep had moved to EXPIRED. */
+  expired: number;
+  swept: number;
   disagreement: { step: number; message: string } | null;
 }
 
@@ -170,6 +173,11 @@ export class ModelRun {
     this.history.push({ at, world, invalid: invalidity(world) });
   }
 
+  /** The instant the latest comparisons are made at (the world as it stands since the last step). */
+  private now(): number {
+    return Date.parse(this.history[this.history.length - 1].at);
+  }
+
   private async nextInstant(): Promise<void> {
     await pastInstant(this.history[this.history.length - 1]?.at ?? 0);
   }
@@ -233,7 +241,9 @@ export class ModelRun {
 
   /** Issues as the op says; answers whether it was accepted (a refusal the model expected is compared, then skipped). */
   private async issue(op: Extract<Op, { kind: 'issue' }>): Promise<boolean> {
-    const expected = issueAccepted(this.world, this.ids, op);
+    const now = Date.now();
+    const expiresAt = expiryOf(this.world, this.ids, op, now);
+    const expected = issueAccepted(this.world, this.ids, op, expiresAt, now);
     const rec = toRecipient(this.ids, op.recipient);
     const token = op.issuer === null ? this.t.admin : this.t.tokenOf(this.t.people[op.issuer].email);
     const res = await this.call('post', '/decision/v1/delegations', {
@@ -245,7 +255,7 @@ export class ModelRun {
       delegationPathway: op.pathways,
       delegationGroups: op.groups.map((g) => ({ groupId: this.ids.groups[g] })),
       delegationAuthorities: [{ ...this.limitBody(op.limit), redelegable: op.redelegable }],
-      isNoExpiration: true,
+      ...(expiresAt === null ? { isNoExpiration: true } : { isNoExpiration: false, expirationDate: new Date(expiresAt).toISOString() }),
     }, token);
     this.comparisons++;
     if (expected && res.status !== 200) throw new Disagreement(`the model accepts ${describe(op)}; the product answered ${res.status}: ${JSON.stringify(res.body).slice(0, 400)}`);
@@ -256,7 +266,8 @@ export class ModelRun {
     }
     const d = res.body.data[0];
     this.ids.delegations.push(d.id);
-    this.world = applyOp(this.world, this.ids, op, { id: d.id, displayId: d.delegationDisplayId, status: d.status });
+    this.world = applyOp(this.world, this.ids, op, { id: d.id, displayId: d.delegationDisplayId, status: d.status, expiresAt: d.expirationDate ? Date.parse(d.expirationDate) : null });
+    if ((d.expirationDate ? Date.parse(d.expirationDate) : null) !== expiresAt) throw new Disagreement(`${describe(op)} came out expiring ${d.expirationDate}, not ${expiresAt === null ? 'never' : new Date(expiresAt).toISOString()}`);
     if (d.status !== 'ISSUED') throw new Disagreement(`${describe(op)} came out ${d.status}, not ISSUED`);
     return true;
   }
@@ -319,7 +330,7 @@ export class ModelRun {
     });
     asked.forEach((q, i) => {
       this.comparisons++;
-      const mine = check(q.world, q.subject, q.decisionId, BigInt(q.value), q.groupId, q.invalid);
+      const mine = check(q.world, Date.parse(q.at), q.subject, q.decisionId, BigInt(q.value), q.groupId, q.invalid);
       const theirs = res.results[i];
       if (theirs.allowed !== mine.allowed || (mine.allowed && dollars(theirs.limit?.value) !== String(mine.limit))) {
         const who = 'userId' in q.subject ? `person ${this.ids.people.indexOf(q.subject.userId)}` : `position ${this.ids.positions.indexOf(q.subject.positionId)}`;
@@ -334,12 +345,19 @@ export class ModelRun {
   private async compareDelegations(invalid: ReturnType<typeof invalidity>): Promise<void> {
     const res = await this.ok('get', `/decision/v1/delegations?decisionIds=${this.ids.decisions.join(',')}&limit=100&page=1`);
     const product = new Map<string, { status: string; isInvalid: boolean; invalidFields: string[]; delegationDisplayId: string }>(res.data.map((d: any) => [d.id, d]));
+    const now = this.now();
     for (const d of this.world.delegations.values()) {
       this.comparisons++;
       const p = product.get(d.id);
       if (!p) throw new Disagreement(`delegation ${d.displayId} is missing from the product's list`);
+      // The expiry sweep moves a delegation past its expiration to EXPIRED when it gets to it (every 30 s): never before.
+      if (p.status === 'EXPIRED' && (d.status === 'ISSUED' || d.status === 'ACCEPTED') && d.expiresAt !== null && d.expiresAt <= now) {
+        d.status = 'EXPIRED';
+        this.history[this.history.length - 1].world.delegations.get(d.id)!.status = 'EXPIRED';
+      }
       if (p.status !== d.status) throw new Disagreement(`delegation ${d.displayId}: status ${p.status}, the model says ${d.status}`);
-      if (!isLive(d)) continue;
+      // Past its expiration (or its parent's) what it is flagged with depends on when the sweep came: nothing to compare.
+      if (!isLive(d) || expiredBy(this.world, d, now)) continue;
       const fields = invalid.get(d.id) ?? [];
       if (sorted(p.invalidFields).join() !== fields.join() || p.isInvalid !== fields.length > 0) {
         throw new Disagreement(`delegation ${d.displayId} (${describeDelegation(this.world, d.id)}): invalidFields [${p.invalidFields.join(', ')}], the model says [${fields.join(', ')}]`);
@@ -348,9 +366,9 @@ export class ModelRun {
   }
 
   private async compareHolders(decisionId: string, invalid: ReturnType<typeof invalidity>): Promise<void> {
-    const page = await this.ok('get', `/decision/v1/authority/holders?decisionId=${decisionId}&limit=100`);
+    const page = await this.ok('get', `/decision/v1/authority/holders?decisionId=${decisionId}&limit=100&at=${encodeURIComponent(new Date(this.now()).toISOString())}`);
     const theirs = new Map<string, string>(page.data.map((h: any) => [h.holderType === 'USER' ? h.userId : h.positionId, dollars(h.authorities[0]?.limit?.value)]));
-    const mine = holdersOfDecision(this.world, decisionId, null, invalid);
+    const mine = holdersOfDecision(this.world, this.now(), decisionId, null, invalid);
     this.comparisons++;
     const show = (m: Map<string, string | bigint>) =>
       [...m].map(([id, v]) => `${this.ids.people.includes(id) ? `person ${this.ids.people.indexOf(id)}` : `position ${this.ids.positions.indexOf(id)}`}: ${v}`).sort().join(', ');
@@ -362,13 +380,13 @@ export class ModelRun {
 
   private async compareHeld(person: number, invalid: ReturnType<typeof invalidity>): Promise<void> {
     const userId = this.ids.people[person];
-    const page = await this.ok('get', `/decision/v1/authority/decisions?userId=${userId}&limit=100`);
+    const page = await this.ok('get', `/decision/v1/authority/decisions?userId=${userId}&limit=100&at=${encodeURIComponent(new Date(this.now()).toISOString())}`);
     const theirs = page.data
       .filter((d: any) => this.ids.decisions.includes(d.decisionId))
       .map((d: any) => `decision ${this.ids.decisions.indexOf(d.decisionId)}: ${dollars(d.authorities[0]?.limit?.value)}`)
       .sort()
       .join(', ');
-    const mine = [...decisionsHeld(this.world, { userId }, invalid)].map(([id, v]) => `decision ${this.ids.decisions.indexOf(id)}: ${v}`).sort().join(', ');
+    const mine = [...decisionsHeld(this.world, this.now(), { userId }, invalid)].map(([id, v]) => `decision ${this.ids.decisions.indexOf(id)}: ${v}`).sort().join(', ');
     this.comparisons++;
     if (theirs !== mine) throw new Disagreement(`what person ${person} may decide: the product says {${theirs}}, the model {${mine}}`);
   }
@@ -378,10 +396,10 @@ export class ModelRun {
     const change = this.whatIfChange(op);
     if (!change) return;
     const answer = await this.ok('post', '/decision/v1/authority/what-if', { changes: change });
-    const theirs = new Map<string, string[]>(
-      answer.invalidated.filter((x: any) => this.world.delegations.has(x.delegationId)).map((x: any) => [x.delegationId, sorted(x.invalidFields)]),
-    );
-    const predicted = newlyInvalid(this.world, applyOp(this.world, this.ids, op));
+    // Delegations at or near their expiry are left out (the sweep may or may not have come to them).
+    const current = (id: string) => this.world.delegations.has(id) && !expiredBy(this.world, this.world.delegations.get(id)!, Date.now() + EXPIRY_MARGIN_MS);
+    const theirs = new Map<string, string[]>(answer.invalidated.filter((x: any) => current(x.delegationId)).map((x: any) => [x.delegationId, sorted(x.invalidFields)]));
+    const predicted = new Map([...newlyInvalid(this.world, applyOp(this.world, this.ids, op))].filter(([id]) => current(id)));
     this.comparisons++;
     const show = (m: Map<string, readonly string[]>) => [...m].map(([id, f]) => `${this.world.delegations.get(id)!.displayId}: ${f.join('+')}`).sort().join(', ');
     if (show(theirs) !== show(predicted)) throw new Disagreement(`what-if of ${describe(op)}: the product predicts {${show(theirs)}}, the model {${show(predicted)}}`);
@@ -416,6 +434,12 @@ export class ModelRun {
     }
   }
 
+  /** How many of the run's delegations had expired by its last step. */
+  expired(): { expired: number; swept: number } {
+    const past = [...this.world.delegations.values()].filter((d) => d.expiresAt !== null && d.expiresAt <= this.now());
+    return { expired: past.length, swept: past.filter((d) => d.status === 'EXPIRED').length };
+  }
+
   /** Draws the next op from the model's state. */
   nextOp(): Op {
     return randomOp(this.random, this.world, this.ids);
@@ -439,10 +463,10 @@ export async function runModelSeed(t: ModelTarget, seed: number, steps: number, 
       done.push(op);
       await run.step(op);
     }
-    return { seed, ops: done, applied: run.applied, comparisons: run.comparisons, disagreement: null };
+    return { seed, ops: done, applied: run.applied, comparisons: run.comparisons, ...run.expired(), disagreement: null };
   } catch (err) {
     if (!(err instanceof Disagreement)) throw err;
-    return { seed, ops: done, applied: run.applied, comparisons: run.comparisons, disagreement: { step: done.length, message: err.message } };
+    return { seed, ops: done, applied: run.applied, comparisons: run.comparisons, expired: 0, swept: 0, disagreement: { step: done.length, message: err.message } };
   }
 }
 

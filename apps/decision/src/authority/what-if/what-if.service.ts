@@ -7,7 +7,7 @@ import { withinGroups } from '../../core/delegation.rules';
 import { loadOrg } from '../../core/delegation.sql';
 import { ValidityChange } from '../../core/delegation.types';
 import { revalidateChanges } from '../../core/invalidation';
-import { UserColumns, applyGroupState, applyPositionState, applyUserState, projectedChildren, projectedGroup, projectedPosition, projectedUser, reachOfMembers, withDescendants } from '../../core/organisation';
+import { UserColumns, applyGroupState, applyPositionState, applyUserState, membersOfGroup, projectedChildren, projectedGroup, projectedPosition, projectedUser, reachOfMembers, withDescendants } from '../../core/organisation';
 import { DelegationHolding, holdingsByDelegation } from '../holders';
 import { WhatIfChangeDto, WhatIfDto, WhatIfView } from './dto/what-if.dto';
 import {
@@ -181,10 +181,12 @@ async function reachedDecisions(tx: Tx, tenantId: string, changes: readonly Chan
     below: managerChanges.map((c) => c.userId!),
     moves: managerChanges.map((c) => ({ userId: c.userId!, managerId: c.managerId ?? null })),
   });
+  // A deleted group no longer joins its members (Functional): their delegations are reached too, as groupChanged's invalidation reaches them.
+  const members = await Promise.all(deleted.map((g) => membersOfGroup(tx, tenantId, g)));
   const rows = await tx.query<ReachedDecision>(REACHED_DECISIONS_SQL, [
     tenantId,
-    people.userIds,
-    [...new Set([...ids((c) => [c.positionId]), ...people.positionIds])],
+    [...new Set([...people.userIds, ...members.flatMap((m) => m.userIds)])],
+    [...new Set([...ids((c) => [c.positionId]), ...people.positionIds, ...members.flatMap((m) => m.positionIds)])],
     groups,
     ids((c) => [c.decisionId]),
     MAX_DECISIONS_EVALUATED,
