@@ -13,7 +13,7 @@ import {
   WrittenOrganisation,
   writeOrganisation,
 } from './fixtures/authority-reference';
-import { startHarness } from '@ddm/testing';
+import { seededRandom, startHarness } from '@ddm/testing';
 import { decisionApp, DecisionHarness } from './fixtures/decision-app';
 
 /** The seed of the random organisations and checks: a failure names it, and AUTHORITY_PROPERTY_SEED replays them. */
@@ -29,18 +29,6 @@ const UNTIL = Date.parse('2025-12-31T00:00:00.000Z');
 /** Checks look a little before and after the organisation's year too (all of it in the past). */
 const CHECK_FROM = Date.parse('2024-11-15T00:00:00.000Z');
 const CHECK_UNTIL = Date.parse('2026-01-31T00:00:00.000Z');
-
-/** mulberry32: a small seeded generator, so failing organisations can be replayed. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Exact decimals (millionths), written here, not borrowed from the engine.
@@ -431,7 +419,7 @@ describe(`authority engine: check-batch agrees with a brute-force evaluator (pro
   afterAll(() => h?.close());
 
   it(`${ORGANISATIONS} random organisations, ${ORGANISATIONS * CHECKS_PER_ORGANISATION} random checks`, async () => {
-    const random = generator(SEED);
+    const random = seededRandom(SEED);
     const types = { Approval: h.refs.authorityTypes.get('Approval')!, Signatory: h.refs.authorityTypes.get('Signatory')! };
     const mismatches: string[] = [];
     let allowed = 0;

@@ -1,22 +1,10 @@
-import { startHarness } from '@ddm/testing';
+import { seededRandom, startHarness } from '@ddm/testing';
 import { decisionApp, DecisionHarness } from './fixtures/decision-app';
 
 const DELEGATIONS = '/decision/v1/delegations';
 /** The seed of the random tree: a failure names it, and setting DELEGATION_PROPERTY_SEED replays that tree. */
 const SEED = Number(process.env.DELEGATION_PROPERTY_SEED ?? Date.now() % 1_000_000);
 const TARGET = 500;
-
-/** mulberry32: a small seeded generator, so a failing tree can be replayed. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * The property customers buy the product for: authority never grows along a chain. A random tree of
@@ -28,7 +16,7 @@ function generator(seed: number): () => number {
 describe(`delegations: no descendant ever holds more than its ancestor (property, seed ${SEED})`, () => {
   let h: DecisionHarness;
   let decisionId: string;
-  const random = generator(SEED);
+  const random = seededRandom(SEED);
   const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
 
   beforeAll(async () => {

@@ -16,3 +16,4 @@ export * from './formats';
 export * from './otlp';
 export * from './api/client';
 export * from './authority-model/run';
+export * from './random';

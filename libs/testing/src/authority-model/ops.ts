@@ -45,18 +45,6 @@ export interface Ids {
 /** An op that changes the organisation (what-if is asked about it first). */
 export const ORG_KINDS: readonly Op['kind'][] = ['manager', 'positions', 'groups', 'status', 'positionStatus', 'groupParent', 'groupDelete', 'limit'];
 
-/** mulberry32: small, seeded, replayable. */
-export function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export class Random {
   constructor(readonly next: () => number) {}
   int(n: number): number {

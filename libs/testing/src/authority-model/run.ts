@@ -10,9 +10,10 @@
  * A disagreement ends the run; `shrink` then looks for a shorter sequence that still disagrees.
  */
 import { pastInstant } from '../events';
+import { seededRandom } from '../random';
 import type { HttpClient, HttpResult } from '../http';
 import { INVALID_FIELDS, Subject, World, check, cloneWorld, decisionsHeld, emptyWorld, expiredBy, holdersOfDecision, invalidity, isLive, newlyInvalid } from './model';
-import { EXPIRY_MARGIN_MS, Ids, ORG_KINDS, Op, Random, applicable, applyOp, describe, expiryOf, generator, issueAccepted, moveAccepted, randomOp, toRecipient } from './ops';
+import { EXPIRY_MARGIN_MS, Ids, ORG_KINDS, Op, Random, applicable, applyOp, describe, expiryOf, issueAccepted, moveAccepted, randomOp, toRecipient } from './ops';
 import { PATHWAYS, Pathway } from './model';
 
 export const CONSISTENCY_HEADER = 'x-consistency-token';
@@ -453,7 +454,7 @@ function describeDelegation(w: World, id: string): string {
 
 /** Runs a seed: set-up, then `steps` random operations (or `ops`, replayed), comparing after each. */
 export async function runModelSeed(t: ModelTarget, seed: number, steps: number, ops?: readonly Op[]): Promise<RunResult> {
-  const random = new Random(generator(seed));
+  const random = new Random(seededRandom(seed));
   const run = new ModelRun(t, random, `m${seed}-${Date.now().toString(36)}`);
   const done: Op[] = [];
   try {
