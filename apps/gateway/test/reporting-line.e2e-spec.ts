@@ -1,4 +1,4 @@
-import { HttpClient, TestSystem, startTestSystem, tokenFor } from '@ddm/testing';
+import { HttpClient, TestSystem, onceKnown, startTestSystem, tokenFor } from '@ddm/testing';
 
 const DELEGATIONS = '/decision/v1/delegations';
 const CHECK = '/decision/v1/authority/check';
@@ -211,7 +211,7 @@ describe('system: the authority answer stays true when reporting lines, people a
     const limit = { authorityTypeId: approval.id, authorityLimit: 'Primary', authorityLimitValueType: 'Currency', authorityLimitOperator: '<=', authorityLimitValue: '1000', authorityLimitValueUnit: 'USD' };
     const position = await http.post('/settings/v1/positions', { token: admin, body: { positionName: 'Site buyer (reporting line spec)' } });
     expect(position.status).toBe(200);
-    const held = await http.patch(`/auth/v1/user/update-entities/${staff03}`, { token: admin, body: { positionIds: [position.body.data.id] } });
+    const held = await onceKnown(() => http.patch(`/auth/v1/user/update-entities/${staff03}`, { token: admin, body: { positionIds: [position.body.data.id] } }));
     expect(held.status).toBe(200);
     const decision = await http.post('/decision/v1/decisions', { token: admin, body: { name: 'Buy site supplies (reporting line spec)', status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [limit] } });
     expect(decision.status).toBe(200);
@@ -250,7 +250,7 @@ describe('system: the authority answer stays true when reporting lines, people a
     const group = await http.post('/settings/v1/groups', { token: admin, body: { groupName: 'Site committee (reporting line spec)', tenantGroupTypeId: types.body.data.data[0].id } });
     expect(group.status).toBe(200);
     const groupId = group.body.data.id;
-    for (const id of [issuer, recipient]) changed(await http.patch(`/auth/v1/user/update-entities/${id}`, { token: admin, body: { positionIds: [], groups: [{ groupId }] } }));
+    for (const id of [issuer, recipient]) changed(await onceKnown(() => http.patch(`/auth/v1/user/update-entities/${id}`, { token: admin, body: { positionIds: [], groups: [{ groupId }] } })));
     const approval = (await http.get('/settings/v1/authority-types?limit=100', { token: admin })).body.data.data.find((t: { authorityType: string }) => t.authorityType === 'Approval');
     const limit = { authorityTypeId: approval.id, authorityLimit: 'Primary', authorityLimitValueType: 'Currency', authorityLimitOperator: '<=', authorityLimitValue: '1000', authorityLimitValueUnit: 'USD' };
     const decision = await http.post('/decision/v1/decisions', { token: admin, body: { name: 'Approve committee spending (reporting line spec)', status: 'PUBLISHED', delegationPathway: ['Functional'], decisionAuthorities: [limit] } });

@@ -31,6 +31,19 @@ export async function until<T>(probe: () => T | undefined | null | false | Promi
 }
 
 /**
+ * Makes a request that names a record another area has just created (a group or position made in
+ * settings, named in an auth write) until the area asked knows it: while it answers 404 (its copy
+ * of the other area's records has not caught up), asked again every 50 ms up to `timeoutMs`. Waits
+ * on the thing itself (the area accepting the name); any other answer is returned as it is.
+ */
+export async function onceKnown<T extends { status: number }>(request: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
+  return until(async () => {
+    const res = await request();
+    return res.status === 404 ? undefined : res;
+  }, 'the record named to be known where it is named', timeoutMs);
+}
+
+/**
  * Resolves once the clock has moved past `instant` (ISO or epoch ms): a write made after this is
  * later than that instant by at least a millisecond, so "as of `instant`" cannot include it. Waits
  * on the clock itself (a turn of the event loop at a time), never a guessed duration.

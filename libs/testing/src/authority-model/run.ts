@@ -9,7 +9,7 @@
  * consistency token of the writes before it (x-consistency-token): no sleeps, no polling.
  * A disagreement ends the run; `shrink` then looks for a shorter sequence that still disagrees.
  */
-import { pastInstant } from '../events';
+import { onceKnown, pastInstant } from '../events';
 import { seededRandom } from '../random';
 import type { HttpClient, HttpResult } from '../http';
 import { INVALID_FIELDS, Subject, World, check, cloneWorld, decisionsHeld, emptyWorld, expiredBy, holdersOfDecision, invalidity, isLive, newlyInvalid } from './model';
@@ -95,7 +95,8 @@ export class ModelRun {
   }
 
   private async ok(method: 'get' | 'post' | 'patch', path: string, body?: object, token?: string): Promise<any> {
-    const res = await this.call(method, path, body, token);
+    // Auth names settings' groups and positions from its own copy of them, which may not have caught up with one made a moment ago.
+    const res = path.startsWith('/auth/') ? await onceKnown(() => this.call(method, path, body, token)) : await this.call(method, path, body, token);
     if (res.status !== 200) throw new Disagreement(`${method.toUpperCase()} ${path} answered ${res.status}: ${JSON.stringify(res.body).slice(0, 400)}`);
     return res.body.data;
   }
