@@ -1,8 +1,8 @@
 /**
- * npm run bench -- authority [--duration 10] [--connections 16] [--warmup 3] [--size 1000000] [--keep]
+ * npm run bench -- authority [--duration 10] [--connections 16] [--warmup 3] [--size 1000000] [--keep] [--reuse]
  *
  * What the authority check costs at size, against the statement it runs. In a scratch database
- * (ddm_bench_authority, dropped at the end unless --keep) one tenant gets --size delegations (default
+ * (ddm_bench_authority, dropped at the end unless --keep; --reuse measures again on the kept one) one tenant gets --size delegations (default
  * 1,000,000), set-based: chains of eight (a root and seven redelegations, depth 8) over 1,000
  * decisions and 10,000 people, each person holding one position; the last link of a chain goes to
  * its person (SPECIFIC_PERSONNEL), to the person in their position (PERSONNEL_IN_POSITION) or to the
@@ -10,8 +10,9 @@
  * revisions, made by the service's own view (DELEGATION_VIEW): one from two years ago until six months
  * ago, the current one since. The built auth and decision services run as child processes (NATS
  * namespace "benchauthority"); a BARE handler, plain Fastify + a pg pool of 10 with no auth, no
- * validation and no envelope, runs in a worker thread and serves the very same statement
- * (CHECKS_AT_SQL) for one check, answering its rows.
+ * validation and no envelope, runs in a worker thread and serves the very same statements for one
+ * check, answering their rows: the chains (CHECKS_AT_SQL) and their links' snapshots (LINKS_SQL,
+ * which the service reads only for revisions it has not read before).
  *
  * Measured in one run, alternating, twice, the better run of each counting:
  *   check       POST /decision/v1/authority/check at depth 8, now             (target: service/bare >= 0.7)
@@ -31,7 +32,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Client, Pool } from 'pg';
 import { SESSION_OPTIONS } from '@ddm/platform';
-import { CHECKS_AT_SQL } from '../../apps/decision/src/authority/authority.sql';
+import { CHECKS_AT_SQL, LINKS_SQL } from '../../apps/decision/src/authority/authority.sql';
 import { DELEGATION_VIEW, VIEW_JOINS } from '../../apps/decision/src/core/delegation.sql';
 import { BenchContext, bearer, call, failUnlessAll200, Impl, log, measureRounds, pct, printReport, round2, Run, secondsSince, seedCaller, seedTenantWithRoles, serviceAndBare, serviceBench, ServiceBenchOptions, summary, versus, versusTable, warmUp } from './lib';
 
@@ -42,6 +43,7 @@ const DEPTH = 8;
 const LATENCY = { checks: 500, batches: 20, batchSize: 1000, holderPages: 50, holdersPageSize: 20 } as const;
 /** The decision with a holder in each person: a root to person 0 and a redelegation to every person (display id 10000 + DECISIONS). */
 const HOLDERS_DECISION = `'decision' || ${DECISIONS}`;
+const CALLER_EMAIL = 'admin@authority.bench.test';
 /** A made-up id from a text, shaped as a version-4 UUID (as validation wants). */
 const uuidOf = (text: string) => `overlay(overlay(md5(${text}) placing '4' from 13) placing '8' from 17)::uuid`;
 
@@ -66,8 +68,9 @@ interface Ask {
 function bareRoutes(app: FastifyInstance, pool: Pool, { tenantId }: BareConfig): void {
   app.post<{ Body: Ask }>('/bare/check', async (req) => {
     const at = req.body.at ?? new Date().toISOString();
-    const { rows } = await pool.query(CHECKS_AT_SQL, [tenantId, [req.body.decisionId], [at], [req.body.userId], [null]]);
-    return { rows };
+    const { rows } = await pool.query<{ revision: string | null }>(CHECKS_AT_SQL, [tenantId, [req.body.decisionId], [at], [req.body.userId], [null]]);
+    const links = await pool.query(LINKS_SQL, [tenantId, rows.flatMap((r) => (r.revision ? [r.revision] : []))]);
+    return { rows, links: links.rows };
   });
 }
 
@@ -86,7 +89,7 @@ interface Seeded {
 
 async function seed(db: Client, size: number): Promise<Seeded> {
   const { tenantId, roleIds } = await seedTenantWithRoles(db, 'Bench authority');
-  const caller = await seedCaller(db, tenantId, roleIds.SYSTEM_ADMIN, 'admin@authority.bench.test');
+  const caller = await seedCaller(db, tenantId, roleIds.SYSTEM_ADMIN, CALLER_EMAIL);
   const typeId = randomUUID();
   await db.query(`INSERT INTO decision.authority_type_projection (id, tenant_id, authority_type, authority_type_icon, authority_type_order, status, version) VALUES ($1, $2, 'Approval', 'check', 1, 'ACTIVE', 1)`, [
     typeId,
@@ -183,6 +186,14 @@ async function seed(db: Client, size: number): Promise<Seeded> {
   log(`${(2 * size).toLocaleString('en')} revisions written in ${secondsSince(started)} s from the start`);
 
   await db.query('VACUUM (ANALYZE)');
+  return readSeed(db);
+}
+
+/** What the measures need of the seed, read back (from a seed just made, or one a run kept: --reuse). */
+async function readSeed(db: Client): Promise<Seeded> {
+  const [caller] = (await db.query<{ sub: string; tenant_id: string }>(`SELECT idp_user_id AS sub, active_tenant_id AS tenant_id FROM auth.users WHERE email = $1`, [CALLER_EMAIL])).rows;
+  if (!caller) throw new Error('the database holds no authority seed');
+  const tenantId = caller.tenant_id;
   // Holders of whole chains (k % 10 != 9) at depth 8 who hold nothing else of that decision (so the answer is that chain): their
   // person (the position's holder for POSITION_ONLY) and decision, the recipient types in turn.
   const { rows } = await db.query<{ decision_id: string; user_id: string; recipient_type: string }>(
@@ -228,8 +239,8 @@ function wrongAnswer(answer: CheckAnswer, recipientType: string): string | null 
 // Main.
 // ---------------------------------------------------------------------------------------------
 
-async function main({ opts, db, svc, startBare }: BenchContext<Options, BareConfig>): Promise<void> {
-  const s = await seed(db, opts.size);
+async function main({ opts, db, svc, startBare, reused }: BenchContext<Options, BareConfig>): Promise<void> {
+  const s = reused ? await readSeed(db) : await seed(db, opts.size);
   const bare = await startBare({ tenantId: s.tenantId });
   const headers = bearer(s.callerSub);
   const CHECK = `${svc}/decision/v1/authority/check`;
@@ -246,10 +257,10 @@ async function main({ opts, db, svc, startBare }: BenchContext<Options, BareConf
     const answer = sv.body.data as CheckAnswer;
     const wrong = wrongAnswer(answer, probe.recipientType);
     if (wrong) bad.push(wrong);
-    const bareChain = (bv.body.rows as { snapshot: { id: string } | null; up: number }[])
-      .filter((r) => r.snapshot)
+    const bareChain = (bv.body.rows as { delegation_id: string | null; up: number }[])
+      .filter((r) => r.delegation_id)
       .sort((x, y) => y.up - x.up)
-      .map((r) => r.snapshot!.id);
+      .map((r) => r.delegation_id!);
     if (bareChain.join() !== answer.chain.map((l) => l.delegationId).join()) bad.push(`service and bare disagree on the chain: ${answer.chain.map((l) => l.delegationId).join()} vs ${bareChain.join()}`);
   }
   log('service and bare agree on the depth-8 chain, now and a year ago');
@@ -351,9 +362,10 @@ function report(opts: Options, runs: Run<{ kind: Variant; impl: Impl }>[], singl
 serviceBench<Options, BareConfig>({
   name: 'authority',
   service: 'decision',
-  usage: 'npm run bench -- authority [--duration <s>] [--connections <n>] [--warmup <s>] [--size <n>] [--keep]',
+  usage: 'npm run bench -- authority [--duration <s>] [--connections <n>] [--warmup <s>] [--size <n>] [--keep] [--reuse]',
   defaults: { size: 1_000_000 },
   options: { counts: { size: [80_000, 5_000_000] } },
   bare: { routes: bareRoutes, pool: { options: SESSION_OPTIONS } },
+  reusable: true,
   main,
 });

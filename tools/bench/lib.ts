@@ -90,9 +90,14 @@ export interface BenchOptions {
 /** Their defaults. */
 export const BENCH_DEFAULTS: BenchOptions = { duration: 10, connections: 16, warmup: 3 };
 
-/** The options of a benchmark of a service: BenchOptions and `--keep` (keep the scratch database and streams, to look at query plans). */
+/**
+ * The options of a benchmark of a service: BenchOptions, `--keep` (keep the scratch database, to look
+ * at query plans) and `--reuse` (measure again on a database an earlier run kept, without seeding it:
+ * a benchmark that supports it reads what it needs of its seed back; it also implies --keep).
+ */
 export interface ServiceBenchOptions extends BenchOptions {
   keep: boolean;
+  reuse: boolean;
 }
 
 const LIMITS: Record<keyof BenchOptions, [number, number]> = { duration: [1, 120], connections: [1, 256], warmup: [0, 60] };
@@ -279,9 +284,14 @@ async function admin<T>(url: string, work: (c: Client) => Promise<T>): Promise<T
 }
 
 /** Creates the scratch database `name` afresh (dropped first if a previous run left it) and answers its URL. */
-async function createScratchDatabase(url: string, name: string): Promise<string> {
-  log(`scratch database ${name} (${url.replace(/\/\/[^@]*@/, '//').replace(/\/[^/]*$/, '')})`);
+async function createScratchDatabase(url: string, name: string, reuse: boolean): Promise<string> {
+  log(`scratch database ${name} (${url.replace(/\/\/[^@]*@/, '//').replace(/\/[^/]*$/, '')})${reuse ? ', reused' : ''}`);
   await admin(url, async (c) => {
+    if (reuse) {
+      const { rowCount } = await c.query(`SELECT 1 FROM pg_database WHERE datname = $1`, [name]);
+      if (!rowCount) throw new Error(`--reuse: there is no database ${name} (run once with --keep first)`);
+      return;
+    }
     await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     await c.query(`CREATE DATABASE "${name}"`);
   });
@@ -310,8 +320,8 @@ async function removeScratch(rt: Rt, database: string, natsNamespace: string, ke
  * it), quiet logs, loopback only, a pool of POOL_SIZE, and tracing off for the measured runs
  * whatever the shell exports. `APP_URL` only when the benchmark compares links.
  */
-async function scratchServiceEnv(rt: Rt, database: string, natsNamespace: string, appUrl?: string): Promise<{ url: string; env: Record<string, string> }> {
-  const url = await createScratchDatabase(rt.databaseUrl, database);
+async function scratchServiceEnv(rt: Rt, database: string, natsNamespace: string, reuse: boolean, appUrl?: string): Promise<{ url: string; env: Record<string, string> }> {
+  const url = await createScratchDatabase(rt.databaseUrl, database, reuse);
   ensureDevKeys(DEV_KEYS_DIR);
   const env: Record<string, string> = {
     // The services as the app role (row-level security applies, as in production); the owner migrates.
@@ -385,6 +395,8 @@ export interface BenchContext<O, C> {
   service: ChildProcess;
   /** Starts the bare handler (`bare.routes` in a worker thread, given `config`) and answers its base URL. */
   startBare(config: C): Promise<string>;
+  /** Whether the database is one an earlier run kept (--reuse): seeded already. */
+  reused: boolean;
 }
 
 /**
@@ -411,6 +423,8 @@ export function serviceBench<O extends ServiceBenchOptions, C extends object = o
   /** The services' environment, changed (tracing on, say). */
   env?: (env: Record<string, string>, opts: O) => Record<string, string> | Promise<Record<string, string>>;
   bare?: { routes: (app: FastifyInstance, pool: Pool, config: C) => void; pool?: PoolConfig };
+  /** Whether `main` can run on a kept database (ctx.reused: it reads its seed back instead of seeding). */
+  reusable?: boolean;
   main: (ctx: BenchContext<O, C>) => Promise<void>;
   after?: () => Promise<unknown>;
 }): void {
@@ -421,11 +435,12 @@ export function serviceBench<O extends ServiceBenchOptions, C extends object = o
   const database = `ddm_bench_${bench.name}`;
   const natsNamespace = `bench${bench.name}`;
   const rt = runtime();
-  const defaults = { ...BENCH_DEFAULTS, keep: false, ...bench.defaults } as O;
-  const opts = parseArgs<O>(process.argv.slice(2), bench.usage, defaults, { ...bench.options, flags: ['keep', ...(bench.options?.flags ?? [])] });
+  const defaults = { ...BENCH_DEFAULTS, keep: false, reuse: false, ...bench.defaults } as O;
+  const opts = parseArgs<O>(process.argv.slice(2), bench.usage, defaults, { ...bench.options, flags: ['keep', 'reuse', ...(bench.options?.flags ?? [])] });
+  if (opts.reuse && !bench.reusable) throw new Error(`${bench.name}: --reuse is not supported (it cannot read its seed back)`);
   let bareWorker: Worker | undefined;
   const main = async () => {
-    const scratch = await scratchServiceEnv(rt, database, natsNamespace, bench.appUrl);
+    const scratch = await scratchServiceEnv(rt, database, natsNamespace, opts.reuse, bench.appUrl);
     const env = bench.env ? await bench.env(scratch.env, opts) : scratch.env;
     let measured: { child: ChildProcess; base: string } | undefined;
     for (const area of bench.service === 'auth' ? ['auth'] : ['auth', bench.service])
@@ -441,6 +456,7 @@ export function serviceBench<O extends ServiceBenchOptions, C extends object = o
         db,
         svc: measured!.base,
         service: measured!.child,
+        reused: opts.reuse,
         startBare: async (config) => {
           const bare = await startBareWorker(join(__dirname, `${bench.name}${extname(__filename)}`), { ...config, databaseUrl: scratch.url });
           bareWorker = bare.worker;
@@ -454,7 +470,7 @@ export function serviceBench<O extends ServiceBenchOptions, C extends object = o
   };
   runBench(main, async () => {
     await bareWorker?.terminate();
-    await removeScratch(rt, database, natsNamespace, opts.keep);
+    await removeScratch(rt, database, natsNamespace, opts.keep || opts.reuse);
     await bench.after?.();
   });
 }

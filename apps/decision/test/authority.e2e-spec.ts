@@ -155,6 +155,44 @@ describe('authority check (e2e)', () => {
     expectErrorBody(await h.svc.http.get('/decision/v1/authority/holders', { token: h.tokens.auditor }), 400);
   });
 
+  it('holders pages: by limit (highest first), then name, then id, the same order whichever page a tie falls on', async () => {
+    const { own, give } = await ownDecision('Approve travel (holders paging spec)', '1000000');
+    const root = await give({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approval('900000', { redelegable: true })] });
+    // Five people, issued to in the reverse of their names' order (so that the order by name is not the order of issue).
+    const named = await h.db.query<{ id: string; name: string }>(`SELECT id, name FROM decision.user_projection WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND name IS NOT NULL`, [
+      h.demo.id,
+      [...h.refs.users.values()].filter((id) => id !== manager),
+    ]);
+    const people = named
+      .sort((a, b) => b.name.localeCompare(a.name))
+      .slice(0, 5)
+      .map((p) => p.id);
+    expect(people.length).toBe(5);
+    // Three tie at 100,000 and two at 50,000: with pages of two, each tie spans a page boundary.
+    for (const [i, person] of people.entries()) {
+      await give({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: person }], delegationAuthorities: [approval(i < 3 ? '100000' : '50000')] }, h.tokens.manager);
+    }
+    const page = async (n: number, limit: number) => {
+      const res = await h.svc.http.get(`/decision/v1/authority/holders?decisionId=${own}&page=${n}&limit=${limit}`, { token: h.tokens.auditor });
+      expect(res.status).toBe(200);
+      return res.body.data as { total: number; data: { userId: string; userName: string | null; authorities: { limit: { value: string } }[] }[] };
+    };
+    const all = await page(1, 100);
+    expect(all.total).toBe(6);
+    const rows = all.data.map((x) => ({ id: x.userId, name: x.userName ?? '', value: Number(x.authorities[0].limit.value) }));
+    expect(rows.map((r) => r.value)).toEqual([900000, 100000, 100000, 100000, 50000, 50000]);
+    const expected = [...rows].sort((a, b) => b.value - a.value || a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+    expect(rows.map((r) => r.id)).toEqual(expected.map((r) => r.id));
+    expect(all.data.every((x) => x.userName !== null)).toBe(true);
+    const paged = [];
+    for (let n = 1; n <= 4; n++) {
+      const p = await page(n, 2);
+      expect(p.total).toBe(6);
+      paged.push(...p.data);
+    }
+    expect(paged.map((x) => [x.userId, x.userName])).toEqual(all.data.map((x) => [x.userId, x.userName]));
+  });
+
   it('decisions ("my authority"): what a person may decide, each decision with the highest limit per type and its chain; a person may ask of themselves without view:decisions', async () => {
     const { own, give } = await ownDecision('Approve marketing spend (my authority spec)', '800000');
     const approvalType = h.refs.authorityTypes.get('Approval')!.toLowerCase();

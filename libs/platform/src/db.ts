@@ -6,7 +6,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { nextDisplayIds } from './database';
 import { addManyToOutbox, addToOutbox } from './outbox';
 import { CommittedChange, WorkContext, acrossTenants, currentWork } from './request-context';
-import { Sql } from './sql';
+import { Prepared, Sql } from './sql';
 import type { Queryable, Tx } from './queryable';
 import { ACTOR_SETTING, CROSS_TENANT_ROLE, NO_TENANT, REQUEST_SETTING, TENANT_SETTING } from './tenancy';
 
@@ -17,8 +17,10 @@ export interface OutboxWaker {
 
 type Client = PoolClient;
 
-function run(client: Client, statement: Sql | string, params?: readonly unknown[]): Promise<QueryResult> {
-  return statement instanceof Sql ? client.query(statement.text, statement.values as unknown[]) : client.query(statement, params as unknown[] | undefined);
+function run(client: Client, statement: Sql | Prepared | string, params?: readonly unknown[]): Promise<QueryResult> {
+  if (statement instanceof Sql) return client.query(statement.text, statement.values as unknown[]);
+  if (statement instanceof Prepared) return client.query({ name: statement.name, text: statement.text, values: params as unknown[] | undefined });
+  return client.query(statement, params as unknown[] | undefined);
 }
 
 class TransactionHandle implements Tx {
@@ -31,7 +33,7 @@ class TransactionHandle implements Tx {
     private readonly schema: string,
   ) {}
 
-  async query<T>(statement: Sql | string, params?: readonly unknown[]): Promise<T[]> {
+  async query<T>(statement: Sql | Prepared | string, params?: readonly unknown[]): Promise<T[]> {
     return (await run(this.client, statement, params)).rows as T[];
   }
 
@@ -86,7 +88,13 @@ function sessionOf(work: WorkContext | undefined): Session {
   return { tenant, role: cross ? CROSS_TENANT_ROLE : 'none', actor, requestId: work?.requestId ?? '' };
 }
 
-/** The pooled connections' session settings (tenant and role) as `Db` last set them. */
+/**
+ * The pooled connections' session settings (tenant, role and plan cache mode) as `Db` last set them.
+ * A read of a Prepared statement with `genericPlan` runs with plan_cache_mode force_generic_plan
+ * (its one plan, made once per connection), every other read with auto, and a transaction always
+ * with auto (set for the transaction in its BEGIN round trip): the mode is switched only when a
+ * connection goes from one kind of read to the other, in the round trip that sets the tenant.
+ */
 const sessions = new WeakMap<Client, string>();
 
 /** A connection error (not a statement's): the connection is dropped from the pool. */
@@ -126,7 +134,8 @@ export class Db implements Queryable {
       const begin = options.isolation ? `BEGIN ISOLATION LEVEL ${options.isolation}` : 'BEGIN';
       await client.query(
         `${begin}; SELECT set_config('${TENANT_SETTING}', '${session.tenant}', true), set_config('role', '${session.role}', true),` +
-          ` set_config('${ACTOR_SETTING}', '${session.actor}', true), set_config('${REQUEST_SETTING}', ${client.escapeLiteral(session.requestId)}, true)`,
+          ` set_config('${ACTOR_SETTING}', '${session.actor}', true), set_config('${REQUEST_SETTING}', ${client.escapeLiteral(session.requestId)}, true),` +
+          ` set_config('plan_cache_mode', 'auto', true)`,
       );
       const handle = new TransactionHandle(client, this.schema);
       let result: T;
@@ -152,15 +161,16 @@ export class Db implements Queryable {
   }
 
   /** A read (one statement, outside a transaction). */
-  async query<T>(statement: Sql | string, params?: readonly unknown[]): Promise<T[]> {
+  async query<T>(statement: Sql | Prepared | string, params?: readonly unknown[]): Promise<T[]> {
     const session = sessionOf(currentWork());
     const { client, broken, release } = await this.checkout();
     let failed: unknown;
     try {
-      const key = `${session.tenant}|${session.role}`;
+      const planMode = statement instanceof Prepared && statement.genericPlan ? 'force_generic_plan' : 'auto';
+      const key = `${session.tenant}|${session.role}|${planMode}`;
       if (sessions.get(client) !== key) {
         sessions.delete(client);
-        await client.query(`SELECT set_config('${TENANT_SETTING}', $1, false), set_config('role', $2, false)`, [session.tenant, session.role]);
+        await client.query(`SELECT set_config('${TENANT_SETTING}', $1, false), set_config('role', $2, false), set_config('plan_cache_mode', $3, false)`, [session.tenant, session.role, planMode]);
         sessions.set(client, key);
       }
       return (await run(client, statement, params)).rows as T[];

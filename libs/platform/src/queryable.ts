@@ -4,18 +4,18 @@
  * take these, so nothing that runs SQL needs to import the pool.
  */
 import { EventPayload, EventSubject } from '@ddm/contracts';
-import { Sql } from './sql';
+import { Prepared, Sql } from './sql';
 
 export type Row = Record<string, unknown>;
 
 /**
  * Anything that runs one statement and answers its rows (also for UPDATE/DELETE ... RETURNING):
  * `Db` outside a transaction, `Tx` inside one. A statement is an `Sql` fragment (values are
- * parameters by construction) or a fixed text with its parameters.
+ * parameters by construction) or a fixed text (or a Prepared one) with its parameters.
  */
 export interface Queryable {
   query<T = Row>(statement: Sql): Promise<T[]>;
-  query<T = Row>(text: string, params?: readonly unknown[]): Promise<T[]>;
+  query<T = Row>(text: string | Prepared, params?: readonly unknown[]): Promise<T[]>;
 }
 
 /**

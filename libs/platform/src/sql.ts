@@ -42,6 +42,32 @@ export class Sql {
   }
 }
 
+/**
+ * A fixed statement the server prepares once per connection, by name: its text is sent and parsed
+ * the first time a connection runs it, then only its parameters travel, and the server keeps its
+ * plan (after five runs, the generic one when it costs no more than the plans made for the values).
+ * For the long statements a request runs on its hot path (the authority check's is some 6 KB, and
+ * sending and parsing it was most of a check's time in the database).
+ */
+export class Prepared {
+  constructor(
+    /** Unique per statement in the service (one name, one text). */
+    readonly name: string,
+    readonly text: string,
+    /**
+     * Planned once, for any values (plan_cache_mode force_generic_plan, only for it: see Db): for a
+     * statement whose plan is the same whatever its values (index probes fenced per row), planning
+     * it again for each run's values costs as much as running it.
+     */
+    readonly genericPlan = false,
+  ) {}
+}
+
+/** A statement prepared once per connection (see Prepared). */
+export function prepared(name: string, text: string, options: { genericPlan?: boolean } = {}): Prepared {
+  return new Prepared(name, text, options.genericPlan ?? false);
+}
+
 /** `sql\`SELECT ... WHERE id = ${id}\``: every interpolated value becomes a parameter; an interpolated Sql is spliced in. */
 export function sql(strings: TemplateStringsArray, ...values: unknown[]): Sql {
   return new Sql(strings, values);

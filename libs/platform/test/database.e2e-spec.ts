@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { createDataSource, runMigrations } from '../src/database';
 import { Db } from '../src/db';
+import { prepared } from '../src/sql';
 import { TestDatabase, createTestDatabase } from '@ddm/testing';
 import { TENANT, widgetsDataSource } from './fixtures/widgets';
 
@@ -66,5 +67,26 @@ describe('migrations and display ids (real Postgres)', () => {
     const [{ pid: after }] = await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
     expect(typeof after).toBe('number');
     expect(after).not.toBe(pidBefore);
+  });
+
+  it('runs a Prepared statement by name, with its one plan only when it asks for it: every other read, and every transaction, is planned for its values', async () => {
+    const ds = createDataSource(widgetsDataSource, dbx.url, 1); // one connection: every statement below runs on it
+    sources.push(ds);
+    await ds.initialize();
+    const db = new Db(ds, 'platform_test', { kick: () => undefined });
+    const text = `SELECT current_setting('plan_cache_mode') AS mode, pg_backend_pid() AS pid`;
+    const generic = prepared('test.generic', text, { genericPlan: true });
+    const [first] = await db.query<{ mode: string; pid: number }>(generic);
+    expect(first.mode).toBe('force_generic_plan');
+    const [read] = await db.query<{ mode: string; pid: number }>(text);
+    expect(read).toEqual({ mode: 'auto', pid: first.pid });
+    expect((await db.query<{ mode: string }>(generic))[0].mode).toBe('force_generic_plan');
+    // A transaction on the connection a generic read left: planned for its values, and the read after it generic again.
+    expect((await db.transaction((tx) => tx.query<{ mode: string }>(generic)))[0].mode).toBe('auto');
+    expect((await db.query<{ mode: string }>(generic))[0].mode).toBe('force_generic_plan');
+    expect((await db.query<{ mode: string }>(prepared('test.auto', text)))[0].mode).toBe('auto');
+    // Prepared once on the connection, by name.
+    const named = await db.query<{ name: string }>(`SELECT name FROM pg_prepared_statements WHERE name LIKE 'test.%' ORDER BY name`);
+    expect(named.map((n) => n.name)).toEqual(['test.auto', 'test.generic']);
   });
 });

@@ -169,9 +169,6 @@ export interface Snapshot {
 /** What a chain link is made of. */
 export type LinkSnapshot = Pick<Snapshot, 'id' | 'delegationDisplayId' | 'status' | 'isInvalid' | 'effectiveDate' | 'expirationDate' | 'delegationGroups' | 'delegationAuthorities'>;
 
-/** What holders read of a delegation (DECISION_DELEGATIONS_AT_SQL): a link, its parent and its recipient. */
-export type HeldSnapshot = LinkSnapshot & Pick<Snapshot, 'parentDelegationId' | 'recipientType' | 'recipientUserId' | 'recipientPositionId'>;
-
 /** A stored delegation as a link of a chain the rules evaluate. */
 export function toLink(s: LinkSnapshot): ChainLink {
   return {
@@ -192,14 +189,16 @@ export function toLink(s: LinkSnapshot): ChainLink {
  * `<=` is above `<`. Units are not converted (the holders of one decision's type share its unit).
  */
 export function compareLimits(a: Limit, b: Limit): number {
-  const rank = (l: Limit): bigint => {
-    if (l.authorityLimitValueType === 'Authorized') return 0n;
-    if (l.authorityLimitValue === UNLIMITED) return 1n << 80n;
-    const v = l.authorityLimitValue === null ? null : millionths(l.authorityLimitValue);
-    return v === null ? -1n : v * 2n + (l.authorityLimitOperator === '<' ? 0n : 1n);
-  };
-  const [x, y] = [rank(a), rank(b)];
+  const [x, y] = [limitRank(a), limitRank(b)];
   return x === y ? 0 : x > y ? 1 : -1;
+}
+
+/** A limit's place in compareLimits' order, as a number to compare (a list sorted by limit computes it once per entry). */
+export function limitRank(l: Limit): bigint {
+  if (l.authorityLimitValueType === 'Authorized') return 0n;
+  if (l.authorityLimitValue === UNLIMITED) return 1n << 80n;
+  const v = l.authorityLimitValue === null ? null : millionths(l.authorityLimitValue);
+  return v === null ? -1n : v * 2n + (l.authorityLimitOperator === '<' ? 0n : 1n);
 }
 
 /**

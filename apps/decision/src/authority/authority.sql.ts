@@ -10,7 +10,8 @@ const IN_FORCE = (r: string, t: string, from = 'revision_date') => `${r}.${from}
 
 /**
  * Of a delegation's revision snapshot, what a chain link does not read either (a thousand checks read
- * some 8,000 links: a smaller row is a faster batch; one subtraction is cheaper than rebuilding).
+ * some 8,000 links: a smaller row is a faster batch, and a smaller entry in the service's links; one
+ * subtraction is cheaper than rebuilding).
  */
 const NOT_IN_LINK = `ARRAY['conditions', 'roles', 'delegationDocuments', 'delegationRecipients', 'sourceDecision', 'tenantId', 'decisionId', 'createdBy', 'updatedBy',
   'createdAt', 'updatedAt', 'issuedDate', 'acceptedDate', 'delegationPathway', 'copiedFrom', 'pendingStage', 'isNoExpiration', 'isRootDelegation', 'depth',
@@ -22,13 +23,15 @@ const NOT_IN_LINK = `ARRAY['conditions', 'roles', 'delegationDocuments', 'delega
  * decision as it stood then (from its revisions: `decision_state` null when it did not exist yet;
  * `decision_known` false when the tenant has no such decision at all; its row has no holder), and one
  * row per link of every chain ending in a delegation the subject held then (`holder_id`, `up` = links
- * above the holder's: the root has the highest), in no order (the caller groups them). The subject
+ * above the holder's: the root has the highest, `delegation_id` the link's delegation and `revision` its revision in force then, whose
+ * snapshot LINKS_SQL reads: a revision never changes, so the service keeps the links it has read),
+ * in no order (the caller groups them). The subject
  * held a delegation whose revision in force named as recipient the person (SPECIFIC_PERSONNEL), the
  * person in a position they held then (PERSONNEL_IN_POSITION), or a position they held then, or the
  * position asked about (POSITION_ONLY); each link above is its parent's revision in force then
  * (cycle-safe, at most 64 levels). Every step is an index probe on the revisions' generated columns
- * (by recipient and decision, by delegation and date) or the holdings (by person), and a snapshot is
- * read only for the links found. The lateral subqueries are fenced (OFFSET 0, LIMIT) so that the
+ * (by recipient and decision, by delegation and date) or the holdings (by person); no snapshot is
+ * read here. The lateral subqueries are fenced (OFFSET 0, LIMIT) so that the
  * planner probes the indexes per check rather than hashing a whole table for a batch it cannot size.
  */
 export const CHECKS_AT_SQL = `
@@ -64,7 +67,7 @@ WITH RECURSIVE
         WHERE p.delegation_id = c.parent AND p.tenant_id = $1 AND p.revision_date < c.t
         ORDER BY p.revision_date DESC LIMIT 1) p
      WHERE NOT p.delegation_id = ANY(c.seen) AND c.up < 64)
-SELECT q.n, cur.known AS decision_known, cur.display_id AS decision_display_id, dec.state AS decision_state, NULL::uuid AS holder_id, NULL::int AS up, NULL::jsonb AS snapshot
+SELECT q.n, cur.known AS decision_known, cur.display_id AS decision_display_id, dec.state AS decision_state, NULL::uuid AS holder_id, NULL::int AS up, NULL::uuid AS delegation_id, NULL::uuid AS revision
   FROM q
   LEFT JOIN LATERAL (SELECT true AS known, d.decision_display_id AS display_id FROM decision.decisions d WHERE d.id = q.decision_id AND d.tenant_id = $1) cur ON true
   LEFT JOIN LATERAL (
@@ -73,7 +76,14 @@ SELECT q.n, cur.known AS decision_known, cur.display_id AS decision_display_id, 
       FROM decision.decision_revisions r WHERE r.decision_id = q.decision_id AND r.tenant_id = $1 AND r.revision_date < q.t
      ORDER BY r.revision_date DESC, r.id DESC LIMIT 1) dec ON true
 UNION ALL
-SELECT c.n, NULL, NULL, NULL, c.holder_id, c.up, r.snapshot - ${NOT_IN_LINK} FROM chain c JOIN decision.delegation_revisions r ON r.id = c.revision`;
+SELECT c.n, NULL, NULL, NULL, c.holder_id, c.up, c.id, c.revision FROM chain c`;
+
+/**
+ * Revisions of delegations as chain links (Snapshot: what evaluating a link and answering it read):
+ * $1 = tenant, $2 = revision ids.
+ */
+export const LINKS_SQL = `
+SELECT r.id, r.snapshot - ${NOT_IN_LINK} AS link FROM decision.delegation_revisions r WHERE r.id = ANY($2::uuid[]) AND r.tenant_id = $1`;
 
 /** The tenant's groups, their parents and whether each was live, at instants: $1 = tenant, $2 = instants. */
 export const GROUPS_AT_SQL = `
@@ -89,17 +99,12 @@ SELECT r.snapshot ->> 'status' AS status, coalesce((r.snapshot ->> 'isDeleted'):
  ORDER BY r.revision_date DESC, r.id DESC LIMIT 1`;
 
 /**
- * Every delegation of a decision as it stood at the instant (its revision in force then), as much of
- * it as holders read (HeldSnapshot: a decision held by 10,000 people is 10,000 rows, so only these
- * keys leave the database): $1 = tenant, $2 = decision, $3 = instant.
+ * Every delegation of a decision as it stood at the instant: the id of its revision in force then
+ * (whose snapshot LINKS_SQL reads, when the service does not have it yet; a decision held by 10,000
+ * is 10,000 rows, so nothing else leaves the database): $1 = tenant, $2 = decision, $3 = instant.
  */
 export const DECISION_DELEGATIONS_AT_SQL = `
-SELECT r.delegation_id AS id,
-       jsonb_build_object('id', r.snapshot -> 'id', 'parentDelegationId', r.snapshot -> 'parentDelegationId', 'delegationDisplayId', r.snapshot -> 'delegationDisplayId',
-         'status', r.snapshot -> 'status', 'isInvalid', r.snapshot -> 'isInvalid', 'effectiveDate', r.snapshot -> 'effectiveDate', 'expirationDate', r.snapshot -> 'expirationDate',
-         'recipientType', r.snapshot -> 'recipientType', 'recipientUserId', r.snapshot -> 'recipientUserId', 'recipientPositionId', r.snapshot -> 'recipientPositionId',
-         'delegationGroups', r.snapshot -> 'delegationGroups', 'delegationAuthorities', r.snapshot -> 'delegationAuthorities') AS snapshot
-  FROM decision.delegation_revisions r
+SELECT r.id AS revision FROM decision.delegation_revisions r
  WHERE r.tenant_id = $1 AND r.decision_id = $2 AND ${IN_FORCE('r', "($3::timestamptz + interval '1 millisecond')")}`;
 
 /** Who held each of the positions at the instant (the holding history), with their names: $1 = tenant, $2 = positions, $3 = instant. */
