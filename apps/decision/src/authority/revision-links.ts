@@ -14,8 +14,11 @@ import { Queryable, prepared } from '@ddm/platform';
 import { ChainLink, Snapshot, limitRank, toLink } from './authority.rules';
 import { LINKS_SQL } from './authority.sql';
 
-/** How many links are kept: a batch of 1,000 checks at depth 8 and a decision held by 20,000. */
-const LINKS_KEPT = 30_000;
+/**
+ * How many links are kept: a batch of 1,000 checks at depth 8 and a decision held by 10,000 (some
+ * 1.8 KB of heap each with what is derived: 20,000 are some 35 MB, within the smallest pod's 256 MiB).
+ */
+const LINKS_KEPT = 20_000;
 
 /** A revision as a link, and what is derived from it. Shared: read it, never change it. */
 export interface RevisionLink {
