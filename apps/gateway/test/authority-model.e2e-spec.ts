@@ -57,8 +57,11 @@ describe('system: the authority answers agree with an independent model of the o
       );
       if (result.disagreement) {
         totals.disagreements++;
+        // Said at once, whole: a run over real time may not replay exactly, and the shrinking that follows takes minutes.
+        process.stdout.write(`seed ${seed}: the disagreement as the run met it\n${modelReport(result)}\n`);
         const shrunk: RunResult = await shrinkModelRun(target, result, 40, began + SEED_TIMEOUT_MS * 0.9);
-        throw new Error(`the product and the model disagree (AUTHORITY_MODEL_SEED=${seed} replays it)\n${modelReport(shrunk.disagreement ? shrunk : result)}`);
+        const shorter = shrunk.disagreement && shrunk.ops.length < result.ops.length ? `\nshrunk to:\n${modelReport(shrunk)}` : '\n(no shorter sequence found)';
+        throw new Error(`the product and the model disagree (AUTHORITY_MODEL_SEED=${seed} replays it)\n${modelReport(result)}${shorter}`);
       }
       // Not a vacuous run: some of the operations were taken, and each taken one was compared many ways (about 30 comparisons each).
       expect(result.applied).toBeGreaterThanOrEqual(STEPS / 6);

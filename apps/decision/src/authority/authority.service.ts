@@ -168,9 +168,9 @@ export class AuthorityService {
         this.db.query<CheckRow>(CHECKS_AT, [tenantId, chunk.map((a) => a.decisionId), chunk.map((a) => a.at.toISOString()), chunk.map((a) => a.userId), chunk.map((a) => a.positionId)]),
       ),
     );
-    const links = await revisionLinks(this.db, tenantId, (function* () {
-      for (const chunkRows of read) for (const r of chunkRows) if (r.revision !== null) yield r.revision;
-    })());
+    const revisions: string[] = [];
+    for (const chunkRows of read) for (const r of chunkRows) if (r.revision !== null) revisions.push(r.revision);
+    const links = await revisionLinks(this.db, tenantId, revisions);
     // Per check: the decision's row, and each chain's links (by holder), placed root first (the root is the most links above the holder's).
     const byCheck = asked.map(() => ({ known: false, displayId: '', state: null as DecisionState | null, chains: new Map<string, RevisionLink[]>() }));
     read.forEach((chunkRows, chunk) => {

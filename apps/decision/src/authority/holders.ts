@@ -70,7 +70,11 @@ export async function holdingsByDelegation(db: Queryable, tenantId: string, deci
   const positions = [...new Set(held.map((r) => r.snapshot.recipientPositionId).filter((p): p is string => !!p))];
   const holdings = positions.length ? await db.query<{ position_id: string; user_id: string; name: string | null }>(HOLDERS_AT_SQL, [tenantId, positions, at.toISOString()]) : [];
   const heldBy = new Map<string, { user_id: string; name: string | null }[]>();
-  for (const h of holdings) heldBy.set(h.position_id, [...(heldBy.get(h.position_id) ?? []), h]);
+  for (const h of holdings) {
+    const list = heldBy.get(h.position_id);
+    if (list) list.push(h);
+    else heldBy.set(h.position_id, [h]);
+  }
   const userIds = withNames ? held.map((r) => r.snapshot.recipientUserId).filter((u): u is string => !!u) : [];
   const names = userIds.length ? await userNames(db, tenantId, userIds) : new Map<string, string | null>();
   const out: DelegationHolding[] = [];
@@ -164,7 +168,10 @@ export async function holdersAt(db: Queryable, caller: Caller, q: AuthorityHolde
       for (const l of h.limits) {
         const typeId = l.authorityTypeId.toLowerCase();
         if (type !== null && typeId !== type) continue;
-        given.set(typeId, [...(given.get(typeId) ?? []), { limit: l, recipientType: h.recipientType, via: { delegationId: h.delegationId, delegationDisplayId: h.delegationDisplayId } }]);
+        const entry = { limit: l, recipientType: h.recipientType, via: { delegationId: h.delegationId, delegationDisplayId: h.delegationDisplayId } };
+        const list = given.get(typeId);
+        if (list) list.push(entry);
+        else given.set(typeId, [entry]);
       }
     }
     const authorities = [...given].map(([authorityTypeId, list]) => {

@@ -48,7 +48,7 @@ function derive(snapshot: Snapshot): RevisionLink {
 }
 
 /** The links of the revisions, by revision id (ids the caller read in the tenant). */
-export async function revisionLinks(db: Queryable, tenantId: string, revisionIds: Iterable<string>): Promise<Map<string, RevisionLink>> {
+export async function revisionLinks(db: Queryable, tenantId: string, revisionIds: readonly string[]): Promise<Map<string, RevisionLink>> {
   const out = new Map<string, RevisionLink>();
   const missing = new Set<string>();
   for (const id of revisionIds) {

@@ -353,7 +353,11 @@ export class ModelRun {
       const p = product.get(d.id);
       if (!p) throw new Disagreement(`delegation ${d.displayId} is missing from the product's list`);
       // The expiry sweep moves a delegation past its expiration to EXPIRED when it gets to it (every 30 s): never before.
-      if (p.status === 'EXPIRED' && (d.status === 'ISSUED' || d.status === 'ACCEPTED') && d.expiresAt !== null && d.expiresAt <= now) {
+      // So also between the last comparison and a revoke of its parent: the revoke then finds it EXPIRED and leaves it so,
+      // where the model, which had not seen the sweep yet, took it down with its parent.
+      const before = this.history[this.history.length - 2]?.world.delegations.get(d.id);
+      const sweptFirst = d.status === 'REVOKED' && (before?.status === 'ISSUED' || before?.status === 'ACCEPTED');
+      if (p.status === 'EXPIRED' && (d.status === 'ISSUED' || d.status === 'ACCEPTED' || sweptFirst) && d.expiresAt !== null && d.expiresAt <= now) {
         d.status = 'EXPIRED';
         this.history[this.history.length - 1].world.delegations.get(d.id)!.status = 'EXPIRED';
       }
