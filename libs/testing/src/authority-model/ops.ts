@@ -4,7 +4,7 @@
  * something), how random ones are drawn from the model's state, and what each does to the model,
  * including whether the product must accept it.
  */
-import { Delegation, Pathway, PATHWAYS, RecipientType, World, check, cloneWorld, holds, invalidity, reaches, within } from './model';
+import { Delegation, Pathway, PATHWAYS, RecipientType, World, check, cloneWorld, holds, invalidity, isLive, reaches, within } from './model';
 
 export type Recipient = { type: RecipientType; user: number | null; position: number | null };
 
@@ -311,7 +311,7 @@ export function moveAccepted(d: Delegation, action: Extract<Op, { kind: 'move' }
     case 'resume':
       return d.status === 'SUSPENDED';
     case 'revoke':
-      return d.status !== 'REVOKED';
+      return isLive(d);
     case 'accept':
       return d.status === 'ISSUED';
   }
@@ -383,18 +383,21 @@ export function applyOp(before: World, ids: Ids, op: Op, issued?: { id: string; 
         d.status = 'ACCEPTED';
         d.accepted = true;
       } else {
-        // Revoking takes the whole live subtree with it.
-        const gone = new Set([d.id]);
+        // Revoking takes the whole subtree with it: whatever of it is live (an EXPIRED one stays EXPIRED, a live one below it is revoked).
+        const tree = new Set([d.id]);
         for (let grew = true; grew; ) {
           grew = false;
           for (const x of w.delegations.values()) {
-            if (x.parentId && gone.has(x.parentId) && !gone.has(x.id) && x.status !== 'REVOKED') {
-              gone.add(x.id);
+            if (x.parentId && tree.has(x.parentId) && !tree.has(x.id)) {
+              tree.add(x.id);
               grew = true;
             }
           }
         }
-        for (const id of gone) w.delegations.get(id)!.status = 'REVOKED';
+        for (const id of tree) {
+          const x = w.delegations.get(id)!;
+          if (isLive(x)) x.status = 'REVOKED';
+        }
       }
       break;
     }
