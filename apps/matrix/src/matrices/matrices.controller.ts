@@ -83,7 +83,6 @@ export class MatricesController {
   })
   @ApiOkResponse({ type: MatrixView })
   @ApiBadRequestResponse({ description: 'Invalid input (each field named)' })
-  @ApiForbiddenResponse({ description: 'Missing permission "create:matrices", or tenantId names a tenant the caller is not a member of' })
   @ApiNotFoundResponse({ description: 'An id of the body names no live record of the tenant (each field named, e.g. groupIds.0); nothing is created' })
   @ResponseMessage('Matrix created successfully')
   create(@Body() body: MatrixChangeDto, @CurrentCaller() caller: Caller): Promise<MatrixView> {
