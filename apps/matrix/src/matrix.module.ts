@@ -6,7 +6,7 @@ import { MatricesController } from './matrices/matrices.controller';
 import { MatricesService } from './matrices/matrices.service';
 import { DECISIONS } from './consumers/decision.projection';
 import { DELEGATIONS, DelegationRoleConsumer } from './consumers/delegation.projection';
-import { AUTHORITY_TYPES, CATEGORIES, GROUPS, POSITIONS, SECTIONS } from './consumers/settings.projections';
+import { AUTHORITY_TYPES, CATEGORIES, DECISION_ROLES, GROUPS, POSITIONS, SECTIONS } from './consumers/settings.projections';
 import { USERS } from './consumers/user.projection';
 
 /**
@@ -16,6 +16,6 @@ import { USERS } from './consumers/user.projection';
  */
 @Module({
   controllers: [MatricesController, GridController, SharedController],
-  providers: [MatricesService, GridService, projectionConsumers(USERS, GROUPS, POSITIONS, SECTIONS, CATEGORIES, AUTHORITY_TYPES, DECISIONS, DELEGATIONS), DelegationRoleConsumer],
+  providers: [MatricesService, GridService, projectionConsumers(USERS, GROUPS, POSITIONS, SECTIONS, CATEGORIES, AUTHORITY_TYPES, DECISION_ROLES, DECISIONS, DELEGATIONS), DelegationRoleConsumer],
 })
 export class MatrixModule {}

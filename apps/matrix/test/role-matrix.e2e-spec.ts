@@ -3,7 +3,7 @@ import { DelegationEvent, DelegationRoleEvent } from '@ddm/contracts';
 import { delegationEvent, publishEvent, startHarness, until } from '@ddm/testing';
 import { v7 as uuidv7 } from 'uuid';
 import { matrixApp, MatrixHarness } from './fixtures/matrix-app';
-import { announceDecision, announcePosition } from './fixtures/announcements';
+import { announceDecision, announceDecisionRole, announcePosition } from './fixtures/announcements';
 
 describe('role matrix: the grid shows only the delegations holding the chosen decision roles (e2e, real Postgres and NATS)', () => {
   let h: MatrixHarness;
@@ -51,6 +51,9 @@ describe('role matrix: the grid shows only the delegations holding the chosen de
   beforeAll(async () => {
     h = await startHarness(matrixApp);
     cfo = await announcePosition(h, h.demo.id, 'CFO');
+    // The roles a matrix names must be the tenant's (the settings area's decision roles).
+    await announceDecisionRole(h, h.demo.id, 'Informed', informed);
+    await announceDecisionRole(h, h.demo.id, 'Consulted', consulted);
     await announceDecision(h, h.demo.id, { id: decision, decisionDisplayId: '20000', name: 'Approve hires' });
     const create = async (body: object) => {
       const res = await h.svc.http.post('/matrix/v1/matrix', { token: h.tokens.admin, body });

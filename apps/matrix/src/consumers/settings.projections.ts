@@ -4,6 +4,7 @@ const POSITION_SUBJECTS = ['evt.settings.position.created', 'evt.settings.positi
 const SECTION_SUBJECTS = ['evt.settings.decision-section.created', 'evt.settings.decision-section.updated', 'evt.settings.decision-section.deleted'] as const;
 const CATEGORY_SUBJECTS = ['evt.settings.decision-category.created', 'evt.settings.decision-category.updated', 'evt.settings.decision-category.deleted'] as const;
 const AUTHORITY_TYPE_SUBJECTS = ['evt.settings.authority-type.created', 'evt.settings.authority-type.updated', 'evt.settings.authority-type.deleted'] as const;
+const DECISION_ROLE_SUBJECTS = ['evt.settings.decision-role.created', 'evt.settings.decision-role.updated', 'evt.settings.decision-role.deleted'] as const;
 
 /** matrix.group_projection: the settings area's groups (a matrix's groups and sharing groups, grid columns, who is a member). */
 export const GROUPS = groupProjection({
@@ -65,5 +66,18 @@ export const AUTHORITY_TYPES: ProjectionSpec<(typeof AUTHORITY_TYPE_SUBJECTS)[nu
     id: t.id,
     tenantId,
     values: { authority_type: t.authorityType, authority_type_order: t.authorityTypeOrder, is_deleted: t.isDeleted },
+  }),
+};
+
+/** matrix.decision_role_projection: the tenant's decision roles, which a role matrix names (matrixDelegation.roleIds, matrixAuthorityRoles). */
+export const DECISION_ROLES: ProjectionSpec<(typeof DECISION_ROLE_SUBJECTS)[number]> = {
+  name: 'matrix-settings-decision-roles',
+  subjects: DECISION_ROLE_SUBJECTS,
+  table: 'matrix.decision_role_projection',
+  key: 'id',
+  row: ({ payload: { tenantId, decisionRole: r } }) => ({
+    id: r.id,
+    tenantId,
+    values: { role_name: r.roleName, status: r.status, is_deleted: r.isDeleted },
   }),
 };

@@ -1,8 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiCreatedResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiAuth, ApiPageResponse, Caller, CurrentCaller, Page, RequirePermission, ResponseMessage, UuidParam } from '@ddm/contracts';
 import { MatrixStatusView } from '../core/matrix-status.response';
-import { BulkReassignOwnerDto, MatrixChangeDto, SaveViewDto } from './dto/matrix-change.dto';
+import { BulkReassignOwnerDto, MatrixChangeDto, MatrixPatchDto, SaveViewDto } from './dto/matrix-change.dto';
 import { BulkReassignView, MatrixStatusCountsView, MatrixUserViewView, MatrixView } from './dto/matrix.response';
 import { MatrixFiltersDto, MatrixSearchDto } from './dto/search.dto';
 import { MatricesService } from './matrices.service';
@@ -20,7 +20,8 @@ export class MatricesController {
     description: 'Per item: "Matrix not found" (unknown, deleted, another tenant’s) or "Unauthorized operation" (neither the owner nor a holder of change_owner:matrices); the others change.',
   })
   @ApiOkResponse({ type: BulkReassignView })
-  @ApiBadRequestResponse({ description: 'Invalid input (1..500 matrix ids), or an owner who is not a member of the tenant' })
+  @ApiBadRequestResponse({ description: 'Invalid input (1..500 matrix ids)' })
+  @ApiNotFoundResponse({ description: 'ownerId is not a member of the tenant' })
   @ResponseMessage('Matrix owners reassigned')
   bulkReassignOwner(@Body() body: BulkReassignOwnerDto, @CurrentCaller() caller: Caller): Promise<BulkReassignView> {
     return this.matrices.bulkReassignOwner(caller, body);
@@ -31,7 +32,7 @@ export class MatricesController {
   @ApiOperation({ summary: 'Save matrix user view', description: 'One view per user and matrix: saving again replaces it.' })
   @ApiCreatedResponse({ type: MatrixUserViewView })
   @ApiBadRequestResponse({ description: 'Invalid input (viewData must be a JSON object of at most 64 KiB)' })
-  @ApiNotFoundResponse({ description: 'No such matrix the caller sees' })
+  @ApiNotFoundResponse({ description: 'matrixId names no matrix the caller sees' })
   @ResponseMessage('Matrix view saved successfully')
   saveView(@Body() body: SaveViewDto, @CurrentCaller() caller: Caller): Promise<MatrixUserViewView> {
     return this.matrices.saveView(caller, body);
@@ -75,10 +76,14 @@ export class MatricesController {
   @Post()
   @HttpCode(200)
   @RequirePermission('create:matrices')
-  @ApiOperation({ summary: 'Create a matrix', description: 'The caller owns it. No decisions chosen: it covers every published decision of the tenant.' })
+  @ApiOperation({
+    summary: 'Create a matrix',
+    description:
+      'Owned by ownerId (a member of the tenant; default the caller). No decisions chosen: it covers every published decision of the tenant. Every id the body names must be a live record of the tenant.',
+  })
   @ApiOkResponse({ type: MatrixView })
-  @ApiBadRequestResponse({ description: 'Invalid input' })
-  @ApiNotFoundResponse({ description: 'A user or group to share with is not the tenant’s' })
+  @ApiBadRequestResponse({ description: 'Invalid input (each field named)' })
+  @ApiNotFoundResponse({ description: 'An id of the body names no live record of the tenant (each field named, e.g. groupIds.0); nothing is created' })
   @ResponseMessage('Matrix created successfully')
   create(@Body() body: MatrixChangeDto, @CurrentCaller() caller: Caller): Promise<MatrixView> {
     return this.matrices.create(caller, body);
@@ -94,14 +99,33 @@ export class MatricesController {
   }
 
   @Put(':id')
-  @ApiOperation({ summary: 'Update a matrix (full update)', description: 'The owner or a holder of edit:matrices; changing its sharing also needs share:matrices (or being the owner).' })
+  @ApiOperation({
+    summary: 'Replace a matrix (full update)',
+    description:
+      'The body is the whole matrix: every field left out takes its default (no positions, groups, users or decisions chosen, PRIVATE sharing, no external link, Active), except the owner, kept when ownerId is left out. To change some fields only, use PATCH. The owner or a holder of edit:matrices; changing its sharing also needs share:matrices, changing its owner change_owner:matrices (or being the owner).',
+  })
   @ApiOkResponse({ type: MatrixView })
-  @ApiBadRequestResponse({ description: 'Invalid input' })
-  @ApiForbiddenResponse({ description: 'Missing permission "edit:matrices" or "share:matrices"' })
-  @ApiNotFoundResponse({ description: 'No such matrix the caller sees' })
+  @ApiBadRequestResponse({ description: 'Invalid input (each field named)' })
+  @ApiForbiddenResponse({ description: 'Missing permission "edit:matrices", "share:matrices" or "change_owner:matrices"' })
+  @ApiNotFoundResponse({ description: 'No such matrix the caller sees, or an id of the body names no live record of the tenant (each field named); nothing is changed' })
   @ResponseMessage('Matrix updated successfully')
   update(@UuidParam('id') id: string, @Body() body: MatrixChangeDto, @CurrentCaller() caller: Caller): Promise<MatrixView> {
     return this.matrices.update(caller, id, body);
+  }
+
+  @Patch(':id')
+  @ApiOperation({
+    summary: 'Change some fields of a matrix',
+    description:
+      'Only the fields named change; an object field (matrixSharing, matrixExternalSharing, matrixDelegation, matrixAuthorityFormatting) and a list are replaced whole, null clears a nullable field. The same checks and permissions as PUT.',
+  })
+  @ApiOkResponse({ type: MatrixView })
+  @ApiBadRequestResponse({ description: 'Invalid input (each field named), or no field to change' })
+  @ApiForbiddenResponse({ description: 'Missing permission "edit:matrices", "share:matrices" or "change_owner:matrices"' })
+  @ApiNotFoundResponse({ description: 'No such matrix the caller sees, or an id of the body names no live record of the tenant (each field named); nothing is changed' })
+  @ResponseMessage('Matrix updated successfully')
+  patch(@UuidParam('id') id: string, @Body() body: MatrixPatchDto, @CurrentCaller() caller: Caller): Promise<MatrixView> {
+    return this.matrices.patch(caller, id, body);
   }
 
   @Delete(':id')

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Caller, Page, badRequest, missingIds, missingIdsError, notFound, requireAllowed } from '@ddm/contracts';
+import { Caller, Page, badRequest, capErrors, notFound, requireAllowed } from '@ddm/contracts';
 import { Db, Queryable, SERVICE_CONFIG, ServiceConfig, Tx, join, listPage, raw, sql } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { matrixAudience } from '../core/audience';
 import { visibleTo } from '../core/matrix.sql';
 import { MATRIX_STATUSES, statusById } from '../core/matrix-status.rules';
 import { hashPassword, newShareToken } from '../core/share-password';
-import { MatrixChangeDto, BulkReassignOwnerDto, SaveViewDto } from './dto/matrix-change.dto';
+import { BulkReassignOwnerDto, MATRIX_PATCH_FIELDS, MatrixChangeDto, MatrixFieldsDto, MatrixPatchDto, SaveViewDto } from './dto/matrix-change.dto';
 import {
   BulkReassignView,
   Links,
@@ -18,18 +18,14 @@ import {
   toMatrixView,
 } from './dto/matrix.response';
 import { MatrixFiltersDto, MatrixSearchDto } from './dto/search.dto';
-import { pick, selectFields, unknownSelectFields } from './matrix.rules';
-import { matrixById, matrixSearch, statusCounts } from './matrix.sql';
+import { StoredMatrix, matrixRefs, patchedBody, pick, refIdsByKind, selectFields, storedBody, unknownRefs, unknownSelectFields } from './matrix.rules';
+import { STORED_COLUMNS, liveRefs, matrixById, matrixSearch, matrixSeen, statusCounts } from './matrix.sql';
 
 const rule = (key: string) => MATRIX_PERMISSION_RULES.find((r) => r.key === key)!;
 
-interface LockedMatrix {
+/** A matrix as stored, locked for a change. */
+interface LockedMatrix extends StoredMatrix {
   id: string;
-  owner_id: string;
-  sharing_type: string;
-  shared_user_ids: string[];
-  shared_group_ids: string[];
-  ext_enabled: boolean;
   ext_token: string | null;
   ext_password_hash: string | null;
 }
@@ -95,42 +91,66 @@ export class MatricesService {
     return toMatrixView(row, caller, this.links);
   }
 
+  /** Owned by `ownerId` (a member of the tenant; default the caller). */
   async create(caller: Caller, dto: MatrixChangeDto): Promise<MatrixView> {
     const status = requireStatus(dto.matrixStatusId);
     const id = uuidv7();
     await this.db.transaction(async (tx) => {
-      await requireSharingRefs(tx, caller.tenantId, dto);
+      await requireRefs(tx, caller.tenantId, dto);
       const ext = await externalColumns(dto, null);
       const displayId = await tx.nextDisplayId(caller.tenantId, 'matrix');
       await tx.query(sql`INSERT INTO matrix.matrices (id, tenant_id, matrix_display_id, matrix_name, owner_id, sharing_id, sharing_type, status_name, created_by, updated_by)
-        VALUES (${id}, ${caller.tenantId}, ${displayId}, ${dto.matrixName}, ${caller.userId}, ${uuidv7()}, 'PRIVATE', ${status}, ${caller.userId}, ${caller.userId})`);
+        VALUES (${id}, ${caller.tenantId}, ${displayId}, ${dto.matrixName}, ${dto.ownerId ?? caller.userId}, ${uuidv7()}, 'PRIVATE', ${status}, ${caller.userId}, ${caller.userId})`);
       await writeChange(tx, caller.tenantId, id, dto, status, ext, caller.userId);
       await publishMatrices(tx, caller.tenantId, [id], 'evt.matrix.matrix.created');
     });
     return this.get(caller, id);
   }
 
-  /** Full update (what is left out takes its default). The owner or a holder of edit:matrices; changing who it is shared with also needs share:matrices (or being the owner). */
-  async update(caller: Caller, id: string, dto: MatrixChangeDto): Promise<MatrixView> {
-    const status = requireStatus(dto.matrixStatusId);
-    await this.db.transaction(async (tx) => {
+  /** PUT: a full update (what is left out takes its default; the owner is kept when left out). */
+  update(caller: Caller, id: string, dto: MatrixChangeDto): Promise<MatrixView> {
+    return this.change(caller, id, dto, () => dto);
+  }
+
+  /** PATCH: only the fields named change (an object field is replaced whole). */
+  patch(caller: Caller, id: string, dto: MatrixPatchDto): Promise<MatrixView> {
+    if (!MATRIX_PATCH_FIELDS.some((f) => dto[f] !== undefined)) throw badRequest(`Nothing to change: send at least one of ${MATRIX_PATCH_FIELDS.join(', ')}`);
+    return this.change(caller, id, dto, (current) => patchedBody(storedBody(current), dto));
+  }
+
+  /**
+   * A change of a matrix, by PUT or PATCH: the owner or a holder of edit:matrices; changing who it is
+   * shared with also needs share:matrices, changing its owner change_owner:matrices (or being the
+   * owner). The ids the request names are checked (404 naming the field) before anything is written;
+   * `body` is the whole matrix after the change.
+   */
+  private async change(caller: Caller, id: string, sent: MatrixFieldsDto, body: (current: StoredMatrix) => MatrixChangeDto): Promise<MatrixView> {
+    if (sent.matrixStatusId !== undefined) requireStatus(sent.matrixStatusId);
+    return this.db.transaction(async (tx) => {
       const current = await this.lockVisible(tx, caller, id);
       const relationships = current.owner_id === caller.userId ? (['owner'] as const) : [];
       requireAllowed(caller, rule('edit:matrices'), relationships);
-      const sharing = dto.matrixSharing;
+      const next = body(current);
+      const sharing = next.matrixSharing;
       const sharingChanged =
         (sharing?.type ?? 'PRIVATE') !== current.sharing_type ||
         !sameSet(sharing?.userIds ?? [], current.shared_user_ids) ||
         !sameSet(sharing?.groupIds ?? [], current.shared_group_ids) ||
-        (dto.matrixExternalSharing?.isEnabled ?? false) !== current.ext_enabled;
+        (next.matrixExternalSharing?.isEnabled ?? false) !== current.ext_enabled;
       if (sharingChanged) requireAllowed(caller, rule('share:matrices'), relationships);
-      await requireSharingRefs(tx, caller.tenantId, dto);
-      const ext = await externalColumns(dto, current);
-      await tx.query(sql`UPDATE matrix.matrices SET matrix_name = ${dto.matrixName} WHERE id = ${id} AND tenant_id = ${caller.tenantId}`);
-      await writeChange(tx, caller.tenantId, id, dto, status, ext, caller.userId);
+      const ownerId = next.ownerId?.toLowerCase() ?? current.owner_id;
+      if (ownerId !== current.owner_id) requireAllowed(caller, rule('change_owner:matrices'), relationships);
+      // Where the matrix was copied from stays as it is even when that matrix is gone since.
+      const copied = sent.copiedFromMatrix?.toLowerCase() === current.copied_from ? { ...sent, copiedFromMatrix: undefined } : sent;
+      await requireRefs(tx, caller.tenantId, copied);
+      const ext = await externalColumns(next, current);
+      await tx.query(sql`UPDATE matrix.matrices SET matrix_name = ${next.matrixName}, owner_id = ${ownerId} WHERE id = ${id} AND tenant_id = ${caller.tenantId}`);
+      await writeChange(tx, caller.tenantId, id, next, requireStatus(next.matrixStatusId), ext, caller.userId);
       await publishMatrices(tx, caller.tenantId, [id], 'evt.matrix.matrix.updated');
+      // Read as changed, also when the caller handed it to an owner and no longer sees it.
+      const [row] = await tx.query<MatrixRow>(matrixById({ tenantId: caller.tenantId, userId: caller.userId, groupIds: [], all: true }, id));
+      return toMatrixView(row, caller, this.links);
     });
-    return this.get(caller, id);
   }
 
   async remove(caller: Caller, id: string): Promise<MatrixView> {
@@ -158,7 +178,9 @@ export class MatricesService {
 
   /** One view per user and matrix: saving again replaces it (an upsert on that key, so concurrent saves leave one). */
   async saveView(caller: Caller, dto: SaveViewDto): Promise<MatrixUserViewView> {
-    await this.get(caller, dto.matrixId);
+    const a = await matrixAudience(this.db, caller);
+    const [seen] = await this.db.query(matrixSeen(a, dto.matrixId));
+    if (!seen) throw notFound(`Matrix ${dto.matrixId} not found`, [{ field: 'matrixId', message: `Matrix ${dto.matrixId.toLowerCase()} not found` }]);
     const [row] = await this.db.query<ViewRow>(sql`INSERT INTO matrix.user_views (id, tenant_id, matrix_id, user_id, view_data)
       VALUES (${uuidv7()}, ${caller.tenantId}, ${dto.matrixId}, ${caller.userId}, ${JSON.stringify(dto.viewData)}::jsonb)
       ON CONFLICT (matrix_id, user_id) DO UPDATE SET view_data = EXCLUDED.view_data, updated_on = now()
@@ -182,8 +204,7 @@ export class MatricesService {
   async bulkReassignOwner(caller: Caller, dto: BulkReassignOwnerDto): Promise<BulkReassignView> {
     const ids = [...new Set(dto.matrixIds.map((x) => x.toLowerCase()))];
     return this.db.transaction(async (tx) => {
-      const [member] = await tx.query(sql`SELECT 1 FROM matrix.user_projection WHERE tenant_id = ${caller.tenantId} AND id = ${dto.ownerId} AND status <> 'DELETED'`);
-      if (!member) throw badRequest(`ownerId: ${dto.ownerId} is not a member of the tenant`, [{ field: 'ownerId', message: 'must be a member of the tenant' }]);
+      await requireRefs(tx, caller.tenantId, { ownerId: dto.ownerId });
       const a = await matrixAudience(tx, caller);
       const rows = await tx.query<{ id: string; owner_id: string }>(sql`SELECT m.id, m.owner_id FROM matrix.matrices m
         WHERE m.id = ANY(${ids}::uuid[]) AND m.tenant_id = ${caller.tenantId} AND NOT m.is_deleted
@@ -210,7 +231,7 @@ export class MatricesService {
   /** The matrix locked for a change, if the caller sees it (else 404). */
   private async lockVisible(tx: Tx, caller: Caller, id: string): Promise<LockedMatrix> {
     const a = await matrixAudience(tx, caller);
-    const [row] = await tx.query<LockedMatrix>(sql`SELECT m.id, m.owner_id, m.sharing_type, m.shared_user_ids, m.shared_group_ids, m.ext_enabled, m.ext_token, m.ext_password_hash
+    const [row] = await tx.query<LockedMatrix>(sql`SELECT m.id, ${raw(STORED_COLUMNS)}, m.ext_token, m.ext_password_hash
       FROM matrix.matrices m WHERE m.id = ${id} AND m.tenant_id = ${caller.tenantId} AND NOT m.is_deleted
         ${join(visibleTo(a).map((c) => sql` AND ${c}`), '')}
       FOR UPDATE`);
@@ -225,20 +246,16 @@ function requireStatus(statusId: string | undefined): string {
   return status.statusName;
 }
 
-/** The users and groups a matrix is shared with must be the tenant's (404 naming each unknown one). */
-async function requireSharingRefs(q: Queryable, tenantId: string, dto: MatrixChangeDto): Promise<void> {
-  const userIds = dto.matrixSharing?.userIds ?? [];
-  const groupIds = dto.matrixSharing?.groupIds ?? [];
-  if (userIds.length) {
-    const found = await q.query<{ id: string }>(sql`SELECT id FROM matrix.user_projection WHERE tenant_id = ${tenantId} AND id = ANY(${userIds}::uuid[]) AND status <> 'DELETED'`);
-    const missing = missingIds(userIds, found.map((r) => r.id));
-    if (missing.length) throw missingIdsError({ what: 'User', field: 'matrixSharing.userIds', asked: userIds, missing });
-  }
-  if (groupIds.length) {
-    const found = await q.query<{ id: string }>(sql`SELECT id FROM matrix.group_projection WHERE tenant_id = ${tenantId} AND id = ANY(${groupIds}::uuid[]) AND NOT is_deleted`);
-    const missing = missingIds(groupIds, found.map((r) => r.id));
-    if (missing.length) throw missingIdsError({ what: 'Group', field: 'matrixSharing.groupIds', asked: groupIds, missing });
-  }
+/** Every id the body names must be a live record of the tenant: else a 404 naming each field that names another (nothing is written). */
+async function requireRefs(q: Queryable, tenantId: string, body: MatrixFieldsDto): Promise<void> {
+  const refs = matrixRefs(body);
+  const statement = liveRefs(tenantId, refIdsByKind(refs));
+  if (!statement) return;
+  const found = await q.query<{ kind: string; id: string }>(statement);
+  const errors = unknownRefs(refs, new Set(found.map((r) => `${r.kind}:${r.id}`)));
+  if (!errors.length) return;
+  const { shown, message } = capErrors(errors);
+  throw notFound(errors.length === 1 ? errors[0].message : `Records not found: ${message}`, shown);
 }
 
 interface ExternalColumns {

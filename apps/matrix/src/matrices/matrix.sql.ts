@@ -1,6 +1,6 @@
 import { ListSpec, Sql, containsPattern, dateRangeConditions, isoSql, join, raw, sortBy, sql } from '@ddm/platform';
 import { Audience, MATRIX_DECISIONS_WHERE, visibleTo } from '../core/matrix.sql';
-import { CountRange, countRange } from './matrix.rules';
+import { CountRange, MatrixRefKind, countRange } from './matrix.rules';
 import type { MatrixFiltersDto, MatrixSearchDto, MatrixSort } from './dto/search.dto';
 
 const USER_DETAILS = (u: string) => `json_build_object('id', ${u}.id, 'email', ${u}.email, 'name', ${u}.name,
@@ -114,9 +114,38 @@ export function matrixById(a: Audience, id: string): Sql {
     WHERE ${join([sql`m.id = ${id}`, ...filterConditions(a, {}, false)], ' AND ')}`;
 }
 
+/** One row when the audience sees the live matrix `id` (no row: 404). */
+export function matrixSeen(a: Audience, id: string): Sql {
+  return sql`SELECT 1 FROM matrix.matrices m WHERE ${join([sql`m.id = ${id}`, ...filterConditions(a, {}, false)], ' AND ')}`;
+}
+
 /** Counts by status of the matrices the audience sees that match the filters (the status filters left out). */
 export function statusCounts(a: Audience, q: MatrixFiltersDto): Sql {
   return sql`SELECT count(*) FILTER (WHERE m.status_name = 'Active')::int AS "Active", count(*) FILTER (WHERE m.status_name = 'Draft')::int AS "Draft",
       count(*) FILTER (WHERE m.status_name = 'Archived')::int AS "Archived", count(*)::int AS "all"
     FROM matrix.matrices m WHERE ${join(filterConditions(a, q, false), ' AND ')}`;
 }
+
+/** Of the ids asked by kind, those naming a live record of the tenant (one statement, reading only the kinds asked; null when none is). */
+export function liveRefs(tenantId: string, ids: Record<MatrixRefKind, readonly string[]>): Sql | null {
+  const live = (kind: MatrixRefKind, table: string, alive: string) =>
+    ids[kind].length ? [sql`SELECT ${kind}::text AS kind, id FROM ${raw(table)} WHERE tenant_id = ${tenantId} AND id = ANY(${ids[kind]}::uuid[]) AND ${raw(alive)}`] : [];
+  const parts = [
+    live('user', 'matrix.user_projection', `status <> 'DELETED'`),
+    live('group', 'matrix.group_projection', 'NOT is_deleted'),
+    live('position', 'matrix.position_projection', 'NOT is_deleted'),
+    live('section', 'matrix.section_projection', 'NOT is_deleted'),
+    live('category', 'matrix.category_projection', 'NOT is_deleted'),
+    live('decision', 'matrix.decision_projection', 'NOT is_deleted'),
+    live('authority_type', 'matrix.authority_type_projection', 'NOT is_deleted'),
+    live('decision_role', 'matrix.decision_role_projection', 'NOT is_deleted'),
+    live('matrix', 'matrix.matrices', 'NOT is_deleted'),
+  ].flat();
+  return parts.length ? join(parts, ' UNION ALL ') : null;
+}
+
+/** The stored columns of matrix m a change reads (StoredMatrix), the expiration as ISO 8601. */
+export const STORED_COLUMNS = `m.matrix_name, m.matrix_description, m.role_matrix, m.authority_matrix, m.status_name, m.owner_id, m.copied_from, m.current_tab,
+  m.sharing_type, m.sharing_option, m.sharing_link, m.viewer_adjustable_filters, m.shared_user_ids, m.shared_group_ids, m.section_ids, m.category_ids,
+  m.group_ids, m.position_ids, m.user_ids, m.decision_ids, m.disabled_decision_ids, m.authority_roles, m.delegation_filter, m.formatting,
+  m.ext_enabled, m.ext_expiration_enabled, ${isoSql('m.ext_expiration_date')} AS ext_expiration_date, m.ext_password_required`;

@@ -1657,7 +1657,7 @@ export interface paths {
         put?: never;
         /**
          * Create a matrix
-         * @description The caller owns it. No decisions chosen: it covers every published decision of the tenant.
+         * @description Owned by ownerId (a member of the tenant; default the caller). No decisions chosen: it covers every published decision of the tenant. Every id the body names must be a live record of the tenant.
          */
         post: operations["MatricesController_create"];
         delete?: never;
@@ -1676,8 +1676,8 @@ export interface paths {
         /** Get a matrix with every embedded list */
         get: operations["MatricesController_get"];
         /**
-         * Update a matrix (full update)
-         * @description The owner or a holder of edit:matrices; changing its sharing also needs share:matrices (or being the owner).
+         * Replace a matrix (full update)
+         * @description The body is the whole matrix: every field left out takes its default (no positions, groups, users or decisions chosen, PRIVATE sharing, no external link, Active), except the owner, kept when ownerId is left out. To change some fields only, use PATCH. The owner or a holder of edit:matrices; changing its sharing also needs share:matrices, changing its owner change_owner:matrices (or being the owner).
          */
         put: operations["MatricesController_update"];
         post?: never;
@@ -1685,7 +1685,11 @@ export interface paths {
         delete: operations["MatricesController_remove"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change some fields of a matrix
+         * @description Only the fields named change; an object field (matrixSharing, matrixExternalSharing, matrixDelegation, matrixAuthorityFormatting) and a list are replaced whole, null clears a nullable field. The same checks and permissions as PUT.
+         */
+        patch: operations["MatricesController_patch"];
         trace?: never;
     };
     "/matrix/v1/matrix/{id}/favorite": {
@@ -5983,7 +5987,7 @@ export interface components {
              * @description Tenant (default: the caller’s active tenant)
              */
             tenantId?: string;
-            /** @description Name, description or display id contains (case-insensitive) */
+            /** @description Name, description or display id contains (case-insensitive); null or left out: no filter */
             search?: string | null;
             /**
              * Format: date-time
@@ -6022,19 +6026,19 @@ export interface components {
              * @enum {string|null}
              */
             countStatusName?: "Active" | "Draft" | "Archived" | "all" | null;
-            /** @description Matrices with any of these groups as columns (array, or comma-separated string) */
+            /** @description Matrices with any of these groups as columns (array, or comma-separated string; null or left out: no filter) */
             groupIds?: string[] | null;
-            /** @description Matrices with any of these positions as columns (array, or comma-separated string) */
+            /** @description Matrices with any of these positions as columns (array, or comma-separated string; null or left out: no filter) */
             positionIds?: string[] | null;
-            /** @description Matrices with any of these users as columns (array, or comma-separated string) */
+            /** @description Matrices with any of these users as columns (array, or comma-separated string; null or left out: no filter) */
             userIds?: string[] | null;
-            /** @description Matrices limited to any of these sections (array, or comma-separated string) */
+            /** @description Matrices limited to any of these sections (array, or comma-separated string; null or left out: no filter) */
             sectionIds?: string[] | null;
-            /** @description Matrices limited to any of these categories (array, or comma-separated string) */
+            /** @description Matrices limited to any of these categories (array, or comma-separated string; null or left out: no filter) */
             categoryIds?: string[] | null;
-            /** @description Matrices owned by any of these users (array, or comma-separated string) */
+            /** @description Matrices owned by any of these users (array, or comma-separated string; null or left out: no filter) */
             ownerIds?: string[] | null;
-            /** @description Only these matrices (array, or comma-separated string) */
+            /** @description Only these matrices (array, or comma-separated string; null or left out: no filter) */
             selectedMatrixIds?: string[] | null;
             /** @enum {string|null} */
             matrixSharingType?: "SHARED" | "PRIVATE" | null;
@@ -6065,7 +6069,7 @@ export interface components {
              * @description Tenant (default: the caller’s active tenant)
              */
             tenantId?: string;
-            /** @description Name, description or display id contains (case-insensitive) */
+            /** @description Name, description or display id contains (case-insensitive); null or left out: no filter */
             search?: string | null;
             /**
              * Format: date-time
@@ -6104,19 +6108,19 @@ export interface components {
              * @enum {string|null}
              */
             countStatusName?: "Active" | "Draft" | "Archived" | "all" | null;
-            /** @description Matrices with any of these groups as columns (array, or comma-separated string) */
+            /** @description Matrices with any of these groups as columns (array, or comma-separated string; null or left out: no filter) */
             groupIds?: string[] | null;
-            /** @description Matrices with any of these positions as columns (array, or comma-separated string) */
+            /** @description Matrices with any of these positions as columns (array, or comma-separated string; null or left out: no filter) */
             positionIds?: string[] | null;
-            /** @description Matrices with any of these users as columns (array, or comma-separated string) */
+            /** @description Matrices with any of these users as columns (array, or comma-separated string; null or left out: no filter) */
             userIds?: string[] | null;
-            /** @description Matrices limited to any of these sections (array, or comma-separated string) */
+            /** @description Matrices limited to any of these sections (array, or comma-separated string; null or left out: no filter) */
             sectionIds?: string[] | null;
-            /** @description Matrices limited to any of these categories (array, or comma-separated string) */
+            /** @description Matrices limited to any of these categories (array, or comma-separated string; null or left out: no filter) */
             categoryIds?: string[] | null;
-            /** @description Matrices owned by any of these users (array, or comma-separated string) */
+            /** @description Matrices owned by any of these users (array, or comma-separated string; null or left out: no filter) */
             ownerIds?: string[] | null;
-            /** @description Only these matrices (array, or comma-separated string) */
+            /** @description Only these matrices (array, or comma-separated string; null or left out: no filter) */
             selectedMatrixIds?: string[] | null;
             /** @enum {string|null} */
             matrixSharingType?: "SHARED" | "PRIVATE" | null;
@@ -6229,8 +6233,16 @@ export interface components {
             password?: string;
         };
         MatrixChangeDto: {
-            /** @example Finance authority matrix */
-            matrixName: string;
+            /**
+             * Format: uuid
+             * @description The tenant (default: the caller’s active tenant); a tenant the caller is not a member of is a 403
+             */
+            tenantId?: string;
+            /**
+             * Format: uuid
+             * @description A member of the tenant (create: default the caller). Changing the owner of a matrix needs change_owner:matrices or being its owner.
+             */
+            ownerId?: string;
             /** @description What the matrix is for */
             matrixDescription?: string | null;
             /** @description A role matrix */
@@ -6246,7 +6258,7 @@ export interface components {
             currentTab?: string | null;
             /**
              * Format: uuid
-             * @description The matrix this one was copied from
+             * @description The matrix this one was copied from (a live matrix of the tenant)
              */
             copiedFromMatrix?: string | null;
             /** @description Decision sections: only their decisions */
@@ -6257,16 +6269,70 @@ export interface components {
             groupIds?: string[];
             /** @description Columns: positions */
             positionIds?: string[];
-            /** @description Columns: users */
+            /** @description Columns: users (members of the tenant) */
             userIds?: string[];
             /** @description The decisions of the matrix (none: every published decision of the tenant) */
             matrixDecisions?: components["schemas"]["MatrixDecisionDto"][];
+            /** @description Decision roles of the tenant (a role matrix shows delegations holding an enabled one) */
             matrixAuthorityRoles?: components["schemas"]["MatrixAuthorityRoleDto"][];
             matrixDelegation?: components["schemas"]["MatrixDelegationDto"];
             matrixAuthorityFormatting?: components["schemas"]["MatrixAuthorityFormattingDto"];
             /** @description Default PRIVATE */
             matrixSharing?: components["schemas"]["MatrixSharingDto"];
             matrixExternalSharing?: components["schemas"]["MatrixExternalSharingDto"];
+            /** @example Finance authority matrix */
+            matrixName: string;
+        };
+        MatrixPatchDto: {
+            /**
+             * Format: uuid
+             * @description The tenant (default: the caller’s active tenant); a tenant the caller is not a member of is a 403
+             */
+            tenantId?: string;
+            /**
+             * Format: uuid
+             * @description A member of the tenant (create: default the caller). Changing the owner of a matrix needs change_owner:matrices or being its owner.
+             */
+            ownerId?: string;
+            /** @description What the matrix is for */
+            matrixDescription?: string | null;
+            /** @description A role matrix */
+            roleMatrix?: boolean;
+            /** @description An authority matrix (default true) */
+            authorityMatrix?: boolean;
+            /**
+             * Format: uuid
+             * @description One of GET /matrix/v1/matrix/statuses (default: Active)
+             */
+            matrixStatusId?: string;
+            /** @description The tab the matrix opens on */
+            currentTab?: string | null;
+            /**
+             * Format: uuid
+             * @description The matrix this one was copied from (a live matrix of the tenant)
+             */
+            copiedFromMatrix?: string | null;
+            /** @description Decision sections: only their decisions */
+            sectionIds?: string[];
+            /** @description Decision categories: only their decisions */
+            categoryIds?: string[];
+            /** @description Columns: groups */
+            groupIds?: string[];
+            /** @description Columns: positions */
+            positionIds?: string[];
+            /** @description Columns: users (members of the tenant) */
+            userIds?: string[];
+            /** @description The decisions of the matrix (none: every published decision of the tenant) */
+            matrixDecisions?: components["schemas"]["MatrixDecisionDto"][];
+            /** @description Decision roles of the tenant (a role matrix shows delegations holding an enabled one) */
+            matrixAuthorityRoles?: components["schemas"]["MatrixAuthorityRoleDto"][];
+            matrixDelegation?: components["schemas"]["MatrixDelegationDto"];
+            matrixAuthorityFormatting?: components["schemas"]["MatrixAuthorityFormattingDto"];
+            /** @description Default PRIVATE */
+            matrixSharing?: components["schemas"]["MatrixSharingDto"];
+            matrixExternalSharing?: components["schemas"]["MatrixExternalSharingDto"];
+            /** @example Finance authority matrix */
+            matrixName?: string;
         };
         GridColumnView: {
             /** Format: uuid */
@@ -16767,7 +16833,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input (1..500 matrix ids), or an owner who is not a member of the tenant */
+            /** @description Invalid input (1..500 matrix ids) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16787,6 +16853,15 @@ export interface operations {
             };
             /** @description Not a member of the tenant, or missing permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ownerId is not a member of the tenant */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16895,7 +16970,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such matrix the caller sees */
+            /** @description matrixId names no matrix the caller sees */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17301,7 +17376,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input (each field named) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17328,7 +17403,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A user or group to share with is not the tenant’s */
+            /** @description An id of the body names no live record of the tenant (each field named, e.g. groupIds.0); nothing is created */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17480,7 +17555,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input (each field named) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17498,7 +17573,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing permission "edit:matrices" or "share:matrices" */
+            /** @description Missing permission "edit:matrices", "share:matrices" or "change_owner:matrices" */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17507,7 +17582,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such matrix the caller sees */
+            /** @description No such matrix the caller sees, or an id of the body names no live record of the tenant (each field named); nothing is changed */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17582,6 +17657,93 @@ export interface operations {
                 };
             };
             /** @description No such matrix the caller sees */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window ends */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the window (the tighter of the caller's and the tenant's budgets) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    MatricesController_patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MatrixPatchDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["MatrixView"];
+                    };
+                };
+            };
+            /** @description Invalid input (each field named), or no field to change */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing permission "edit:matrices", "share:matrices" or "change_owner:matrices" */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such matrix the caller sees, or an id of the body names no live record of the tenant (each field named); nothing is changed */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -130,14 +130,27 @@ export class MatrixAuthorityFormattingDto {
   @Text(50, '"Yes" shows the currency code') displayCurrencyCode?: string | null;
 }
 
-/** The body of create and of PUT (a full update: what is left out takes its default). */
-export class MatrixChangeDto {
-  @ApiProperty({ maxLength: 200, example: 'Finance authority matrix' })
-  @Trim()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(200)
-  matrixName: string;
+/** An object field of the body (an array or a scalar where it belongs is a 400 naming the field). */
+const Nested = (type: () => new () => object, description?: string) =>
+  applyDecorators(
+    ApiPropertyOptional({ type: type(), description }),
+    OptionalNotNull(),
+    IsObject({ message: '$property must be an object' }),
+    ValidateNested(),
+    Type(type),
+  );
+
+/** The fields of a matrix every change may send; each id must name a live record of the tenant (404 naming the field). */
+export class MatrixFieldsDto {
+  @ApiPropertyOptional({ format: 'uuid', description: 'The tenant (default: the caller’s active tenant); a tenant the caller is not a member of is a 403' })
+  @OptionalNotNull()
+  @IsUUID()
+  tenantId?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'A member of the tenant (create: default the caller). Changing the owner of a matrix needs change_owner:matrices or being its owner.' })
+  @OptionalNotNull()
+  @IsUUID()
+  ownerId?: string;
 
   @Text(2000, 'What the matrix is for') matrixDescription?: string | null;
   @Flag('A role matrix') roleMatrix?: boolean;
@@ -150,7 +163,7 @@ export class MatrixChangeDto {
 
   @Text(50, 'The tab the matrix opens on') currentTab?: string | null;
 
-  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'The matrix this one was copied from' })
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'The matrix this one was copied from (a live matrix of the tenant)' })
   @Nullable()
   @IsUUID()
   copiedFromMatrix?: string | null;
@@ -159,7 +172,7 @@ export class MatrixChangeDto {
   @Ids('Decision categories: only their decisions') categoryIds?: string[];
   @Ids('Columns: groups') groupIds?: string[];
   @Ids('Columns: positions') positionIds?: string[];
-  @Ids('Columns: users') userIds?: string[];
+  @Ids('Columns: users (members of the tenant)') userIds?: string[];
 
   @ApiPropertyOptional({ type: [MatrixDecisionDto], maxItems: MAX_DECISIONS, description: 'The decisions of the matrix (none: every published decision of the tenant)' })
   @OptionalNotNull()
@@ -169,7 +182,7 @@ export class MatrixChangeDto {
   @Type(() => MatrixDecisionDto)
   matrixDecisions?: MatrixDecisionDto[];
 
-  @ApiPropertyOptional({ type: [MatrixAuthorityRoleDto], maxItems: 100 })
+  @ApiPropertyOptional({ type: [MatrixAuthorityRoleDto], maxItems: 100, description: 'Decision roles of the tenant (a role matrix shows delegations holding an enabled one)' })
   @OptionalNotNull()
   @IsArray()
   @ArrayMaxSize(100)
@@ -177,30 +190,39 @@ export class MatrixChangeDto {
   @Type(() => MatrixAuthorityRoleDto)
   matrixAuthorityRoles?: MatrixAuthorityRoleDto[];
 
-  @ApiPropertyOptional({ type: MatrixDelegationDto })
-  @OptionalNotNull()
-  @ValidateNested()
-  @Type(() => MatrixDelegationDto)
-  matrixDelegation?: MatrixDelegationDto;
-
-  @ApiPropertyOptional({ type: MatrixAuthorityFormattingDto })
-  @OptionalNotNull()
-  @ValidateNested()
-  @Type(() => MatrixAuthorityFormattingDto)
-  matrixAuthorityFormatting?: MatrixAuthorityFormattingDto;
-
-  @ApiPropertyOptional({ type: MatrixSharingDto, description: 'Default PRIVATE' })
-  @OptionalNotNull()
-  @ValidateNested()
-  @Type(() => MatrixSharingDto)
-  matrixSharing?: MatrixSharingDto;
-
-  @ApiPropertyOptional({ type: MatrixExternalSharingDto })
-  @OptionalNotNull()
-  @ValidateNested()
-  @Type(() => MatrixExternalSharingDto)
-  matrixExternalSharing?: MatrixExternalSharingDto;
+  @Nested(() => MatrixDelegationDto) matrixDelegation?: MatrixDelegationDto;
+  @Nested(() => MatrixAuthorityFormattingDto) matrixAuthorityFormatting?: MatrixAuthorityFormattingDto;
+  @Nested(() => MatrixSharingDto, 'Default PRIVATE') matrixSharing?: MatrixSharingDto;
+  @Nested(() => MatrixExternalSharingDto) matrixExternalSharing?: MatrixExternalSharingDto;
 }
+
+/** The body of create and of PUT (a full update: what is left out takes its default; the owner is kept when left out). */
+export class MatrixChangeDto extends MatrixFieldsDto {
+  @ApiProperty({ maxLength: 200, example: 'Finance authority matrix' })
+  @Trim()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  matrixName: string;
+}
+
+/** The body of PATCH: only the fields named change (an object field, such as matrixSharing, is replaced whole). */
+export class MatrixPatchDto extends MatrixFieldsDto {
+  @ApiPropertyOptional({ maxLength: 200, example: 'Finance authority matrix' })
+  @OptionalNotNull()
+  @Trim()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  matrixName?: string;
+}
+
+/** The fields a PATCH may change; one naming none of them is a 400. */
+export const MATRIX_PATCH_FIELDS = [
+  'matrixName', 'ownerId', 'matrixDescription', 'roleMatrix', 'authorityMatrix', 'matrixStatusId', 'currentTab', 'copiedFromMatrix', 'sectionIds',
+  'categoryIds', 'groupIds', 'positionIds', 'userIds', 'matrixDecisions', 'matrixAuthorityRoles', 'matrixDelegation', 'matrixAuthorityFormatting',
+  'matrixSharing', 'matrixExternalSharing',
+] as const satisfies readonly (keyof MatrixPatchDto)[];
 
 export class SaveViewDto {
   @ApiProperty({ format: 'uuid' })

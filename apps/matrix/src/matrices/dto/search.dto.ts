@@ -1,8 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional, IntersectionType, OmitType } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsString, IsUUID, Matches, MaxLength, ValidateNested } from 'class-validator';
-import { CommaList, IsoDateTime, Nullable, OptionalNotNull, PageQuery, SORT_ORDERS, SortOrder, ToBoolean } from '@ddm/contracts';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsNotEmpty, IsObject, IsString, IsUUID, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { IsoDateTime, Nullable, OptionalNotNull, PageQuery, SORT_ORDERS, SortOrder, ToBoolean } from '@ddm/contracts';
 import { MATRIX_STATUS_NAMES, MatrixStatusName } from '../../core/matrix-status.rules';
 import { SHARING_TYPES } from './matrix-change.dto';
 
@@ -10,13 +10,26 @@ export const MATRIX_SORTS = ['matrixName', 'matrixId', 'createdOn', 'updatedOn',
 export type MatrixSort = (typeof MATRIX_SORTS)[number];
 export const COUNT_STATUS_NAMES = [...MATRIX_STATUS_NAMES, 'all'] as const;
 
-/** An id list of the search: an array or a comma string, or null (no filter). */
+/**
+ * The search's id lists as CommaList reads them, except a string naming no id ("" or " , "): that one
+ * stays a string, so it is a 400 naming the field rather than a filter that filters nothing.
+ */
+const commaIds = Transform(
+  ({ value }) => {
+    if (typeof value === 'string' && value.split(',').every((v) => v.trim() === '')) return value;
+    const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : value;
+    return Array.isArray(list) ? list.map((v: unknown) => (typeof v === 'string' ? v.trim() : v)).filter((v: unknown) => v !== '') : list;
+  },
+  { toClassOnly: true },
+);
+
+/** An id list of the search: an array or a comma string, or null (no filter); an empty string is a 400. */
 const IdList = (description: string) =>
   applyDecorators(
-    ApiPropertyOptional({ type: [String], format: 'uuid', nullable: true, maxItems: 500, description: `${description} (array, or comma-separated string)` }),
+    ApiPropertyOptional({ type: [String], format: 'uuid', nullable: true, maxItems: 500, description: `${description} (array, or comma-separated string; null or left out: no filter)` }),
     Nullable(),
-    CommaList(),
-    IsArray(),
+    commaIds,
+    IsArray({ message: '$property must be an array of ids or a comma-separated string of them (an empty string is no filter: leave it out or send null)' }),
     ArrayMaxSize(500),
     IsUUID('all', { each: true }),
   );
@@ -49,9 +62,10 @@ export class MatrixFiltersDto {
   @IsUUID()
   tenantId?: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 200, description: 'Name, description or display id contains (case-insensitive)' })
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: 200, description: 'Name, description or display id contains (case-insensitive); null or left out: no filter' })
   @Nullable()
   @IsString()
+  @IsNotEmpty({ message: '$property must not be empty (leave it out or send null for no filter)' })
   @MaxLength(200)
   search?: string | null;
 
@@ -93,12 +107,14 @@ export class MatrixFiltersDto {
 
   @ApiPropertyOptional({ type: CountRangeDto })
   @OptionalNotNull()
+  @IsObject({ message: '$property must be an object' })
   @ValidateNested()
   @Type(() => CountRangeDto)
   decisionsCount?: CountRangeDto;
 
   @ApiPropertyOptional({ type: CountRangeDto })
   @OptionalNotNull()
+  @IsObject({ message: '$property must be an object' })
   @ValidateNested()
   @Type(() => CountRangeDto)
   delegationsCount?: CountRangeDto;
