@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { Inject, Injectable, Module } from '@nestjs/common';
+import { Inject, Injectable, Module, applyDecorators } from '@nestjs/common';
+import { ApiExtension } from '@nestjs/swagger';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'pino';
@@ -51,11 +52,15 @@ export function isIdempotentOperation(method: string, url: string): boolean {
   return path.slice(path.lastIndexOf('/') + 1).startsWith('bulk-');
 }
 
+/** The OpenAPI extension marking an operation whose answer is not kept (AnswerNotKept): its document offers no Idempotency-Key. */
+export const ANSWER_NOT_KEPT = 'x-answer-not-kept';
+
 /**
  * A POST whose answer must not be kept for retries: it holds a secret that may be stored only as a
  * hash (a stream ticket). An Idempotency-Key sent to it is ignored; each request runs.
  */
-export const AnswerNotKept = () => RouteConfig({ idempotency: false });
+export const AnswerNotKept = () => applyDecorators(RouteConfig({ idempotency: false }), ApiExtension(ANSWER_NOT_KEPT, true));
+
 
 /** The key of the header, or undefined without one; a malformed key (or the header sent twice) is a 400. */
 export function parseIdempotencyKey(header: string | string[] | undefined): string | undefined {
