@@ -1,10 +1,9 @@
-import { existsSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
 import { createServer, Server } from 'node:http';
 import { FastifyInstance } from 'fastify';
-import { Browser, BrowserContext, ConsoleMessage, Page, chromium } from 'playwright-core';
+import { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-core';
 import { AREAS, docsPath } from '@ddm/contracts';
-import { RunningProcess, TestDatabase, TestNamespace, createTestDatabase, createTestNamespace, spawnBuilt, testEnv, until } from '@ddm/testing';
+import { RunningProcess, TestDatabase, TestNamespace, createTestDatabase, createTestNamespace, assertChromium, launchChromium, spawnBuilt, testEnv, until } from '@ddm/testing';
 import { buildGateway } from '../src/gateway';
 import { MERGED_TITLE } from '../src/openapi-merge';
 
@@ -25,8 +24,6 @@ import { MERGED_TITLE } from '../src/openapi-merge';
  *
  * Needs Debian's chromium (`apt-get install -y chromium`), or CHROMIUM_PATH naming another build.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const UI_TIMEOUT_MS = 20_000;
 
 /** A small valid OpenAPI document: the stand-in decision service's. */
@@ -79,12 +76,7 @@ describe('Swagger UI in headless Chromium under the security headers (helmet CSP
   const probeCalls: (string | undefined)[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `No Chromium at ${CHROMIUM}: this spec drives a real browser. Install Debian's package (apt-get install -y chromium, ` +
-          `after apt-get update if it is not found) or set CHROMIUM_PATH to a Chromium/Chrome executable.`,
-      );
-    }
+    assertChromium();
     db = await createTestDatabase();
     ns = createTestNamespace();
     settings = await spawnBuilt('apps/settings/src/main.js', testEnv(db, ns, { DB_POOL_SIZE: '2' }));
@@ -118,10 +110,7 @@ describe('Swagger UI in headless Chromium under the security headers (helmet CSP
       'a host name': { gateway: `http://gateway.ddm.test:${gatewayPort}`, settings: `http://settings.ddm.test:${settingsPort}` },
     };
     const named = origins['a host name'];
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP *.ddm.test 127.0.0.1', `--unsafely-treat-insecure-origin-as-secure=${named.gateway},${named.settings}`],
-    });
+    browser = await launchChromium(['--host-resolver-rules=MAP *.ddm.test 127.0.0.1', `--unsafely-treat-insecure-origin-as-secure=${named.gateway},${named.settings}`]);
     context = await browser.newContext();
   }, 120_000);
 

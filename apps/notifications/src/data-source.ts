@@ -9,6 +9,7 @@ import { NotificationsTenantIsolation1765800000000 } from './migrations/17658000
 import { NotificationsAuditTrail1765800000001 } from './migrations/1765800000001-notifications-audit-trail';
 import { NotificationsPositionHolders1766000000000 } from './migrations/1766000000000-notifications-position-holders';
 import { NotificationsChangeIds1766200000000 } from './migrations/1766200000000-notifications-change-ids';
+import { NotificationsStreamTickets1766400000000 } from './migrations/1766400000000-notifications-stream-tickets';
 
 /** The notifications schema: used by the service and by `migrate`. */
 export const notificationsDataSource: ServiceDataSource = {
@@ -24,5 +25,6 @@ export const notificationsDataSource: ServiceDataSource = {
     NotificationsAuditTrail1765800000001,
     NotificationsPositionHolders1766000000000,
     NotificationsChangeIds1766200000000,
+    NotificationsStreamTickets1766400000000,
   ],
 };

@@ -15,7 +15,7 @@ import { ACTOR_SETTING, REQUEST_SETTING } from './tenancy';
  *   own work: sweeps, consumers).
  * - Audited: every tenant table with a primary key, but the copies of other areas' records and
  *   the engine's bookkeeping (projections, histories, revisions, counters, audiences, jobs,
- *   notifications, idempotency keys, a file's content chunks, cache versions), whose changes are not a tenant's decisions.
+ *   notifications, idempotency keys, stream tickets, a file's content chunks, cache versions), whose changes are not a tenant's decisions.
  *   Rows shared by tenants (auth's people and tenants) are audited too: each change is entered in
  *   the trail of every tenant the row belongs to (`auditAcrossTenants`).
  * - The app role may read and insert `audit_log`, never update or delete it (grantAppRole).
@@ -24,7 +24,7 @@ import { ACTOR_SETTING, REQUEST_SETTING } from './tenancy';
 export const AUDIT_TABLE = 'audit_log';
 
 /** Tables never audited: the trail itself and the engine's bookkeeping. */
-const NOT_AUDITED = /(_projection|_history|_revisions|_counts|_audience|^audit_log|^idempotency_keys|^display_id_counters|^jobs|^job_items|^file_chunks|^notifications|^user_counts|^grid_versions)$/;
+const NOT_AUDITED = /(_projection|_history|_revisions|_counts|_audience|^audit_log|^idempotency_keys|^stream_tickets|^display_id_counters|^jobs|^job_items|^file_chunks|^notifications|^user_counts|^grid_versions)$/;
 
 const IDENT = /^[a-z_][a-z0-9_]*$/;
 function ident(name: string): string {

@@ -41,7 +41,8 @@ export function registerSecurityHeaders(fastify: FastifyInstance, corsOrigins: s
   void fastify.register(cors, {
     origin: corsOrigins.length ? corsOrigins : false,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowedHeaders: ['authorization', 'content-type', 'x-request-id', 'x-share-password', 'traceparent', 'idempotency-key', 'x-consistency-token'],
+    // last-event-id: an EventSource reconnecting to the notifications stream sends it.
+    allowedHeaders: ['authorization', 'content-type', 'x-request-id', 'x-share-password', 'traceparent', 'idempotency-key', 'x-consistency-token', 'last-event-id'],
     exposedHeaders: ['x-request-id', 'retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'content-disposition', 'idempotent-replayed', 'x-consistency-token'],
     maxAge: 600,
   });

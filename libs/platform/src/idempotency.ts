@@ -1,5 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { Inject, Injectable, Module } from '@nestjs/common';
+import { Inject, Injectable, Module, applyDecorators } from '@nestjs/common';
+import { ApiExtension } from '@nestjs/swagger';
+import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'pino';
 import type { QueryRunner } from 'typeorm';
@@ -49,6 +51,16 @@ export function isIdempotentOperation(method: string, url: string): boolean {
   const path = pathOf(url).replace(/\/+$/, '');
   return path.slice(path.lastIndexOf('/') + 1).startsWith('bulk-');
 }
+
+/** The OpenAPI extension marking an operation whose answer is not kept (AnswerNotKept): its document offers no Idempotency-Key. */
+export const ANSWER_NOT_KEPT = 'x-answer-not-kept';
+
+/**
+ * A POST whose answer must not be kept for retries: it holds a secret that may be stored only as a
+ * hash (a stream ticket). An Idempotency-Key sent to it is ignored; each request runs.
+ */
+export const AnswerNotKept = () => applyDecorators(RouteConfig({ idempotency: false }), ApiExtension(ANSWER_NOT_KEPT, true));
+
 
 /** The key of the header, or undefined without one; a malformed key (or the header sent twice) is a 400. */
 export function parseIdempotencyKey(header: string | string[] | undefined): string | undefined {
@@ -303,6 +315,7 @@ export class IdempotencyStep {
   async begin(request: KeyedRequest, reply: FastifyReply): Promise<void> {
     const header = request.headers[IDEMPOTENCY_HEADER];
     if (header === undefined || !request.caller || !isIdempotentOperation(request.method, request.url)) return;
+    if ((request.routeOptions?.config as { idempotency?: boolean } | undefined)?.idempotency === false) return;
     const scope: IdempotencyScope = { tenantId: request.caller.tenantId, callerId: request.caller.userId, key: parseIdempotencyKey(header)! };
     const outcome = await this.store.claim(scope, requestFingerprint(request));
     switch (outcome.kind) {

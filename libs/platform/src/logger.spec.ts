@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import pino, { Logger } from 'pino';
-import { REDACT_PATHS, requestLogger } from './logger';
+import { REDACT_PATHS, redactUrl, requestLogger } from './logger';
 
 /** A pino logger like createLogger's (redaction on) writing its lines into `lines`. */
 function capturingLogger(level: string): { logger: Logger; lines: Record<string, unknown>[] } {
@@ -57,5 +57,21 @@ describe('requestLogger (the per-request logger fastify makes)', () => {
     log.info('now visible');
     expect(logger.level).toBe('warn');
     expect(lines).toEqual([expect.objectContaining({ requestId: 'r-4', msg: 'now visible' })]);
+  });
+});
+
+describe('redactUrl (the URL a request line logs)', () => {
+  it('hides the stream ticket, tokens and the share-link token, and keeps the rest', () => {
+    expect(redactUrl('/v1/notifications/stream?ticket=q0Zr3c8mJ1c2Vx5a7Q0b9Kx2Yw4n6p8s1u3w5y7A9C0&tenantId=t1')).toBe('/v1/notifications/stream?ticket=[redacted]&tenantId=t1');
+    expect(redactUrl('/v1/notifications/stream?tenantId=t1&ticket=abc')).toBe('/v1/notifications/stream?tenantId=t1&ticket=[redacted]');
+    expect(redactUrl('/v1/notifications/stream?access_token=abc')).toBe('/v1/notifications/stream?access_token=[redacted]');
+    expect(redactUrl('/matrix/v1/shared/secret-token?page=2')).toBe('/matrix/v1/shared/[redacted]?page=2');
+    expect(redactUrl('/v1/notifications?limit=20')).toBe('/v1/notifications?limit=20');
+  });
+
+  it('redacts a ticket in a logged object (an answer or a body)', () => {
+    const { logger, lines } = capturingLogger('info');
+    logger.info({ data: { ticket: 'abc', expiresAt: 'x' } }, 'answer');
+    expect(lines[0]).toMatchObject({ data: { ticket: '[redacted]', expiresAt: 'x' } });
   });
 });

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import pino, { Bindings, ChildLoggerOptions, Level, Logger } from 'pino';
 
 /** Names of secrets: never written, at whatever depth pino's paths reach (top level, one and two levels down, any array item). */
-const SECRET_KEYS = ['password', 'newPassword', 'currentPassword', 'oldPassword', 'sharePassword', 'token', 'accessToken', 'refreshToken', 'idToken', 'secret', 'clientSecret', 'apiKey'];
+const SECRET_KEYS = ['password', 'newPassword', 'currentPassword', 'oldPassword', 'sharePassword', 'token', 'accessToken', 'refreshToken', 'idToken', 'secret', 'clientSecret', 'apiKey', 'ticket'];
 const SECRET_HEADERS = ['authorization', 'cookie', 'set-cookie', 'x-share-password', 'proxy-authorization', 'x-api-key'];
 
 /**
@@ -17,11 +17,12 @@ export const REDACT_PATHS: string[] = [
   ...SECRET_HEADERS.flatMap((h) => ['headers', 'req.headers', 'request.headers', 'res.headers', 'reply.headers'].map((p) => `${p}["${h}"]`)),
 ];
 
-const SECRET_QUERY = /([?&](?:token|access_token|accessToken|refresh_token|refreshToken|password|secret|code)=)[^&#]*/gi;
+const SECRET_QUERY = /([?&](?:token|access_token|accessToken|refresh_token|refreshToken|password|secret|code|ticket)=)[^&#]*/gi;
 
 /**
  * A request URL fit for the logs: the share-link token of the external matrix link
- * (`/v1/shared/<token>`, a credential in the path) and secret query parameters are replaced.
+ * (`/v1/shared/<token>`, a credential in the path) and secret query parameters (the notifications
+ * stream's one-time `ticket` among them) are replaced.
  */
 export function redactUrl(url: string): string {
   return url.replace(/(\/v1\/shared\/)[^/?#]+/, '$1[redacted]').replace(SECRET_QUERY, '$1[redacted]');

@@ -4,7 +4,7 @@
  * envelope and the error body are added here, once, for every operation of every service.
  */
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { isIdempotentOperation } from './idempotency';
+import { ANSWER_NOT_KEPT, isIdempotentOperation } from './idempotency';
 
 type Schema = Record<string, unknown>;
 
@@ -123,7 +123,7 @@ export function describeEnvelopes(doc: OpenAPIObject): OpenAPIObject {
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const [method, operation] of Object.entries(item as Record<string, Operation>)) {
       if (!operation?.responses) continue;
-      if (isIdempotentOperation(method, path)) describeIdempotency(operation);
+      if (isIdempotentOperation(method, path) && !(operation as Record<string, unknown>)[ANSWER_NOT_KEPT]) describeIdempotency(operation);
       const limited = operation.responses['429'];
       operation.responses['429'] = { ...limited, description: limited?.description ?? RATE_LIMITED, headers: { ...limited?.headers, ...RATE_LIMITED_HEADERS } };
       for (const [code, response] of Object.entries(operation.responses)) {

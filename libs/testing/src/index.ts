@@ -17,3 +17,4 @@ export * from './otlp';
 export * from './api/client';
 export * from './authority-model/run';
 export * from './random';
+export * from './browser';

@@ -10,6 +10,8 @@ export interface NotificationsOptions {
   retentionDays: number;
   /** How often each sweep runs: retention, expiring delegations, digest (NOTIFICATIONS_SWEEP_INTERVAL_MS, default 1 hour; 0 = never, e.g. in tests that run them by hand). */
   sweepIntervalMs: number;
+  /** How long a stream ticket may wait to be used (NOTIFICATIONS_STREAM_TICKET_TTL_SECONDS, 1..60, default 30). */
+  streamTicketTtlSeconds: number;
 }
 
 export const NOTIFICATIONS_OPTIONS = Symbol('NOTIFICATIONS_OPTIONS');
@@ -20,5 +22,6 @@ export function loadNotificationsOptions(env: Env): NotificationsOptions {
     maxStreamsPerUser: envInt(env, 'NOTIFICATIONS_SSE_MAX_STREAMS', 5, 1, 100),
     retentionDays: envInt(env, 'NOTIFICATIONS_RETENTION_DAYS', 180, 1, 36_500),
     sweepIntervalMs: envInt(env, 'NOTIFICATIONS_SWEEP_INTERVAL_MS', 3_600_000, 0, 7 * 24 * 3_600_000),
+    streamTicketTtlSeconds: envInt(env, 'NOTIFICATIONS_STREAM_TICKET_TTL_SECONDS', 30, 1, 60),
   };
 }

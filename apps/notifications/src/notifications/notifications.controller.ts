@@ -1,11 +1,12 @@
 import { Body, Controller, Get, Headers, HttpCode, Patch, Post, Query, Res } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiCreatedResponse, ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { ApiAuth, ApiPageResponse, Caller, CurrentCaller, Page, RequirePermission, ResponseMessage, UuidParam, isUuid } from '@ddm/contracts';
+import { ApiBadRequestResponse, ApiCreatedResponse, ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { AcceptsTicket, ApiAuth, ApiPageResponse, Caller, CurrentCaller, Page, RequirePermission, ResponseMessage, UuidParam, isUuid } from '@ddm/contracts';
 import type { FastifyReply } from 'fastify';
 import { NotificationView } from '../core/notification.response';
 import { TenantQuery } from '../core/tenant.query';
 import { StreamRefs } from '../stream/stream-refs';
-import { CountNotificationsQuery, CreateNotificationDto, ListNotificationsQuery, ToggleStatusDto } from './dto/notification-request.dto';
+import { StreamTicketRefs } from '../stream-tickets/stream-ticket-refs';
+import { CountNotificationsQuery, CreateNotificationDto, ListNotificationsQuery, StreamQuery, ToggleStatusDto } from './dto/notification-request.dto';
 import { MarkAllReadResult, NotificationCountsView } from './dto/notification.response';
 import { NotificationsService } from './notifications.service';
 
@@ -62,17 +63,21 @@ export class NotificationsController {
   }
 
   @Get('stream')
+  @AcceptsTicket(StreamTicketRefs)
   @ApiOperation({
     summary: "Stream the caller's new notifications (Server-Sent Events)",
     description:
-      'Each new notification of the caller in the tenant as an `event: notification` with its id; a reconnect sending Last-Event-ID first gets those created after it. ' +
-      'A comment line every 25 s keeps the connection; at most 5 streams per person (the oldest is closed).',
+      'Each new notification of the caller in the tenant as an `event: notification` with its id; a reconnect sending Last-Event-ID (or `lastEventId`) first gets those created after it. ' +
+      'A comment line every 25 s keeps the connection; at most 5 streams per person (the oldest is closed). ' +
+      'Browsers, whose EventSource cannot send the bearer token, send a one-time `ticket` (POST /v1/notifications/stream-tickets) instead; with a bearer token as well, the ticket must be that caller’s.',
   })
   @ApiProduces('text/event-stream')
   @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'The id of the last notification received' })
   @ApiOkResponse({ description: 'An event stream (text/event-stream)' })
-  async stream(@Query() _query: TenantQuery, @CurrentCaller() caller: Caller, @Headers('last-event-id') lastEventId: string | undefined, @Res() reply: FastifyReply): Promise<void> {
-    const lastId = lastEventId && isUuid(lastEventId) ? lastEventId : null;
+  @ApiUnauthorizedResponse({ description: 'No bearer token and no ticket; an invalid or expired token; a ticket unknown, used or expired' })
+  async stream(@Query() query: StreamQuery, @CurrentCaller() caller: Caller, @Headers('last-event-id') lastEventId: string | undefined, @Res() reply: FastifyReply): Promise<void> {
+    const given = query.lastEventId ?? lastEventId;
+    const lastId = given && isUuid(given) ? given : null;
     await this.live.open(reply, caller.tenantId, caller.userId, lastId ? (max) => this.notifications.missed(caller.tenantId, caller.userId, lastId, max) : null);
   }
 

@@ -117,6 +117,8 @@ export class LiveStreams implements OnApplicationBootstrap, BeforeApplicationShu
     reply.hijack();
     const raw = reply.raw;
     raw.writeHead(200, {
+      // What the hooks set so far (CORS for an allowed origin, the security headers): a hijacked reply sends only what is written here.
+      ...(reply.getHeaders() as Record<string, string | string[] | number>),
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache, no-transform',
       connection: 'keep-alive',

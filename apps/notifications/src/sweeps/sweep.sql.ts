@@ -1,4 +1,4 @@
-/** The SQL of the scheduled sweeps: retention and the email digest. */
+/** The SQL of the scheduled sweeps: retention, the email digest, expired stream tickets. */
 import { raw, sql } from '@ddm/platform';
 
 /** Deletes up to `batch` read notifications created more than `days` days ago (oldest first); answers how many. */
@@ -77,3 +77,8 @@ export const claimExpiringSql = (batch: number) =>
     RETURNING d.delegation_id, d.tenant_id, d.delegation_display_id, d.recipient_user_id, d.recipient_position_id, ${raw(
       `to_char(d.expiration_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
     )} AS expiration_date`;
+
+/** Deletes up to `batch` stream tickets that expired unused (a used one is deleted when it is used); answers how many. */
+export const expiredTicketsSql = (batch: number) =>
+  sql`WITH doomed AS (SELECT ticket_hash FROM notifications.stream_tickets WHERE expires_at < now() ORDER BY expires_at LIMIT ${batch})
+    DELETE FROM notifications.stream_tickets t USING doomed WHERE t.ticket_hash = doomed.ticket_hash RETURNING 1`;

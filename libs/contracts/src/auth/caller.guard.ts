@@ -1,12 +1,12 @@
-import { ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { ExecutionContext, Inject, Injectable, Type } from '@nestjs/common';
+import { ModuleRef, Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { AppError, ErrorCode, badRequest, forbidden, unauthenticated } from '../http/errors';
 import { isUuid } from '../http/validation';
 import { PermissionKey } from '../permission-keys';
 import { Caller } from './caller';
 import { CallerResolver } from './caller-resolver';
-import { PERMISSION_KEY, PUBLIC_KEY, TENANT_PARAM_KEY } from './decorators';
+import { PERMISSION_KEY, PUBLIC_KEY, TENANT_PARAM_KEY, TICKET_KEY, TicketHolder, TicketRedeemer } from './decorators';
 import { TokenClaims } from './jwt.strategy';
 import { LRUCache } from 'lru-cache';
 
@@ -14,6 +14,8 @@ interface RouteRule {
   isPublic: boolean;
   permission?: PermissionKey;
   tenantParam: string;
+  /** The provider redeeming `?ticket=` on this route (AcceptsTicket). */
+  ticket?: TicketRedeemer;
 }
 
 interface GuardedRequest {
@@ -54,6 +56,7 @@ export class CallerGuard extends AuthGuard('jwt') {
   constructor(
     private readonly reflector: Reflector,
     @Inject(CALLER_RESOLVER) private readonly resolver: CallerResolver,
+    private readonly moduleRef: ModuleRef,
   ) {
     super();
   }
@@ -64,19 +67,34 @@ export class CallerGuard extends AuthGuard('jwt') {
     const request = context.switchToHttp().getRequest<GuardedRequest>();
     const header = request.headers.authorization;
     const token = typeof header === 'string' && /^Bearer /i.test(header) ? header.slice(7).trim() : '';
-    if (!token) throw unauthenticated('Missing bearer token');
+    const ticket = rule.ticket ? request.query?.ticket : undefined;
+    if (!token && (ticket === undefined || ticket === '')) throw unauthenticated(rule.ticket ? 'Missing bearer token or ticket' : 'Missing bearer token');
 
-    let claims = this.verified.get(token);
-    if (!claims) {
-      await super.canActivate(context);
-      claims = request.user as TokenClaims;
-      if (typeof claims.exp !== 'number') throw unauthenticated('Token has no expiry (exp)');
-      if (typeof claims.sub !== 'string' || !claims.sub) throw unauthenticated('Token has no subject (sub)');
-      const ttl = Math.floor(claims.exp * 1000 - Date.now());
-      if (ttl > 0) this.verified.set(token, claims, { ttl });
+    let claims: TokenClaims | undefined;
+    if (token) {
+      claims = this.verified.get(token);
+      if (!claims) {
+        await super.canActivate(context);
+        claims = request.user as TokenClaims;
+        if (typeof claims.exp !== 'number') throw unauthenticated('Token has no expiry (exp)');
+        if (typeof claims.sub !== 'string' || !claims.sub) throw unauthenticated('Token has no subject (sub)');
+        const ttl = Math.floor(claims.exp * 1000 - Date.now());
+        if (ttl > 0) this.verified.set(token, claims, { ttl });
+      }
     }
+    let holder: TicketHolder | null = null;
+    if (rule.ticket && ticket !== undefined && ticket !== '') {
+      if (typeof ticket !== 'string') throw badRequest('ticket must be a string', [{ field: 'ticket', message: 'must be a string' }]);
+      holder = await rule.ticket.redeem(ticket);
+      if (!holder) throw unauthenticated('The ticket is unknown, used or expired');
+      if (claims && claims.sub !== holder.sub) throw forbidden('The ticket was issued to another caller');
+      const named = this.requestedTenant(request, rule);
+      if (named && named !== holder.tenantId) throw forbidden('The ticket was issued for another tenant');
+      claims ??= { sub: holder.sub, email: holder.email, tid: holder.tenantId, iss: 'ticket', aud: 'ticket', exp: Math.floor(holder.expiresAt.getTime() / 1000) };
+    }
+    if (!claims) throw unauthenticated('Missing bearer token');
 
-    const tenantId = this.requestedTenant(request, rule) ?? (isUuid(claims.tid) ? claims.tid : null);
+    const tenantId = holder?.tenantId ?? this.requestedTenant(request, rule) ?? (isUuid(claims.tid) ? claims.tid : null);
     let reply;
     try {
       reply = await this.resolver.resolve({ sub: claims.sub, email: claims.email, tenantId }, request.id);
@@ -95,6 +113,7 @@ export class CallerGuard extends AuthGuard('jwt') {
       keys: this.keySetOf(reply),
       claims,
     };
+    if (holder && holder.userId !== caller.userId) throw forbidden('The ticket was issued to another caller');
     if (rule.permission && !caller.keys.has(rule.permission)) throw forbidden(`Missing permission "${rule.permission}"`);
     request.caller = caller;
     return true;
@@ -147,6 +166,8 @@ export class CallerGuard extends AuthGuard('jwt') {
         permission: this.reflector.getAllAndOverride<PermissionKey>(PERMISSION_KEY, targets),
         tenantParam: this.reflector.getAllAndOverride<string>(TENANT_PARAM_KEY, targets) ?? 'tenantId',
       };
+      const redeemer = this.reflector.getAllAndOverride<Type<TicketRedeemer> | undefined>(TICKET_KEY, targets);
+      if (redeemer) rule.ticket = this.moduleRef.get(redeemer, { strict: false });
       this.rules.set(handler, rule);
     }
     return rule;

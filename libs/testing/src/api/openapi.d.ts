@@ -2452,6 +2452,26 @@ export interface paths {
         patch: operations["PreferencesController_update"];
         trace?: never;
     };
+    "/v1/notifications/stream-tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a ticket that opens the notifications stream without a bearer token
+         * @description For browsers, whose EventSource cannot send an Authorization header: `new EventSource('/v1/notifications/stream?ticket=' + ticket)`. The ticket is bound to the caller and the tenant, opens one stream (any later use is a 401), and expires at expiresAt (at most 60 s). A stream that ends does not reconnect with it: ask for a new ticket and reopen, with `lastEventId` to get what was missed.
+         */
+        post: operations["StreamTicketsController_issue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/notifications": {
         parameters: {
             query?: never;
@@ -2525,7 +2545,7 @@ export interface paths {
         };
         /**
          * Stream the caller's new notifications (Server-Sent Events)
-         * @description Each new notification of the caller in the tenant as an `event: notification` with its id; a reconnect sending Last-Event-ID first gets those created after it. A comment line every 25 s keeps the connection; at most 5 streams per person (the oldest is closed).
+         * @description Each new notification of the caller in the tenant as an `event: notification` with its id; a reconnect sending Last-Event-ID (or `lastEventId`) first gets those created after it. A comment line every 25 s keeps the connection; at most 5 streams per person (the oldest is closed). Browsers, whose EventSource cannot send the bearer token, send a one-time `ticket` (POST /v1/notifications/stream-tickets) instead; with a bearer token as well, the ticket must be that caller’s.
          */
         get: operations["NotificationsController_stream"];
         put?: never;
@@ -7476,6 +7496,18 @@ export interface components {
              * @enum {string}
              */
             emailDigest: "off" | "daily" | "weekly";
+        };
+        StreamTicketView: {
+            /**
+             * @description Opens one stream: GET /v1/notifications/stream?ticket=<ticket>. Single use; keep it out of logs.
+             * @example q0Zr3c8mJ1c2Vx5a7Q0b9Kx2Yw4n6p8s1u3w5y7A9C0
+             */
+            ticket: string;
+            /**
+             * Format: date-time
+             * @description Unused by then, the ticket is refused (at most 60 s after it was issued)
+             */
+            expiresAt: string;
         };
         CreateNotificationDto: {
             /**
@@ -21625,6 +21657,72 @@ export interface operations {
             };
         };
     };
+    StreamTicketsController_issue: {
+        parameters: {
+            query?: {
+                /** @description The tenant; defaults to the caller's active tenant */
+                tenantId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description When the request committed changes: a token naming them. Sent back to a read that takes it (the authority check, holders, "my authority", a delegation; header `x-consistency-token` or body `consistency.atLeastAsFresh`), it makes that read wait until the changes are applied there. */
+                    "x-consistency-token"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["StreamTicketView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window ends */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the window (the tighter of the caller's and the tenant's budgets) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     NotificationsController_list: {
         parameters: {
             query?: {
@@ -21987,6 +22085,10 @@ export interface operations {
             query?: {
                 /** @description The tenant; defaults to the caller's active tenant */
                 tenantId?: string;
+                /** @description A one-time ticket (POST /v1/notifications/stream-tickets) in place of the bearer token, for browsers (EventSource sends no Authorization header). Used up by this request; unknown, used or expired: 401. Never logged. */
+                ticket?: string;
+                /** @description Like the Last-Event-ID header (which a new EventSource cannot send): first the notifications created after this one */
+                lastEventId?: string;
             };
             header?: {
                 /** @description The id of the last notification received */
@@ -22014,7 +22116,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, invalid or expired token */
+            /** @description No bearer token and no ticket; an invalid or expired token; a ticket unknown, used or expired */
             401: {
                 headers: {
                     [name: string]: unknown;

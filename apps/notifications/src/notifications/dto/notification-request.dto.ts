@@ -3,7 +3,7 @@ import { IsIn, IsObject, IsString, IsUUID, MaxLength, ValidateBy } from 'class-v
 import { OptionalNotNull, PageQuery } from '@ddm/contracts';
 import { STATUSES } from '../../core/notification.rules';
 import { CATEGORIES, TEMPLATE_KEYS } from '../../core/template.rules';
-import { TENANT } from '../../core/tenant.query';
+import { TENANT, TenantQuery } from '../../core/tenant.query';
 import { MAX_PAYLOAD_BYTES, MAX_PLACEHOLDERS, MAX_PLACEHOLDER_LENGTH, TIME_PERIODS, isAllowedActionUrl, payloadBytes, placeholderProblems } from '../notification.rules';
 
 /** POST /v1/notifications */
@@ -121,4 +121,23 @@ export class ToggleStatusDto {
   @ApiProperty({ enum: STATUSES, description: 'READ sets readAt; UNREAD clears it' })
   @IsIn(STATUSES)
   status: (typeof STATUSES)[number];
+}
+
+/** GET /v1/notifications/stream */
+export class StreamQuery extends TenantQuery {
+  @ApiPropertyOptional({
+    maxLength: 100,
+    description:
+      'A one-time ticket (POST /v1/notifications/stream-tickets) in place of the bearer token, for browsers (EventSource sends no Authorization header). ' +
+      'Used up by this request; unknown, used or expired: 401. Never logged.',
+  })
+  @OptionalNotNull()
+  @IsString()
+  @MaxLength(100)
+  ticket?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'Like the Last-Event-ID header (which a new EventSource cannot send): first the notifications created after this one' })
+  @OptionalNotNull()
+  @IsUUID('all')
+  lastEventId?: string;
 }
