@@ -379,7 +379,7 @@ describe('groups (e2e, real Postgres and NATS)', () => {
         expectErrorBody(res, 400);
       }
       const res = await list('?status=FOO');
-      expect(res.body.errors).toEqual([{ field: 'status', message: expect.stringMatching(/ACTIVE, INACTIVE/) }]);
+      expect(res.body.errors).toEqual([{ field: 'status', message: expect.stringMatching(/ACTIVE, INACTIVE/), allowed: ['ACTIVE', 'INACTIVE'] }]);
     });
   });
 
