@@ -5,7 +5,7 @@ import { ListUsersQuery } from './dto/list-users.query';
 import { TenantQuery } from './dto/tenant.query';
 import { UpdatePreferencesDto } from './dto/update-preferences.dto';
 import { ActiveTenantDto, BulkStatusUpdateDto, UpdateUserEntitiesDto } from './dto/update-user.dto';
-import { BulkStatusResult, UserView } from './dto/user.response';
+import { BulkStatusResult, UserGroupView, UserPositionView, UserRoleView, UserView } from './dto/user.response';
 import { UsersService } from './users.service';
 
 @ApiTags('Users')
@@ -28,6 +28,30 @@ export class UsersController {
   @ResponseMessage('User details fetched successfully')
   me(@CurrentCaller() caller: Caller): Promise<UserView> {
     return this.users.getInTenant(caller.tenantId, caller.userId);
+  }
+
+  @Get('roles')
+  @ApiOperation({ summary: 'Get current user roles', description: "The caller's roles in the active tenant (or the tenant named by tenantId); membership is all it needs" })
+  @ApiOkResponse({ type: [UserRoleView], description: 'The caller\'s roles (spec §2.4 userRoles items)' })
+  @ResponseMessage('User roles retrieved successfully')
+  roles(@Query() _query: TenantQuery, @CurrentCaller() caller: Caller): Promise<UserRoleView[]> {
+    return this.users.myLinks(caller.tenantId, caller.userId, 'roles');
+  }
+
+  @Get('positions')
+  @ApiOperation({ summary: 'Get current user positions', description: "The caller's positions in the active tenant (or the tenant named by tenantId); membership is all it needs" })
+  @ApiOkResponse({ type: [UserPositionView], description: 'The caller\'s positions (spec §2.4 userPositions items)' })
+  @ResponseMessage('User positions retrieved successfully')
+  positions(@Query() _query: TenantQuery, @CurrentCaller() caller: Caller): Promise<UserPositionView[]> {
+    return this.users.myLinks(caller.tenantId, caller.userId, 'positions');
+  }
+
+  @Get('groups')
+  @ApiOperation({ summary: 'Get current user groups', description: "The caller's groups in the active tenant (or the tenant named by tenantId), the primary organisation first; membership is all it needs" })
+  @ApiOkResponse({ type: [UserGroupView], description: 'The caller\'s groups (spec §2.4 userGroups items)' })
+  @ResponseMessage('User groups retrieved successfully')
+  groups(@Query() _query: TenantQuery, @CurrentCaller() caller: Caller): Promise<UserGroupView[]> {
+    return this.users.myLinks(caller.tenantId, caller.userId, 'groups');
   }
 
   @Get('tenant/:tenantId/details')

@@ -6,10 +6,10 @@ import { linkProblem } from '../core/user-fields.rules';
 import { ListUsersQuery } from './dto/list-users.query';
 import { UpdatePreferencesDto } from './dto/update-preferences.dto';
 import { BulkStatusUpdateDto, UPDATABLE_FIELDS, UpdateUserEntitiesDto } from './dto/update-user.dto';
-import { BulkStatusResult, UserView, toUserView } from './dto/user.response';
+import { BulkStatusResult, UserGroupView, UserPositionView, UserRoleView, UserView, toUserView } from './dto/user.response';
 import { UserRefs } from './user-refs';
 import { managerProblem } from './user.rules';
-import { activeSystemAdmins, managerChain, userList } from './user.sql';
+import { MY_LINKS_SQL, activeSystemAdmins, managerChain, userList } from './user.sql';
 
 const PREFERENCE_FIELDS = ['displayLanguage', 'dateFormat', 'columnViewSettings', 'dashboardData'] as const;
 
@@ -26,6 +26,15 @@ export class UsersService {
   /** A user as seen in a tenant; 404 when the user is not (or no longer) a member of it. */
   getInTenant(tenantId: string, userId: string): Promise<UserView> {
     return this.users.view(this.db, tenantId, userId);
+  }
+
+  /** The caller's own live roles, positions or groups in a tenant they are a member of (the guard checked it). */
+  async myLinks(tenantId: string, userId: string, kind: 'roles'): Promise<UserRoleView[]>;
+  async myLinks(tenantId: string, userId: string, kind: 'positions'): Promise<UserPositionView[]>;
+  async myLinks(tenantId: string, userId: string, kind: 'groups'): Promise<UserGroupView[]>;
+  async myLinks(tenantId: string, userId: string, kind: keyof typeof MY_LINKS_SQL): Promise<unknown[]> {
+    const [row] = await this.db.query<{ items: unknown[] }>(MY_LINKS_SQL[kind], [tenantId, userId]);
+    return row.items;
   }
 
   /** One page of the tenant's users and their total, in one statement (see userList). */
