@@ -142,4 +142,22 @@ describe("the caller's own memberships and the tenant's currencies (e2e, real Po
       expectErrorBody(bad, 400);
     });
   });
+
+  describe('select on the auth lists (users, tenant roles)', () => {
+    it('only the named keys per item; an unknown name is a 400 listing every field', async () => {
+      for (const [path, pick, some] of [
+        ['/auth/v1/user', ['id', 'email', 'userRoles'], 'userGroups'],
+        [`/auth/v1/tenants/${demo.id}/roles/list`, ['id', 'roleName'], 'relationshipMappings'],
+      ] as const) {
+        const full = await svc.http.get(path, { token: admin });
+        const res = await svc.http.get(`${path}?select=${pick.join(',')}`, { token: admin });
+        expect(res.status).toBe(200);
+        expect(res.body.data.total).toBe(full.body.data.total);
+        expect(res.body.data.data).toEqual(full.body.data.data.map((item: Record<string, unknown>) => Object.fromEntries(pick.map((k) => [k, item[k]]))));
+        const bad = await svc.http.get(`${path}?select=id,nope`, { token: admin });
+        expectErrorBody(bad, 400);
+        expect(bad.body.errors).toEqual([{ field: 'select', message: expect.any(String), allowed: expect.arrayContaining([...pick, some]) }]);
+      }
+    });
+  });
 });

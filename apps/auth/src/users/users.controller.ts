@@ -18,7 +18,7 @@ export class UsersController {
   @ApiOperation({ summary: 'List users', description: "Users of a tenant (query tenantId, default the caller's active tenant)" })
   @ApiPageResponse(UserView, 'Paged users (spec §2.4)')
   @ResponseMessage('Users fetched successfully')
-  list(@Query() query: ListUsersQuery, @CurrentCaller() caller: Caller): Promise<Page<UserView>> {
+  list(@Query() query: ListUsersQuery, @CurrentCaller() caller: Caller): Promise<Page<Partial<UserView>>> {
     return this.users.list(caller.tenantId, query);
   }
 

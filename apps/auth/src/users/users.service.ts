@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Caller, EVENT_SUBJECTS, Page, badRequest, conflict, forbidden, notFound } from '@ddm/contracts';
+import { Caller, EVENT_SUBJECTS, Page, badRequest, conflict, forbidden, notFound, selectPage } from '@ddm/contracts';
 import { Db, SetClause, listPage, sql } from '@ddm/platform';
 import { CallerChanges } from '../core/caller-changes';
 import { linkProblem } from '../core/user-fields.rules';
@@ -38,8 +38,8 @@ export class UsersService {
   }
 
   /** One page of the tenant's users and their total, in one statement (see userList). */
-  list(tenantId: string, q: ListUsersQuery): Promise<Page<UserView>> {
-    return listPage(this.db, userList(tenantId, q), toUserView);
+  async list(tenantId: string, q: ListUsersQuery): Promise<Page<Partial<UserView>>> {
+    return selectPage(await listPage(this.db, userList(tenantId, q), toUserView), q.select);
   }
 
   /**

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Page, SETTINGS_EVENT_SUBJECTS, badRequest, conflict, notFound } from '@ddm/contracts';
+import { Page, SETTINGS_EVENT_SUBJECTS, badRequest, conflict, notFound, selectPage } from '@ddm/contracts';
 import { Db, Queryable, SetClause, Tx, listPage, sql } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { DisableOption } from '../core/disable-options';
@@ -41,8 +41,8 @@ export class GroupsService {
   ) {}
 
   /** One statement: the page of matching groups with parents, children and counts, and the total (see group.sql.ts). */
-  list(tenantId: string, q: ListGroupsQuery): Promise<Page<GroupView>> {
-    return listPage(this.db, groupList(tenantId, q), toGroupView);
+  async list(tenantId: string, q: ListGroupsQuery): Promise<Page<Partial<GroupView>>> {
+    return selectPage(await listPage(this.db, groupList(tenantId, q), toGroupView), q.select);
   }
 
   get(tenantId: string, id: string): Promise<GroupView> {

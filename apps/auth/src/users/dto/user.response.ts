@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { viewFields } from '@ddm/contracts';
 import { USER_STATUSES } from '../user.rules';
 import { ColumnViewSettingsDto, DashboardCellDto } from './update-preferences.dto';
 
@@ -262,3 +263,6 @@ export function toUserView(r: UserRow): UserView {
     isImpersonated: false,
   };
 }
+
+/** Every field of the view: what `select` may name. */
+export const USER_FIELDS = viewFields<UserView>({ id: true, userId: true, loginId: true, idpUserId: true, activeTenantId: true, email: true, name: true, displayName: true, isSAML: true, mobilePhone: true, firstName: true, lastName: true, profileImageUrl: true, currencyName: true, currencyCode: true, accountType: true, autoProvisioned: true, employeeId: true, employeeNumber: true, employeeType: true, employmentType: true, userType: true, sourceId: true, actorType: true, aiAgentType: true, startDate: true, terminationDate: true, customAttributes: true, externalId: true, instanceId: true, systemIntegrationId: true, displayLanguage: true, columnViewSettings: true, searchData: true, managerSync: true, manager: true, isDeleted: true, isExpirePassword: true, createdOn: true, lastLoginDate: true, createdBy: true, updatedOn: true, updatedBy: true, deletedOn: true, delegationsReceived: true, delegationsIssued: true, dashboardData: true, userRoles: true, userPositions: true, userGroups: true, status: true, dateFormat: true, isImpersonated: true });
