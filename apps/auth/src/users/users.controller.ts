@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Patch, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiAuth, ApiPageResponse, Caller, CurrentCaller, Page, RequirePermission, ResponseMessage, UuidParam } from '@ddm/contracts';
 import { ListUsersQuery } from './dto/list-users.query';
 import { TenantQuery } from './dto/tenant.query';
@@ -83,6 +83,7 @@ export class UsersController {
   @RequirePermission('manage:users')
   @ApiOperation({ summary: 'Set the status of users (ACTIVE, INACTIVE, INVITED, or DELETED = soft delete)' })
   @ApiOkResponse({ type: BulkStatusResult })
+  @ApiNotFoundResponse({ description: "An id that is not a live member of the tenant (unknown, deleted or another tenant's), named as userIds.N; nothing was changed" })
   @ResponseMessage('User statuses updated successfully')
   bulkStatus(@Body() body: BulkStatusUpdateDto, @CurrentCaller() caller: Caller): Promise<BulkStatusResult> {
     return this.users.bulkStatus(caller, body);
@@ -92,6 +93,7 @@ export class UsersController {
   @RequirePermission('manage:users')
   @ApiOperation({ summary: "Change a user's names, phone, roles, positions, groups, manager and employee fields" })
   @ApiOkResponse({ type: UserView, description: 'The user (spec §2.4)' })
+  @ApiNotFoundResponse({ description: "The user, or a role, position, group or manager named, is not the tenant's (errors[] names the field: roleIds.N, positionIds.N, groups.N.groupId, managerId); nothing was changed" })
   @ResponseMessage('User updated successfully')
   update(@UuidParam('id') id: string, @Body() body: UpdateUserEntitiesDto, @CurrentCaller() caller: Caller): Promise<UserView> {
     return this.users.updateEntities(caller, id, body);

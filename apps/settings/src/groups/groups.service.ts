@@ -117,6 +117,9 @@ export class GroupsService {
         await requireLiveGroups(tx, tenantId, adding, { what: 'Parent group', field: 'addParentGroupIds', asked: adding });
         await refuseCycles(tx, tenantId, id, adding);
       }
+      // Removing names groups too: each must be a live group of the tenant (a live group that is not a parent changes nothing).
+      const removing = dto.removeParentGroupIds ?? [];
+      await requireLiveGroups(tx, tenantId, removing, { what: 'Parent group', field: 'removeParentGroupIds', asked: removing });
 
       const sets = new SetClause().raw(sql`updated_on = now()`, sql`updated_by = ${by}`);
       if (typeChanged) sets.set('tenant_group_type_id', type!.id);
@@ -184,7 +187,7 @@ async function usableType(q: Queryable, tenantId: string, typeId: string): Promi
       WHERE id = $1 AND tenant_id = $2 AND NOT is_deleted FOR SHARE`,
     [typeId, tenantId],
   );
-  if (!type) throw notFound(`Group type ${typeId} not found`);
+  if (!type) throw notFound(`Group type ${typeId} not found`, [{ field: 'tenantGroupTypeId', message: `Group type ${typeId} not found` }]);
   if (type.status !== 'ACTIVE') throw conflict(`The group type "${type.group_type_name}" is not active`);
   return type;
 }

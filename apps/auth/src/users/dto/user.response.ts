@@ -146,7 +146,7 @@ export class UserView {
 export class BulkStatusResult {
   @ApiProperty({ description: 'Ids asked' }) total: number;
   @ApiProperty({ description: 'Users of the tenant set to the status' }) successful: number;
-  @ApiProperty({ description: 'Ids unknown, of another tenant, deleted, or the caller' }) failed: number;
+  @ApiProperty({ description: 'The caller, if named (never changed by this); an unknown, deleted or other tenant\'s id is a 404 instead' }) failed: number;
 }
 
 /** One row of the user statements (user.sql.ts): the person, the membership, its links as JSON, manager and counts. */
