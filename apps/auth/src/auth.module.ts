@@ -1,7 +1,10 @@
 import { Module } from '@nestjs/common';
 import { CallerResponder } from './callers/caller-responder';
 import { CallersService } from './callers/callers.service';
+import { CURRENCY_RATES } from './consumers/currency-rates.projection';
 import { DELEGATIONS } from './consumers/delegation.projection';
+import { CurrenciesController } from './currencies/currencies.controller';
+import { CurrenciesService } from './currencies/currencies.service';
 import { GROUPS, POSITIONS } from './consumers/settings.projection';
 import { CallerChanges } from './core/caller-changes';
 import { InvitationsController } from './invitations/invitations.controller';
@@ -21,7 +24,7 @@ import { UsersService } from './users/users.service';
 
 @Module({
   // InvitationsController before UsersController: its static routes (create, bulk-*) are registered first.
-  controllers: [InvitationsController, UsersController, TenantsController, TenantSettingsController, RolesController, PermissionKeysController],
+  controllers: [InvitationsController, UsersController, CurrenciesController, TenantsController, TenantSettingsController, RolesController, PermissionKeysController],
   providers: [
     // Mail settings are read (and checked) when the module starts: a wrong value stops the service naming the variable.
     { provide: MAIL_OPTIONS, useFactory: () => loadMailOptions(process.env) },
@@ -35,8 +38,9 @@ import { UsersService } from './users/users.service';
     TenantSettingsService,
     RolesService,
     UsersService,
+    CurrenciesService,
     InvitationsService,
-    projectionConsumers(POSITIONS, GROUPS, DELEGATIONS),
+    projectionConsumers(POSITIONS, GROUPS, DELEGATIONS, CURRENCY_RATES),
   ],
   exports: [TenantsService],
 })

@@ -14,6 +14,7 @@ import { AuthViewAuditKey1765800000002 } from './migrations/1765800000002-auth-v
 import { AuthTenantOfChildRows1765800000003 } from './migrations/1765800000003-auth-tenant-of-child-rows';
 import { AuthPeopleAndTenantsAudit1766000000000 } from './migrations/1766000000000-auth-people-and-tenants-audit';
 import { AuthChangeIds1766200000000 } from './migrations/1766200000000-auth-change-ids';
+import { AuthCurrencyRatesProjection1766300000000 } from './migrations/1766300000000-auth-currency-rates-projection';
 
 /** The auth schema: used by the service and by `migrate`. */
 export const authDataSource: ServiceDataSource = {
@@ -35,5 +36,6 @@ export const authDataSource: ServiceDataSource = {
     AuthTenantOfChildRows1765800000003,
     AuthPeopleAndTenantsAudit1766000000000,
     AuthChangeIds1766200000000,
+    AuthCurrencyRatesProjection1766300000000,
   ],
 };

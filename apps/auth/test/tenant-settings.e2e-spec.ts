@@ -123,7 +123,8 @@ describe('tenant delegation settings (e2e, real Postgres and NATS)', () => {
     for (const baseCurrency of ['XYZ', 'eur', 'EURO', '', 840]) {
       const res = await patch({ baseCurrency });
       expectErrorBody(res, 400);
-      expect(res.body.errors).toEqual([{ field: 'baseCurrency', message: expect.stringMatching(/ISO 4217/) }]);
+      // The field takes one of a list: every accepted code is in `allowed`.
+      expect(res.body.errors).toEqual([{ field: 'baseCurrency', message: expect.stringMatching(/ISO 4217/), allowed: Intl.supportedValuesOf('currency') }]);
     }
     for (const value of ['yes', 1, 'true', {}]) {
       const res = await patch({ delegationApprovalRequired: value });

@@ -372,6 +372,18 @@ describe('users (e2e, real Postgres and NATS)', () => {
         expectErrorBody(res, 404);
         expect(res.body.message).toMatch(message);
       }
+      // The 404 names the field and the index of the unknown id.
+      const named: [Record<string, unknown>, string][] = [
+        [{ positionIds: [positions.cro.id, positions.foreign.id] }, 'positionIds.1'],
+        [{ groups: [{ groupId: groups.finance.id }, { groupId: groups.foreign.id }] }, 'groups.1.groupId'],
+        [{ roleIds: [await roleIdOf(demo.id, 'Auditor'), await roleIdOf(other.id, 'Auditor')] }, 'roleIds.1'],
+        [{ managerId: other.users[0].id }, 'managerId'],
+      ];
+      for (const [body, field] of named) {
+        const res = await svc.http.patch(`/auth/v1/user/update-entities/${id}`, { token: admin, body });
+        expectErrorBody(res, 404);
+        expect(res.body.errors).toEqual([{ field, message: res.body.message }]);
+      }
       expectErrorBody(await svc.http.patch(`/auth/v1/user/update-entities/${other.users[0].id}`, { token: admin, body: { firstName: 'X' } }), 404);
       // Nothing of the refused changes stuck.
       const u = await svc.http.get(`/auth/v1/user/${id}`, { token: admin });
@@ -435,15 +447,28 @@ describe('users (e2e, real Postgres and NATS)', () => {
   describe('PATCH /auth/v1/user/bulk-status-update', () => {
     const path = '/auth/v1/user/bulk-status-update';
 
-    it('changes the users of the tenant in one go; unknown ids, other tenants and the caller count as failed', async () => {
-      const ids = [idOf('staff30@demo.test'), idOf('staff31@demo.test'), other.users[0].id, '0190a000-0000-7000-8000-00000000beef', idOf('admin@demo.test')];
+    it('changes the users of the tenant in one go; the caller is never changed and counts as failed', async () => {
+      const ids = [idOf('staff30@demo.test'), idOf('staff31@demo.test'), idOf('admin@demo.test')];
       const res = await svc.http.patch(path, { token: admin, body: { tenantId: demo.id, userIds: ids, status: 'INACTIVE' } });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ statusCode: 200, message: 'User statuses updated successfully', data: { total: 5, successful: 2, failed: 3 } });
+      expect(res.body).toMatchObject({ statusCode: 200, message: 'User statuses updated successfully', data: { total: 3, successful: 2, failed: 1 } });
       expect((await svc.http.get(`/auth/v1/user/${ids[0]}`, { token: admin })).body.data.status).toBe('INACTIVE');
-      // The other tenant's user was not touched.
-      expect((await svc.http.get('/auth/v1/user/details', { token: otherAdmin })).body.data.status).toBe('ACTIVE');
       expect((await svc.http.get('/auth/v1/user/details', { token: admin })).body.data.status).toBe('ACTIVE');
+    });
+
+    it("404 naming each id that is not a live member of the tenant (unknown, another tenant's), and nothing changed", async () => {
+      const unknown = '0190a000-0000-7000-8000-00000000beef';
+      const ids = [idOf('staff35@demo.test'), other.users[0].id, unknown];
+      const res = await svc.http.patch(path, { token: admin, body: { tenantId: demo.id, userIds: ids, status: 'INACTIVE' } });
+      expectErrorBody(res, 404);
+      expect(res.body.errors).toEqual([
+        { field: 'userIds.1', message: `User ${other.users[0].id} not found` },
+        { field: 'userIds.2', message: `User ${unknown} not found` },
+      ]);
+      expect(res.body.message).toMatch(/nothing was changed$/);
+      // Nothing changed: the live member named with them, and the other tenant's user.
+      expect((await svc.http.get(`/auth/v1/user/${ids[0]}`, { token: admin })).body.data.status).toBe('ACTIVE');
+      expect((await svc.http.get('/auth/v1/user/details', { token: otherAdmin })).body.data.status).toBe('ACTIVE');
     });
 
     it('an INACTIVE user is refused at once, and let in again once ACTIVE', async () => {
@@ -474,8 +499,10 @@ describe('users (e2e, real Postgres and NATS)', () => {
       const event = await until(async () => events.messages.find((m) => m.data.user?.id === id), 'evt.auth.user.deleted');
       events.stop();
       expect(event.data).toMatchObject({ tenantId: demo.id, user: { id, email: 'staff33@demo.test', status: 'DELETED' } });
-      // Deleted once: a second delete changes nothing.
-      expect((await svc.http.patch(path, { token: admin, body: { tenantId: demo.id, userIds: [id], status: 'DELETED' } })).body.data).toEqual({ total: 1, successful: 0, failed: 1 });
+      // Deleted once: a deleted user is no live member, so a second delete is a 404 naming it and changes nothing.
+      const again404 = await svc.http.patch(path, { token: admin, body: { tenantId: demo.id, userIds: [id], status: 'DELETED' } });
+      expectErrorBody(again404, 404);
+      expect(again404.body.errors).toEqual([{ field: 'userIds.0', message: `User ${id} not found` }]);
       // Invited again: the same person, a fresh INVITED membership with what the new invitation says.
       const again = await invite({ email: 'staff33@demo.test', firstName: 'Back', lastName: 'Again', roleIds: [await roleIdOf(demo.id, 'Auditor')] });
       expect(again.status).toBe(200);

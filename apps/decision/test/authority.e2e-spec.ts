@@ -284,6 +284,12 @@ describe('authority check (e2e)', () => {
     expect(saved.status).toBe(200);
     expect(saved.body.data).toEqual({ baseCurrency: 'USD', rates: [{ currency: 'EUR', rate: '1.25', validFrom: '2020-01-01' }, { currency: 'EUR', rate: '1.1', validFrom: today }, { currency: 'GBP', rate: '1.3', validFrom: '2020-01-01' }] });
     expect((await h.svc.http.get('/decision/v1/authority/currency-rates', { token: h.tokens.auditor })).body.data).toEqual(saved.body.data);
+    // The auth area answers the tenant's currencies from this event: the currencies with a rate, each once, sorted.
+    const [replaced] = await h.db.query<{ payload: Record<string, unknown> }>(
+      `SELECT payload FROM decision.outbox WHERE subject = 'evt.decision.currency-rates.replaced' AND payload->>'tenantId' = $1 ORDER BY created_at DESC, id DESC LIMIT 1`,
+      [h.demo.id],
+    );
+    expect(replaced.payload).toEqual({ tenantId: h.demo.id, currencies: ['EUR', 'GBP'], version: expect.any(Number) });
 
     // Today EUR 90,000 = USD 99,000 (within 100,000); EUR 90,910 = USD 100,001 is not.
     expect((await ask('90000', 'EUR')).body.data).toMatchObject({ allowed: true, limit: { value: '100000', unit: 'USD' } });

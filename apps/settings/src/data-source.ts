@@ -12,6 +12,7 @@ import { SettingsTenantIsolation1765800000000 } from './migrations/1765800000000
 import { SettingsAuditTrail1765800000001 } from './migrations/1765800000001-settings-audit-trail';
 import { SettingsTenantOfChildRows1765800000003 } from './migrations/1765800000003-settings-tenant-of-child-rows';
 import { SettingsChangeIds1766200000000 } from './migrations/1766200000000-settings-change-ids';
+import { SettingsDocumentVersioning1766300000000 } from './migrations/1766300000000-settings-document-versioning';
 
 /** The settings schema: used by the service and by `migrate`. */
 export const settingsDataSource: ServiceDataSource = {
@@ -31,5 +32,6 @@ export const settingsDataSource: ServiceDataSource = {
     SettingsAuditTrail1765800000001,
     SettingsTenantOfChildRows1765800000003,
     SettingsChangeIds1766200000000,
+    SettingsDocumentVersioning1766300000000,
   ],
 };

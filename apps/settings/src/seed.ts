@@ -4,6 +4,7 @@ import { AuthorityTypeRefs } from './authority-types/authority-type-refs';
 import { DecisionCategoriesService } from './decision-categories/decision-categories.service';
 import { DecisionRolesService } from './decision-roles/decision-roles.service';
 import { DecisionSectionsService } from './decision-sections/decision-sections.service';
+import { DocumentVersioningRefs } from './document-versioning/document-versioning-refs';
 import { GroupTypeRefs } from './group-types/group-type-refs';
 import { GroupsService } from './groups/groups.service';
 import { PositionsService } from './positions/positions.service';
@@ -94,7 +95,7 @@ export interface SettingsSeedResult {
 
 /**
  * The settings structure of Demo Co (other tenants get their default group and authority types
- * only). Safe to run again: a group, position, role, section or category already there by name is
+ * and document versioning fields only). Safe to run again: a group, position, role, section or category already there by name is
  * kept. Everything goes through the services, so the events other areas project are published as
  * for any change.
  */
@@ -102,6 +103,7 @@ export async function seedSettings(app: INestApplicationContext, tenant: { id: s
   const db = app.get(Db);
   await app.get(GroupTypeRefs).ensureDefaults(tenant.id);
   await app.get(AuthorityTypeRefs).ensureDefaults(tenant.id);
+  await app.get(DocumentVersioningRefs).ensureDefaults(tenant.id);
   if (tenant.name !== 'Demo Co') return countsOf(db, tenant.id);
 
   const types = new Map(

@@ -17,6 +17,9 @@ import { DecisionRolesService } from './decision-roles/decision-roles.service';
 import { DecisionSectionsController } from './decision-sections/decision-sections.controller';
 import { DecisionSectionsService } from './decision-sections/decision-sections.service';
 import { DocumentTypeRefs } from './document-types/document-type-refs';
+import { DocumentVersioningRefs } from './document-versioning/document-versioning-refs';
+import { DocumentVersioningController } from './document-versioning/document-versioning.controller';
+import { DocumentVersioningService } from './document-versioning/document-versioning.service';
 import { DocumentTypesController } from './document-types/document-types.controller';
 import { DocumentTypesService } from './document-types/document-types.service';
 import { GroupTypeRefs } from './group-types/group-type-refs';
@@ -44,6 +47,7 @@ import { PositionsService } from './positions/positions.service';
     AuthorityTypesController,
     ActionTemplatesController,
     DocumentTypesController,
+    DocumentVersioningController,
   ],
   providers: [
     GroupTypeRefs,
@@ -63,6 +67,8 @@ import { PositionsService } from './positions/positions.service';
     ActionTemplateDefaultsConsumer,
     DocumentTypeRefs,
     DocumentTypesService,
+    DocumentVersioningRefs,
+    DocumentVersioningService,
     projectionConsumers(DELEGATIONS),
   ],
   exports: [GroupTypesService, GroupsService, PositionsService, DecisionRolesService, DecisionSectionsService, DecisionCategoriesService, AuthorityTypesService, DocumentTypesService],

@@ -379,7 +379,7 @@ describe('groups (e2e, real Postgres and NATS)', () => {
         expectErrorBody(res, 400);
       }
       const res = await list('?status=FOO');
-      expect(res.body.errors).toEqual([{ field: 'status', message: expect.stringMatching(/ACTIVE, INACTIVE/) }]);
+      expect(res.body.errors).toEqual([{ field: 'status', message: expect.stringMatching(/ACTIVE, INACTIVE/), allowed: ['ACTIVE', 'INACTIVE'] }]);
     });
   });
 
@@ -469,8 +469,9 @@ describe('groups (e2e, real Postgres and NATS)', () => {
       const a = await make('Parent A');
       const b = await make('Parent B');
       const c = await make('Child C', { parentGroupIds: [a.id] });
-      // a.id is already a parent (kept as is); an id that is not a parent is ignored on removal.
-      const res = await patch(c.id, { addParentGroupIds: [b.id, a.id], removeParentGroupIds: [randomUUID()] });
+      const notAParent = await make('Not A Parent');
+      // a.id is already a parent (kept as is); a live group that is not a parent is ignored on removal.
+      const res = await patch(c.id, { addParentGroupIds: [b.id, a.id], removeParentGroupIds: [notAParent.id] });
       expect(res.status).toBe(200);
       expect(res.body.data.parentGroups.map((p: Group) => p.parentId).sort()).toEqual([a.id, b.id].sort());
       const swapped = (await patch(c.id, { removeParentGroupIds: [a.id] })).body.data;
@@ -482,6 +483,30 @@ describe('groups (e2e, real Postgres and NATS)', () => {
       expect(foreign.body.message).toBe(`Parent group not found: ${otherGroup.id}`);
       expect(foreign.body.errors).toEqual([{ field: 'addParentGroupIds.0', message: `Parent group ${otherGroup.id} not found` }]);
       expect((await get(c.id)).body.data.parentGroups.length).toBe(1);
+      // Removing an unknown or another tenant's group is a 404 naming it, and nothing of the change sticks.
+      const unknown = randomUUID();
+      const removal = await patch(c.id, { groupName: 'Child C renamed', removeParentGroupIds: [b.id, unknown, otherGroup.id] });
+      expectErrorBody(removal, 404);
+      expect(removal.body.errors).toEqual([
+        { field: 'removeParentGroupIds.1', message: `Parent group ${unknown} not found` },
+        { field: 'removeParentGroupIds.2', message: `Parent group ${otherGroup.id} not found` },
+      ]);
+      expect((await get(c.id)).body.data).toMatchObject({ groupName: 'Child C', parentGroups: [expect.objectContaining({ parentId: b.id })] });
+    });
+
+    it("an unknown or another tenant's tenantGroupTypeId is a 404 naming the field; nothing is created or changed", async () => {
+      const otherType = (await h.svc.http.get('/settings/v1/group-types', { token: h.tokens.otherAdmin })).body.data.data[0].id;
+      for (const typeId of [randomUUID(), otherType]) {
+        const created = await create({ tenantGroupTypeId: typeId, groupName: 'Typeless' });
+        expectErrorBody(created, 404);
+        expect(created.body.errors).toEqual([{ field: 'tenantGroupTypeId', message: `Group type ${typeId} not found` }]);
+      }
+      expect((await list('?search=Typeless')).body.data.total).toBe(0);
+      const g = await make('Typed');
+      const changed = await patch(g.id, { tenantGroupTypeId: otherType, groupName: 'Typed renamed' });
+      expectErrorBody(changed, 404);
+      expect(changed.body.errors).toEqual([{ field: 'tenantGroupTypeId', message: `Group type ${otherType} not found` }]);
+      expect((await get(g.id)).body.data.groupName).toBe('Typed');
     });
 
     it('a parent that is the group itself or one of its descendants is a 400 naming the field', async () => {

@@ -557,17 +557,15 @@ describe('positions (e2e, real Postgres and NATS)', () => {
   });
 
   describe('PATCH /settings/v1/positions/bulk-status-update', () => {
-    it('{ total, successful, failed }: unknown and Other Co ids fail; changed positions get an updated event each', async () => {
+    it('{ total, successful, failed }: every position named is set; changed positions get an updated event each', async () => {
       const a = (await create({ positionName: 'Bulk A' })).body.data as Position;
       const b = (await create({ positionName: 'Bulk B', status: 'INACTIVE' })).body.data as Position;
-      const theirs = (await create({ positionName: 'Bulk Theirs' }, h.tokens.otherAdmin)).body.data as Position;
       const before = (await outbox('evt.settings.position.updated')).length;
-      const res = await h.svc.http.patch(`${P}/bulk-status-update`, { token: h.tokens.admin, body: { ids: [a.id, b.id, randomUUID(), theirs.id, a.id], status: 'INACTIVE' } });
+      const res = await h.svc.http.patch(`${P}/bulk-status-update`, { token: h.tokens.admin, body: { ids: [a.id, b.id, a.id], status: 'INACTIVE' } });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ statusCode: 200, message: 'Positions updated successfully' });
-      expect(res.body.data).toEqual({ total: 4, successful: 2, failed: 2 });
+      expect(res.body.data).toEqual({ total: 2, successful: 2, failed: 0 });
       expect((await h.svc.http.get(`${P}/${a.id}`, { token: h.tokens.admin })).body.data.status).toBe('INACTIVE');
-      expect((await h.svc.http.get(`${P}/${theirs.id}`, { token: h.tokens.otherAdmin })).body.data.status).toBe('ACTIVE');
       const events = (await outbox('evt.settings.position.updated')).slice(before);
       expect(events.map((e) => e.payload.position.id)).toEqual([a.id]); // b already INACTIVE
       const changed = (await h.svc.http.get(`${P}/${a.id}`, { token: h.tokens.admin })).body.data;
@@ -577,17 +575,33 @@ describe('positions (e2e, real Postgres and NATS)', () => {
       });
     });
 
+    it("404 naming each id unknown or of Other Co (ids.N), and nothing changed", async () => {
+      const a = (await create({ positionName: 'Bulk Kept' })).body.data as Position;
+      const theirs = (await create({ positionName: 'Bulk Theirs' }, h.tokens.otherAdmin)).body.data as Position;
+      const unknown = randomUUID();
+      const before = (await outbox('evt.settings.position.updated')).length;
+      const res = await h.svc.http.patch(`${P}/bulk-status-update`, { token: h.tokens.admin, body: { ids: [a.id, unknown, theirs.id], status: 'INACTIVE' } });
+      expectErrorBody(res, 404);
+      expect(res.body.errors).toEqual([
+        { field: 'ids.1', message: `Position ${unknown} not found` },
+        { field: 'ids.2', message: `Position ${theirs.id} not found` },
+      ]);
+      expect((await h.svc.http.get(`${P}/${a.id}`, { token: h.tokens.admin })).body.data.status).toBe('ACTIVE');
+      expect((await h.svc.http.get(`${P}/${theirs.id}`, { token: h.tokens.otherAdmin })).body.data.status).toBe('ACTIVE');
+      expect((await outbox('evt.settings.position.updated')).length).toBe(before);
+    });
+
     it('400 for no ids, 501 ids, a malformed id or an unknown status; 403 for auditor and manager', async () => {
       const path = `${P}/bulk-status-update`;
       expectErrorBody(await h.svc.http.patch(path, { token: h.tokens.admin, body: { ids: [], status: 'ACTIVE' } }), 400);
       expectErrorBody(await h.svc.http.patch(path, { token: h.tokens.admin, body: { ids: Array.from({ length: 501 }, () => randomUUID()), status: 'ACTIVE' } }), 400);
       expectErrorBody(await h.svc.http.patch(path, { token: h.tokens.admin, body: { ids: ['x'], status: 'ACTIVE' } }), 400);
       expectErrorBody(await h.svc.http.patch(path, { token: h.tokens.admin, body: { ids: [randomUUID()], status: 'DELETED' } }), 400);
-      expect((await h.svc.http.patch(path, { token: h.tokens.admin, body: { ids: Array.from({ length: 500 }, () => randomUUID()), status: 'ACTIVE' } })).body.data).toEqual({
-        total: 500,
-        successful: 0,
-        failed: 500,
-      });
+      // 500 ids are taken (the limit); unknown ones are a 404 naming every one.
+      const fiveHundred = await h.svc.http.patch(path, { token: h.tokens.admin, body: { ids: Array.from({ length: 500 }, () => randomUUID()), status: 'ACTIVE' } });
+      expectErrorBody(fiveHundred, 404);
+      expect(fiveHundred.body.errors).toHaveLength(500);
+      expect(fiveHundred.body.message).toMatch(/nothing was changed$/);
       for (const token of [h.tokens.auditor, h.tokens.manager]) expectErrorBody(await h.svc.http.patch(path, { token, body: { ids: [randomUUID()], status: 'ACTIVE' } }), 403);
     });
   });

@@ -32,7 +32,12 @@ const FIELD_ERROR: Schema = {
   required: ['field', 'message'],
   properties: {
     field: { type: 'string', description: 'The body field (dotted path for nested ones) or query parameter' },
-    message: { type: 'string' },
+    message: { type: 'string', description: 'At most 300 characters; a longer one ends at a word boundary with "…"' },
+    allowed: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'When the field takes one of a list of values (select, sortBy, a status): every accepted value, however long the message',
+    },
   },
 };
 

@@ -49,8 +49,10 @@ describe('the rules of the fields a user carries (users and invitations)', () =>
     const known: KnownRefs = { roles: new Map([['r1', ['view:decisions']], ['r2', ['manage:users']]]), positions: new Set(['p1']), groups: new Set([G1]), members: new Set(['m1']) };
     const held = new Set(['view:decisions']);
     expect(linkProblem({ roleIds: ['r1'], positionIds: ['p1'], groups: [{ groupId: G1 }], managerId: 'm1' }, known, held)).toBeNull();
-    expect(linkProblem({ roleIds: ['r9'], positionIds: ['p9'] }, known, held)).toEqual({ kind: 'not_found', field: 'roleIds', message: 'Role r9 not found in this tenant' });
-    expect(linkProblem({ groups: [{ groupId: G2 }] }, known, held)).toMatchObject({ kind: 'not_found', field: 'groups' });
+    expect(linkProblem({ roleIds: ['r9'], positionIds: ['p9'] }, known, held)).toEqual({ kind: 'not_found', field: 'roleIds.0', message: 'Role r9 not found in this tenant' });
+    expect(linkProblem({ roleIds: ['r1', 'r9'] }, known, held)).toMatchObject({ kind: 'not_found', field: 'roleIds.1' });
+    expect(linkProblem({ positionIds: ['p1', 'p9'] }, known, held)).toEqual({ kind: 'not_found', field: 'positionIds.1', message: 'Position p9 not found in this tenant' });
+    expect(linkProblem({ groups: [{ groupId: G1 }, { groupId: G2 }] }, known, held)).toMatchObject({ kind: 'not_found', field: 'groups.1.groupId' });
     expect(linkProblem({ managerId: 'm9' }, known, held)).toMatchObject({ kind: 'not_found', field: 'managerId' });
     expect(linkProblem({ roleIds: ['r2'] }, known, held)).toEqual({ kind: 'forbidden', field: 'roleIds', message: 'You cannot grant permissions you do not hold: manage:users' });
   });

@@ -73,12 +73,12 @@ export function linkProblem(
   known: KnownRefs,
   callerKeys: ReadonlySet<string>,
 ): LinkProblem | null {
-  const missingRole = item.roleIds?.find((id) => !known.roles.has(id));
-  if (missingRole) return { kind: 'not_found', field: 'roleIds', message: `Role ${missingRole} not found in this tenant` };
-  const missingPosition = item.positionIds?.find((id) => !known.positions.has(id));
-  if (missingPosition) return { kind: 'not_found', field: 'positionIds', message: `Position ${missingPosition} not found in this tenant` };
-  const missingGroup = item.groups?.find((g) => !known.groups.has(g.groupId));
-  if (missingGroup) return { kind: 'not_found', field: 'groups', message: `Group ${missingGroup.groupId} not found in this tenant` };
+  const role = (item.roleIds ?? []).findIndex((id) => !known.roles.has(id));
+  if (role >= 0) return { kind: 'not_found', field: `roleIds.${role}`, message: `Role ${item.roleIds![role]} not found in this tenant` };
+  const position = (item.positionIds ?? []).findIndex((id) => !known.positions.has(id));
+  if (position >= 0) return { kind: 'not_found', field: `positionIds.${position}`, message: `Position ${item.positionIds![position]} not found in this tenant` };
+  const group = (item.groups ?? []).findIndex((g) => !known.groups.has(g.groupId));
+  if (group >= 0) return { kind: 'not_found', field: `groups.${group}.groupId`, message: `Group ${item.groups![group].groupId} not found in this tenant` };
   if (item.managerId && !known.members.has(item.managerId)) return { kind: 'not_found', field: 'managerId', message: `Manager ${item.managerId} not found in this tenant` };
   const beyond = keysBeyondCaller((item.roleIds ?? []).flatMap((id) => known.roles.get(id) ?? []), callerKeys);
   if (beyond.length) return { kind: 'forbidden', field: 'roleIds', message: `You cannot grant permissions you do not hold: ${beyond.join(', ')}` };

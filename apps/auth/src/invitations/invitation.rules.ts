@@ -55,7 +55,7 @@ export function invitationProblem(
 /** The HTTP error of a single invitation (create): 409 email taken or repeated, 404 unknown id, 403 key not held, 400 another tenant (naming tenantId). */
 export function invitationError(f: InviteFailure): AppError {
   const code = { conflict: ErrorCode.Conflict, not_found: ErrorCode.NotFound, forbidden: ErrorCode.Forbidden, invalid: ErrorCode.ValidationFailed }[f.kind];
-  return new AppError(code, f.message, f.kind === 'invalid' && f.field ? [{ field: f.field, message: f.message }] : undefined);
+  return new AppError(code, f.message, f.field ? [{ field: f.field, message: f.message }] : undefined);
 }
 
 /** What bulk-invite answers for one item: its failure, else whether its invitation email went (or was not asked for). */

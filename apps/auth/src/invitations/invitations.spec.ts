@@ -47,9 +47,10 @@ describe('invitation rules', () => {
 
     it('then its links: an unknown id is a 404, a key the caller does not hold a 403', () => {
       const unknown = invitationProblem({ roleIds: ['r9'] }, facts);
-      expect(unknown).toMatchObject({ kind: 'not_found', field: 'roleIds' });
+      expect(unknown).toMatchObject({ kind: 'not_found', field: 'roleIds.0' });
       expect(invitationError(unknown!).getStatus()).toBe(404);
-      expect(invitationError(unknown!).errors).toBeUndefined();
+      // The 404 names the field and the index of the unknown id.
+      expect(invitationError(unknown!).errors).toEqual([{ field: 'roleIds.0', message: 'Role r9 not found in this tenant' }]);
       const beyond = invitationProblem({ roleIds: ['r2'] }, facts);
       expect(beyond).toMatchObject({ kind: 'forbidden', field: 'roleIds' });
       expect(invitationError(beyond!).getStatus()).toBe(403);

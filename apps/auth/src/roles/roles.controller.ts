@@ -17,7 +17,7 @@ export class RolesController {
   @ApiOperation({ summary: 'List tenant roles' })
   @ApiPageResponse(TenantRoleView, 'Paged tenant roles (spec §2.8)')
   @ResponseMessage('Tenant roles fetched successfully')
-  list(@UuidParam('id') tenantId: string, @Query() query: ListRolesQuery): Promise<Page<TenantRoleView>> {
+  list(@UuidParam('id') tenantId: string, @Query() query: ListRolesQuery): Promise<Page<Partial<TenantRoleView>>> {
     return this.roles.list(tenantId, query);
   }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Caller, Page, badRequest, conflict, forbidden, notFound } from '@ddm/contracts';
+import { Caller, Page, badRequest, conflict, forbidden, notFound, selectPage } from '@ddm/contracts';
 import { Db, Queryable, SetClause, TenantUniqueName, listPage, refuseTakenName, sql, writeUniqueName } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { CallerChanges } from '../core/caller-changes';
@@ -26,8 +26,8 @@ export class RolesService {
     private readonly users: UserRefs,
   ) {}
 
-  list(tenantId: string, q: ListRolesQuery): Promise<Page<TenantRoleView>> {
-    return listPage(this.db, roleList(tenantId, q), toTenantRoleView);
+  async list(tenantId: string, q: ListRolesQuery): Promise<Page<Partial<TenantRoleView>>> {
+    return selectPage(await listPage(this.db, roleList(tenantId, q), toTenantRoleView), q.select);
   }
 
   async get(tenantId: string, roleId: string): Promise<TenantRoleView> {

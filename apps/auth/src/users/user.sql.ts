@@ -20,6 +20,38 @@ function positionsOf(tenant: string, user: string): string {
       WHERE up.tenant_id = ${tenant} AND up.user_id = ${user} AND NOT up.is_deleted)`;
 }
 
+/** The user's live roles in the tenant (spec §2.4 `userRoles`). */
+function rolesOf(tenant: string, user: string): string {
+  return `(SELECT json_agg(json_build_object('id', ur.id, 'tenantId', ur.tenant_id, 'tenantRoleId', ur.tenant_role_id,
+            'roleName', r.role_name, 'autoProvisioned', ur.auto_provisioned, 'instanceId', ur.instance_id,
+            'createdOn', ${iso('ur.created_on')}, 'deletedOn', ${iso('ur.deleted_on')}, 'updatedOn', ${iso('ur.updated_on')}) ORDER BY r.role_name, r.id)
+     FROM auth.user_roles ur JOIN auth.tenant_roles r ON r.id = ur.tenant_role_id AND NOT r.is_deleted
+    WHERE ur.tenant_id = ${tenant} AND ur.user_id = ${user} AND ur.deleted_on IS NULL)`;
+}
+
+/** The user's live group links in the tenant (spec §2.4 `userGroups`), the primary organisation first, named by the projection. */
+function groupsOf(tenant: string, user: string): string {
+  return `(SELECT json_agg(json_build_object(
+            'id', ug.id, 'tenantId', ug.tenant_id, 'userId', ug.user_id, 'groupId', ug.group_id,
+            'groupTypeId', g.tenant_group_type_id, 'groupName', g.group_name, 'groupTypeName', g.tenant_group_type_name,
+            'displayName', g.display_name, 'isPrimaryOrg', ug.is_primary_org, 'externalId', ug.external_id,
+            'instanceId', ug.instance_id, 'primaryOrgSetOn', ${iso('ug.primary_org_set_on')}, 'autoProvisioned', ug.auto_provisioned,
+            'isDeleted', ug.is_deleted, 'deletedOn', ${iso('ug.deleted_on')}, 'createdOn', ${iso('ug.created_on')}, 'updatedOn', ${iso('ug.updated_on')})
+            ORDER BY ug.is_primary_org DESC, g.group_name, g.id)
+     FROM auth.user_groups ug JOIN auth.group_projection g ON g.id = ug.group_id AND NOT g.is_deleted
+    WHERE ug.tenant_id = ${tenant} AND ug.user_id = ${user} AND NOT ug.is_deleted)`;
+}
+
+/**
+ * One kind of the caller's own memberships in a tenant (GET /auth/v1/user/roles|positions|groups):
+ * $1 = tenant id, $2 = user id; `items` is the array (empty when none).
+ */
+export const MY_LINKS_SQL = {
+  roles: `SELECT coalesce(${rolesOf('$1', '$2')}, '[]') AS items`,
+  positions: `SELECT coalesce(${positionsOf('$1', '$2')}, '[]') AS items`,
+  groups: `SELECT coalesce(${groupsOf('$1', '$2')}, '[]') AS items`,
+} as const;
+
 /** The name an audit column's user id is answered as: the name the caller signs with (else the email). */
 const nameOf = (userId: string) => `(SELECT coalesce(a.name, a.email) FROM auth.users a WHERE a.id = ${userId})`;
 
@@ -52,21 +84,9 @@ const USER_COLUMNS = `
      LEFT JOIN auth.tenant_users mmtu ON mmtu.tenant_id = mtu.tenant_id AND mmtu.user_id = mtu.manager_id AND NOT mmtu.is_deleted
      LEFT JOIN auth.users mm ON mm.id = mmtu.user_id
     WHERE mtu.tenant_id = tu.tenant_id AND mtu.user_id = tu.manager_id AND NOT mtu.is_deleted) AS mgr,
-  (SELECT json_agg(json_build_object('id', ur.id, 'tenantId', ur.tenant_id, 'tenantRoleId', ur.tenant_role_id,
-            'roleName', r.role_name, 'autoProvisioned', ur.auto_provisioned, 'instanceId', ur.instance_id,
-            'createdOn', ${iso('ur.created_on')}, 'deletedOn', ${iso('ur.deleted_on')}, 'updatedOn', ${iso('ur.updated_on')}) ORDER BY r.role_name, r.id)
-     FROM auth.user_roles ur JOIN auth.tenant_roles r ON r.id = ur.tenant_role_id AND NOT r.is_deleted
-    WHERE ur.tenant_id = tu.tenant_id AND ur.user_id = u.id AND ur.deleted_on IS NULL) AS roles,
+  ${rolesOf('tu.tenant_id', 'u.id')} AS roles,
   ${positionsOf('tu.tenant_id', 'u.id')} AS positions,
-  (SELECT json_agg(json_build_object(
-            'id', ug.id, 'tenantId', ug.tenant_id, 'userId', ug.user_id, 'groupId', ug.group_id,
-            'groupTypeId', g.tenant_group_type_id, 'groupName', g.group_name, 'groupTypeName', g.tenant_group_type_name,
-            'displayName', g.display_name, 'isPrimaryOrg', ug.is_primary_org, 'externalId', ug.external_id,
-            'instanceId', ug.instance_id, 'primaryOrgSetOn', ${iso('ug.primary_org_set_on')}, 'autoProvisioned', ug.auto_provisioned,
-            'isDeleted', ug.is_deleted, 'deletedOn', ${iso('ug.deleted_on')}, 'createdOn', ${iso('ug.created_on')}, 'updatedOn', ${iso('ug.updated_on')})
-            ORDER BY ug.is_primary_org DESC, g.group_name, g.id)
-     FROM auth.user_groups ug JOIN auth.group_projection g ON g.id = ug.group_id AND NOT g.is_deleted
-    WHERE ug.tenant_id = tu.tenant_id AND ug.user_id = u.id AND NOT ug.is_deleted) AS groups,
+  ${groupsOf('tu.tenant_id', 'u.id')} AS groups,
   (SELECT count(*)::int FROM auth.delegation_projection d
     WHERE d.tenant_id = tu.tenant_id AND d.recipient_user_id = u.id AND d.revoked_on IS NULL) AS delegations_received,
   (SELECT count(*)::int FROM auth.delegation_projection d

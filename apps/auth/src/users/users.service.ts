@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { Caller, EVENT_SUBJECTS, Page, badRequest, conflict, forbidden, notFound } from '@ddm/contracts';
+import { Caller, EVENT_SUBJECTS, Page, badRequest, conflict, forbidden, missingIds, missingIdsError, notFound, selectPage } from '@ddm/contracts';
 import { Db, SetClause, listPage, sql } from '@ddm/platform';
 import { CallerChanges } from '../core/caller-changes';
 import { linkProblem } from '../core/user-fields.rules';
 import { ListUsersQuery } from './dto/list-users.query';
 import { UpdatePreferencesDto } from './dto/update-preferences.dto';
 import { BulkStatusUpdateDto, UPDATABLE_FIELDS, UpdateUserEntitiesDto } from './dto/update-user.dto';
-import { BulkStatusResult, UserView, toUserView } from './dto/user.response';
+import { BulkStatusResult, UserGroupView, UserPositionView, UserRoleView, UserView, toUserView } from './dto/user.response';
 import { UserRefs } from './user-refs';
 import { managerProblem } from './user.rules';
-import { activeSystemAdmins, managerChain, userList } from './user.sql';
+import { MY_LINKS_SQL, activeSystemAdmins, managerChain, userList } from './user.sql';
 
 const PREFERENCE_FIELDS = ['displayLanguage', 'dateFormat', 'columnViewSettings', 'dashboardData'] as const;
 
@@ -28,9 +28,18 @@ export class UsersService {
     return this.users.view(this.db, tenantId, userId);
   }
 
+  /** The caller's own live roles, positions or groups in a tenant they are a member of (the guard checked it). */
+  async myLinks(tenantId: string, userId: string, kind: 'roles'): Promise<UserRoleView[]>;
+  async myLinks(tenantId: string, userId: string, kind: 'positions'): Promise<UserPositionView[]>;
+  async myLinks(tenantId: string, userId: string, kind: 'groups'): Promise<UserGroupView[]>;
+  async myLinks(tenantId: string, userId: string, kind: keyof typeof MY_LINKS_SQL): Promise<unknown[]> {
+    const [row] = await this.db.query<{ items: unknown[] }>(MY_LINKS_SQL[kind], [tenantId, userId]);
+    return row.items;
+  }
+
   /** One page of the tenant's users and their total, in one statement (see userList). */
-  list(tenantId: string, q: ListUsersQuery): Promise<Page<UserView>> {
-    return listPage(this.db, userList(tenantId, q), toUserView);
+  async list(tenantId: string, q: ListUsersQuery): Promise<Page<Partial<UserView>>> {
+    return selectPage(await listPage(this.db, userList(tenantId, q), toUserView), q.select);
   }
 
   /**
@@ -54,7 +63,7 @@ export class UsersService {
         managerIds: dto.managerId ? [dto.managerId] : [],
       });
       const problem = linkProblem(dto, known, caller.keys);
-      if (problem) throw problem.kind === 'forbidden' ? forbidden(problem.message) : notFound(problem.message);
+      if (problem) throw problem.kind === 'forbidden' ? forbidden(problem.message) : notFound(problem.message, [{ field: problem.field, message: problem.message }]);
       if (dto.managerId) {
         const cycle = managerProblem(userId, dto.managerId, await managerChain(tx, tenantId, dto.managerId));
         if (cycle) throw badRequest(`managerId ${cycle}`, [{ field: 'managerId', message: cycle }]);
@@ -88,8 +97,9 @@ export class UsersService {
   }
 
   /**
-   * Sets the status of up to 500 users of the caller's tenant in one statement. Unknown ids, other
-   * tenants' users, deleted users and the caller themself are not changed and count as failed.
+   * Sets the status of up to 500 users of the caller's tenant in one statement. Every id must name a
+   * live member of the tenant: an unknown id, another tenant's user or a deleted one is a 404 naming
+   * it (`userIds.N`), and nothing changes. The caller themself is not changed and counts as failed.
    * DELETED is a soft delete: the membership leaves every list. A change that would leave the
    * tenant without an active System Admin is refused as a whole (409).
    */
@@ -100,6 +110,11 @@ export class UsersService {
     const sets = new SetClause().set('status', dto.status).raw(sql`updated_on = now()`, sql`updated_by = ${caller.userId}`);
     if (deleting) sets.set('is_deleted', true).raw(sql`deleted_on = now()`, sql`deleted_by = ${caller.userId}`);
     const changed = await this.changes.transaction(async (tx, callerChanged) => {
+      const live = await tx.query<{ user_id: string }>(
+        sql`SELECT user_id FROM auth.tenant_users WHERE tenant_id = ${tenantId} AND user_id = ANY(${dto.userIds.map((id) => id.toLowerCase())}::uuid[]) AND NOT is_deleted ORDER BY user_id FOR UPDATE`,
+      );
+      const missing = missingIds(dto.userIds, live.map((r) => r.user_id));
+      if (missing.length) throw missingIdsError({ what: 'User', field: 'userIds', asked: dto.userIds, missing, suffix: '; nothing was changed' });
       const adminsBefore = dto.status === 'ACTIVE' ? 0 : await activeSystemAdmins(tx, tenantId);
       const rows = await tx.query<{ user_id: string }>(
         sql`UPDATE auth.tenant_users SET ${sets.sql} WHERE tenant_id = ${tenantId} AND user_id = ANY(${ids}::uuid[]) AND NOT is_deleted RETURNING user_id`,

@@ -99,6 +99,9 @@ export async function putRates(db: Db, caller: Caller, dto: CurrencyRatesDto): P
        SELECT $1, c, d, r, $5 FROM unnest($2::text[], $3::date[], $4::numeric[]) AS x(c, d, r)`,
       [tenantId, dto.rates.map((r) => r.currency), dto.rates.map((r) => r.validFrom), dto.rates.map((r) => r.rate), caller.userId],
     );
+    // The auth area answers the tenant's currencies (base and those with rates) from this event.
+    const [{ version }] = await tx.query<{ version: string }>(`SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint AS version`);
+    await tx.publish('evt.decision.currency-rates.replaced', { tenantId, currencies: [...new Set(dto.rates.map((r) => r.currency))].sort(), version: Number(version) });
   });
   return getRates(db, caller);
 }

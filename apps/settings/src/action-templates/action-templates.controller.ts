@@ -15,7 +15,7 @@ export class ActionTemplatesController {
   @ApiOperation({ summary: 'List action templates', description: 'Paged; deleted templates are not listed. Every tenant has Send Email, Schedule Meeting, Review Document and Prepare Report.' })
   @ApiPageResponse(ActionTemplateView, 'Paged action templates')
   @ResponseMessage('Action templates list retrieved successfully')
-  list(@Query() query: ListActionTemplatesQuery, @CurrentCaller() caller: Caller): Promise<Page<ActionTemplateView>> {
+  list(@Query() query: ListActionTemplatesQuery, @CurrentCaller() caller: Caller): Promise<Page<Partial<ActionTemplateView>>> {
     return this.templates.list(caller.tenantId, query);
   }
 }

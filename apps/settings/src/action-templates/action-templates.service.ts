@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Page } from '@ddm/contracts';
+import { Page, selectPage } from '@ddm/contracts';
 import { Db, listPage } from '@ddm/platform';
 import { ActionTemplateRefs } from './action-template-refs';
 import { actionTemplateList } from './action-template.sql';
@@ -18,8 +18,8 @@ export class ActionTemplatesService {
     private readonly defaults: ActionTemplateRefs,
   ) {}
 
-  async list(tenantId: string, q: ListActionTemplatesQuery): Promise<Page<ActionTemplateView>> {
+  async list(tenantId: string, q: ListActionTemplatesQuery): Promise<Page<Partial<ActionTemplateView>>> {
     await this.defaults.ensureDefaults(tenantId);
-    return listPage(this.db, actionTemplateList(tenantId, q), toActionTemplateView);
+    return selectPage(await listPage(this.db, actionTemplateList(tenantId, q), toActionTemplateView), q.select);
   }
 }

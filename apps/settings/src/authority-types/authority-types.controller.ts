@@ -19,7 +19,7 @@ export class AuthorityTypesController {
   })
   @ApiPageResponse(AuthorityTypeView, 'Paged authority types')
   @ResponseMessage('Authority types list retrieved successfully')
-  list(@Query() query: ListAuthorityTypesQuery, @CurrentCaller() caller: Caller): Promise<Page<AuthorityTypeView>> {
+  list(@Query() query: ListAuthorityTypesQuery, @CurrentCaller() caller: Caller): Promise<Page<Partial<AuthorityTypeView>>> {
     return this.authorityTypes.list(caller.tenantId, query);
   }
 

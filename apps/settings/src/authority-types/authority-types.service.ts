@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AuthorityTypeEvent, Page, SETTINGS_EVENT_SUBJECTS, badRequest, conflict, notFound } from '@ddm/contracts';
+import { AuthorityTypeEvent, Page, SETTINGS_EVENT_SUBJECTS, badRequest, conflict, notFound, selectPage } from '@ddm/contracts';
 import { Db, TenantUniqueName, Tx, listPage, raw, refuseTakenName, sql, writeUniqueName } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { auditedChange } from '../core/change.sql';
@@ -44,9 +44,9 @@ export class AuthorityTypesService {
   ) {}
 
   /** One statement: the page of the tenant's types that match, and their total (see authority-type.sql.ts). */
-  async list(tenantId: string, q: ListAuthorityTypesQuery): Promise<Page<AuthorityTypeView>> {
+  async list(tenantId: string, q: ListAuthorityTypesQuery): Promise<Page<Partial<AuthorityTypeView>>> {
     await this.defaults.ensureDefaults(tenantId);
-    return listPage(this.db, authorityTypeList(tenantId, q), toAuthorityTypeView);
+    return selectPage(await listPage(this.db, authorityTypeList(tenantId, q), toAuthorityTypeView), q.select);
   }
 
   async create(tenantId: string, dto: CreateAuthorityTypeDto, by: string | null): Promise<AuthorityTypeView> {

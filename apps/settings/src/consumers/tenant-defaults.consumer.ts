@@ -3,12 +3,14 @@ import { EVENT_SUBJECTS } from '@ddm/contracts';
 import { Consumers } from '@ddm/platform';
 import { AuthorityTypeRefs } from '../authority-types/authority-type-refs';
 import { DocumentTypeRefs } from '../document-types/document-type-refs';
+import { DocumentVersioningRefs } from '../document-versioning/document-versioning-refs';
 import { GroupTypeRefs } from '../group-types/group-type-refs';
 
 /**
  * Every new tenant starts with its default settings: the group types Organizations, Locations and
- * Departments, the authority types Approval and Signatory, and the document types Policy,
- * Procedure, Charter, Resolution and Contract. A durable consumer of
+ * Departments, the authority types Approval and Signatory, the document types Policy,
+ * Procedure, Charter, Resolution and Contract, and the document versioning fields Version Number,
+ * Effective Date and Review Date. A durable consumer of
  * evt.auth.tenant.created inserts them (idempotently) in the transaction that records the message.
  */
 @Injectable()
@@ -18,6 +20,7 @@ export class TenantDefaultsConsumer implements OnApplicationBootstrap {
     private readonly groupTypes: GroupTypeRefs,
     private readonly authorityTypes: AuthorityTypeRefs,
     private readonly documentTypes: DocumentTypeRefs,
+    private readonly versioningFields: DocumentVersioningRefs,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -28,6 +31,7 @@ export class TenantDefaultsConsumer implements OnApplicationBootstrap {
         await this.groupTypes.insertDefaults(tx, msg.payload.tenantId);
         await this.authorityTypes.insertDefaults(tx, msg.payload.tenantId);
         await this.documentTypes.insertDefaults(tx, msg.payload.tenantId);
+        await this.versioningFields.insertDefaults(tx, msg.payload.tenantId);
       },
     });
   }

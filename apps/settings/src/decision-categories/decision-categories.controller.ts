@@ -16,7 +16,7 @@ export class DecisionCategoriesController {
   @ApiOperation({ summary: 'List decision categories', description: 'Paged, with their sections; deleted categories are not listed. Sorted by category name unless sortBy says otherwise.' })
   @ApiPageResponse(DecisionCategoryView, 'Paged decision categories')
   @ResponseMessage('Decision categories list retrieved successfully')
-  list(@Query() query: ListDecisionCategoriesQuery, @CurrentCaller() caller: Caller): Promise<Page<DecisionCategoryView>> {
+  list(@Query() query: ListDecisionCategoriesQuery, @CurrentCaller() caller: Caller): Promise<Page<Partial<DecisionCategoryView>>> {
     return this.categories.list(caller.tenantId, query);
   }
 

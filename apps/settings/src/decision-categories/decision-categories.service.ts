@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DecisionCategoryEvent, Page, SETTINGS_EVENT_SUBJECTS, badRequest, notFound } from '@ddm/contracts';
+import { DecisionCategoryEvent, Page, SETTINGS_EVENT_SUBJECTS, badRequest, notFound, selectPage } from '@ddm/contracts';
 import { Db, TenantUniqueName, listPage, raw, refuseTakenName, sql, writeUniqueName } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { auditedChange } from '../core/change.sql';
@@ -26,8 +26,8 @@ export class DecisionCategoriesService {
   constructor(private readonly db: Db) {}
 
   /** One statement: the page of the tenant's categories that match (with their sections), and their total. */
-  list(tenantId: string, q: ListDecisionCategoriesQuery): Promise<Page<DecisionCategoryView>> {
-    return listPage(this.db, decisionCategoryList(tenantId, q), toDecisionCategoryView);
+  async list(tenantId: string, q: ListDecisionCategoriesQuery): Promise<Page<Partial<DecisionCategoryView>>> {
+    return selectPage(await listPage(this.db, decisionCategoryList(tenantId, q), toDecisionCategoryView), q.select);
   }
 
   async create(tenantId: string, dto: CreateDecisionCategoryDto, by: string | null): Promise<DecisionCategoryView> {

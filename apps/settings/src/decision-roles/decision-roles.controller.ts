@@ -16,7 +16,7 @@ export class DecisionRolesController {
   @ApiOperation({ summary: 'List decision roles', description: 'Paged; deleted roles are not listed. Sorted by role name unless sortBy says otherwise.' })
   @ApiPageResponse(DecisionRoleView, 'Paged decision roles (spec §2.7)')
   @ResponseMessage('Decision roles list retrieved successfully')
-  list(@Query() query: ListDecisionRolesQuery, @CurrentCaller() caller: Caller): Promise<Page<DecisionRoleView>> {
+  list(@Query() query: ListDecisionRolesQuery, @CurrentCaller() caller: Caller): Promise<Page<Partial<DecisionRoleView>>> {
     return this.roles.list(caller.tenantId, query);
   }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DecisionRoleEvent, Page, SETTINGS_EVENT_SUBJECTS, badRequest, notFound } from '@ddm/contracts';
+import { DecisionRoleEvent, Page, SETTINGS_EVENT_SUBJECTS, badRequest, notFound, selectPage } from '@ddm/contracts';
 import { Db, TenantUniqueName, listPage, raw, refuseTakenName, sql, writeUniqueName } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { auditedChange } from '../core/change.sql';
@@ -21,8 +21,8 @@ export class DecisionRolesService {
   constructor(private readonly db: Db) {}
 
   /** One statement: the page of the tenant's roles that match, and their total (see decision-role.sql.ts). */
-  list(tenantId: string, q: ListDecisionRolesQuery): Promise<Page<DecisionRoleView>> {
-    return listPage(this.db, decisionRoleList(tenantId, q), toDecisionRoleView);
+  async list(tenantId: string, q: ListDecisionRolesQuery): Promise<Page<Partial<DecisionRoleView>>> {
+    return selectPage(await listPage(this.db, decisionRoleList(tenantId, q), toDecisionRoleView), q.select);
   }
 
   async create(tenantId: string, dto: CreateDecisionRoleDto, by: string | null): Promise<DecisionRoleView> {

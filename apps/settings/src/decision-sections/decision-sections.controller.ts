@@ -16,7 +16,7 @@ export class DecisionSectionsController {
   @ApiOperation({ summary: 'List decision sections', description: 'Paged, with their categories; deleted sections are not listed. Sorted by section name unless sortBy says otherwise.' })
   @ApiPageResponse(DecisionSectionView, 'Paged decision sections')
   @ResponseMessage('Decision sections list retrieved successfully')
-  list(@Query() query: ListDecisionSectionsQuery, @CurrentCaller() caller: Caller): Promise<Page<DecisionSectionView>> {
+  list(@Query() query: ListDecisionSectionsQuery, @CurrentCaller() caller: Caller): Promise<Page<Partial<DecisionSectionView>>> {
     return this.sections.list(caller.tenantId, query);
   }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DecisionSectionEvent, Page, SETTINGS_EVENT_SUBJECTS, notFound } from '@ddm/contracts';
+import { DecisionSectionEvent, Page, SETTINGS_EVENT_SUBJECTS, notFound, selectPage } from '@ddm/contracts';
 import { Db, TenantUniqueName, listPage, refuseTakenName, writeUniqueName } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { DecisionCategoryRefs } from '../decision-categories/decision-category-refs';
@@ -17,8 +17,8 @@ export class DecisionSectionsService {
   ) {}
 
   /** One statement: the page of the tenant's sections that match (with their categories), and their total. */
-  list(tenantId: string, q: ListDecisionSectionsQuery): Promise<Page<DecisionSectionView>> {
-    return listPage(this.db, decisionSectionList(tenantId, q), toDecisionSectionView);
+  async list(tenantId: string, q: ListDecisionSectionsQuery): Promise<Page<Partial<DecisionSectionView>>> {
+    return selectPage(await listPage(this.db, decisionSectionList(tenantId, q), toDecisionSectionView), q.select);
   }
 
   async create(tenantId: string, dto: CreateDecisionSectionDto, by: string | null): Promise<DecisionSectionView> {

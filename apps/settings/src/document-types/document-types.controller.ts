@@ -19,7 +19,7 @@ export class DocumentTypesController {
   })
   @ApiPageResponse(DocumentTypeView, 'Paged document types')
   @ResponseMessage('Document types list retrieved successfully')
-  list(@Query() query: ListDocumentTypesQuery, @CurrentCaller() caller: Caller): Promise<Page<DocumentTypeView>> {
+  list(@Query() query: ListDocumentTypesQuery, @CurrentCaller() caller: Caller): Promise<Page<Partial<DocumentTypeView>>> {
     return this.documentTypes.list(caller.tenantId, query);
   }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DocumentTypeEvent, Page, SETTINGS_EVENT_SUBJECTS, badRequest, conflict, notFound } from '@ddm/contracts';
+import { DocumentTypeEvent, Page, SETTINGS_EVENT_SUBJECTS, badRequest, conflict, notFound, selectPage } from '@ddm/contracts';
 import { Db, TenantUniqueName, listPage, raw, refuseTakenName, sql, writeUniqueName } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { auditedChange } from '../core/change.sql';
@@ -32,9 +32,9 @@ export class DocumentTypesService {
   ) {}
 
   /** One statement: the page of the tenant's types that match, and their total (see document-type.sql.ts). */
-  async list(tenantId: string, q: ListDocumentTypesQuery): Promise<Page<DocumentTypeView>> {
+  async list(tenantId: string, q: ListDocumentTypesQuery): Promise<Page<Partial<DocumentTypeView>>> {
     await this.defaults.ensureDefaults(tenantId);
-    return listPage(this.db, documentTypeList(tenantId, q), toDocumentTypeView);
+    return selectPage(await listPage(this.db, documentTypeList(tenantId, q), toDocumentTypeView), q.select);
   }
 
   async create(tenantId: string, dto: CreateDocumentTypeDto, by: string | null): Promise<DocumentTypeView> {

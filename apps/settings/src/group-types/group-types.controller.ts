@@ -16,7 +16,7 @@ export class GroupTypesController {
   @ApiOperation({ summary: 'List group types', description: 'Paged, oldest first (sortOrder=desc: newest first). Every tenant has Organizations, Locations and Departments.' })
   @ApiPageResponse(GroupTypeView, 'Paged group types')
   @ResponseMessage('Tenant group types fetched successfully')
-  list(@Query() query: ListGroupTypesQuery, @CurrentCaller() caller: Caller): Promise<Page<GroupTypeView>> {
+  list(@Query() query: ListGroupTypesQuery, @CurrentCaller() caller: Caller): Promise<Page<Partial<GroupTypeView>>> {
     return this.groupTypes.list(caller.tenantId, query);
   }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Page, SETTINGS_EVENT_SUBJECTS, badRequest, conflict, notFound } from '@ddm/contracts';
+import { Page, SETTINGS_EVENT_SUBJECTS, badRequest, conflict, notFound, selectPage } from '@ddm/contracts';
 import { Db, Queryable, SetClause, TenantUniqueName, listPage, raw, refuseTakenName, sql, writeUniqueName } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { publishGroupsWhere } from '../core/group-events.sql';
@@ -17,9 +17,9 @@ export class GroupTypesService {
     private readonly defaults: GroupTypeRefs,
   ) {}
 
-  async list(tenantId: string, q: ListGroupTypesQuery): Promise<Page<GroupTypeView>> {
+  async list(tenantId: string, q: ListGroupTypesQuery): Promise<Page<Partial<GroupTypeView>>> {
     await this.defaults.ensureDefaults(tenantId);
-    return listPage(this.db, groupTypeList(tenantId, q), toGroupTypeView);
+    return selectPage(await listPage(this.db, groupTypeList(tenantId, q), toGroupTypeView), q.select);
   }
 
   async create(tenantId: string, dto: CreateGroupTypeDto, by: string | null): Promise<GroupTypeView> {

@@ -16,7 +16,7 @@ export class GroupsController {
   @ApiOperation({ summary: 'List groups', description: 'Paged; each item also carries its direct children (childGroups).' })
   @ApiPageResponse(GroupView, 'Paged groups (spec §2.5), each with its childGroups')
   @ResponseMessage('Groups list retrieved successfully')
-  list(@Query() query: ListGroupsQuery, @CurrentCaller() caller: Caller): Promise<Page<GroupView>> {
+  list(@Query() query: ListGroupsQuery, @CurrentCaller() caller: Caller): Promise<Page<Partial<GroupView>>> {
     return this.groups.list(caller.tenantId, query);
   }
 

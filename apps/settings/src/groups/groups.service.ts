@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Page, SETTINGS_EVENT_SUBJECTS, badRequest, conflict, notFound } from '@ddm/contracts';
+import { Page, SETTINGS_EVENT_SUBJECTS, badRequest, conflict, notFound, selectPage } from '@ddm/contracts';
 import { Db, Queryable, SetClause, Tx, listPage, sql } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { DisableOption } from '../core/disable-options';
@@ -41,8 +41,8 @@ export class GroupsService {
   ) {}
 
   /** One statement: the page of matching groups with parents, children and counts, and the total (see group.sql.ts). */
-  list(tenantId: string, q: ListGroupsQuery): Promise<Page<GroupView>> {
-    return listPage(this.db, groupList(tenantId, q), toGroupView);
+  async list(tenantId: string, q: ListGroupsQuery): Promise<Page<Partial<GroupView>>> {
+    return selectPage(await listPage(this.db, groupList(tenantId, q), toGroupView), q.select);
   }
 
   get(tenantId: string, id: string): Promise<GroupView> {
@@ -117,6 +117,9 @@ export class GroupsService {
         await requireLiveGroups(tx, tenantId, adding, { what: 'Parent group', field: 'addParentGroupIds', asked: adding });
         await refuseCycles(tx, tenantId, id, adding);
       }
+      // Removing names groups too: each must be a live group of the tenant (a live group that is not a parent changes nothing).
+      const removing = dto.removeParentGroupIds ?? [];
+      await requireLiveGroups(tx, tenantId, removing, { what: 'Parent group', field: 'removeParentGroupIds', asked: removing });
 
       const sets = new SetClause().raw(sql`updated_on = now()`, sql`updated_by = ${by}`);
       if (typeChanged) sets.set('tenant_group_type_id', type!.id);
@@ -184,7 +187,7 @@ async function usableType(q: Queryable, tenantId: string, typeId: string): Promi
       WHERE id = $1 AND tenant_id = $2 AND NOT is_deleted FOR SHARE`,
     [typeId, tenantId],
   );
-  if (!type) throw notFound(`Group type ${typeId} not found`);
+  if (!type) throw notFound(`Group type ${typeId} not found`, [{ field: 'tenantGroupTypeId', message: `Group type ${typeId} not found` }]);
   if (type.status !== 'ACTIVE') throw conflict(`The group type "${type.group_type_name}" is not active`);
   return type;
 }

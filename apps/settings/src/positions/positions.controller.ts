@@ -52,9 +52,10 @@ export class PositionsController {
   @RequirePermission('manage:settings')
   @ApiOperation({
     summary: 'Set the status of several positions',
-    description: 'successful: positions of the tenant found (not deleted) and set; failed: ids unknown, deleted or of another tenant.',
+    description: 'All or nothing: every id must name a live position of the tenant, else a 404 naming each other one (ids.N) and nothing changes. successful: the positions set (whether or not their status changed).',
   })
   @ApiOkResponse({ type: BulkStatusResult })
+  @ApiNotFoundResponse({ description: "An id unknown, deleted or of another tenant (errors[] names ids.N); nothing was changed" })
   @ResponseMessage('Positions updated successfully')
   bulkStatus(@Body() body: BulkStatusDto, @CurrentCaller() caller: Caller): Promise<BulkStatusResult> {
     return this.positions.bulkStatus(caller.tenantId, body, caller.userId);

@@ -84,13 +84,20 @@ export class PositionsService {
   }
 
   /**
-   * Sets the status of the positions named. `successful` counts the positions of the tenant
-   * found (not deleted), whether or not their status changed; the others are `failed`. Only
-   * positions whose status changed are written and announced (one outbox statement).
+   * Sets the status of the positions named, all or nothing: an id unknown, deleted or another
+   * tenant's is a 404 naming it and nothing changes. `successful` counts the positions named,
+   * whether or not their status changed. Only positions whose status changed are written and
+   * announced (one outbox statement).
    */
   async bulkStatus(tenantId: string, dto: BulkStatusDto, by: string | null): Promise<BulkStatusResult> {
     const ids = uniqueIds(dto.ids);
     return this.db.transaction(async (tx) => {
+      const live = await tx.query<{ id: string }>(
+        `SELECT id FROM settings.positions WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND NOT is_deleted ORDER BY id FOR UPDATE`,
+        [tenantId, ids],
+      );
+      const absent = missingIds(ids, live.map((r) => r.id));
+      if (absent.length) throw missingIdsError({ what: 'Position', field: 'ids', asked: dto.ids, missing: absent, suffix: '; nothing was changed' });
       const [r] = await tx.query<{ found: number; changed: string[] }>(
         `WITH found AS (SELECT id FROM settings.positions WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND NOT is_deleted ORDER BY id FOR UPDATE),
               changed AS (

@@ -160,7 +160,20 @@ export class DelegationRoleEvent {
   @UuidField({ nullable: true }) issuerUserId: string | null;
 }
 
+/**
+ * evt.decision.currency-rates.replaced: the tenant's currency rates were replaced (PUT
+ * /decision/v1/authority/currency-rates); carries the currencies that now have a rate, whole, so the
+ * auth area can answer the tenant's currencies (GET /auth/v1/user/tenant/{tenantId}/currencies).
+ */
+export class CurrencyRatesEvent {
+  @UuidField() tenantId: string;
+  @StringArrayField({ max: 500, maxLength: 3, description: 'ISO 4217 codes of the currencies with at least one rate, sorted, each once' }) currencies: string[];
+  /** Increases with every replacement of the tenant's rates (microseconds of the change, taken under the tenant's lock): an older message changes nothing. */
+  @IntField({ min: 0 }) version: number;
+}
+
 export const DECISION_EVENTS = {
+  'evt.decision.currency-rates.replaced': eventEntry(CurrencyRatesEvent, "A tenant's currency rates were replaced; carries the currencies that have a rate."),
   'evt.decision.decision.created': eventEntry(DecisionEvent, 'A decision was created (also each copy of a bulk duplicate).'),
   'evt.decision.decision.updated': eventEntry(DecisionEvent, 'A decision changed (fields, status, groups, authorities, documents).'),
   'evt.decision.decision.deleted': eventEntry(DecisionEvent, 'A decision was deleted (softly).'),

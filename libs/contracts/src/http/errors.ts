@@ -4,6 +4,8 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 export interface FieldError {
   field: string;
   message: string;
+  /** Every value the field accepts, when it takes one of a list (`select`, `sortBy`, a status): whole, however long the message. */
+  allowed?: string[];
 }
 
 /** The one error body of every failure in every service (ARCHITECTURE §3). */

@@ -1,8 +1,8 @@
 import { ArgumentMetadata, ValidationError } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
-import { AppError, ErrorCode } from './errors';
-import { CommaList, OptionalNotNull, PageQuery, ParseUuidPipe, RECORD_STATUSES, RecordStatus, ToBoolean, Trim, createValidationPipe, flattenValidationErrors, pageOffset } from './validation';
+import { AppError, ErrorCode, FieldError } from './errors';
+import { CommaList, OptionalNotNull, PageQuery, ParseUuidPipe, RECORD_STATUSES, RecordStatus, ToBoolean, Trim, MAX_FIELD_MESSAGE, clipAtWord, createValidationPipe, flattenValidationErrors, pageOffset } from './validation';
 
 class Address {
   @IsString()
@@ -350,5 +350,51 @@ describe('OptionalNotNull and Trim', () => {
 
   it('names the two record statuses', () => {
     expect(RECORD_STATUSES).toEqual(['ACTIVE', 'INACTIVE']);
+  });
+});
+
+describe('a long allowed-values message (select, sortBy)', () => {
+  const FIELDS = Array.from({ length: 40 }, (_, i) => `someLongFieldName${i}`).concat(['documentUrl', 'uploadedOn']);
+  class Listing {
+    @OptionalNotNull() @CommaList() @IsArray() @IsIn(FIELDS, { each: true }) select?: string[];
+    @OptionalNotNull() @IsIn(FIELDS) sortBy?: string;
+  }
+  const pipe = createValidationPipe();
+  const query = { type: 'query' as const, metatype: Listing, data: '' };
+
+  it('is never cut inside a word, and `allowed` lists every value', async () => {
+    const err = await rejectionOf(pipe.transform({ select: 'id,nope', sortBy: 'nope' }, query));
+    const errors = (err.errors ?? []) as FieldError[];
+    expect(errors.map((e) => e.field)).toEqual(['select', 'sortBy']);
+    for (const e of errors) {
+      expect(e.allowed).toEqual(FIELDS);
+      expect(e.message.length).toBeLessThanOrEqual(MAX_FIELD_MESSAGE);
+      expect(e.message).toMatch(/ …$/);
+      // What is shown before the ellipsis ends with a whole value of the list.
+      const shownValues = e.message.replace(/ …$/, '').split(': ')[1].split(', ');
+      for (const v of shownValues) expect(FIELDS).toContain(v);
+    }
+    expect(err.message).not.toMatch(/someLongFieldName\d*[a-zA-Z]$/);
+  });
+
+  it('a short message is left whole; other failures carry no `allowed`', async () => {
+    class Small {
+      @OptionalNotNull() @IsIn(['asc', 'desc']) sortOrder?: string;
+      @OptionalNotNull() @IsString() name?: string;
+    }
+    const err = await rejectionOf(pipe.transform({ sortOrder: 'up', name: 3 }, { type: 'query', metatype: Small, data: '' }));
+    expect(err.errors).toEqual([
+      { field: 'sortOrder', message: 'must be one of the following values: asc, desc', allowed: ['asc', 'desc'] },
+      { field: 'name', message: 'must be a string' },
+    ]);
+  });
+});
+
+describe('clipAtWord', () => {
+  it('ends at the last blank or comma that fits, with an ellipsis; a single word is kept whole', () => {
+    expect(clipAtWord('alpha beta gamma', 12)).toBe('alpha beta …');
+    expect(clipAtWord('a, bb, ccc, dddd', 10)).toBe('a, bb …');
+    expect(clipAtWord('short', 10)).toBe('short');
+    expect(clipAtWord('x'.repeat(20), 10)).toBe('x'.repeat(20));
   });
 });

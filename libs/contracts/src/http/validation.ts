@@ -5,11 +5,26 @@ import { ArrayMaxSize, IsArray, IsDefined, IsIn, IsInt, IsOptional, IsUUID, Max,
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { FieldError, badRequest } from './errors';
 
-/** Flattens class-validator's tree into `[{ field: 'a.b.0.c', message }]`. */
+/**
+ * The values an `@IsIn` field accepts (read from the class's validation metadata, so a client can
+ * read them whole in `errors[].allowed` however long the message is). Undefined for other failures.
+ */
+function allowedValues(e: ValidationError): string[] | undefined {
+  const target = e.target?.constructor as Ctor | undefined;
+  if (!e.constraints?.isIn || !target) return undefined;
+  const rule = getMetadataStorage()
+    .getTargetValidationMetadatas(target, '', true, false)
+    .find((m) => m.propertyName === e.property && m.name === 'isIn');
+  const values: unknown = rule?.constraints?.[0];
+  return Array.isArray(values) ? values.map(String) : undefined;
+}
+
+/** Flattens class-validator's tree into `[{ field: 'a.b.0.c', message }]`, with `allowed` on a field that takes one of a list. */
 export function flattenValidationErrors(errors: ValidationError[], parent = ''): FieldError[] {
   const out: FieldError[] = [];
   for (const e of errors) {
     const field = parent ? `${parent}.${e.property}` : e.property;
+    const allowed = allowedValues(e);
     const messages = Object.values(e.constraints ?? {});
     // A null where null is refused says only that (not also "must be a string", "must be an array", ...).
     const notNull = messages.find((m) => m.endsWith('must not be null'));
@@ -19,7 +34,7 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
         : message.startsWith(`${e.property} `)
           ? message.slice(e.property.length + 1)
           : message;
-      out.push({ field, message: text });
+      out.push(allowed && message === e.constraints?.isIn ? { field, message: text, allowed } : { field, message: text });
     }
     if (e.children?.length) out.push(...flattenValidationErrors(e.children, field));
   }
@@ -29,9 +44,24 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
 /** At most this many field problems are listed in a 400 (the rest are counted), so an error answer stays small. */
 export const MAX_LISTED_ERRORS = 50;
 
+/** Longest message of one field problem; a longer one ends at a word boundary with "…" (its `allowed` stays whole). */
+export const MAX_FIELD_MESSAGE = 300;
+
+/**
+ * `text` at most `max` characters, never cut inside a word: a longer text ends at the last blank or
+ * comma that fits, followed by "…". A text without any (one word) is kept whole rather than cut.
+ */
+export function clipAtWord(text: string, max: number = MAX_FIELD_MESSAGE): string {
+  if (text.length <= max) return text;
+  const head = text.slice(0, max); // room for the ellipsis is made below
+  const cut = Math.max(head.lastIndexOf(' '), head.lastIndexOf(','));
+  if (cut <= 0) return text;
+  return `${text.slice(0, cut).replace(/[\s,;:]+$/, '')} …`;
+}
+
 /** The field problems a 400 lists (the first `MAX_LISTED_ERRORS`) and its one-line message, with a count of the rest. */
 export function capErrors(fields: readonly FieldError[]): { shown: FieldError[]; message: string } {
-  const shown = fields.slice(0, MAX_LISTED_ERRORS).map((f) => ({ field: f.field.slice(0, 200), message: f.message.slice(0, 300) }));
+  const shown = fields.slice(0, MAX_LISTED_ERRORS).map((f) => ({ ...f, field: f.field.slice(0, 200), message: clipAtWord(f.message, MAX_FIELD_MESSAGE - 2) }));
   const rest = fields.length - shown.length;
   const message = shown.map((f) => `${f.field} ${f.message}`).join('; ') + (rest > 0 ? `; and ${rest} more problem${rest === 1 ? '' : 's'}` : '');
   return { shown, message };
@@ -113,7 +143,8 @@ export function createValidationPipe(): ValidationPipe {
     forbidNonWhitelisted: true,
     transform: true,
     transformOptions: { enableImplicitConversion: false },
-    validationError: { target: false, value: false },
+    // The target lets flattenValidationErrors read an @IsIn field's allowed values; no value is ever echoed.
+    validationError: { target: true, value: false },
     stopAtFirstError: false,
     exceptionFactory: (errors) => {
       const { shown, message } = capErrors(flattenValidationErrors(errors));

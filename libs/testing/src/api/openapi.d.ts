@@ -1270,7 +1270,7 @@ export interface paths {
         head?: never;
         /**
          * Set the status of several positions
-         * @description successful: positions of the tenant found (not deleted) and set; failed: ids unknown, deleted or of another tenant.
+         * @description All or nothing: every id must name a live position of the tenant, else a 404 naming each other one (ids.N) and nothing changes. successful: the positions set (whether or not their status changed).
          */
         patch: operations["PositionsController_bulkStatus"];
         trace?: never;
@@ -1513,6 +1513,43 @@ export interface paths {
          * @description Rename (409 onto a taken name), set or clear the icon, (de)activate, or delete softly with isDeleted: true (409 for a default type). A deleted type is a 404 afterwards.
          */
         patch: operations["DocumentTypesController_update"];
+        trace?: never;
+    };
+    "/settings/v1/document-versioning": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get document versioning fields
+         * @description Paged; deleted fields are not listed. Every tenant has Version Number, Effective Date and Review Date. Membership of the tenant is all it needs.
+         */
+        get: operations["DocumentVersioningController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/settings/v1/document-versioning/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get document versioning field */
+        get: operations["DocumentVersioningController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/matrix/v1/audit": {
@@ -1892,6 +1929,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/v1/user/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get current user roles
+         * @description The caller's roles in the active tenant (or the tenant named by tenantId); membership is all it needs
+         */
+        get: operations["UsersController_roles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/v1/user/positions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get current user positions
+         * @description The caller's positions in the active tenant (or the tenant named by tenantId); membership is all it needs
+         */
+        get: operations["UsersController_positions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/v1/user/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get current user groups
+         * @description The caller's groups in the active tenant (or the tenant named by tenantId), the primary organisation first; membership is all it needs
+         */
+        get: operations["UsersController_groups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/v1/user/tenant/{tenantId}/details": {
         parameters: {
             query?: never;
@@ -1986,6 +2083,26 @@ export interface paths {
         };
         /** Get a user of the tenant */
         get: operations["UsersController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/v1/user/tenant/{tenantId}/currencies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get current tenant currencies
+         * @description The tenant's currencies: its base currency first, then its groups' base currencies, then those with a rate (PUT /decision/v1/authority/currency-rates), each once. Membership of the tenant is all it needs (403 otherwise).
+         */
+        get: operations["CurrenciesController_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4692,7 +4809,10 @@ export interface components {
         FieldError: {
             /** @description The body field (dotted path for nested ones) or query parameter */
             field: string;
+            /** @description At most 300 characters; a longer one ends at a word boundary with "…" */
             message: string;
+            /** @description When the field takes one of a list of values (select, sortBy, a status): every accepted value, however long the message */
+            allowed?: string[];
         };
         ActionStatusView: {
             /** Format: uuid */
@@ -5364,7 +5484,7 @@ export interface components {
             total: number;
             /** @description Positions of the tenant found and set to the status */
             successful: number;
-            /** @description Ids unknown, deleted or of another tenant */
+            /** @description Always 0: an id unknown, deleted or of another tenant is a 404 and nothing changes (kept for the product's shape) */
             failed: number;
         };
         UpdatePositionDto: {
@@ -5736,6 +5856,34 @@ export interface components {
              * @example false
              */
             isDeleted?: boolean;
+        };
+        DocumentVersioningFieldView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            /** @example Version Number */
+            fieldName: string;
+            /**
+             * @example string
+             * @enum {string}
+             */
+            fieldType: "string" | "date" | "number" | "boolean";
+            /** @description Whether the field is in use (the product answers a boolean) */
+            status: boolean;
+            /** @description One of the fields every tenant starts with */
+            isDefault: boolean;
+            isDeleted: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            updatedAt: string;
         };
         BulkReassignOwnerDto: {
             matrixIds: string[];
@@ -6748,7 +6896,7 @@ export interface components {
             total: number;
             /** @description Users of the tenant set to the status */
             successful: number;
-            /** @description Ids unknown, of another tenant, deleted, or the caller */
+            /** @description The caller, if named (never changed by this); an unknown, deleted or other tenant's id is a 404 instead */
             failed: number;
         };
         UpdateUserEntitiesDto: {
@@ -6773,6 +6921,18 @@ export interface components {
             customAttributes?: {
                 [key: string]: unknown;
             };
+        };
+        TenantCurrencyView: {
+            /**
+             * @description The currency's English name
+             * @example Euro
+             */
+            currency: string;
+            /**
+             * @description ISO 4217 code
+             * @example EUR
+             */
+            currencyCode: string;
         };
         UserTenantView: {
             /** Format: uuid */
@@ -14048,6 +14208,8 @@ export interface operations {
                 tenantId?: string;
                 /** @description true: ACTIVE types only; false: INACTIVE types only */
                 isActive?: boolean;
+                /** @description Comma-separated fields to return; only these keys come back per item. One of: id, tenantId, groupTypeName, shouldAllowEnableDisable, addressEnabled, isDefault, disableOption, isDeleted, status, createdBy, createdOn, updatedOn, updatedBy */
+                select?: string[];
             };
             header?: never;
             path?: never;
@@ -14400,6 +14562,8 @@ export interface operations {
                 /** @description Only the direct children of this group */
                 parentGroupId?: string;
                 sortBy?: "groupId" | "groupName" | "status" | "createdOn" | "updatedOn" | "isSynced" | "tenantGroupType";
+                /** @description Comma-separated fields to return; only these keys come back per item. One of: id, tenantId, groupId, groupName, displayName, legalName, status, createdOn, updatedOn, isSynced, isDeleted, disableOption, baseCurrency, externalId, instanceId, decisionsCount, delegationsCount, tenantGroupType, address, parentGroups, childGroups */
+                select?: string[];
             };
             header?: never;
             path?: never;
@@ -15254,6 +15418,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An id unknown, deleted or of another tenant (errors[] names ids.N); nothing was changed */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
                 headers: {
@@ -15306,6 +15479,8 @@ export interface operations {
                 /** @description Comma-separated: ACTIVE, INACTIVE */
                 status?: string[];
                 sortBy?: "roleName" | "createdOn" | "updatedOn";
+                /** @description Comma-separated fields to return; only these keys come back per item. One of: id, tenantId, roleName, isDeleted, status */
+                select?: string[];
             };
             header?: never;
             path?: never;
@@ -15584,6 +15759,8 @@ export interface operations {
                 categoryIds?: string[];
                 /** @description sectionName sorts case-insensitively */
                 sortBy?: "sectionName" | "createdAt";
+                /** @description Comma-separated fields to return; only these keys come back per item. One of: id, tenantId, sectionName, isDeleted, categories, createdAt, updatedAt */
+                select?: string[];
             };
             header?: never;
             path?: never;
@@ -15849,6 +16026,8 @@ export interface operations {
                 categoryIds?: string[];
                 /** @description categoryName sorts case-insensitively */
                 sortBy?: "categoryName" | "createdAt";
+                /** @description Comma-separated fields to return; only these keys come back per item. One of: id, tenantId, categoryName, sectionId, sectionName, section, isDeleted, createdAt, updatedAt */
+                select?: string[];
             };
             header?: never;
             path?: never;
@@ -16134,6 +16313,8 @@ export interface operations {
                 status?: string[];
                 /** @description authorityType sorts case-insensitively */
                 sortBy?: "authorityTypeOrder" | "authorityType" | "createdAt";
+                /** @description Comma-separated fields to return; only these keys come back per item. One of: id, tenantId, authorityType, authorityTypeIcon, authorityTypeOrder, status, isDefault, isDeleted, createdAt, updatedAt */
+                select?: string[];
             };
             header?: never;
             path?: never;
@@ -16407,6 +16588,8 @@ export interface operations {
                 /** @description Name contains (case-insensitive; % and _ match themselves) */
                 search?: string;
                 sortBy?: "name" | "createdOn";
+                /** @description Comma-separated fields to return; only these keys come back per item. One of: id, tenantId, name, description, status, actionTypeId, type */
+                select?: string[];
             };
             header?: never;
             path?: never;
@@ -16486,6 +16669,8 @@ export interface operations {
                 status?: string[];
                 /** @description documentTypeName sorts case-insensitively */
                 sortBy?: "documentTypeName" | "createdAt";
+                /** @description Comma-separated fields to return; only these keys come back per item. One of: id, tenantId, documentTypeName, documentTypeIcon, status, isDefault, isDeleted, createdAt, updatedAt */
+                select?: string[];
             };
             header?: never;
             path?: never;
@@ -16722,6 +16907,159 @@ export interface operations {
             };
             /** @description The new name is taken in the tenant, or deleting a default type */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window ends */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the window (the tighter of the caller's and the tenant's budgets) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DocumentVersioningController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sortOrder?: "asc" | "desc";
+                /** @description The tenant; defaults to the caller's */
+                tenantId?: string;
+                /** @description Name contains (case-insensitive; % and _ match themselves) */
+                search?: string;
+                /** @description Comma-separated versioning field ids: only these */
+                versioningFieldIds?: string[];
+                /** @description fieldName sorts case-insensitively; ties are broken by id */
+                sortBy?: "fieldName" | "fieldType" | "createdAt" | "updatedAt";
+                /** @description Comma-separated fields to return; only these keys come back per item. One of: id, tenantId, fieldName, fieldType, status, isDefault, isDeleted, createdAt, updatedAt */
+                select?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paged document versioning fields */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            data: components["schemas"]["DocumentVersioningFieldView"][];
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window ends */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the window (the tighter of the caller's and the tenant's budgets) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DocumentVersioningController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["DocumentVersioningFieldView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, deleted or another tenant's field */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18630,6 +18968,8 @@ export interface operations {
                 groupIds?: string[];
                 /** @description Users who never signed in come last in both orders of lastLoginDate */
                 sortBy?: "name" | "email" | "createdOn" | "lastLoginDate";
+                /** @description Comma-separated fields to return; only these keys come back per item. One of: id, userId, loginId, idpUserId, activeTenantId, email, name, displayName, isSAML, mobilePhone, firstName, lastName, profileImageUrl, currencyName, currencyCode, accountType, autoProvisioned, employeeId, employeeNumber, employeeType, employmentType, userType, sourceId, actorType, aiAgentType, startDate, terminationDate, customAttributes, externalId, instanceId, systemIntegrationId, displayLanguage, columnViewSettings, searchData, managerSync, manager, isDeleted, isExpirePassword, createdOn, lastLoginDate, createdBy, updatedOn, updatedBy, deletedOn, delegationsReceived, delegationsIssued, dashboardData, userRoles, userPositions, userGroups, status, dateFormat, isImpersonated */
+                select?: string[];
             };
             header?: never;
             path?: never;
@@ -18717,6 +19057,201 @@ export interface operations {
                         timestamp: string;
                         message: string;
                         data: components["schemas"]["UserView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window ends */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the window (the tighter of the caller's and the tenant's budgets) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    UsersController_roles: {
+        parameters: {
+            query?: {
+                /** @description Default: the caller's active tenant */
+                tenantId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's roles (spec §2.4 userRoles items) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["UserRoleView"][];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window ends */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the window (the tighter of the caller's and the tenant's budgets) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    UsersController_positions: {
+        parameters: {
+            query?: {
+                /** @description Default: the caller's active tenant */
+                tenantId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's positions (spec §2.4 userPositions items) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["UserPositionView"][];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window ends */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the window (the tighter of the caller's and the tenant's budgets) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    UsersController_groups: {
+        parameters: {
+            query?: {
+                /** @description Default: the caller's active tenant */
+                tenantId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's groups (spec §2.4 userGroups items) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["UserGroupView"][];
                     };
                 };
             };
@@ -19010,6 +19545,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An id that is not a live member of the tenant (unknown, deleted or another tenant's), named as userIds.N; nothing was changed */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
                 headers: {
@@ -19100,6 +19644,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The user, or a role, position, group or manager named, is not the tenant's (errors[] names the field: roleIds.N, positionIds.N, groups.N.groupId, managerId); nothing was changed */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
             429: {
                 headers: {
@@ -19146,6 +19699,69 @@ export interface operations {
                         timestamp: string;
                         message: string;
                         data: components["schemas"]["UserView"];
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a member of the tenant, or missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit's window ends */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the window (the tighter of the caller's and the tenant's budgets) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    CurrenciesController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        /** Format: date-time */
+                        timestamp: string;
+                        message: string;
+                        data: components["schemas"]["TenantCurrencyView"][];
                     };
                 };
             };
@@ -19556,6 +20172,8 @@ export interface operations {
                 isCustom?: boolean;
                 isDeactivated?: boolean;
                 sortBy?: "roleName" | "createdOn" | "updatedOn";
+                /** @description Comma-separated fields to return; only these keys come back per item. One of: id, roleName, tenantId, description, isCustom, canDeactivate, status, isDeleted, deletedOn, isDeactivated, deactivatedOn, createdOn, updatedOn, roleId, usersCount, relationshipMappings */
+                select?: string[];
             };
             header?: never;
             path: {

@@ -1,7 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsString, IsUUID, MaxLength } from 'class-validator';
-import { OptionalNotNull, PageQuery, RECORD_STATUSES, RecordStatus, ToBoolean } from '@ddm/contracts';
+import { OptionalNotNull, PageQuery, RECORD_STATUSES, RecordStatus, ToBoolean, SelectQuery } from '@ddm/contracts';
 import { ROLE_SORTS, RoleSort } from '../role.rules';
+import { TENANT_ROLE_FIELDS } from './role.response';
 
 export class ListRolesQuery extends PageQuery {
   @ApiPropertyOptional({ description: 'Accepted like on every list; must be the tenant of the path' })
@@ -36,4 +37,7 @@ export class ListRolesQuery extends PageQuery {
   @OptionalNotNull()
   @IsIn(ROLE_SORTS)
   sortBy: RoleSort = 'roleName';
+
+  @SelectQuery(TENANT_ROLE_FIELDS)
+  select?: string[];
 }

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ALL_PERMISSION_KEYS, RECORD_STATUSES } from '@ddm/contracts';
+import { ALL_PERMISSION_KEYS, RECORD_STATUSES, viewFields } from '@ddm/contracts';
 
 export class RelationshipMappingView {
   @ApiProperty({ enum: ALL_PERMISSION_KEYS }) relationshipKeyName: string;
@@ -67,3 +67,6 @@ export function toTenantRoleView(r: RoleRow): TenantRoleView {
     relationshipMappings: r.mappings ?? [],
   };
 }
+
+/** Every field of the view: what `select` may name. */
+export const TENANT_ROLE_FIELDS = viewFields<TenantRoleView>({ id: true, roleName: true, tenantId: true, description: true, isCustom: true, canDeactivate: true, status: true, isDeleted: true, deletedOn: true, isDeactivated: true, deactivatedOn: true, createdOn: true, updatedOn: true, roleId: true, usersCount: true, relationshipMappings: true });

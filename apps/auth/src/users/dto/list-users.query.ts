@@ -1,7 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsString, IsUUID, MaxLength } from 'class-validator';
-import { EnumListQuery, OptionalNotNull, PageQuery, UuidListQuery } from '@ddm/contracts';
+import { EnumListQuery, OptionalNotNull, PageQuery, UuidListQuery, SelectQuery } from '@ddm/contracts';
 import { USER_SORTS, USER_STATUSES, UserSort, UserStatus } from '../user.rules';
+import { USER_FIELDS } from './user.response';
 
 export class ListUsersQuery extends PageQuery {
   @ApiPropertyOptional({ description: "Tenant to list (default: the caller's active tenant)" })
@@ -35,4 +36,7 @@ export class ListUsersQuery extends PageQuery {
   @OptionalNotNull()
   @IsIn(USER_SORTS)
   sortBy: UserSort = 'createdOn';
+
+  @SelectQuery(USER_FIELDS)
+  select?: string[];
 }

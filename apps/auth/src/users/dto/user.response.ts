@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { viewFields } from '@ddm/contracts';
 import { USER_STATUSES } from '../user.rules';
 import { ColumnViewSettingsDto, DashboardCellDto } from './update-preferences.dto';
 
@@ -145,7 +146,7 @@ export class UserView {
 export class BulkStatusResult {
   @ApiProperty({ description: 'Ids asked' }) total: number;
   @ApiProperty({ description: 'Users of the tenant set to the status' }) successful: number;
-  @ApiProperty({ description: 'Ids unknown, of another tenant, deleted, or the caller' }) failed: number;
+  @ApiProperty({ description: 'The caller, if named (never changed by this); an unknown, deleted or other tenant\'s id is a 404 instead' }) failed: number;
 }
 
 /** One row of the user statements (user.sql.ts): the person, the membership, its links as JSON, manager and counts. */
@@ -262,3 +263,6 @@ export function toUserView(r: UserRow): UserView {
     isImpersonated: false,
   };
 }
+
+/** Every field of the view: what `select` may name. */
+export const USER_FIELDS = viewFields<UserView>({ id: true, userId: true, loginId: true, idpUserId: true, activeTenantId: true, email: true, name: true, displayName: true, isSAML: true, mobilePhone: true, firstName: true, lastName: true, profileImageUrl: true, currencyName: true, currencyCode: true, accountType: true, autoProvisioned: true, employeeId: true, employeeNumber: true, employeeType: true, employmentType: true, userType: true, sourceId: true, actorType: true, aiAgentType: true, startDate: true, terminationDate: true, customAttributes: true, externalId: true, instanceId: true, systemIntegrationId: true, displayLanguage: true, columnViewSettings: true, searchData: true, managerSync: true, manager: true, isDeleted: true, isExpirePassword: true, createdOn: true, lastLoginDate: true, createdBy: true, updatedOn: true, updatedBy: true, deletedOn: true, delegationsReceived: true, delegationsIssued: true, dashboardData: true, userRoles: true, userPositions: true, userGroups: true, status: true, dateFormat: true, isImpersonated: true });

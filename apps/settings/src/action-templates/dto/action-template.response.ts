@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ActionTemplatePayload } from '@ddm/contracts';
+import { ActionTemplatePayload, viewFields } from '@ddm/contracts';
 import { actionTypeOf } from '../action-template.rules';
 
 /** The action type a template opens actions of (spec §2.2 `actionType`), as the actions area answers it. */
@@ -51,3 +51,6 @@ export function toActionTemplateView(r: ActionTemplateRow): ActionTemplateView {
 export function toActionTemplatePayload(r: ActionTemplateRow): ActionTemplatePayload {
   return { id: r.id, name: r.name, description: r.description, actionTypeId: r.action_type_id, status: r.status, isDeleted: r.is_deleted, version: r.version };
 }
+
+/** Every field of the view: what `select` may name. */
+export const ACTION_TEMPLATE_FIELDS = viewFields<ActionTemplateView>({ id: true, tenantId: true, name: true, description: true, status: true, actionTypeId: true, type: true });

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { AuthorityTypePayload, RECORD_STATUSES } from '@ddm/contracts';
+import { AuthorityTypePayload, RECORD_STATUSES, viewFields } from '@ddm/contracts';
 
 /** An authority type (Approval, Signatory, ...): what a decision's authorities are of. */
 export class AuthorityTypeView {
@@ -56,3 +56,6 @@ export function toAuthorityTypePayload(v: AuthorityTypeView): AuthorityTypePaylo
     isDeleted: v.isDeleted,
   };
 }
+
+/** Every field of the view: what `select` may name. */
+export const AUTHORITY_TYPE_FIELDS = viewFields<AuthorityTypeView>({ id: true, tenantId: true, authorityType: true, authorityTypeIcon: true, authorityTypeOrder: true, status: true, isDefault: true, isDeleted: true, createdAt: true, updatedAt: true });

@@ -1,8 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
-import { EnumListQuery, OptionalNotNull, RECORD_STATUSES, RecordStatus } from '@ddm/contracts';
+import { EnumListQuery, OptionalNotNull, RECORD_STATUSES, RecordStatus, SelectQuery } from '@ddm/contracts';
 import { TenantListQuery } from '../../core/request.dto';
 import { AUTHORITY_TYPE_SORTS, AuthorityTypeSort } from '../authority-type.rules';
+import { AUTHORITY_TYPE_FIELDS } from './authority-type.response';
 
 /** GET /settings/v1/authority-types: `search` is on the type's name. */
 export class ListAuthorityTypesQuery extends TenantListQuery {
@@ -14,4 +15,7 @@ export class ListAuthorityTypesQuery extends TenantListQuery {
   @OptionalNotNull()
   @IsIn(AUTHORITY_TYPE_SORTS)
   sortBy: AuthorityTypeSort = 'authorityTypeOrder';
+
+  @SelectQuery(AUTHORITY_TYPE_FIELDS)
+  select?: string[];
 }

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { DecisionCategoryPayload } from '@ddm/contracts';
+import { DecisionCategoryPayload, viewFields } from '@ddm/contracts';
 
 /** The section of a category, as the category answers it. */
 export class DecisionCategorySectionView {
@@ -54,3 +54,6 @@ export function toDecisionCategoryView(r: DecisionCategoryRow): DecisionCategory
 export function toDecisionCategoryPayload(r: Pick<DecisionCategoryRow, 'id' | 'category_name' | 'section_id' | 'is_deleted'>): DecisionCategoryPayload {
   return { id: r.id, categoryName: r.category_name, sectionId: r.section_id, isDeleted: r.is_deleted };
 }
+
+/** Every field of the view: what `select` may name. */
+export const DECISION_CATEGORY_FIELDS = viewFields<DecisionCategoryView>({ id: true, tenantId: true, categoryName: true, sectionId: true, sectionName: true, section: true, isDeleted: true, createdAt: true, updatedAt: true });

@@ -1,8 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
-import { OptionalNotNull, UuidListQuery } from '@ddm/contracts';
+import { OptionalNotNull, UuidListQuery, SelectQuery } from '@ddm/contracts';
 import { MAX_LISTED_IDS, TenantListQuery } from '../../core/request.dto';
 import { DECISION_CATEGORY_SORTS, DecisionCategorySort } from '../decision-category.rules';
+import { DECISION_CATEGORY_FIELDS } from './decision-category.response';
 
 /** GET /settings/v1/decision-categories: `search` is on the category name. */
 export class ListDecisionCategoriesQuery extends TenantListQuery {
@@ -18,4 +19,7 @@ export class ListDecisionCategoriesQuery extends TenantListQuery {
   @OptionalNotNull()
   @IsIn(DECISION_CATEGORY_SORTS)
   sortBy: DecisionCategorySort = 'categoryName';
+
+  @SelectQuery(DECISION_CATEGORY_FIELDS)
+  select?: string[];
 }

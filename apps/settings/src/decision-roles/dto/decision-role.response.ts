@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { DecisionRolePayload, RECORD_STATUSES } from '@ddm/contracts';
+import { DecisionRolePayload, RECORD_STATUSES, viewFields } from '@ddm/contracts';
 
 /** Decision role (spec §2.7): exactly these fields. */
 export class DecisionRoleView {
@@ -26,3 +26,6 @@ export function toDecisionRoleView(r: DecisionRoleRow): DecisionRoleView {
 export function toDecisionRolePayload(v: DecisionRoleView): DecisionRolePayload {
   return { id: v.id, roleName: v.roleName, status: v.status, isDeleted: v.isDeleted };
 }
+
+/** Every field of the view: what `select` may name. */
+export const DECISION_ROLE_FIELDS = viewFields<DecisionRoleView>({ id: true, tenantId: true, roleName: true, isDeleted: true, status: true });

@@ -1,7 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsString, IsUUID, MaxLength } from 'class-validator';
-import { EnumListQuery, OptionalNotNull, PageQuery, RECORD_STATUSES, RecordStatus } from '@ddm/contracts';
+import { EnumListQuery, OptionalNotNull, PageQuery, RECORD_STATUSES, RecordStatus, SelectQuery } from '@ddm/contracts';
 import { DECISION_ROLE_SORTS, DecisionRoleSort } from '../decision-role.rules';
+import { DECISION_ROLE_FIELDS } from './decision-role.response';
 
 export class ListDecisionRolesQuery extends PageQuery {
   @ApiPropertyOptional({ format: 'uuid', description: "The tenant; defaults to the caller's" })
@@ -23,4 +24,7 @@ export class ListDecisionRolesQuery extends PageQuery {
   @OptionalNotNull()
   @IsIn(DECISION_ROLE_SORTS)
   sortBy: DecisionRoleSort = 'roleName';
+
+  @SelectQuery(DECISION_ROLE_FIELDS)
+  select?: string[];
 }

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { DecisionSectionPayload } from '@ddm/contracts';
+import { DecisionSectionPayload, viewFields } from '@ddm/contracts';
 
 /** A category of a section, as the section answers it. */
 export class DecisionSectionCategoryView {
@@ -49,3 +49,6 @@ export function toDecisionSectionView(r: DecisionSectionRow): DecisionSectionVie
 export function toDecisionSectionPayload(v: DecisionSectionView): DecisionSectionPayload {
   return { id: v.id, sectionName: v.sectionName, isDeleted: v.isDeleted };
 }
+
+/** Every field of the view: what `select` may name. */
+export const DECISION_SECTION_FIELDS = viewFields<DecisionSectionView>({ id: true, tenantId: true, sectionName: true, isDeleted: true, categories: true, createdAt: true, updatedAt: true });

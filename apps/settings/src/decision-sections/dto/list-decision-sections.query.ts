@@ -1,8 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
-import { OptionalNotNull, UuidListQuery } from '@ddm/contracts';
+import { OptionalNotNull, UuidListQuery, SelectQuery } from '@ddm/contracts';
 import { MAX_LISTED_IDS, TenantListQuery } from '../../core/request.dto';
 import { DECISION_SECTION_SORTS, DecisionSectionSort } from '../decision-section.rules';
+import { DECISION_SECTION_FIELDS } from './decision-section.response';
 
 /** GET /settings/v1/decision-sections: `search` is on the section name. */
 export class ListDecisionSectionsQuery extends TenantListQuery {
@@ -18,4 +19,7 @@ export class ListDecisionSectionsQuery extends TenantListQuery {
   @OptionalNotNull()
   @IsIn(DECISION_SECTION_SORTS)
   sortBy: DecisionSectionSort = 'sectionName';
+
+  @SelectQuery(DECISION_SECTION_FIELDS)
+  select?: string[];
 }

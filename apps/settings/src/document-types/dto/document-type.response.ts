@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { DocumentTypePayload, RECORD_STATUSES } from '@ddm/contracts';
+import { DocumentTypePayload, RECORD_STATUSES, viewFields } from '@ddm/contracts';
 
 /** A document type (Policy, Procedure, Charter, Resolution, Contract, then the tenant's own): what a document is of. */
 export class DocumentTypeView {
@@ -44,3 +44,6 @@ export function toDocumentTypeView(r: DocumentTypeRow): DocumentTypeView {
 export function toDocumentTypePayload(v: DocumentTypeView): DocumentTypePayload {
   return { id: v.id, documentTypeName: v.documentTypeName, documentTypeIcon: v.documentTypeIcon, status: v.status, isDefault: v.isDefault, isDeleted: v.isDeleted };
 }
+
+/** Every field of the view: what `select` may name. */
+export const DOCUMENT_TYPE_FIELDS = viewFields<DocumentTypeView>({ id: true, tenantId: true, documentTypeName: true, documentTypeIcon: true, status: true, isDefault: true, isDeleted: true, createdAt: true, updatedAt: true });

@@ -1,8 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
-import { EnumListQuery, OptionalNotNull, RECORD_STATUSES, RecordStatus } from '@ddm/contracts';
+import { EnumListQuery, OptionalNotNull, RECORD_STATUSES, RecordStatus, SelectQuery } from '@ddm/contracts';
 import { TenantListQuery } from '../../core/request.dto';
 import { DOCUMENT_TYPE_SORTS, DocumentTypeSort } from '../document-type.rules';
+import { DOCUMENT_TYPE_FIELDS } from './document-type.response';
 
 /** GET /settings/v1/document-types: `search` is on the type's name. */
 export class ListDocumentTypesQuery extends TenantListQuery {
@@ -14,4 +15,7 @@ export class ListDocumentTypesQuery extends TenantListQuery {
   @OptionalNotNull()
   @IsIn(DOCUMENT_TYPE_SORTS)
   sortBy: DocumentTypeSort = 'documentTypeName';
+
+  @SelectQuery(DOCUMENT_TYPE_FIELDS)
+  select?: string[];
 }

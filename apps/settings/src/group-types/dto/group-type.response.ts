@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { GroupTypePayload, RECORD_STATUSES } from '@ddm/contracts';
+import { GroupTypePayload, RECORD_STATUSES, viewFields } from '@ddm/contracts';
 
 /** A group type as Aptly's public API answers it. */
 export class GroupTypeView {
@@ -62,3 +62,6 @@ export function toGroupTypePayload(r: GroupTypeRow): GroupTypePayload {
     isDeleted: r.is_deleted,
   };
 }
+
+/** Every field of the view: what `select` may name. */
+export const GROUP_TYPE_FIELDS = viewFields<GroupTypeView>({ id: true, tenantId: true, groupTypeName: true, shouldAllowEnableDisable: true, addressEnabled: true, isDefault: true, disableOption: true, isDeleted: true, status: true, createdBy: true, createdOn: true, updatedOn: true, updatedBy: true });

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsUUID } from 'class-validator';
-import { OptionalNotNull, PageQuery, ToBoolean } from '@ddm/contracts';
+import { OptionalNotNull, PageQuery, ToBoolean, SelectQuery } from '@ddm/contracts';
+import { GROUP_TYPE_FIELDS } from './group-type.response';
 
 /** Sorted by creation (then id); `sortOrder` turns it round. */
 export class ListGroupTypesQuery extends PageQuery {
@@ -14,4 +15,7 @@ export class ListGroupTypesQuery extends PageQuery {
   @ToBoolean()
   @IsBoolean()
   isActive?: boolean;
+
+  @SelectQuery(GROUP_TYPE_FIELDS)
+  select?: string[];
 }

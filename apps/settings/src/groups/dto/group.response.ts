@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { RECORD_STATUSES } from '@ddm/contracts';
+import { RECORD_STATUSES, viewFields } from '@ddm/contracts';
 
 export class GroupTypeRefView {
   @ApiProperty() id: string;
@@ -165,3 +165,6 @@ export function toGroupView(r: GroupRow): GroupView {
     childGroups: r.child_groups ?? [],
   };
 }
+
+/** Every field of the view: what `select` may name. */
+export const GROUP_FIELDS = viewFields<GroupView>({ id: true, tenantId: true, groupId: true, groupName: true, displayName: true, legalName: true, status: true, createdOn: true, updatedOn: true, isSynced: true, isDeleted: true, disableOption: true, baseCurrency: true, externalId: true, instanceId: true, decisionsCount: true, delegationsCount: true, tenantGroupType: true, address: true, parentGroups: true, childGroups: true });

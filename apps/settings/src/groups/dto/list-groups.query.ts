@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsString, IsUUID, MaxLength } from 'class-validator';
-import { DatedPageQuery, EnumListQuery, OptionalNotNull, RECORD_STATUSES, RecordStatus, UuidListQuery } from '@ddm/contracts';
+import { DatedPageQuery, EnumListQuery, OptionalNotNull, RECORD_STATUSES, RecordStatus, UuidListQuery, SelectQuery } from '@ddm/contracts';
+import { GROUP_FIELDS } from './group.response';
 
 export const GROUP_SORTS = ['groupId', 'groupName', 'status', 'createdOn', 'updatedOn', 'isSynced', 'tenantGroupType'] as const;
 export type GroupSort = (typeof GROUP_SORTS)[number];
@@ -38,4 +39,7 @@ export class ListGroupsQuery extends DatedPageQuery {
   @OptionalNotNull()
   @IsIn(GROUP_SORTS)
   sortBy: GroupSort = 'groupName';
+
+  @SelectQuery(GROUP_FIELDS)
+  select?: string[];
 }

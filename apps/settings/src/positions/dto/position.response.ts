@@ -44,7 +44,7 @@ export class PositionView {
 export class BulkStatusResult {
   @ApiProperty({ description: 'Distinct ids asked' }) total: number;
   @ApiProperty({ description: 'Positions of the tenant found and set to the status' }) successful: number;
-  @ApiProperty({ description: 'Ids unknown, deleted or of another tenant' }) failed: number;
+  @ApiProperty({ description: 'Always 0: an id unknown, deleted or of another tenant is a 404 and nothing changes (kept for the product\'s shape)' }) failed: number;
 }
 
 /** A row of the statements above. */
