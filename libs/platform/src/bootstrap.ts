@@ -1,12 +1,11 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import type { Socket } from 'node:net';
 import { Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FastifyError, FastifyReply, FastifyRequest, LogController } from 'fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { AreaName, BODY_LIMIT, CallerGuard, RETRY_AFTER_SECONDS, RequestInputChecks, ResponseEnvelope, clientErrorAnswer, docsPath, errorBody, frameworkErrorBody, routeOf } from '@ddm/contracts';
+import { AreaName, BODY_LIMIT, CallerGuard, RETRY_AFTER_SECONDS, RequestInputChecks, ResponseEnvelope, answerClientError, docsPath, errorBody, frameworkErrorBody, routeOf } from '@ddm/contracts';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { ConfigError, ServiceConfig, loadConfig } from './config';
@@ -69,11 +68,7 @@ export async function createServiceApp(appModule: Type<unknown>, def: ServiceDef
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     // What Node's HTTP parser refuses (an invalid Content-Length...) leaves as the house error body too.
-    clientErrorHandler: (err: Error & { code?: string; rawPacket?: unknown }, socket: Socket) => {
-      if (err.code === 'ECONNRESET' || socket.destroyed) return;
-      if (socket.writable) socket.write(clientErrorAnswer(err, randomUUID));
-      socket.destroy(err);
-    },
+    clientErrorHandler: answerClientError,
     // The router's own refusals (a path parameter over 100 characters, a malformed URL) leave as the project's error body too.
     frameworkErrors: (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const body = frameworkErrorBody(err, request.url, request.id);

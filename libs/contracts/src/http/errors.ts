@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 
 /** One field's problem in a 400. `field` is the body field (dotted path) or query parameter. */
@@ -178,6 +180,16 @@ export function clientErrorAnswer(err: { code?: string; rawPacket?: unknown }, n
     `HTTP/1.1 ${status} ${reasonPhrase(status)}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
     `x-request-id: ${requestId}\r\nConnection: close\r\n\r\n${body}`
   );
+}
+
+/**
+ * Fastify's `clientErrorHandler` of every service and of the gateway: answers clientErrorAnswer and
+ * closes the connection (nothing to answer on a connection the client reset).
+ */
+export function answerClientError(err: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  if (socket.writable) socket.write(clientErrorAnswer(err, randomUUID));
+  socket.destroy(err);
 }
 
 interface RequestLike {
