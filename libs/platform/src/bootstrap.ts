@@ -14,7 +14,7 @@ import { auditModule } from './audit.controller';
 import { IdempotencyModule, IdempotencyStore, registerIdempotency } from './idempotency';
 import { PinoNestLogger, createLogger, requestLogger } from './logger';
 import { NatsClient } from './nats';
-import { registerRateLimits, registerSecurityHeaders } from './hardening';
+import { registerDeclaredBodyLimits, registerRateLimits, registerSecurityHeaders } from './hardening';
 import { registerObservability } from './observability';
 import { PlatformModule } from './platform.module';
 import { RequestStepsGuard, ServiceHttpAdapter } from './request-steps';
@@ -113,6 +113,8 @@ export async function createServiceApp(appModule: Type<unknown>, def: ServiceDef
   // Security headers, CORS from CORS_ORIGINS, then the abuse limits (after the request id is set).
   registerSecurityHeaders(fastify, config.corsOrigins);
   const tenantLimit = await registerRateLimits(fastify, def.area, config.rateLimit, logger);
+  // A body declared over its route's limit: a 413 before it is read (the upload route's included).
+  registerDeclaredBodyLimits(fastify);
   // The one guard: the caller, its tenant to the work's context (row-level security), the
   // tenant's rate budget, the input checks, the Idempotency-Key; the adapter adds the envelope.
   const idempotency = registerIdempotency(fastify, app.get(IdempotencyStore), logger);
