@@ -11,14 +11,18 @@ import { documentApp, DocumentHarness } from './fixtures/document-app';
 
 const MiB = 1024 * 1024;
 
-/** `bytes` of deterministic content in 64 KiB parts, never held whole; `hash` is its SHA-256 once consumed. */
-function content(bytes: number): { parts: AsyncIterable<Buffer>; hash: () => string } {
+/**
+ * `bytes` of deterministic content in 64 KiB parts, never held whole; `hash` is its SHA-256 once
+ * consumed. A PDF by its bytes (the service checks the content against the declared type), or text.
+ */
+function content(bytes: number, kind: 'pdf' | 'text' = 'pdf'): { parts: AsyncIterable<Buffer>; hash: () => string } {
   const hash = createHash('sha256');
   return {
     parts: (async function* () {
       const part = 64 * 1024;
       for (let offset = 0, n = 0; offset < bytes; offset += part, n++) {
-        const b = Buffer.alloc(Math.min(part, bytes - offset), n % 251);
+        const b = Buffer.alloc(Math.min(part, bytes - offset), kind === 'text' ? 0x61 + (n % 26) : n % 251);
+        if (offset === 0 && kind === 'pdf') b.write('%PDF-1.7\n');
         hash.update(b);
         yield b;
       }
@@ -182,10 +186,10 @@ describe.each([postgres, s3()])('document files (e2e, $name, real Postgres and N
     expect(exe.body.message).toMatch(/application\/x-msdownload/);
     expect(await stored()).toEqual(before);
     expectErrorBody(await h.svc.http.post('/document/v1/files', { token: h.tokens.admin, body: { file: 'not a file' } }), 415);
-    const wrongField = await upload(h.svc.url, h.tokens.admin, { name: 'notes.txt', type: 'text/plain', parts: content(10).parts }, 'attachment');
+    const wrongField = await upload(h.svc.url, h.tokens.admin, { name: 'notes.txt', type: 'text/plain', parts: content(10, 'text').parts }, 'attachment');
     expect(wrongField.status).toBe(400);
-    expect((await upload(h.svc.url, h.tokens.auditor, { name: 'notes.txt', type: 'text/plain', parts: content(10).parts })).status).toBe(403);
-    const text = await upload(h.svc.url, h.tokens.admin, { name: 'notes.txt', type: 'text/plain', parts: content(10).parts });
+    expect((await upload(h.svc.url, h.tokens.auditor, { name: 'notes.txt', type: 'text/plain', parts: content(10, 'text').parts })).status).toBe(403);
+    const text = await upload(h.svc.url, h.tokens.admin, { name: 'notes.txt', type: 'text/plain', parts: content(10, 'text').parts });
     expect(text.status).toBe(200);
     expect(text.body.data).toMatchObject({ type: 'text/plain', size: 10 });
   });

@@ -3,7 +3,7 @@ import { Transform, TransformCallback, pipeline } from 'node:stream';
 import Fastify, { FastifyInstance, LogController } from 'fastify';
 import proxy, { FastifyHttpProxyOptions } from '@fastify/http-proxy';
 import { LevelWithSilent, Logger } from 'pino';
-import { AREAS, AreaName, BODY_LIMIT, BODY_TOO_LARGE_MESSAGE, ROUTES, bodyLimitOf, errorBody } from '@ddm/contracts';
+import { AREAS, AreaName, BODY_LIMIT, BODY_TOO_LARGE_MESSAGE, ROUTES, answerClientError, bodyLimitOf, errorBody } from '@ddm/contracts';
 import { createLogger, currentTraceContext, redactUrl, registerSecurityHeaders } from '@ddm/platform';
 import { GatewayConfig, loadGatewayConfig } from './config';
 import { MergedDocs, registerDocs } from './docs';
@@ -84,6 +84,8 @@ export function buildGateway(options: GatewayOptions = {}): FastifyInstance {
     },
     bodyLimit: config.bodyLimit,
     return503OnClosing: false,
+    // What Node's HTTP parser refuses (an invalid Content-Length...) leaves as the house error body too.
+    clientErrorHandler: answerClientError,
   }) as unknown as FastifyInstance;
 
   app.addHook('preClose', (done) => {

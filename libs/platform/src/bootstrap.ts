@@ -5,7 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FastifyError, FastifyReply, FastifyRequest, LogController } from 'fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { AreaName, BODY_LIMIT, CallerGuard, RETRY_AFTER_SECONDS, RequestInputChecks, ResponseEnvelope, docsPath, errorBody, frameworkErrorBody, routeOf } from '@ddm/contracts';
+import { AreaName, BODY_LIMIT, CallerGuard, RETRY_AFTER_SECONDS, RequestInputChecks, ResponseEnvelope, answerClientError, docsPath, errorBody, frameworkErrorBody, routeOf } from '@ddm/contracts';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { ConfigError, ServiceConfig, loadConfig } from './config';
@@ -14,7 +14,7 @@ import { auditModule } from './audit.controller';
 import { IdempotencyModule, IdempotencyStore, registerIdempotency } from './idempotency';
 import { PinoNestLogger, createLogger, requestLogger } from './logger';
 import { NatsClient } from './nats';
-import { registerRateLimits, registerSecurityHeaders } from './hardening';
+import { registerDeclaredBodyLimits, registerRateLimits, registerSecurityHeaders } from './hardening';
 import { registerObservability } from './observability';
 import { PlatformModule } from './platform.module';
 import { RequestStepsGuard, ServiceHttpAdapter } from './request-steps';
@@ -67,6 +67,8 @@ export async function createServiceApp(appModule: Type<unknown>, def: ServiceDef
     // Requests arriving while draining get our own 503 body (hook below), not fastify's.
     return503OnClosing: false,
     forceCloseConnections: 'idle',
+    // What Node's HTTP parser refuses (an invalid Content-Length...) leaves as the house error body too.
+    clientErrorHandler: answerClientError,
     // The router's own refusals (a path parameter over 100 characters, a malformed URL) leave as the project's error body too.
     frameworkErrors: (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const body = frameworkErrorBody(err, request.url, request.id);
@@ -111,6 +113,8 @@ export async function createServiceApp(appModule: Type<unknown>, def: ServiceDef
   // Security headers, CORS from CORS_ORIGINS, then the abuse limits (after the request id is set).
   registerSecurityHeaders(fastify, config.corsOrigins);
   const tenantLimit = await registerRateLimits(fastify, def.area, config.rateLimit, logger);
+  // A body declared over its route's limit: a 413 before it is read (the upload route's included).
+  registerDeclaredBodyLimits(fastify);
   // The one guard: the caller, its tenant to the work's context (row-level security), the
   // tenant's rate budget, the input checks, the Idempotency-Key; the adapter adds the envelope.
   const idempotency = registerIdempotency(fastify, app.get(IdempotencyStore), logger);

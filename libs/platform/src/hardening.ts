@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import cors from '@fastify/cors';
 import helmet from 'helmet';
 import rateLimit from '@fastify/rate-limit';
 import Redis from 'ioredis';
 import { Logger } from 'pino';
-import { AppError, ErrorCode, errorBody } from '@ddm/contracts';
+import { AppError, BODY_LIMIT, BODY_TOO_LARGE_MESSAGE, ErrorCode, UPLOAD_BODY_LIMIT, bodyLimitOf, errorBody } from '@ddm/contracts';
 import { RateLimitConfig } from './config';
 
 /**
@@ -171,5 +172,46 @@ export async function registerRateLimits(fastify: FastifyInstance, area: string,
     }
     // The headers tell the tighter of the two budgets.
     if (o.remaining < Number(reply.getHeader('ratelimit-remaining') ?? Infinity)) headers(reply, o);
+  };
+}
+
+/** How long a connection whose request was refused as too large may go on sending (read and thrown away) before it is closed. */
+export const LINGER_MS = 10_000;
+
+/**
+ * A request whose Content-Length is over its route's body limit (bodyLimitOf: the upload route's,
+ * 1 MiB elsewhere) is answered 413 in the house error body at once, before its body is read, with
+ * Connection: close. The connection is then closed the way a client still sending can read the
+ * answer: our side is ended after the answer, and what the client goes on sending is read and thrown
+ * away until it stops or LINGER_MS pass. (Closing at once, with its bytes unread, resets the
+ * connection, and a client still sending loses the answer with it.)
+ */
+export function registerDeclaredBodyLimits(fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', (request, reply, done) => {
+    const declared = Number(request.headers['content-length']);
+    const limit = bodyLimitOf(request.method, request.url, BODY_LIMIT);
+    if (!(declared > limit)) return done();
+    lingerOnClose(request.raw.socket);
+    const message =
+      limit === UPLOAD_BODY_LIMIT
+        ? `A file may hold at most 25 MiB: this request declares ${declared} bytes (at most ${UPLOAD_BODY_LIMIT} with the multipart framing)`
+        : BODY_TOO_LARGE_MESSAGE;
+    void reply.header('connection', 'close').code(413).send(errorBody(413, message, pathOf(request.url), request.id));
+  });
+}
+
+/**
+ * Node closes a connection after an answer with Connection: close by `socket.destroySoon()`, which
+ * destroys it as soon as the answer is written, whatever the client is still sending. This socket
+ * ends its side instead and is destroyed once the client has ended its own, or after LINGER_MS; Node
+ * reads (and drops) the rest of the request's body meanwhile.
+ */
+function lingerOnClose(socket: Socket): void {
+  socket.destroySoon = function (this: Socket) {
+    const timer = setTimeout(() => this.destroy(), LINGER_MS);
+    timer.unref();
+    this.once('close', () => clearTimeout(timer));
+    this.once('end', () => this.destroy());
+    if (this.writable) this.end();
   };
 }

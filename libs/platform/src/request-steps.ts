@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext } from '@nestjs/common';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import { Caller, CallerGuard, RequestInputChecks, ResponseEnvelope, envelopeAnswer } from '@ddm/contracts';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Caller, CallerGuard, RequestInputChecks, ResponseEnvelope, bodyErrorOf, envelopeAnswer, errorBody } from '@ddm/contracts';
+import type { FastifyError, FastifyReply, FastifyRequest, RawServerDefault } from 'fastify';
 import type { TenantLimit } from './hardening';
 import type { IdempotencyStep } from './idempotency';
 import { enterTenant } from './request-context';
@@ -48,12 +48,41 @@ export class RequestStepsGuard implements CanActivate {
   }
 }
 
+type ErrorHandler = Parameters<FastifyAdapter['setErrorHandler']>[0];
+
 /**
  * Fastify for Nest, with the envelope: Nest hands every controller's result to `reply`, which
  * sends it in the envelope when the request steps marked it (envelopeAnswer). Routes that write
  * their own answer (`@Res()`: streams, downloads) and errors (the exception filter) do not pass here.
+ *
+ * And one error path for every route: Fastify gives a route the error handler its instance had
+ * when the plugin queue is next loaded after the route was added, and Nest sets its handler (the
+ * exception filter, the house error body) only at the end of `init`, after the modules'
+ * `onModuleInit`. A module that registered a Fastify plugin there (the document area's multipart)
+ * loaded the queue early, so its routes kept Fastify's default handler and answered body-parser
+ * errors as Fastify's own body. So the instance gets one handler as it is made, before any route,
+ * which hands each error to the handler Nest gives later; Fastify's refusals of a body go to it as
+ * the AppError of their status, in the house wording (bodyErrorOf).
  */
 export class ServiceHttpAdapter extends FastifyAdapter {
+  private nestErrorHandler: ErrorHandler | undefined;
+
+  constructor(...args: ConstructorParameters<typeof FastifyAdapter<RawServerDefault>>) {
+    super(...args);
+    const handOn = (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      const error = bodyErrorOf(err) ?? err;
+      if (this.nestErrorHandler) return this.nestErrorHandler.call(this.getInstance(), error as FastifyError, request as never, reply as never);
+      // Only before `init` has finished, when no route answers yet.
+      void reply.code(500).send(errorBody(500, 'Internal server error', request.url.split('?')[0], request.id));
+    };
+    this.getInstance().setErrorHandler(handOn);
+  }
+
+  override setErrorHandler(handler: ErrorHandler): ReturnType<FastifyAdapter['setErrorHandler']> {
+    this.nestErrorHandler = handler;
+    return this.getInstance();
+  }
+
   override reply(response: Parameters<FastifyAdapter['reply']>[0], body: unknown, statusCode?: number): ReturnType<FastifyAdapter['reply']> {
     return super.reply(response, envelopeAnswer(response as FastifyReply, body, statusCode), statusCode);
   }

@@ -11,7 +11,7 @@ import {
   ApiTags,
   ApiUnsupportedMediaTypeResponse,
 } from '@nestjs/swagger';
-import { ApiAuth, AppError, Caller, CurrentCaller, ErrorCode, RequirePermission, ResponseMessage, UuidParam, badRequest } from '@ddm/contracts';
+import { ApiAuth, AppError, Caller, CurrentCaller, ErrorCode, RequirePermission, ResponseMessage, UPLOAD_BODY_LIMIT, UuidParam, badRequest } from '@ddm/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { FileView } from './dto/file.response';
 import { ALLOWED_MEDIA_TYPES, MAX_FILE_BYTES, contentDisposition } from './file.rules';
@@ -29,14 +29,18 @@ export class FilesController {
   @ApiOperation({
     summary: 'Upload a file',
     description: `multipart/form-data with one file in the field "file", at most ${MAX_FILE_BYTES} bytes (25 MiB), streamed to storage (never held whole). ` +
-      `Accepted media types: ${ALLOWED_MEDIA_TYPES.join(', ')}. A document then names it by fileId (documentUploadType UPLOADED).`,
+      `The part's media type must be allowed and match the content, which is checked from its bytes: a file whose bytes are of another type (a program labelled application/pdf) is refused. ` +
+      `Text formats (text/plain, text/csv, text/markdown, image/svg+xml) have no signature: their content must be UTF-8 text with no binary signature. ` +
+      `A part sent as application/octet-stream is stored as the type detected from its content. ` +
+      `Accepted media types (FILES_ALLOWED_TYPES may narrow them): ${ALLOWED_MEDIA_TYPES.join(', ')}. A request whose Content-Length is over ${UPLOAD_BODY_LIMIT} bytes is refused (413) before its body is read. ` +
+      `A document then names the file by fileId (documentUploadType UPLOADED).`,
   })
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } } })
   @ApiOkResponse({ type: FileView })
   @ApiBadRequestResponse({ description: 'No file in the request' })
   @ApiPayloadTooLargeResponse({ description: 'The file holds more than 25 MiB (nothing is stored)' })
-  @ApiUnsupportedMediaTypeResponse({ description: 'Not multipart/form-data, or a media type outside the allow-list' })
+  @ApiUnsupportedMediaTypeResponse({ description: 'Not multipart/form-data, a media type outside the allow-list, or content that does not match the declared type (errors name the field "file")' })
   @ResponseMessage('File uploaded successfully')
   async upload(@Req() request: FastifyRequest, @CurrentCaller() caller: Caller): Promise<FileView> {
     if (!request.isMultipart()) throw new AppError(ErrorCode.UnsupportedMediaType, 'Send the file as multipart/form-data (one file in the field "file")');

@@ -2,11 +2,13 @@ import { Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError, Caller, ErrorCode, notFound } from '@ddm/contracts';
 import { Db } from '@ddm/platform';
+import { fileTypeFromBuffer } from 'file-type/core';
 import { v7 as uuidv7 } from 'uuid';
 import { fileLink } from '../core/file-link';
 import { seesDocumentWithFile } from '../documents/document-refs';
 import { FILE_STORE, FileStore } from './file-store';
-import { ALLOWED_MEDIA_TYPES, MAX_FILE_BYTES, bareMediaType, isAllowedMediaType, safeFileName } from './file.rules';
+import { MAX_FILE_BYTES, SAMPLE_BYTES, judgeContent, safeFileName } from './file.rules';
+import { FILES_OPTIONS, FilesOptions } from './files.config';
 import { FileView } from './dto/file.response';
 
 /** An upload as the HTTP layer hands it over: the part's name, media type and content stream. */
@@ -33,11 +35,20 @@ export class FilesService {
   constructor(
     private readonly db: Db,
     @Inject(FILE_STORE) private readonly store: FileStore,
+    @Inject(FILES_OPTIONS) private readonly options: FilesOptions,
   ) {}
 
+  /**
+   * Stores an upload whose declared type is allowed and matches its content (judgeContent): the type
+   * is detected from the first SAMPLE_BYTES (held while detecting), then the whole content streams
+   * to the store, the sample first. A refused file is a 415 naming the field "file"; nothing is stored.
+   */
   async upload(caller: Caller, file: IncomingFile, maxBytes = MAX_FILE_BYTES): Promise<FileView> {
-    const type = bareMediaType(file.mimetype);
-    if (!isAllowedMediaType(type)) throw new AppError(ErrorCode.UnsupportedMediaType, `Files of type "${type}" are not accepted; accepted: ${ALLOWED_MEDIA_TYPES.join(', ')}`);
+    const { sample, complete, content } = await peek(file.content, SAMPLE_BYTES);
+    const detected = (await fileTypeFromBuffer(sample))?.mime;
+    const verdict = judgeContent(file.mimetype, detected, sample, complete, this.options.allowedTypes);
+    if ('refused' in verdict) throw new AppError(ErrorCode.UnsupportedMediaType, verdict.refused, [{ field: 'file', message: verdict.problem }]);
+    const type = verdict.type;
     const id = uuidv7();
     const name = safeFileName(file.filename);
     const stored = await this.db.transaction(async (tx) => {
@@ -49,9 +60,9 @@ export class FilesService {
         this.store.kind,
         caller.userId,
       ]);
-      const content = await this.store.write(tx, { id, tenantId: caller.tenantId }, file.content, maxBytes, () => new AppError(ErrorCode.PayloadTooLarge, `A file may hold at most ${maxBytes} bytes`));
-      await tx.query(`UPDATE document.files SET size = $2, sha256 = $3, complete = true WHERE id = $1`, [id, content.size, content.sha256]);
-      return content;
+      const written = await this.store.write(tx, { id, tenantId: caller.tenantId }, content, maxBytes, () => new AppError(ErrorCode.PayloadTooLarge, `A file may hold at most ${maxBytes} bytes`));
+      await tx.query(`UPDATE document.files SET size = $2, sha256 = $3, complete = true WHERE id = $1`, [id, written.size, written.sha256]);
+      return written;
     });
     return { id, name, type, size: stored.size, sha256: stored.sha256, link: fileLink(id) };
   }
@@ -66,4 +77,34 @@ export class FilesService {
     const size = Number(row.size);
     return { name: row.name, type: row.media_type, size, stream: this.store.read(this.db, id, size) };
   }
+}
+
+/**
+ * The first `bytes` of `content` (fewer when it ends before: `complete`), and the whole content
+ * again, the sample first and the rest as it streams in.
+ */
+async function peek(content: AsyncIterable<Buffer>, bytes: number): Promise<{ sample: Buffer; complete: boolean; content: AsyncIterable<Buffer> }> {
+  const parts = content[Symbol.asyncIterator]();
+  const head: Buffer[] = [];
+  let size = 0;
+  let complete = false;
+  while (size < bytes) {
+    const next = await parts.next();
+    if (next.done) {
+      complete = true;
+      break;
+    }
+    head.push(next.value);
+    size += next.value.length;
+  }
+  const sample = Buffer.concat(head);
+  return {
+    sample: sample.subarray(0, bytes),
+    complete: complete && sample.length <= bytes,
+    content: (async function* () {
+      if (sample.length) yield sample;
+      if (complete) return;
+      for (let next = await parts.next(); !next.done; next = await parts.next()) yield next.value;
+    })(),
+  };
 }

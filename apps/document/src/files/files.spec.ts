@@ -1,5 +1,5 @@
 import { PgFileStore } from './pg-file.store';
-import { CHUNK_BYTES, bareMediaType, contentDisposition, isAllowedMediaType, safeFileName } from './file.rules';
+import { ALLOWED_MEDIA_TYPES, CHUNK_BYTES, bareMediaType, contentDisposition, isAllowedMediaType, isText, judgeContent, safeFileName } from './file.rules';
 import { loadFilesOptions } from './files.config';
 
 describe('file rules', () => {
@@ -62,7 +62,7 @@ describe('the PostgreSQL store', () => {
 
 describe('loadFilesOptions', () => {
   it('defaults to PostgreSQL; s3 needs a bucket name, and credentials come in pairs', () => {
-    expect(loadFilesOptions({})).toEqual({ storage: 'postgres', s3: null });
+    expect(loadFilesOptions({})).toEqual({ storage: 'postgres', s3: null, allowedTypes: ALLOWED_MEDIA_TYPES });
     expect(() => loadFilesOptions({ FILES_STORAGE: 'disk' })).toThrow(/FILES_STORAGE must be postgres or s3/);
     expect(() => loadFilesOptions({ FILES_STORAGE: 's3' })).toThrow(/FILES_S3_BUCKET/);
     expect(() => loadFilesOptions({ FILES_STORAGE: 's3', FILES_S3_BUCKET: 'Bad_Bucket' })).toThrow(/FILES_S3_BUCKET/);
@@ -74,5 +74,63 @@ describe('loadFilesOptions', () => {
     expect(loadFilesOptions({ FILES_STORAGE: 's3', FILES_S3_BUCKET: 'ddm-files', FILES_S3_ENDPOINT: 'http://minio:9000', FILES_S3_ACCESS_KEY_ID: 'k', FILES_S3_SECRET_ACCESS_KEY: 's' }).s3).toMatchObject({
       endpoint: 'http://minio:9000', forcePathStyle: true, accessKeyId: 'k', secretAccessKey: 's',
     });
+  });
+});
+
+describe('judgeContent: the declared type against the allow-list and the bytes', () => {
+  const pdf = Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\n%%EOF\n');
+  const exe = Buffer.from([0x4d, 0x5a, 0x90, 0x00, 0x03, 0x00, 0x00, 0x00]);
+  const all = ALLOWED_MEDIA_TYPES;
+
+  it('takes a file whose bytes are of its declared type, whatever the parameters and case', () => {
+    expect(judgeContent('Application/PDF; charset=binary', 'application/pdf', pdf, true, all)).toEqual({ type: 'application/pdf' });
+    expect(judgeContent('application/msword', 'application/x-cfb', Buffer.alloc(8), true, all)).toEqual({ type: 'application/msword' });
+    expect(judgeContent('image/png', 'image/png', Buffer.alloc(8), true, all)).toEqual({ type: 'image/png' });
+  });
+
+  it('refuses bytes of another type than the declared one, naming both', () => {
+    const verdict = judgeContent('application/pdf', 'application/x-msdownload', exe, true, all);
+    expect(verdict).toEqual({
+      refused: 'The content of the file does not match its declared type "application/pdf": its bytes are application/x-msdownload',
+      problem: 'content is application/x-msdownload, not application/pdf',
+    });
+    expect(judgeContent('application/pdf', undefined, Buffer.from('hello'), true, all)).toMatchObject({ problem: 'content is of no known type, not application/pdf' });
+    expect(judgeContent('application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'application/zip', Buffer.alloc(8), true, all)).toHaveProperty('refused');
+  });
+
+  it('refuses a type outside the allow-list, even when the bytes are of that type', () => {
+    expect(judgeContent('application/x-msdownload', 'application/x-msdownload', exe, true, all)).toMatchObject({ refused: expect.stringMatching(/^Files of type "application\/x-msdownload" are not accepted/) });
+    expect(judgeContent('image/png', 'image/png', Buffer.alloc(8), true, ['application/pdf'])).toMatchObject({ refused: 'Files of type "image/png" are not accepted; accepted: application/pdf' });
+  });
+
+  it('takes text formats only when the bytes are text with no binary signature; SVG must hold an <svg> element', () => {
+    expect(judgeContent('text/csv', undefined, Buffer.from('id,name\r\n1,Zoë\r\n'), true, all)).toEqual({ type: 'text/csv' });
+    expect(judgeContent('text/plain', 'application/xml', Buffer.from('<?xml version="1.0"?><a/>'), true, all)).toEqual({ type: 'text/plain' });
+    expect(judgeContent('text/plain', 'application/x-msdownload', exe, true, all)).toMatchObject({ problem: 'content is application/x-msdownload, not text/plain' });
+    expect(judgeContent('text/plain', undefined, Buffer.from('a\u0000b'), true, all)).toMatchObject({ problem: 'content is not text, not text/plain' });
+    expect(judgeContent('text/plain', undefined, Buffer.from([0x61, 0xff, 0x62]), true, all)).toHaveProperty('refused');
+    expect(judgeContent('image/svg+xml', 'application/xml', Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"/>'), true, all)).toEqual({ type: 'image/svg+xml' });
+    expect(judgeContent('image/svg+xml', undefined, Buffer.from('just words'), true, all)).toHaveProperty('refused');
+  });
+
+  it('stores a file sent as application/octet-stream as the type detected, when it is allowed and has a signature', () => {
+    expect(judgeContent('application/octet-stream', 'application/pdf', pdf, true, all)).toEqual({ type: 'application/pdf' });
+    expect(judgeContent('application/octet-stream', 'application/x-msdownload', exe, true, all)).toHaveProperty('refused');
+    expect(judgeContent('application/octet-stream', undefined, Buffer.from('plain words'), true, all)).toHaveProperty('refused');
+  });
+
+  it('does not hold a UTF-8 character cut at the end of a sample against it, only at the end of a whole file', () => {
+    const cut = Buffer.from('caf\u00e9').subarray(0, 4);
+    expect(isText(cut, false)).toBe(true);
+    expect(isText(cut, true)).toBe(false);
+    expect(isText(Buffer.from('\ufeffline one\tcol\r\n\f'), true)).toBe(true);
+  });
+});
+
+describe('FILES_ALLOWED_TYPES', () => {
+  it('narrows the allow-list; a type whose content cannot be checked stops the service, naming the variable', () => {
+    expect(loadFilesOptions({ FILES_ALLOWED_TYPES: ' application/pdf, IMAGE/PNG,application/pdf ' }).allowedTypes).toEqual(['application/pdf', 'image/png']);
+    expect(loadFilesOptions({ FILES_ALLOWED_TYPES: '' }).allowedTypes).toEqual(ALLOWED_MEDIA_TYPES);
+    expect(() => loadFilesOptions({ FILES_ALLOWED_TYPES: 'application/pdf,application/x-msdownload' })).toThrow(/FILES_ALLOWED_TYPES holds "application\/x-msdownload"/);
   });
 });

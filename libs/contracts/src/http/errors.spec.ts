@@ -7,7 +7,7 @@ import {
   PayloadTooLargeException,
   UnsupportedMediaTypeException,
 } from '@nestjs/common';
-import { AllExceptionsFilter, AppError, ErrorBody, ErrorCode, badRequest, conflict, errorBody, isDependencyDown, unavailable } from './errors';
+import { AllExceptionsFilter, AppError, ErrorBody, bodyErrorOf, clientErrorAnswer, ErrorCode, badRequest, conflict, errorBody, isDependencyDown, unavailable } from './errors';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -140,6 +140,37 @@ describe('AllExceptionsFilter', () => {
     const badJson = render(Object.assign(new SyntaxError('Unexpected token } in JSON'), { code: 'FST_ERR_CTP_INVALID_JSON_BODY', statusCode: 400 }));
     expect(badJson.status).toBe(400);
     expect(badJson.body).toMatchObject({ statusCode: 400, error: 'Bad Request', message: 'Body is not valid JSON' });
+  });
+
+  it("turns Fastify's refusals of a body into the AppError of their status, in our wording, and nothing else", () => {
+    const empty = bodyErrorOf(Object.assign(new Error("Body cannot be empty when content-type is set to 'application/json'"), { code: 'FST_ERR_CTP_EMPTY_JSON_BODY', statusCode: 400 }));
+    expect(empty).toBeInstanceOf(AppError);
+    expect([empty?.getStatus(), empty?.message]).toEqual([400, 'Body is empty but Content-Type is application/json']);
+    expect(bodyErrorOf(Object.assign(new Error('x'), { code: 'FST_ERR_CTP_BODY_TOO_LARGE' }))?.getStatus()).toBe(413);
+    expect(bodyErrorOf(Object.assign(new Error('x'), { code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' }))?.getStatus()).toBe(415);
+    expect(bodyErrorOf(Object.assign(new Error('x'), { code: 'FST_ERR_SOMETHING_ELSE', statusCode: 400 }))).toBeUndefined();
+    expect(bodyErrorOf(new Error('boom'))).toBeUndefined();
+    expect(bodyErrorOf(undefined)).toBeUndefined();
+  });
+
+  it("answers what Node's HTTP parser refuses as the house body, with the path and x-request-id of the bytes received", () => {
+    const answer = clientErrorAnswer(
+      { code: 'HPE_INVALID_CONTENT_LENGTH', rawPacket: Buffer.from('POST /settings/v1/decision-roles?x=1 HTTP/1.1\r\nHost: x\r\nX-Request-Id: rid-7\r\nContent-Length: abc\r\n\r\n') },
+      () => 'made-up',
+    );
+    const [head, body] = answer.split('\r\n\r\n');
+    expect(head.split('\r\n')).toEqual(expect.arrayContaining(['HTTP/1.1 400 Bad Request', 'x-request-id: rid-7', 'Connection: close', `Content-Length: ${Buffer.byteLength(body)}`]));
+    expect(JSON.parse(body)).toEqual({
+      statusCode: 400,
+      timestamp: expect.stringMatching(ISO),
+      message: 'Content-Length is not valid (not a number, given twice, or beside Transfer-Encoding)',
+      error: 'Bad Request',
+      path: '/settings/v1/decision-roles',
+      requestId: 'rid-7',
+    });
+    const overflow = clientErrorAnswer({ code: 'HPE_HEADER_OVERFLOW' }, () => 'made-up');
+    expect(overflow).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+    expect(JSON.parse(overflow.split('\r\n\r\n')[1])).toMatchObject({ statusCode: 431, path: '/', requestId: 'made-up' });
   });
 
   it("rewords Nest's unknown-route 404", async () => {

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 
 /** One field's problem in a 400. `field` is the body field (dotted path) or query parameter. */
@@ -74,12 +76,14 @@ const REASON: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  408: 'Request Timeout',
   409: 'Conflict',
   413: 'Payload Too Large',
   414: 'URI Too Long',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Entity',
   429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   502: 'Bad Gateway',
   503: 'Service Unavailable',
@@ -122,6 +126,20 @@ const FASTIFY_ERRORS: Record<string, { status: number; message: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: 'Body is not valid JSON' },
 };
 
+const CODE_OF_STATUS: Record<number, ErrorCode> = { 400: ErrorCode.ValidationFailed, 413: ErrorCode.PayloadTooLarge, 415: ErrorCode.UnsupportedMediaType };
+
+/**
+ * Fastify's own refusal of a request body (FASTIFY_ERRORS: empty or malformed JSON, a `__proto__`
+ * key, a Content-Length the body does not match, too large, not JSON) as the AppError the filter
+ * answers in the house wording; undefined for any other error. Nest would otherwise hand the filter
+ * Fastify's message without its code.
+ */
+export function bodyErrorOf(err: unknown): AppError | undefined {
+  const code = (err as { code?: unknown })?.code;
+  const known = typeof code === 'string' ? FASTIFY_ERRORS[code] : undefined;
+  return known && new AppError(CODE_OF_STATUS[known.status], known.message);
+}
+
 /**
  * The error body of a request the router refused before any handler, hook or filter ran (Fastify's
  * `frameworkErrors`): a path parameter over the length limit (414) or a malformed URL (400).
@@ -133,6 +151,47 @@ export function frameworkErrorBody(err: { code?: string; statusCode?: number }, 
   if (err.code === 'FST_ERR_BAD_URL') return errorBody(400, 'The URL is not valid (a malformed percent-encoding)', path, requestId);
   const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
   return errorBody(status, reasonPhrase(status), path, requestId);
+}
+
+const REQUEST_LINE = /^[A-Z]{3,10} (\/[^\s?]*)/;
+const REQUEST_ID_HEADER = /\r\nx-request-id: *([A-Za-z0-9._:-]{1,128}) *\r\n/i;
+
+/**
+ * The raw HTTP answer to a request that Node's HTTP parser refused before any framework saw it
+ * (`clientError`): a Content-Length that is not a number, given twice or beside Transfer-Encoding,
+ * a malformed header, headers over the size limit (431), a request too slow to arrive (408). The
+ * house error body, with the path and the caller's x-request-id read from the bytes received when
+ * they are there (`newId()` otherwise), and Connection: close (the connection cannot be read on).
+ */
+export function clientErrorAnswer(err: { code?: string; rawPacket?: unknown }, newId: () => string): string {
+  const received = Buffer.isBuffer(err.rawPacket) ? err.rawPacket.subarray(0, 16 * 1024).toString('latin1') : '';
+  const path = (REQUEST_LINE.exec(received)?.[1] ?? '/').slice(0, 200);
+  const requestId = REQUEST_ID_HEADER.exec(received)?.[1] ?? newId();
+  const [status, message] =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'The request did not arrive in time']
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'The request headers are larger than the limit']
+        : err.code === 'HPE_INVALID_CONTENT_LENGTH' || err.code === 'HPE_UNEXPECTED_CONTENT_LENGTH'
+          ? [400, 'Content-Length is not valid (not a number, given twice, or beside Transfer-Encoding)']
+          : err.code === 'HPE_INVALID_EOF_STATE'
+            ? [400, 'The request ended before the length it declared']
+            : [400, 'The request is not valid HTTP'];
+  const body = JSON.stringify(errorBody(status, message, path, requestId));
+  return (
+    `HTTP/1.1 ${status} ${reasonPhrase(status)}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+    `x-request-id: ${requestId}\r\nConnection: close\r\n\r\n${body}`
+  );
+}
+
+/**
+ * Fastify's `clientErrorHandler` of every service and of the gateway: answers clientErrorAnswer and
+ * closes the connection (nothing to answer on a connection the client reset).
+ */
+export function answerClientError(err: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  if (socket.writable) socket.write(clientErrorAnswer(err, randomUUID));
+  socket.destroy(err);
 }
 
 interface RequestLike {

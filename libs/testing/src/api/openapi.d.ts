@@ -2459,7 +2459,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a file
-         * @description multipart/form-data with one file in the field "file", at most 26214400 bytes (25 MiB), streamed to storage (never held whole). Accepted media types: application/pdf, application/msword, application/vnd.openxmlformats-officedocument.wordprocessingml.document, application/vnd.ms-excel, application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, application/vnd.ms-powerpoint, application/vnd.openxmlformats-officedocument.presentationml.presentation, application/vnd.oasis.opendocument.text, application/vnd.oasis.opendocument.spreadsheet, application/vnd.oasis.opendocument.presentation, application/rtf, image/png, image/jpeg, image/gif, image/webp, image/svg+xml, text/plain, text/csv, text/markdown. A document then names it by fileId (documentUploadType UPLOADED).
+         * @description multipart/form-data with one file in the field "file", at most 26214400 bytes (25 MiB), streamed to storage (never held whole). The part's media type must be allowed and match the content, which is checked from its bytes: a file whose bytes are of another type (a program labelled application/pdf) is refused. Text formats (text/plain, text/csv, text/markdown, image/svg+xml) have no signature: their content must be UTF-8 text with no binary signature. A part sent as application/octet-stream is stored as the type detected from its content. Accepted media types (FILES_ALLOWED_TYPES may narrow them): application/pdf, application/msword, application/vnd.openxmlformats-officedocument.wordprocessingml.document, application/vnd.ms-excel, application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, application/vnd.ms-powerpoint, application/vnd.openxmlformats-officedocument.presentationml.presentation, application/vnd.oasis.opendocument.text, application/vnd.oasis.opendocument.spreadsheet, application/vnd.oasis.opendocument.presentation, application/rtf, image/png, image/jpeg, image/gif, image/webp, image/svg+xml, text/plain, text/csv, text/markdown. A request whose Content-Length is over 26279936 bytes is refused (413) before its body is read. A document then names the file by fileId (documentUploadType UPLOADED).
          */
         post: operations["FilesController_upload"];
         delete?: never;
@@ -21809,7 +21809,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not multipart/form-data, or a media type outside the allow-list */
+            /** @description Not multipart/form-data, a media type outside the allow-list, or content that does not match the declared type (errors name the field "file") */
             415: {
                 headers: {
                     [name: string]: unknown;
