@@ -5,6 +5,7 @@ export * from './http/json-text';
 export * from './http/errors';
 export * from './http/missing-ids';
 export * from './http/validation';
+export * from './http/filter-list';
 export * from './http/request-input';
 export * from './http/jobs';
 export * from './auth/auth-options';

@@ -14,7 +14,7 @@ import { refuseBadRecipients } from '../core/recipients';
 import { writeStatusMove } from '../core/status-move';
 import { SodRefs } from '../authority/sod/sod-refs';
 import { DelegationFilters, delegationList, deletionTree, liveWithDisplayId, markDeleted, replaceDocuments, revokeSubtree, statusOf, storeIssued, updateTerms } from './delegation.sql';
-import { planIssue } from './delegation.rules';
+import { planIssue, SentIssuer } from './delegation.rules';
 import { CascadingCheckView, CheckCascadingUpdatesDto, proposedCascade } from './dto/cascading.dto';
 import {
   BulkReassignRecipientsDto,
@@ -97,10 +97,24 @@ export class DelegationsService {
     const { proposed, groups, documents } = proposedDelegation(dto);
     const recipientIds = proposed.recipients.map(() => uuidv7());
 
-    const request = { decisionId: dto.decisionId, parentId: dto.parentDelegationId ?? null, positionId: dto.issuerPositionId?.toLowerCase() ?? null, issue: dto.status === 'ISSUED', proposed };
+    const sent: SentIssuer = {
+      issuerType: dto.issuerType ?? null,
+      issuerUserId: dto.issuerUserId?.toLowerCase() ?? null,
+      issuerPositionId: dto.issuerPositionId?.toLowerCase() ?? null,
+      isRootDelegation: dto.isRootDelegation ?? null,
+    };
+    const copiedFrom = dto.copiedFrom?.toLowerCase() ?? null;
+    const request = { decisionId: dto.decisionId, parentId: dto.parentDelegationId ?? null, sent, issue: dto.status === 'ISSUED', proposed };
 
     const rows = await this.db.transaction(async (tx) => {
-      const facts = await readForIssue(tx, tenantId, { ...request, issuerId: caller.userId, recipients: proposed.recipients, issuing: request.issue });
+      const facts = await readForIssue(tx, tenantId, {
+        ...request,
+        positionId: sent.issuerPositionId,
+        copiedFrom,
+        issuerId: caller.userId,
+        recipients: proposed.recipients,
+        issuing: request.issue,
+      });
       const plan = planIssue(facts, request, caller, new Date());
       const displayIds = await tx.nextDisplayIds(tenantId, 'delegation', recipientIds.length);
       await storeIssued(
@@ -123,6 +137,7 @@ export class DelegationsService {
           groupIds: proposed.groupIds,
           groups,
           authorities: proposed.authorities,
+          copiedFrom,
         },
         proposed.recipients.map((r, i) => ({ id: recipientIds[i], displayId: displayIds[i], ...r })),
         documents,

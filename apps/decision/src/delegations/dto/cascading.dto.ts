@@ -24,7 +24,10 @@ export class CascadeAuthorityDto {
   @ApiPropertyOptional({ type: String, nullable: true }) @Nullable() @IsString() @MaxLength(50) authorityType?: string | null;
   @ApiPropertyOptional({ type: String, nullable: true }) @Nullable() @IsString() @MaxLength(20) authorityLimit?: string | null;
   @ApiProperty({ enum: AUTHORITY_LIMIT_VALUE_TYPES }) @IsIn(AUTHORITY_LIMIT_VALUE_TYPES) authorityLimitValueType: string;
-  @ApiPropertyOptional({ type: String, nullable: true, enum: [...AUTHORITY_LIMIT_OPERATORS, null] }) @Nullable() @IsIn(AUTHORITY_LIMIT_OPERATORS) authorityLimitOperator?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, enum: [...AUTHORITY_LIMIT_OPERATORS, '', null], description: 'Ignored for Authorized; an empty string is absent' })
+  @Nullable()
+  @IsIn([...AUTHORITY_LIMIT_OPERATORS, ''])
+  authorityLimitOperator?: string | null;
   @ApiPropertyOptional({ minimum: 0 }) @OptionalNotNull() @IsInt() @Min(0) authorityTypeOrder?: number;
   @ApiPropertyOptional({ type: String, nullable: true }) @Nullable() @IsString() @MaxLength(100) authorityTypeIcon?: string | null;
   @ApiPropertyOptional({ type: String, nullable: true }) @Nullable() @IsString() @MaxLength(40) authorityLimitValue?: string | null;
@@ -122,12 +125,13 @@ export function proposedCascade(dto: CheckCascadingUpdatesDto, decision: Decisio
 
 /** A limit as check-cascading-updates proposes it. */
 function proposedLimit(a: CascadeAuthorityDto): Limit {
+  const authorized = a.authorityLimitValueType === 'Authorized';
   return {
     authorityTypeId: a.authorityTypeId.toLowerCase(),
     authorityLimitValueType: a.authorityLimitValueType as Limit['authorityLimitValueType'],
-    authorityLimitOperator: (a.authorityLimitOperator as Limit['authorityLimitOperator']) ?? null,
-    authorityLimitValue: a.authorityLimitValueType === 'Authorized' ? null : (a.authorityLimitValue ?? null),
-    authorityLimitValueUnit: a.authorityLimitValueUnit ?? null,
+    authorityLimitOperator: authorized || !a.authorityLimitOperator ? null : (a.authorityLimitOperator as Limit['authorityLimitOperator']),
+    authorityLimitValue: authorized ? null : (a.authorityLimitValue ?? null),
+    authorityLimitValueUnit: authorized || !a.authorityLimitValueUnit ? null : a.authorityLimitValueUnit,
   };
 }
 
