@@ -6,6 +6,7 @@ import { AUTHORITY_LIMIT_OPERATORS, AUTHORITY_LIMIT_VALUE_TYPES, Nullable, Optio
 import { DECISION_PATHWAYS, MAX_DECISION_AUTHORITIES, MAX_DECISION_GROUPS } from '../../core/decision-limits';
 import { toState } from '../../core/delegation.rules';
 import { DecisionScope, DelegationLimit, DelegationRuleRow, DelegationState, INVALID_FIELDS, Limit } from '../../core/delegation.types';
+import { NamedRef } from '../../core/live-refs';
 
 class CascadeGroupDto {
   @ApiProperty({ format: 'uuid' }) @IsUUID() groupId: string;
@@ -143,4 +144,23 @@ function proposedDelegationLimit(a: CascadeDelegationAuthorityDto): DelegationLi
     redelegationLimitValueUnit: a.redelegationLimitValueUnit ?? null,
     isLimitOverridden: a.isLimitOverridden ?? false,
   };
+}
+
+/** The records a check-cascading-updates body names, each with its field (requireLiveRefs): the decision, the parent, groups and their types, authority types. */
+export function cascadeRefs(dto: CheckCascadingUpdatesDto): NamedRef[] {
+  const groups = (field: string, items: readonly CascadeGroupDto[] | undefined): NamedRef[] =>
+    (items ?? []).flatMap((g, i): NamedRef[] => [
+      { kind: 'group', id: g.groupId, field: `${field}.${i}.groupId` },
+      { kind: 'groupType', id: g.tenantGroupTypeId, field: `${field}.${i}.tenantGroupTypeId` },
+    ]);
+  const types = (field: string, items: readonly CascadeAuthorityDto[] | undefined): NamedRef[] =>
+    (items ?? []).map((a, i): NamedRef => ({ kind: 'authorityType', id: a.authorityTypeId, field: `${field}.${i}.authorityTypeId` }));
+  return [
+    { kind: 'decision', id: dto.decisionId, field: 'decisionId' },
+    { kind: 'delegation', id: dto.parentDelegationId, field: 'parentDelegationId' },
+    ...groups('updatedDelegationGroups', dto.updatedDelegationGroups),
+    ...groups('updatedDecisionGroups', dto.updatedDecisionGroups),
+    ...types('updatedDelegationAuthorities', dto.updatedDelegationAuthorities),
+    ...types('updatedDecisionAuthorities', dto.updatedDecisionAuthorities),
+  ];
 }

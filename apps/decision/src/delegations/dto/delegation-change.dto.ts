@@ -7,6 +7,7 @@ import { DECISION_PATHWAYS, MAX_DECISION_AUTHORITIES, MAX_DECISION_DOCUMENTS, MA
 import { DelegationLimit, DelegationRuleRow, ProposedDelegation } from '../../core/delegation.types';
 import { DecisionAuthorityDto, DecisionDocumentDto } from '../../core/dto/limits.dto';
 import { refuseBadRecipients } from '../../core/recipients';
+import { NamedRef } from '../../core/live-refs';
 
 /**
  * Issue (or approve, accept, resume) although the delegation would make someone hold both sides of
@@ -467,4 +468,15 @@ export function uniqueGroups(items: readonly { groupId: string; tenantGroupTypeI
 /** Each document once, in the order first named; its pin as the last mention says. */
 export function uniqueDocuments(items: readonly { documentId: string; isPinned?: boolean }[]): { documentId: string; isPinned: boolean }[] {
   return [...new Map(items.map((d) => [d.documentId.toLowerCase(), d.isPinned === true])).entries()].map(([documentId, isPinned]) => ({ documentId, isPinned }));
+}
+
+/** The records a delegation's terms name (groups, their types, authority types), each with its field, for requireLiveRefs. */
+export function termRefs(dto: Pick<DelegationTermsDto, 'delegationGroups'> & { delegationAuthorities?: readonly DelegationAuthorityDto[] }): NamedRef[] {
+  return [
+    ...(dto.delegationGroups ?? []).flatMap((g, i): NamedRef[] => [
+      { kind: 'group', id: g.groupId, field: `delegationGroups.${i}.groupId` },
+      { kind: 'groupType', id: g.tenantGroupTypeId, field: `delegationGroups.${i}.tenantGroupTypeId` },
+    ]),
+    ...(dto.delegationAuthorities ?? []).map((a, i): NamedRef => ({ kind: 'authorityType', id: a.authorityTypeId, field: `delegationAuthorities.${i}.authorityTypeId` })),
+  ];
 }
