@@ -272,7 +272,8 @@ describe('decisions (e2e, real Postgres and NATS, auth and settings as child pro
     expectErrorBody(await h.svc.http.delete(`${PATH}/${d.id}`, { token: t }), 404);
     expectErrorBody(await h.svc.http.get(`${PATH}/${d.id}/history`, { token: t }), 404);
     const bulk = await h.svc.http.patch(`${PATH}/bulk-delete`, { token: t, body: { decisionIds: [d.id] } });
-    expect(bulk.body.data).toEqual({ deleteCount: 0 });
+    expectErrorBody(bulk, 404);
+    expect(bulk.body.errors).toEqual([{ field: 'decisionIds.0', message: `Decision ${d.id} not found` }]);
     expect((await get(d.id)).status).toBe(200);
     expectErrorBody(await get('not-a-uuid'), 400);
   });
