@@ -413,12 +413,16 @@ describe('delegations: changes after issue (e2e)', () => {
       expect(requested[0].payload).toMatchObject({ tenantId: h.demo.id, delegationId: root.id, decisionId, actionName: 'Delegation Request', actionOwnerId: user, actionAssigneeIds: [manager], requestedById: user, requestId: expect.stringMatching(UUID7) });
     });
 
-    it('404 for an unknown or another tenant\'s delegation, 400 for the wrong decision, 409 when nobody holds it', async () => {
+    it('404 for an unknown or another tenant\'s delegation (or an unknown decision), 400 for the wrong decision, 409 when nobody holds it', async () => {
       const { root, grandchild } = await tree();
       const ask = (body: object, token = h.tokens.user) => h.svc.http.post(`${DELEGATIONS}/delegation-request-action`, { token, body });
       expectErrorBody(await ask({ delegationId: UNKNOWN, decisionId }), 404);
       expectErrorBody(await ask({ delegationId: root.id, decisionId }, h.tokens.otherAdmin), 404);
-      expectErrorBody(await ask({ delegationId: root.id, decisionId: UNKNOWN }), 400);
+      const unknownDecision = await ask({ delegationId: root.id, decisionId: UNKNOWN });
+      expectErrorBody(unknownDecision, 404);
+      expect(unknownDecision.body.errors).toEqual([{ field: 'decisionId', message: `Decision ${UNKNOWN} not found` }]);
+      const another = await h.svc.http.post('/decision/v1/decisions', { token: h.tokens.admin, body: { name: 'Another decision (request action)' } });
+      expectErrorBody(await ask({ delegationId: root.id, decisionId: another.body.data.id }), 400);
       expectErrorBody(await ask({ delegationId: root.id }), 400);
       await h.svc.http.post(`${DELEGATIONS}/${grandchild.id}/revoke`, { token: h.tokens.admin, body: {} });
       expectErrorBody(await ask({ delegationId: grandchild.id, decisionId }), 409);
