@@ -118,7 +118,7 @@ describe('bulk duplicate of decisions (e2e: the job through JetStream, real Post
     ]);
   });
 
-  it('names a second copy "(2)", cuts long names to 150 characters, and reports the sources it could not copy (COMPLETED_WITH_ERRORS)', async () => {
+  it('names a second copy "(2)", cuts long names to 150 characters; a source that is deleted, another tenant\'s or unknown is a 404 naming it, and no job', async () => {
     const [a] = await insertDecisions(query, h.demo.id, h.refs, 1, 'Twice copied');
     const long = (await h.svc.http.post(PATH, { token: h.tokens.admin, body: { name: 'L'.repeat(150) } })).body.data.id;
     const deleted = (await h.svc.http.post(PATH, { token: h.tokens.admin, body: { name: 'Deleted source' } })).body.data.id;
@@ -128,9 +128,14 @@ describe('bulk duplicate of decisions (e2e: the job through JetStream, real Post
 
     const first = await finished((await duplicate([a, long])).body.data.jobId);
     expect(first.status).toBe('COMPLETED');
-    const second = await finished((await duplicate([a, long, long, deleted, otherTenants, unknown])).body.data.jobId);
-    expect(second).toMatchObject({ status: 'COMPLETED_WITH_ERRORS', total: 5, processed: 5, succeeded: 2, failed: 3 });
-    expect(second.errors).toEqual([deleted, otherTenants, unknown].map((id) => ({ id, message: 'Decision not found' })));
+    const jobs = async () => (await query<{ n: number }>(`SELECT count(*)::int AS n FROM decision.jobs WHERE tenant_id = $1`, [h.demo.id]))[0].n;
+    const jobsBefore = await jobs();
+    const refused = await duplicate([a, long, long, deleted, otherTenants, unknown]);
+    expectErrorBody(refused, 404);
+    expect(refused.body.errors).toEqual([deleted, otherTenants, unknown].map((id, i) => ({ field: `decisionIds.${i + 3}`, message: `Decision ${id} not found` })));
+    expect(await jobs()).toBe(jobsBefore);
+    const second = await finished((await duplicate([a, long, long])).body.data.jobId);
+    expect(second).toMatchObject({ status: 'COMPLETED', total: 2, processed: 2, succeeded: 2, failed: 0 });
 
     const names = await query<{ name: string }>(`SELECT name FROM decision.decisions WHERE copied_from = ANY($1::uuid[]) ORDER BY created_on, name`, [[a, long]]);
     expect(names.map((n) => n.name).sort()).toEqual(

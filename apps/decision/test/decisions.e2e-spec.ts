@@ -272,7 +272,8 @@ describe('decisions (e2e, real Postgres and NATS, auth and settings as child pro
     expectErrorBody(await h.svc.http.delete(`${PATH}/${d.id}`, { token: t }), 404);
     expectErrorBody(await h.svc.http.get(`${PATH}/${d.id}/history`, { token: t }), 404);
     const bulk = await h.svc.http.patch(`${PATH}/bulk-delete`, { token: t, body: { decisionIds: [d.id] } });
-    expect(bulk.body.data).toEqual({ deleteCount: 0 });
+    expectErrorBody(bulk, 404);
+    expect(bulk.body.errors).toEqual([{ field: 'decisionIds.0', message: `Decision ${d.id} not found` }]);
     expect((await get(d.id)).status).toBe(200);
     expectErrorBody(await get('not-a-uuid'), 400);
   });
@@ -291,17 +292,25 @@ describe('decisions (e2e, real Postgres and NATS, auth and settings as child pro
     expect((await post({ name: 'To delete' })).status).toBe(200);
   });
 
-  it('bulk-deletes and bulk-restores, counting only what changed', async () => {
+  it("bulk-deletes and bulk-restores, counting only what changed; an unknown id is a 404 naming it, and nothing changes", async () => {
     const a = await made({ name: 'Bulk A' });
     const b = await made({ name: 'Bulk B' });
     const unknown = '0190f5c4-0000-7000-8000-00000000beef';
-    const del = await h.svc.http.patch(`${PATH}/bulk-delete`, { token: h.tokens.admin, body: { tenantId: h.demo.id, decisionIds: [a.id, b.id, unknown, a.id] } });
+    const refused = await h.svc.http.patch(`${PATH}/bulk-delete`, { token: h.tokens.admin, body: { tenantId: h.demo.id, decisionIds: [a.id, b.id, unknown, a.id] } });
+    expectErrorBody(refused, 404);
+    expect(refused.body.errors).toEqual([{ field: 'decisionIds.2', message: `Decision ${unknown} not found` }]);
+    expect((await get(a.id)).status).toBe(200);
+    const del = await h.svc.http.patch(`${PATH}/bulk-delete`, { token: h.tokens.admin, body: { tenantId: h.demo.id, decisionIds: [a.id, b.id, a.id] } });
     expect(del.status).toBe(200);
     expect(del.body.data).toEqual({ deleteCount: 2 });
     expect((await h.svc.http.patch(`${PATH}/bulk-delete`, { token: h.tokens.admin, body: { decisionIds: [a.id] } })).body.data).toEqual({ deleteCount: 0 });
     // A live decision takes b's name meanwhile: b stays deleted.
     await made({ name: 'Bulk B' });
-    const restore = await h.svc.http.patch(`${PATH}/bulk-restore`, { token: h.tokens.admin, body: { decisionIds: [a.id, b.id, unknown] } });
+    const refusedRestore = await h.svc.http.patch(`${PATH}/bulk-restore`, { token: h.tokens.admin, body: { decisionIds: [a.id, b.id, unknown] } });
+    expectErrorBody(refusedRestore, 404);
+    expect(refusedRestore.body.errors).toEqual([{ field: 'decisionIds.2', message: `Decision ${unknown} not found` }]);
+    expectErrorBody(await get(a.id), 404);
+    const restore = await h.svc.http.patch(`${PATH}/bulk-restore`, { token: h.tokens.admin, body: { decisionIds: [a.id, b.id] } });
     expect(restore.body.data).toEqual({ updateCount: 1 });
     expect((await get(a.id)).status).toBe(200);
     expectErrorBody(await get(b.id), 404);
@@ -318,7 +327,10 @@ describe('decisions (e2e, real Postgres and NATS, auth and settings as child pro
         expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual(expect.arrayContaining([expect.stringMatching(/^decisionIds/)]));
       }
     }
-    expect((await h.svc.http.patch(`${PATH}/bulk-delete`, { token: h.tokens.admin, body: { decisionIds: ids(1000) } })).body.data).toEqual({ deleteCount: 0 });
+    // 1000 ids are taken (and, none of them the tenant's, each a 404).
+    const unknownThousand = await h.svc.http.patch(`${PATH}/bulk-delete`, { token: h.tokens.admin, body: { decisionIds: ids(1000) } });
+    expectErrorBody(unknownThousand, 404);
+    expect(unknownThousand.body.errors[0]).toEqual({ field: 'decisionIds.0', message: `Decision ${ids(1)[0]} not found` });
   });
 
   it('unlinks a document from the decisions named; each that lost it gets a revision and an event', async () => {

@@ -369,18 +369,23 @@ describe('delegations: changes after issue (e2e)', () => {
       );
     };
 
-    it('reassigns each delegation the rules allow; a refused one (out of reach, ended, unknown) is a per-item error', async () => {
+    it("reassigns each delegation the rules allow; a refused one (out of reach, ended) is a per-item error; an unknown one a 404 naming it, and no job", async () => {
       const { root, child } = await tree();
       const revoked = await issue({ ...to(auditor), delegationAuthorities: [approval('10')] });
       await h.svc.http.post(`${DELEGATIONS}/${revoked.id}/revoke`, { token: h.tokens.admin, body: {} });
       // child was handed on by manager along Matrix: anyone is in reach. A Direct Line-only child to auditor is not (auditor does not report to manager).
       const direct = await issue({ parentDelegationId: root.id, ...to(user), delegationPathway: ['Direct Line'], delegationAuthorities: [approval('100')] }, h.tokens.manager);
-      const job = await reassign([child.id, direct.id, revoked.id, UNKNOWN], auditor);
-      expect(job).toMatchObject({ kind: 'bulk-reassign-recipients', status: 'COMPLETED_WITH_ERRORS', total: 4, processed: 4, succeeded: 1, failed: 3 });
+      const unknown = await h.svc.http.patch(`${DELEGATIONS}/bulk-reassign-recipients`, {
+        token: h.tokens.admin,
+        body: { delegationIds: [child.id, UNKNOWN], recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: auditor }] },
+      });
+      expectErrorBody(unknown, 404);
+      expect(unknown.body.errors).toEqual([{ field: 'delegationIds.1', message: `Delegation ${UNKNOWN} not found` }]);
+      const job = await reassign([child.id, direct.id, revoked.id], auditor);
+      expect(job).toMatchObject({ kind: 'bulk-reassign-recipients', status: 'COMPLETED_WITH_ERRORS', total: 3, processed: 3, succeeded: 1, failed: 2 });
       const errors = new Map((job.errors as { id: string; message: string }[]).map((e) => [e.id, e.message]));
       expect(errors.get(direct.id)).toMatch(/breaks the rule "reach"/);
       expect(errors.get(revoked.id)).toMatch(/is REVOKED/);
-      expect(errors.get(UNKNOWN)).toBe('Delegation not found');
       expect(await get(child.id)).toMatchObject({ recipientUserId: auditor, status: 'ISSUED' });
       expect((await get(direct.id)).recipientUserId).toBe(user);
       const updated = (await eventsOf(child.id)).filter((e) => e.subject === 'evt.decision.delegation.updated');
@@ -408,12 +413,16 @@ describe('delegations: changes after issue (e2e)', () => {
       expect(requested[0].payload).toMatchObject({ tenantId: h.demo.id, delegationId: root.id, decisionId, actionName: 'Delegation Request', actionOwnerId: user, actionAssigneeIds: [manager], requestedById: user, requestId: expect.stringMatching(UUID7) });
     });
 
-    it('404 for an unknown or another tenant\'s delegation, 400 for the wrong decision, 409 when nobody holds it', async () => {
+    it('404 for an unknown or another tenant\'s delegation (or an unknown decision), 400 for the wrong decision, 409 when nobody holds it', async () => {
       const { root, grandchild } = await tree();
       const ask = (body: object, token = h.tokens.user) => h.svc.http.post(`${DELEGATIONS}/delegation-request-action`, { token, body });
       expectErrorBody(await ask({ delegationId: UNKNOWN, decisionId }), 404);
       expectErrorBody(await ask({ delegationId: root.id, decisionId }, h.tokens.otherAdmin), 404);
-      expectErrorBody(await ask({ delegationId: root.id, decisionId: UNKNOWN }), 400);
+      const unknownDecision = await ask({ delegationId: root.id, decisionId: UNKNOWN });
+      expectErrorBody(unknownDecision, 404);
+      expect(unknownDecision.body.errors).toEqual([{ field: 'decisionId', message: `Decision ${UNKNOWN} not found` }]);
+      const another = await h.svc.http.post('/decision/v1/decisions', { token: h.tokens.admin, body: { name: 'Another decision (request action)' } });
+      expectErrorBody(await ask({ delegationId: root.id, decisionId: another.body.data.id }), 400);
       expectErrorBody(await ask({ delegationId: root.id }), 400);
       await h.svc.http.post(`${DELEGATIONS}/${grandchild.id}/revoke`, { token: h.tokens.admin, body: {} });
       expectErrorBody(await ask({ delegationId: grandchild.id, decisionId }), 409);

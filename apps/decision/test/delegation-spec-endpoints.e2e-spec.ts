@@ -175,7 +175,7 @@ describe("delegations: the spec's operations (e2e, real Postgres and NATS)", () 
   });
 
   describe('bulk-link-documents', () => {
-    it('links every document to every delegation as a job; a pair already linked changes nothing; an unknown delegation is a per-item error', async () => {
+    it("links every document to every delegation as a job; a pair already linked changes nothing; an unknown or another tenant's delegation is a 404 naming it, and no job", async () => {
       const d1 = await issue({ ...to(manager), delegationAuthorities: [approval('10')] });
       const d2 = await issue({ ...to(user), delegationAuthorities: [approval('10')] });
       const docs = ['0190f5c4-0000-7000-8000-0000000000d1', '0190f5c4-0000-7000-8000-0000000000d2'];
@@ -193,8 +193,14 @@ describe("delegations: the spec's operations (e2e, real Postgres and NATS)", () 
           30_000,
         );
       };
-      const first = await run([d1.id, d2.id, unknown]);
-      expect(first).toMatchObject({ kind: 'bulk-link-documents', status: 'COMPLETED_WITH_ERRORS', total: 3, processed: 3, succeeded: 2, failed: 1, errors: [{ id: unknown, message: 'Delegation not found' }] });
+      const jobs = async () => (await h.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM decision.jobs WHERE tenant_id = $1`, [h.demo.id]))[0].n;
+      const jobsBefore = await jobs();
+      const refused = await h.svc.http.patch(`${DELEGATIONS}/bulk-link-documents`, { token: h.tokens.admin, body: { delegationIds: [d1.id, d2.id, unknown], documentIds: docs } });
+      expectErrorBody(refused, 404);
+      expect(refused.body.errors).toEqual([{ field: 'delegationIds.2', message: `Delegation ${unknown} not found` }]);
+      expect(await jobs()).toBe(jobsBefore);
+      const first = await run([d1.id, d2.id]);
+      expect(first).toMatchObject({ kind: 'bulk-link-documents', status: 'COMPLETED', total: 2, processed: 2, succeeded: 2, failed: 0 });
       const linked = async (id: string) => ((await h.svc.http.get(`${DELEGATIONS}/${id}`, { token: h.tokens.admin })).body.data.delegationDocuments as { documentId: string }[]).map((d) => d.documentId);
       expect(await linked(d1.id)).toEqual(docs);
       expect(await linked(d2.id)).toEqual(docs);

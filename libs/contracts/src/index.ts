@@ -6,6 +6,7 @@ export * from './http/errors';
 export * from './http/missing-ids';
 export * from './http/validation';
 export * from './http/select';
+export * from './http/filter-list';
 export * from './http/request-input';
 export * from './http/jobs';
 export * from './auth/auth-options';

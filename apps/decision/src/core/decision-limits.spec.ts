@@ -28,9 +28,21 @@ describe('decision authorities', () => {
     expect(fields([currency({ authorityLimitValueType: 'Number', authorityLimitValueUnit: 'USD', authorityLimitValue: '3' })])).toEqual(['decisionAuthorities.0.authorityLimitValueUnit']);
     expect(fields([currency({ authorityLimitValueType: 'Time', authorityLimitValueUnit: 'Weeks' })])).toEqual(['decisionAuthorities.0.authorityLimitValueUnit']);
     expect(fields([currency({ authorityLimitValueType: 'Time', authorityLimitValueUnit: null })])).toEqual(['decisionAuthorities.0.authorityLimitValueUnit']);
-    expect(fields([currency({ authorityLimitValueType: 'Authorized' })]).sort()).toEqual(
-      ['decisionAuthorities.0.authorityLimitOperator', 'decisionAuthorities.0.authorityLimitValue', 'decisionAuthorities.0.authorityLimitValueUnit'].sort(),
-    );
+    // Authorized takes no value or unit; its operator (clients send one on every row) is ignored.
+    expect(fields([currency({ authorityLimitValueType: 'Authorized' })]).sort()).toEqual(['decisionAuthorities.0.authorityLimitValue', 'decisionAuthorities.0.authorityLimitValueUnit'].sort());
+    expect(fields([currency({ authorityLimitOperator: '' })])).toEqual(['decisionAuthorities.0.authorityLimitOperator']);
+    expect(fields([currency({ authorityLimitValueType: 'Number', authorityLimitValueUnit: '', authorityLimitValue: '' })])).toEqual(['decisionAuthorities.0.authorityLimitValue']);
+  });
+
+  it('Authorized with an operator (or an empty one) and empty value and unit: accepted, and stored as absent', () => {
+    const authorized = (extra: object) => ({ authorityTypeId: TYPE, authorityLimit: 'Primary', authorityLimitValueType: 'Authorized', ...extra });
+    const sent = [authorized({ authorityLimitOperator: '<=' }), authorized({ authorityLimitOperator: '<', authorityLimitValue: '', authorityLimitValueUnit: '' }), authorized({ authorityLimitOperator: '' })];
+    expect(fields(sent)).toEqual([]);
+    expect(authorityRows(sent as never).map((r) => [r.operator, r.valueText, r.valueNumber, r.unit])).toEqual([
+      [null, null, null, null],
+      [null, null, null, null],
+      [null, null, null, null],
+    ]);
   });
 
   it('stores the value as sent and the number it means (none for Unlimited and Authorized); the order defaults to the place', () => {

@@ -40,6 +40,11 @@ export interface AuthorityRow {
 const DECIMAL = /^(0|[1-9]\d{0,14})(\.\d{1,6})?$/;
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
+/** Left out, null or an empty string. */
+function isEmpty(v: string | null | undefined): boolean {
+  return v === undefined || v === null || v === '';
+}
+
 /** A limit value is a non-negative decimal (at most 15 digits before the point, 6 after) or Unlimited. */
 export function isLimitValue(v: string): boolean {
   return v === UNLIMITED || DECIMAL.test(v);
@@ -47,7 +52,8 @@ export function isLimitValue(v: string): boolean {
 
 /**
  * The problems of a decision's authorities, each naming its field (`decisionAuthorities.2.authorityLimitValueUnit`):
- * a value and an operator for every value type but Authorized (which takes neither), an ISO 4217
+ * a value and an operator for every value type but Authorized (which takes no value or unit, and
+ * whose operator is ignored: clients send one on every row), an ISO 4217
  * unit for Currency, Days/Months/Years for Time, no unit otherwise, a percentage up to 100.
  */
 export function authorityProblems(items: readonly AuthorityInput[]): FieldError[] {
@@ -59,21 +65,21 @@ export function authorityProblems(items: readonly AuthorityInput[]): FieldError[
     const value = a.authorityLimitValue ?? null;
     const unit = a.authorityLimitValueUnit ?? null;
     if (type === 'Authorized') {
-      if (value !== null) at('authorityLimitValue', 'must be empty for Authorized');
-      if (unit !== null) at('authorityLimitValueUnit', 'must be empty for Authorized');
-      if ((a.authorityLimitOperator ?? null) !== null) at('authorityLimitOperator', 'must be empty for Authorized');
+      // Clients send the operator on every row (and empty strings for what does not apply): ignored, stored as absent.
+      if (!isEmpty(value)) at('authorityLimitValue', 'must be empty for Authorized');
+      if (!isEmpty(unit)) at('authorityLimitValueUnit', 'must be empty for Authorized');
       return;
     }
+    if (isEmpty(a.authorityLimitOperator)) at('authorityLimitOperator', `is required for ${type}`);
     if (value === null) at('authorityLimitValue', `is required for ${type}`);
     else if (!isLimitValue(value)) at('authorityLimitValue', 'must be a non-negative decimal (e.g. "500000" or "12.5") or "Unlimited"');
     else if (type === 'Percentage' && value !== UNLIMITED && Number(value) > 100) at('authorityLimitValue', 'must be at most 100 for Percentage');
-    if ((a.authorityLimitOperator ?? null) === null) at('authorityLimitOperator', `is required for ${type}`);
     if (type === 'Currency') {
       if (unit === null) at('authorityLimitValueUnit', 'is required for Currency (an ISO 4217 code such as USD)');
       else if (!CURRENCIES.has(unit)) at('authorityLimitValueUnit', 'must be an ISO 4217 currency code (e.g. USD, EUR)');
     } else if (type === 'Time') {
       if (unit === null || !(TIME_UNITS as readonly string[]).includes(unit)) at('authorityLimitValueUnit', `must be one of ${TIME_UNITS.join(', ')} for Time`);
-    } else if (unit !== null) {
+    } else if (!isEmpty(unit)) {
       at('authorityLimitValueUnit', `must be empty for ${type}`);
     }
   });
@@ -83,16 +89,17 @@ export function authorityProblems(items: readonly AuthorityInput[]): FieldError[
 /** The authorities as stored (after `authorityProblems` found none); the order defaults to their place. */
 export function authorityRows(items: readonly AuthorityInput[]): AuthorityRow[] {
   return items.map((a, i) => {
-    const value = a.authorityLimitValueType === 'Authorized' ? null : (a.authorityLimitValue ?? null);
+    const authorized = a.authorityLimitValueType === 'Authorized';
+    const value = authorized ? null : (a.authorityLimitValue ?? null);
     return {
       authorityTypeId: a.authorityTypeId.toLowerCase(),
       authorityTypeOrder: a.authorityTypeOrder ?? i + 1,
       authorityLimit: a.authorityLimit,
       valueType: a.authorityLimitValueType as AuthorityLimitValueType,
-      operator: a.authorityLimitOperator ?? null,
+      operator: authorized || isEmpty(a.authorityLimitOperator) ? null : a.authorityLimitOperator!,
       valueText: value,
       valueNumber: value === null || value === UNLIMITED ? null : value,
-      unit: a.authorityLimitValueUnit ?? null,
+      unit: authorized || isEmpty(a.authorityLimitValueUnit) ? null : a.authorityLimitValueUnit!,
     };
   });
 }

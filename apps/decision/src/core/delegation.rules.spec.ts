@@ -886,21 +886,32 @@ describe('invalidFieldsOf', () => {
 
 describe('issuerOf (from which holding a redelegation is issued)', () => {
   const byPosition = { recipient_type: 'PERSONNEL_IN_POSITION' as const, recipient_position_id: 'pos-fin' };
+  const inPerson = { recipient_type: 'SPECIFIC_PERSONNEL' as const, recipient_position_id: null };
 
-  it('as the person when the parent was given to a person, whatever position is asked', () => {
-    expect(issuerOf({ recipient_type: 'SPECIFIC_PERSONNEL', recipient_position_id: null }, 'rep', 'pos-rep', org)).toEqual({ issuerType: 'SPECIFIC_PERSONNEL', issuerPositionId: null });
+  it('as the person when the parent was given to a person', () => {
+    expect(issuerOf(inPerson, 'rep', {}, org)).toEqual({ issuerType: 'SPECIFIC_PERSONNEL', issuerPositionId: null });
+    expect(issuerOf(inPerson, 'rep', { issuerType: 'SPECIFIC_PERSONNEL', issuerPositionId: null }, org)).toEqual({ issuerType: 'SPECIFIC_PERSONNEL', issuerPositionId: null });
   });
 
-  it("from the parent's position (or the one asked for) when the issuer holds it today", () => {
-    expect(issuerOf(byPosition, 'rep', null, org)).toEqual({ issuerType: 'PERSONNEL_IN_POSITION', issuerPositionId: 'pos-fin' });
-    expect(issuerOf(byPosition, 'rep', 'pos-rep', org)).toEqual({ issuerType: 'PERSONNEL_IN_POSITION', issuerPositionId: 'pos-rep' });
-    expect(issuerOf({ recipient_type: 'POSITION_ONLY', recipient_position_id: 'pos-fin' }, 'deep', null, org)).toEqual({ issuerType: 'POSITION_ONLY', issuerPositionId: 'pos-fin' });
+  it("from the parent's position when the issuer holds it today (what is sent, when it says the same, changes nothing)", () => {
+    expect(issuerOf(byPosition, 'rep', {}, org)).toEqual({ issuerType: 'PERSONNEL_IN_POSITION', issuerPositionId: 'pos-fin' });
+    expect(issuerOf(byPosition, 'rep', { issuerType: 'PERSONNEL_IN_POSITION', issuerPositionId: 'POS-FIN' }, org)).toEqual({ issuerType: 'PERSONNEL_IN_POSITION', issuerPositionId: 'pos-fin' });
+    expect(issuerOf({ recipient_type: 'POSITION_ONLY', recipient_position_id: 'pos-fin' }, 'deep', { issuerType: 'POSITION_ONLY' }, org)).toEqual({ issuerType: 'POSITION_ONLY', issuerPositionId: 'pos-fin' });
   });
 
   it('a 403 naming the position when the issuer does not hold it (or is no longer active)', () => {
-    expect(issuerOf(byPosition, 'mgr', null, org)).toMatchObject({ rule: 'issuer', status: 403, field: 'issuerPositionId', message: 'You do not hold position pos-fin' });
-    expect(issuerOf(byPosition, 'rep', 'pos-mgr', org)).toMatchObject({ status: 403, message: 'You do not hold position pos-mgr' });
-    expect(issuerOf(byPosition, 'rep', null, makeOrg({ active: ORG.active.filter((u) => u !== 'rep') }))).toMatchObject({ status: 403 });
+    expect(issuerOf(byPosition, 'mgr', {}, org)).toMatchObject({ rule: 'issuer', status: 403, field: 'issuerPositionId', message: 'You do not hold position pos-fin' });
+    expect(issuerOf(byPosition, 'rep', {}, makeOrg({ active: ORG.active.filter((u) => u !== 'rep') }))).toMatchObject({ status: 403 });
+  });
+
+  it('a 400 naming issuerType or issuerPositionId when what is sent is not how the issuer holds the parent', () => {
+    expect(issuerOf(byPosition, 'rep', { issuerType: 'POSITION_ONLY' }, org)).toMatchObject({ status: 400, field: 'issuerType', message: 'must be PERSONNEL_IN_POSITION: you hold the parent delegation as PERSONNEL_IN_POSITION from position pos-fin' });
+    expect(issuerOf(byPosition, 'rep', { issuerType: 'SPECIFIC_PERSONNEL' }, org)).toMatchObject({ status: 400, field: 'issuerType' });
+    expect(issuerOf(byPosition, 'rep', { issuerType: 'ROOT_AUTHORITY' }, org)).toMatchObject({ status: 400, field: 'issuerType' });
+    expect(issuerOf(byPosition, 'rep', { issuerPositionId: 'pos-rep' }, org)).toMatchObject({ status: 400, field: 'issuerPositionId', message: 'must be pos-fin: you hold the parent delegation as PERSONNEL_IN_POSITION from position pos-fin' });
+    expect(issuerOf(byPosition, 'rep', { issuerType: 'PERSONNEL_IN_POSITION', issuerPositionId: 'pos-mgr' }, org)).toMatchObject({ status: 400, field: 'issuerPositionId' });
+    expect(issuerOf(inPerson, 'rep', { issuerType: 'PERSONNEL_IN_POSITION' }, org)).toMatchObject({ status: 400, field: 'issuerType', message: 'must be SPECIFIC_PERSONNEL: you hold the parent delegation as SPECIFIC_PERSONNEL (in person)' });
+    expect(issuerOf(inPerson, 'rep', { issuerPositionId: 'pos-rep' }, org)).toMatchObject({ status: 400, field: 'issuerPositionId', message: 'must be empty: you hold the parent delegation as SPECIFIC_PERSONNEL (in person)' });
   });
 });
 

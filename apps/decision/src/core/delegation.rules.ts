@@ -279,22 +279,34 @@ export function toState(r: DelegationRuleRow): DelegationState {
 }
 
 /**
- * The issuer type and position of a redelegation by `userId`: as the person when the parent was
- * given to a person (SPECIFIC_PERSONNEL), else from the position the parent names (or the one
- * asked for), which the issuer must hold today (a 403 Violation otherwise).
+ * The issuer type and position of a redelegation by `userId`: how they hold the parent today, as the
+ * person when it was given to a person (SPECIFIC_PERSONNEL), else from the position it names, which
+ * they must hold (a 403 Violation otherwise). What the request `sent` of them (the product's
+ * issuerType and issuerPositionId; null or left out: derived) must say the same, else a 400
+ * Violation naming the field.
  */
 export function issuerOf(
   parent: Pick<DelegationRuleRow, 'recipient_type' | 'recipient_position_id'>,
   userId: string,
-  askedPositionId: string | null,
+  sent: { issuerType?: string | null; issuerPositionId?: string | null },
   org: OrgView,
 ): { issuerType: DelegationState['issuerType']; issuerPositionId: string | null } | Violation {
-  if (parent.recipient_type === 'SPECIFIC_PERSONNEL') return { issuerType: 'SPECIFIC_PERSONNEL', issuerPositionId: null };
-  const position = askedPositionId ?? parent.recipient_position_id;
-  if (position && !org.positionsOf(userId).includes(position)) {
+  const held = parent.recipient_type === 'SPECIFIC_PERSONNEL'
+    ? { issuerType: 'SPECIFIC_PERSONNEL' as const, issuerPositionId: null }
+    : { issuerType: parent.recipient_type, issuerPositionId: parent.recipient_position_id };
+  const position = held.issuerPositionId;
+  if (position && !includesId(org.positionsOf(userId), position)) {
     return { rule: 'issuer', field: 'issuerPositionId', status: 403, invalidField: 'Issuer', message: `You do not hold position ${position}` };
   }
-  return { issuerType: parent.recipient_type, issuerPositionId: position };
+  const how = position ? `${held.issuerType} from position ${position}` : `${held.issuerType} (in person)`;
+  if (sent.issuerType && sent.issuerType !== held.issuerType) {
+    return { rule: 'issuer', field: 'issuerType', status: 400, invalidField: 'Issuer', message: `must be ${held.issuerType}: you hold the parent delegation as ${how}` };
+  }
+  if (sent.issuerPositionId && !(position && sameId(sent.issuerPositionId, position))) {
+    const message = position ? `must be ${position}: you hold the parent delegation as ${how}` : `must be empty: you hold the parent delegation as ${how}`;
+    return { rule: 'issuer', field: 'issuerPositionId', status: 400, invalidField: 'Issuer', message };
+  }
+  return held;
 }
 
 /** The answer a request breaking `violations` gets: a 403 when the caller may not, else a 400 naming every field. */

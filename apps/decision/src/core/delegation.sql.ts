@@ -100,11 +100,17 @@ export const ROLES_OF = (id: string) =>
       FROM decision.delegation_roles dr JOIN decision.decision_role_projection r ON r.id = dr.role_id WHERE dr.delegation_id = ${id})`;
 
 /**
+ * A role mapping's status as the events carry it: whether the role is in force (ACTIVE: set ACTIVE,
+ * or the product's ASSIGNED and ACKNOWLEDGED) or not (INACTIVE); the API answers the status as set.
+ */
+export const EVENT_ROLE_STATUS = (column: string) => `(CASE WHEN ${column} = 'INACTIVE' THEN 'INACTIVE' ELSE 'ACTIVE' END)`;
+
+/**
  * The roles set on a delegation as its events carry them (DelegationRolePayload): every role mapping,
- * DRAFT-time ones too, whatever its status, by role id.
+ * DRAFT-time ones too, whatever its status (EVENT_ROLE_STATUS), by role id.
  */
 export const EVENT_ROLES_OF = (id: string) =>
-  `(SELECT coalesce(jsonb_agg(jsonb_build_object('roleId', dr.role_id, 'roleStatus', dr.role_status, 'assignmentId', dr.assignment_id) ORDER BY dr.role_id), '[]'::jsonb)
+  `(SELECT coalesce(jsonb_agg(jsonb_build_object('roleId', dr.role_id, 'roleStatus', ${EVENT_ROLE_STATUS('dr.role_status')}, 'assignmentId', dr.assignment_id) ORDER BY dr.role_id), '[]'::jsonb)
       FROM decision.delegation_roles dr WHERE dr.delegation_id = ${id})`;
 
 /** The columns of a delegation row the rules read (DelegationRuleRow), from `g`. */
@@ -359,17 +365,25 @@ export interface IssueFacts {
  * Everything the rules need to issue delegations of `decisionId` by `issuerId` to `recipients`
  * (from `parentId` when it is a redelegation), read in one place, each record refused where it is
  * read when the tenant does not have it, in this order: the decision (404, locked FOR SHARE: it
- * cannot narrow meanwhile), the recipients (404 naming each), the parent (404, locked FOR SHARE);
+ * cannot narrow meanwhile), the recipients (404 naming each), the issuer's position and the
+ * delegation copied from when named (404 naming the field), the parent (404, locked FOR SHARE);
  * then the organisation around the issuer and the recipients, and, when `issuing`, the tenant's settings.
  */
 export async function readForIssue(
   tx: Queryable,
   tenantId: string,
-  ask: { decisionId: string; parentId: string | null; issuerId: string; recipients: readonly Person[]; positionId: string | null; issuing: boolean },
+  ask: { decisionId: string; parentId: string | null; issuerId: string; recipients: readonly Person[]; positionId: string | null; copiedFrom?: string | null; issuing: boolean },
 ): Promise<IssueFacts> {
   const decision = await decisionScope(tx, tenantId, ask.decisionId, true);
   if (!decision) throw notFound(`Decision ${ask.decisionId} not found`, [{ field: 'decisionId', message: `Decision ${ask.decisionId} not found` }]);
   await requireRecipients(tx, tenantId, ask.recipients);
+  if (ask.positionId && !(await knownPeople(tx, tenantId, [], [ask.positionId])).length) {
+    throw notFound(`Position ${ask.positionId} not found`, [{ field: 'issuerPositionId', message: `Position ${ask.positionId} not found` }]);
+  }
+  if (ask.copiedFrom) {
+    const [copied] = await tx.query(`SELECT 1 FROM decision.delegations WHERE id = $1 AND tenant_id = $2 AND status <> 'DELETED'`, [ask.copiedFrom, tenantId]);
+    if (!copied) throw notFound(`Delegation ${ask.copiedFrom} not found`, [{ field: 'copiedFrom', message: `Delegation ${ask.copiedFrom} not found` }]);
+  }
   const org = await loadOrg(tx, tenantId, [ask.issuerId, ...ask.recipients.flatMap((r) => (r.recipientUserId ? [r.recipientUserId] : []))], [
     ...ask.recipients.flatMap((r) => (r.recipientPositionId ? [r.recipientPositionId] : [])),
     ...(ask.positionId ? [ask.positionId] : []),

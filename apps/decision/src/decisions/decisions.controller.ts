@@ -46,8 +46,9 @@ export class DecisionsController {
   // Static paths before ':id'.
   @Patch('bulk-delete')
   @RequirePermission('delete:decisions')
-  @ApiOperation({ summary: 'Delete decisions in bulk', description: 'Soft; unknown, already deleted or other tenants\' ids change nothing and are not counted.' })
+  @ApiOperation({ summary: 'Delete decisions in bulk', description: 'Soft; decisions deleted already change nothing and are not counted. All or nothing: an unknown or another tenant\'s id is a 404 naming it.' })
   @ApiOkResponse({ type: BulkDeleteResult })
+  @ApiNotFoundResponse({ description: "An id that is not one of the tenant's decisions (unknown or another tenant's), named decisionIds.<i>; nothing changes" })
   @ResponseMessage('Decisions deleted successfully')
   bulkDelete(@Body() body: BulkDecisionIdsDto, @CurrentCaller() caller: Caller): Promise<BulkDeleteResult> {
     return this.decisions.bulkDelete(caller, body.decisionIds);
@@ -57,6 +58,7 @@ export class DecisionsController {
   @RequirePermission('delete:decisions')
   @ApiOperation({ summary: 'Restore decisions in bulk', description: 'Brings back deleted decisions (not one whose name a live decision has taken meanwhile).' })
   @ApiOkResponse({ type: BulkRestoreResult })
+  @ApiNotFoundResponse({ description: "An id that is not one of the tenant's decisions (unknown or another tenant's), named decisionIds.<i>; nothing changes" })
   @ResponseMessage('Decisions restored successfully')
   bulkRestore(@Body() body: BulkDecisionIdsDto, @CurrentCaller() caller: Caller): Promise<BulkRestoreResult> {
     return this.decisions.bulkRestore(caller, body.decisionIds);
@@ -71,6 +73,7 @@ export class DecisionsController {
       'name "Copy of <name>" (with " (2)", ... when taken), status DRAFT, the source\'s groups, authorities, pathways, documents and settings; delegations are not copied.',
   })
   @ApiOkResponse({ type: JobAcceptedView })
+  @ApiNotFoundResponse({ description: "A decision that is not one of the tenant's live ones (unknown, deleted or another tenant's), named decisionIds.<i>; no job is started" })
   @ResponseMessage('Decisions are being duplicated')
   bulkDuplicate(@Body() body: BulkDecisionIdsDto, @CurrentCaller() caller: Caller): Promise<JobAcceptedView> {
     return this.decisions.bulkDuplicate(caller, body.decisionIds);
@@ -81,6 +84,7 @@ export class DecisionsController {
   @RequirePermission('edit:decisions')
   @ApiOperation({ summary: 'Unlink a document from decisions' })
   @ApiOkResponse({ type: UnlinkRecordsResult })
+  @ApiNotFoundResponse({ description: "A decision that is not one of the tenant's live ones, named decisionIds.<i>; nothing changes" })
   @ResponseMessage('Records unlinked successfully')
   unlinkRecords(@Body() body: UnlinkRecordsDto, @CurrentCaller() caller: Caller): Promise<UnlinkRecordsResult> {
     return this.decisions.unlinkRecords(caller, body.documentId, body.decisionIds);

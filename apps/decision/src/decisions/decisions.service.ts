@@ -6,6 +6,7 @@ import { LIVE_SQL } from '../core/delegation.sql';
 import { revalidate } from '../core/invalidation';
 import { requireNamedRecords } from './named-records';
 import { authorityProblems } from '../core/decision-limits';
+import { refsOf, requireLiveRefs } from '../core/live-refs';
 import { EDIT_DECISION, changedFields, statusMoveProblem, uniqueIds } from './decision.rules';
 import { DECISION_BY_ID_SQL, DecisionFilters, DecisionRow, decisionList } from './decision.sql';
 import { CreateDecisionDto, DECISION_UPDATE_FIELDS, UpdateDecisionDto } from './dto/decision-change.dto';
@@ -146,10 +147,11 @@ export class DecisionsService {
     return toDecisionView(view, caller, this.config.appUrl);
   }
 
-  /** Deletes (softly) the live decisions named; unknown, deleted and other tenants' ids change nothing and are not counted. */
+  /** Deletes (softly) the live decisions named (those deleted already change nothing and are not counted); an unknown or another tenant's id is a 404 naming it, and nothing changes. */
   async bulkDelete(caller: Caller, ids: readonly string[]): Promise<BulkDeleteResult> {
     const tenantId = caller.tenantId;
     const deleted = await this.db.transaction(async (tx) => {
+      await requireLiveRefs(tx, tenantId, refsOf('anyDecision', 'decisionIds', ids));
       const done = await softDelete(tx, tenantId, uniqueIds(ids), caller.userId);
       await recordChanges(tx, tenantId, 'evt.decision.decision.deleted', done, caller.userId);
       return done;
@@ -164,6 +166,7 @@ export class DecisionsService {
   async bulkRestore(caller: Caller, ids: readonly string[]): Promise<BulkRestoreResult> {
     const tenantId = caller.tenantId;
     const restored = await this.db.transaction(async (tx) => {
+      await requireLiveRefs(tx, tenantId, refsOf('anyDecision', 'decisionIds', ids));
       const rows = await tx.query<{ id: string }>(sql`
         WITH candidates AS (
           SELECT DISTINCT ON (lower(d.name)) d.id FROM decision.decisions d
@@ -182,13 +185,17 @@ export class DecisionsService {
 
   /** Accepts a bulk duplicate: the job row and its message commit together; the copies are made by the job (jobs/). */
   bulkDuplicate(caller: Caller, ids: readonly string[]): Promise<JobAcceptedView> {
-    return this.db.transaction((tx) => this.jobs.start(tx, 'job.decision.bulk-duplicate', { tenantId: caller.tenantId, requestedBy: caller.userId, itemIds: ids }));
+    return this.db.transaction(async (tx) => {
+      await requireLiveRefs(tx, caller.tenantId, refsOf('decision', 'decisionIds', ids));
+      return this.jobs.start(tx, 'job.decision.bulk-duplicate', { tenantId: caller.tenantId, requestedBy: caller.userId, itemIds: ids });
+    });
   }
 
   /** Removes the document from the decisions named; each decision that lost it gets a revision and an event. */
   async unlinkRecords(caller: Caller, documentId: string, ids: readonly string[]): Promise<UnlinkRecordsResult> {
     const tenantId = caller.tenantId;
     return this.db.transaction(async (tx) => {
+      await requireLiveRefs(tx, tenantId, refsOf('decision', 'decisionIds', ids));
       const rows = await tx.query<{ decision_id: string }>(
         `DELETE FROM decision.decision_documents dd USING decision.decisions d
           WHERE dd.tenant_id = $1 AND dd.document_id = $2 AND dd.decision_id = ANY($3::uuid[]) AND d.id = dd.decision_id AND NOT d.is_deleted

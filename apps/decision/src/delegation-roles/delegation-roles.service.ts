@@ -3,7 +3,7 @@ import { Caller, Page, conflict, notFound } from '@ddm/contracts';
 import { Db, Tx, listPage } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { DelegationRuleRow, DelegationStatus } from '../core/delegation.types';
-import { LIVE_SQL, requireRecipients, ROLE_VIEW, RULE_COLUMNS } from '../core/delegation.sql';
+import { EVENT_ROLE_STATUS, LIVE_SQL, requireRecipients, ROLE_VIEW, RULE_COLUMNS } from '../core/delegation.sql';
 import { recordDelegationChange, requireMayManage } from '../core/delegation-changes';
 import { stateSubjectOf } from '../core/delegation.status';
 import { refuseBadRecipients } from '../core/recipients';
@@ -121,7 +121,7 @@ export class DelegationRolesService {
  */
 async function publishRoleAssignments(tx: Tx, tenantId: string, roleId: string, delegationIds: readonly string[]): Promise<void> {
   const rows = await tx.query<{ assignment_id: string | null; delegation_id: string; delegation_display_id: string; decision_id: string; issuer_user_id: string | null; role_name: string; role_status: string; designees: string[] }>(
-    `SELECT dr.assignment_id, g.id AS delegation_id, g.delegation_display_id, g.decision_id, g.issuer_user_id, r.role_name, dr.role_status,
+    `SELECT dr.assignment_id, g.id AS delegation_id, g.delegation_display_id, g.decision_id, g.issuer_user_id, r.role_name, ${EVENT_ROLE_STATUS('dr.role_status')} AS role_status,
             coalesce((SELECT array_agg(DISTINCT u.id ORDER BY u.id)
                         FROM jsonb_array_elements(dr.role_designees) d
                         JOIN decision.user_projection u ON u.tenant_id = g.tenant_id AND u.status = 'ACTIVE'

@@ -177,6 +177,8 @@ export interface NewDelegationTerms {
   /** The groups with their type, as stored (delegation_groups). */
   groups: readonly { groupId: string; tenantGroupTypeId: string | null }[];
   authorities: readonly unknown[];
+  /** The delegation this one was copied from (checked by readForIssue), if any. */
+  copiedFrom?: string | null;
 }
 
 /**
@@ -189,12 +191,12 @@ export async function storeIssued(q: Queryable, tenantId: string, terms: NewDele
     INSERT INTO decision.delegations (id, tenant_id, delegation_display_id, decision_id, parent_delegation_id, depth, issuer_type, issuer_user_id, issuer_position_id,
                                       recipient_type, recipient_user_id, recipient_position_id, recipient_auto_issue, status, pending_stage,
                                       effective_date, expiration_date, is_no_expiration, issued_date, delegation_pathway, group_ids,
-                                      delegation_groups, delegation_authorities, created_by, updated_by)
+                                      delegation_groups, delegation_authorities, copied_from, created_by, updated_by)
     SELECT x.id, ${tenantId}, x.display_id, ${t.decisionId}, ${t.parentId}, ${t.depth}, ${t.issuerType}, ${t.issuerUserId}, ${t.issuerPositionId},
            ${t.recipientType}, x.user_id, x.position_id, ${t.recipientAutoIssue}, ${t.status}::text, ${t.stage}::text,
            ${t.effectiveDate}, ${t.expirationDate}, ${t.expirationDate === null},
            CASE WHEN ${t.status}::text IN ('ISSUED', 'PENDING') THEN now() END, ${[...t.pathways]}, ${[...t.groupIds]},
-           ${JSON.stringify(t.groups)}, ${JSON.stringify(t.authorities)}, ${t.issuerUserId}, ${t.issuerUserId}
+           ${JSON.stringify(t.groups)}, ${JSON.stringify(t.authorities)}, ${t.copiedFrom ?? null}::uuid, ${t.issuerUserId}, ${t.issuerUserId}
       FROM unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.displayId)}::text[], ${rows.map((r) => r.recipientUserId)}::uuid[],
                   ${rows.map((r) => r.recipientPositionId)}::uuid[]) AS x(id, display_id, user_id, position_id)`);
   await linkDocuments(q, tenantId, rows.map((r) => r.id), documents);

@@ -43,12 +43,14 @@ export class DelegationsController {
       "A root delegation (no parentDelegationId: needs create:root_delegations and a PUBLISHED, delegable decision; limits within the decision's) or a " +
       "redelegation (the caller holds the parent; each limit within what the parent hands on; pathways, groups and expiration within the parent's; " +
       'each recipient reachable along a pathway). One delegation per recipient, all or none; status DRAFT or ISSUED. ' +
-      'Issued (holding at once) so that someone would hold both sides of a segregation-of-duties rule: a 409 naming the rules, unless acknowledgeSodConflict (approve:delegations).',
+      'Issued (holding at once) so that someone would hold both sides of a segregation-of-duties rule: a 409 naming the rules, unless acknowledgeSodConflict (approve:delegations). ' +
+      "The product's issuerType, issuerUserId, issuerPositionId and isRootDelegation may be sent: they must say what is so (the caller; ROOT_AUTHORITY without a parent; " +
+      'on a redelegation how the caller holds the parent now), else a 400 naming the field (403 for another issuerUserId); left out they are derived.',
   })
   @ApiOkResponse({ type: [DelegationView] })
   @ApiBadRequestResponse({ description: 'A bad field or a broken rule (the message and errors name the rule and the field)' })
-  @ApiForbiddenResponse({ description: 'The caller may not issue it (no create:root_delegations, does not hold the parent), or sent acknowledgeSodConflict for a conflict without approve:delegations' })
-  @ApiNotFoundResponse({ description: 'A decision, parent, user or position the tenant does not have' })
+  @ApiForbiddenResponse({ description: 'The caller may not issue it (no create:root_delegations, does not hold the parent), issuerUserId is someone else, or acknowledgeSodConflict sent for a conflict without approve:delegations' })
+  @ApiNotFoundResponse({ description: 'A decision, parent, user, position, group, group type, authority type or copiedFrom the tenant does not have (named by its field)' })
   @ApiConflictResponse({ description: 'It would create a segregation-of-duties conflict (the rules named in errors as sodRules.<ruleId>); send acknowledgeSodConflict: true' })
   @ResponseMessage('Delegations created successfully')
   create(@Body() body: CreateDelegationDto, @CurrentCaller() caller: Caller): Promise<DelegationView[]> {
@@ -60,9 +62,11 @@ export class DelegationsController {
   @RequirePermission('create:delegations')
   @ApiOperation({
     summary: 'Link documents to delegations in bulk',
-    description: 'Asynchronous: answers the job (follow it at GET /decision/v1/jobs/{jobId}). A pair already linked changes nothing; an unknown delegation is a per-item error of the job.',
+    description:
+      "Asynchronous: answers the job (follow it at GET /decision/v1/jobs/{jobId}). A pair already linked changes nothing. A delegation that is not one of the tenant's (unknown, deleted, another tenant's) is a 404 naming it (delegationIds.<i>) and no job is started; one deleted meanwhile is a per-item error of the job.",
   })
   @ApiOkResponse({ type: JobAcceptedView })
+  @ApiNotFoundResponse({ description: "A delegation that is not one of the tenant's, named delegationIds.<i>" })
   @ApiBadRequestResponse({ description: 'delegationIds outside 1..1000, documentIds outside 1..100, or a malformed id' })
   @ResponseMessage('Documents are being linked')
   bulkLinkDocuments(@Body() body: BulkLinkDocumentsDto, @CurrentCaller() caller: Caller): Promise<JobAcceptedView> {
@@ -79,7 +83,7 @@ export class DelegationsController {
   @ApiOkResponse({ type: BulkDeleteDelegationsResult })
   @ApiBadRequestResponse({ description: 'delegationIds outside 1..1000, or a malformed id' })
   @ApiForbiddenResponse({ description: 'The caller may not manage one of them (named)' })
-  @ApiNotFoundResponse({ description: "Unknown, deleted, or another tenant's delegations (named)" })
+  @ApiNotFoundResponse({ description: "Unknown, deleted, or another tenant's delegations (named delegationIds.<i>); nothing changes" })
   @ApiConflictResponse({ description: 'Descendants would be orphaned: send cascadeToChildDelegations' })
   @ResponseMessage('Delegations deleted successfully')
   bulkDelete(@Body() body: BulkDeleteDelegationsDto, @CurrentCaller() caller: Caller): Promise<BulkDeleteDelegationsResult> {
@@ -95,7 +99,7 @@ export class DelegationsController {
   })
   @ApiOkResponse({ type: JobAcceptedView })
   @ApiBadRequestResponse({ description: 'delegationIds outside 1..1000, a recipient that does not fit recipientType, or a malformed id' })
-  @ApiNotFoundResponse({ description: 'The new recipient is not a member or position of the tenant' })
+  @ApiNotFoundResponse({ description: "A delegation that is not one of the tenant's (named delegationIds.<i>), or a new recipient that is not a member or position of the tenant; no job is started" })
   @ResponseMessage('Delegations are being reassigned')
   bulkReassign(@Body() body: BulkReassignRecipientsDto, @CurrentCaller() caller: Caller): Promise<JobAcceptedView> {
     return this.delegations.bulkReassign(caller, body);
@@ -126,7 +130,7 @@ export class DelegationsController {
   })
   @ApiOkResponse({ type: CascadingCheckView })
   @ApiBadRequestResponse({ description: 'Neither parentDelegationId nor decisionId, or a bad field' })
-  @ApiNotFoundResponse({ description: "Unknown, or another tenant's delegation or decision" })
+  @ApiNotFoundResponse({ description: "Unknown, or another tenant's delegation, decision, group or authority type (each named by its field)" })
   @ResponseMessage('Cascading updates checked successfully')
   checkCascading(@Body() body: CheckCascadingUpdatesDto, @CurrentCaller() caller: Caller): Promise<CascadingCheckView> {
     return this.delegations.checkCascading(caller, body);

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError, Caller, ErrorCode, JobAcceptedView, Page, badRequest, conflict, forbidden, notFound } from '@ddm/contracts';
+import { Caller, JobAcceptedView, Page, badRequest, conflict, forbidden, missingIdsError, notFound } from '@ddm/contracts';
 import { Db, Freshness, FreshnessRequirement, Jobs, SERVICE_CONFIG, ServiceConfig, Tx, listPage } from '@ddm/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { manageable, recordDelegationChange, requireMayManage } from '../core/delegation-changes';
@@ -11,11 +11,12 @@ import { DelegationView, selectDelegationFields, toDelegationView } from '../cor
 import { revalidate } from '../core/invalidation';
 import { ReassignParams } from '../core/reassign';
 import { refuseBadRecipients } from '../core/recipients';
+import { refsOf, requireLiveRefs } from '../core/live-refs';
 import { writeStatusMove } from '../core/status-move';
 import { SodRefs } from '../authority/sod/sod-refs';
 import { DelegationFilters, delegationList, deletionTree, liveWithDisplayId, markDeleted, replaceDocuments, revokeSubtree, statusOf, storeIssued, updateTerms } from './delegation.sql';
-import { planIssue } from './delegation.rules';
-import { CascadingCheckView, CheckCascadingUpdatesDto, proposedCascade } from './dto/cascading.dto';
+import { planIssue, SentIssuer } from './delegation.rules';
+import { CascadingCheckView, CheckCascadingUpdatesDto, cascadeRefs, proposedCascade } from './dto/cascading.dto';
 import {
   BulkReassignRecipientsDto,
   CreateDelegationDto,
@@ -25,6 +26,7 @@ import {
   proposedDelegation,
   recipientChange,
   recipientOf,
+  termRefs,
   uniqueDocuments,
 } from './dto/delegation-change.dto';
 import { DelegationReadView, DelegationRequestView } from './dto/delegation.response';
@@ -45,12 +47,13 @@ export class DelegationsService {
     private readonly freshness: Freshness,
   ) {}
 
-  /** Accepts a bulk link of documents: the job row and its message in one transaction (the job does the work). */
+  /** Accepts a bulk link of documents (every delegation named one of the tenant's, else a 404 naming it): the job row and its message in one transaction (the job does the work). */
   bulkLinkDocuments(caller: Caller, delegationIds: readonly string[], documentIds: readonly string[]): Promise<JobAcceptedView> {
     const documents = [...new Set(documentIds.map((d) => d.toLowerCase()))];
-    return this.db.transaction((tx) =>
-      this.jobs.start(tx, 'job.decision.bulk-link-documents', { tenantId: caller.tenantId, requestedBy: caller.userId, itemIds: delegationIds, params: { documentIds: documents } }),
-    );
+    return this.db.transaction(async (tx) => {
+      await requireLiveRefs(tx, caller.tenantId, refsOf('delegation', 'delegationIds', delegationIds));
+      return this.jobs.start(tx, 'job.decision.bulk-link-documents', { tenantId: caller.tenantId, requestedBy: caller.userId, itemIds: delegationIds, params: { documentIds: documents } });
+    });
   }
 
   /** The delegation as it stood at `at` (its revision then, without the action flags of now); 404 before it existed or once deleted. */
@@ -97,10 +100,25 @@ export class DelegationsService {
     const { proposed, groups, documents } = proposedDelegation(dto);
     const recipientIds = proposed.recipients.map(() => uuidv7());
 
-    const request = { decisionId: dto.decisionId, parentId: dto.parentDelegationId ?? null, positionId: dto.issuerPositionId?.toLowerCase() ?? null, issue: dto.status === 'ISSUED', proposed };
+    const sent: SentIssuer = {
+      issuerType: dto.issuerType ?? null,
+      issuerUserId: dto.issuerUserId?.toLowerCase() ?? null,
+      issuerPositionId: dto.issuerPositionId?.toLowerCase() ?? null,
+      isRootDelegation: dto.isRootDelegation ?? null,
+    };
+    const copiedFrom = dto.copiedFrom?.toLowerCase() ?? null;
+    const request = { decisionId: dto.decisionId, parentId: dto.parentDelegationId ?? null, sent, issue: dto.status === 'ISSUED', proposed };
 
     const rows = await this.db.transaction(async (tx) => {
-      const facts = await readForIssue(tx, tenantId, { ...request, issuerId: caller.userId, recipients: proposed.recipients, issuing: request.issue });
+      await requireLiveRefs(tx, tenantId, termRefs(dto));
+      const facts = await readForIssue(tx, tenantId, {
+        ...request,
+        positionId: sent.issuerPositionId,
+        copiedFrom,
+        issuerId: caller.userId,
+        recipients: proposed.recipients,
+        issuing: request.issue,
+      });
       const plan = planIssue(facts, request, caller, new Date());
       const displayIds = await tx.nextDisplayIds(tenantId, 'delegation', recipientIds.length);
       await storeIssued(
@@ -123,6 +141,7 @@ export class DelegationsService {
           groupIds: proposed.groupIds,
           groups,
           authorities: proposed.authorities,
+          copiedFrom,
         },
         proposed.recipients.map((r, i) => ({ id: recipientIds[i], displayId: displayIds[i], ...r })),
         documents,
@@ -147,6 +166,7 @@ export class DelegationsService {
   async checkCascading(caller: Caller, dto: CheckCascadingUpdatesDto): Promise<CascadingCheckView> {
     const tenantId = caller.tenantId;
     if (!dto.parentDelegationId && !dto.decisionId) throw badRequest('Send parentDelegationId or decisionId', [{ field: 'parentDelegationId', message: 'or decisionId is required' }]);
+    await requireLiveRefs(this.db, tenantId, cascadeRefs(dto));
     const rows = dto.parentDelegationId ? await subtreeOf(this.db, tenantId, dto.parentDelegationId) : await decisionTreeOf(this.db, tenantId, dto.decisionId!);
     if (dto.parentDelegationId && !rows.length) throw notFound(`Delegation ${dto.parentDelegationId} not found`);
     const decisionId = dto.parentDelegationId ? rows[0].decision_id : dto.decisionId!;
@@ -180,6 +200,7 @@ export class DelegationsService {
       if (!row || row.status === 'DELETED') throw notFound(`Delegation ${id} not found`);
       await requireMayManage(tx, caller, row, 'change');
       if (!LIVE_STATUSES.includes(row.status)) throw conflict(`Delegation ${id} is ${row.status}; only a live delegation (${LIVE_STATUSES.join(', ')}) can be changed`);
+      await requireLiveRefs(tx, tenantId, termRefs(dto));
       const to = recipientChange(dto, row);
       if (to.changed) await requireRecipients(tx, tenantId, [to.recipient]);
       const { proposed, groups, changed } = proposedChange(dto, toState(row), to);
@@ -269,7 +290,7 @@ export class DelegationsService {
       const rows = await delegationRules(tx, tenantId, wanted, { lock: 'update', live: true });
       const found = new Set(rows.map((r) => r.id));
       const missing = wanted.filter((x) => !found.has(x));
-      if (missing.length) throw new AppError(ErrorCode.NotFound, `Delegations not found: ${missing.slice(0, 20).join(', ')}`, missing.slice(0, 50).map((m) => ({ field: 'delegationIds', message: `Delegation ${m} not found` })));
+      if (missing.length) throw missingIdsError({ what: 'Delegation', field: 'delegationIds', asked: ids, missing: missing.slice(0, 50), suffix: '; nothing was deleted' });
       const allowed = await manageable(tx, caller, rows);
       const denied = rows.filter((r) => !allowed.has(r.id)).map((r) => r.id);
       if (denied.length) throw forbidden(`You may not delete delegations ${denied.slice(0, 20).join(', ')} (only the issuer, someone above the issuer in the chain, or a holder of "approve:delegations" may)`);
@@ -290,7 +311,7 @@ export class DelegationsService {
     });
   }
 
-  /** Accepts a bulk reassignment: the job row and its message in one transaction (the job checks and reassigns each delegation). */
+  /** Accepts a bulk reassignment (every delegation named one of the tenant's, else a 404 naming it): the job row and its message in one transaction (the job checks and reassigns each delegation). */
   async bulkReassign(caller: Caller, dto: BulkReassignRecipientsDto): Promise<JobAcceptedView> {
     const to = recipientOf(dto.delegationRecipients[0]);
     refuseBadRecipients(dto.recipientType, [to]);
@@ -299,6 +320,7 @@ export class DelegationsService {
       keys: ['approve:delegations', 'create:root_delegations'].filter((k) => caller.keys.has(k)),
     };
     return this.db.transaction(async (tx) => {
+      await requireLiveRefs(tx, caller.tenantId, refsOf('delegation', 'delegationIds', dto.delegationIds));
       await requireRecipients(tx, caller.tenantId, [to]);
       return this.jobs.start(tx, 'job.decision.bulk-reassign-recipients', { tenantId: caller.tenantId, requestedBy: caller.userId, itemIds: dto.delegationIds, params: params as unknown as Record<string, unknown> });
     });
@@ -314,6 +336,7 @@ export class DelegationsService {
     return this.db.transaction(async (tx) => {
       const row = await liveWithDisplayId(tx, tenantId, dto.delegationId);
       if (!row) throw notFound(`Delegation ${dto.delegationId} not found`, [{ field: 'delegationId', message: `Delegation ${dto.delegationId} not found` }]);
+      if (row.decision_id !== dto.decisionId.toLowerCase()) await requireLiveRefs(tx, tenantId, [{ kind: 'decision', id: dto.decisionId, field: 'decisionId' }]);
       if (row.decision_id !== dto.decisionId.toLowerCase()) throw badRequest(`Delegation ${dto.delegationId} delegates another decision`, [{ field: 'decisionId', message: `is not the decision of delegation ${dto.delegationId}` }]);
       if (!HOLDING_STATUSES.includes(row.status)) throw conflict(`Delegation ${dto.delegationId} is ${row.status}; only an ISSUED or ACCEPTED delegation can be asked for a redelegation`);
       const org = await loadOrg(tx, tenantId, row.recipient_user_id ? [row.recipient_user_id] : [], row.recipient_position_id ? [row.recipient_position_id] : []);

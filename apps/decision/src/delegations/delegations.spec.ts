@@ -159,7 +159,9 @@ describe('planIssue (may the caller issue this, and how)', () => {
     delegation_pathway: ['Direct Line'], group_ids: [], delegation_authorities: [{ ...limit, redelegable: true, redelegationLimitValue: null, redelegationLimitValueUnit: null }], accepted_date: null, pending_stage: null,
   };
   const facts = (f: Partial<IssueFacts> = {}): IssueFacts => ({ decision, parent: null, org, settings: null, ...f });
-  const ask = (r: Partial<Parameters<typeof planIssue>[1]> = {}) => ({ positionId: null, issue: false, proposed, ...r });
+  const derived = { issuerType: null, issuerUserId: null, issuerPositionId: null, isRootDelegation: null };
+  const ask = (r: Partial<Parameters<typeof planIssue>[1]> = {}) => ({ sent: derived, issue: false, proposed, ...r });
+  const sent = (x: Partial<typeof derived> | Record<string, string | boolean>) => ask({ sent: { ...derived, ...x } });
   const root = { userId: 'boss', keys: new Set(['create:root_delegations']) };
   const status = (f: () => unknown): number => {
     try {
@@ -190,5 +192,36 @@ describe('planIssue (may the caller issue this, and how)', () => {
     expect(status(() => planIssue(facts(), ask(), { userId: 'boss', keys: new Set() }, NOW))).toBe(403);
     // Out of bounds: 400.
     expect(status(() => planIssue(facts(), ask({ proposed: { ...proposed, pathways: ['Matrix'] } }), root, NOW))).toBe(400);
+  });
+
+  it("the product's issuer fields, when they say what is so, issue as derived", () => {
+    expect(planIssue(facts(), sent({ issuerType: 'ROOT_AUTHORITY', issuerUserId: 'boss', isRootDelegation: true }), root, NOW)).toMatchObject({ issuerType: 'ROOT_AUTHORITY', issuerPositionId: null });
+    expect(planIssue(facts(), sent({ issuerType: 'ROOT_AUTHORITY', issuerPositionId: 'pos-boss' }), root, NOW)).toMatchObject({ issuerType: 'ROOT_AUTHORITY', issuerPositionId: 'pos-boss' });
+    const boss = { userId: 'boss', keys: new Set<string>() };
+    expect(planIssue(facts({ parent }), sent({ issuerType: 'PERSONNEL_IN_POSITION', issuerUserId: 'boss', issuerPositionId: 'pos-boss', isRootDelegation: false }), boss, NOW)).toMatchObject({ issuerType: 'PERSONNEL_IN_POSITION', issuerPositionId: 'pos-boss' });
+  });
+
+  it('what is not so is refused naming the field: another issuer 403, a root sent with a parent (or a redelegation without one) 400, another holding 400', () => {
+    const fields = (f: () => unknown): string[] => {
+      try {
+        f();
+      } catch (e) {
+        return ((e as AppError).errors ?? []).map((x) => x.field);
+      }
+      return [];
+    };
+    const boss = { userId: 'boss', keys: new Set(['create:root_delegations']) };
+    expect(status(() => planIssue(facts(), sent({ issuerUserId: 'rep' }), root, NOW))).toBe(403);
+    expect(fields(() => planIssue(facts(), sent({ issuerUserId: 'rep' }), root, NOW))).toEqual(['issuerUserId']);
+    expect(status(() => planIssue(facts({ parent }), sent({ issuerType: 'ROOT_AUTHORITY' }), boss, NOW))).toBe(400);
+    expect(fields(() => planIssue(facts({ parent }), sent({ issuerType: 'ROOT_AUTHORITY' }), boss, NOW))).toEqual(['issuerType', 'parentDelegationId']);
+    expect(fields(() => planIssue(facts({ parent }), sent({ isRootDelegation: true }), boss, NOW))).toEqual(['isRootDelegation']);
+    expect(fields(() => planIssue(facts(), sent({ issuerType: 'SPECIFIC_PERSONNEL' }), root, NOW))).toEqual(['issuerType']);
+    expect(fields(() => planIssue(facts(), sent({ isRootDelegation: false }), root, NOW))).toEqual(['isRootDelegation']);
+    expect(fields(() => planIssue(facts(), sent({ issuerPositionId: 'pos-other' }), root, NOW))).toEqual(['issuerPositionId']);
+    expect(status(() => planIssue(facts({ parent }), sent({ issuerType: 'POSITION_ONLY' }), boss, NOW))).toBe(400);
+    expect(status(() => planIssue(facts({ parent }), sent({ issuerPositionId: 'pos-other' }), boss, NOW))).toBe(400);
+    // ROOT_AUTHORITY without create:root_delegations: 403.
+    expect(status(() => planIssue(facts(), sent({ issuerType: 'ROOT_AUTHORITY' }), { userId: 'boss', keys: new Set() }, NOW))).toBe(403);
   });
 });

@@ -83,7 +83,7 @@ export interface paths {
         head?: never;
         /**
          * Delete decisions in bulk
-         * @description Soft; unknown, already deleted or other tenants' ids change nothing and are not counted.
+         * @description Soft; decisions deleted already change nothing and are not counted. All or nothing: an unknown or another tenant's id is a 404 naming it.
          */
         patch: operations["DecisionsController_bulkDelete"];
         trace?: never;
@@ -185,7 +185,7 @@ export interface paths {
         put?: never;
         /**
          * Issue delegations
-         * @description A root delegation (no parentDelegationId: needs create:root_delegations and a PUBLISHED, delegable decision; limits within the decision's) or a redelegation (the caller holds the parent; each limit within what the parent hands on; pathways, groups and expiration within the parent's; each recipient reachable along a pathway). One delegation per recipient, all or none; status DRAFT or ISSUED. Issued (holding at once) so that someone would hold both sides of a segregation-of-duties rule: a 409 naming the rules, unless acknowledgeSodConflict (approve:delegations).
+         * @description A root delegation (no parentDelegationId: needs create:root_delegations and a PUBLISHED, delegable decision; limits within the decision's) or a redelegation (the caller holds the parent; each limit within what the parent hands on; pathways, groups and expiration within the parent's; each recipient reachable along a pathway). One delegation per recipient, all or none; status DRAFT or ISSUED. Issued (holding at once) so that someone would hold both sides of a segregation-of-duties rule: a 409 naming the rules, unless acknowledgeSodConflict (approve:delegations). The product's issuerType, issuerUserId, issuerPositionId and isRootDelegation may be sent: they must say what is so (the caller; ROOT_AUTHORITY without a parent; on a redelegation how the caller holds the parent now), else a 400 naming the field (403 for another issuerUserId); left out they are derived.
          */
         post: operations["DelegationsController_create"];
         delete?: never;
@@ -229,7 +229,7 @@ export interface paths {
         head?: never;
         /**
          * Link documents to delegations in bulk
-         * @description Asynchronous: answers the job (follow it at GET /decision/v1/jobs/{jobId}). A pair already linked changes nothing; an unknown delegation is a per-item error of the job.
+         * @description Asynchronous: answers the job (follow it at GET /decision/v1/jobs/{jobId}). A pair already linked changes nothing. A delegation that is not one of the tenant's (unknown, deleted, another tenant's) is a 404 naming it (delegationIds.<i>) and no job is started; one deleted meanwhile is a per-item error of the job.
          */
         patch: operations["DelegationsController_bulkLinkDocuments"];
         trace?: never;
@@ -3012,17 +3012,17 @@ export interface components {
              */
             authorityLimitValueType: "Currency" | "Number" | "Percentage" | "Time" | "Authorized";
             /**
-             * @description Required except for Authorized
+             * @description Required except for Authorized, where it is ignored (stored and answered as null); an empty string is absent
              * @enum {string|null}
              */
-            authorityLimitOperator?: "<" | "<=" | null;
+            authorityLimitOperator?: "<" | "<=" | "" | null;
             /**
-             * @description A non-negative decimal string or "Unlimited"; none for Authorized
+             * @description A non-negative decimal string or "Unlimited"; none (or an empty string) for Authorized
              * @example 500000
              */
             authorityLimitValue?: string | null;
             /**
-             * @description ISO 4217 code for Currency; Days, Months or Years for Time; none otherwise
+             * @description ISO 4217 code for Currency; Days, Months or Years for Time; none (or an empty string) otherwise
              * @example USD
              */
             authorityLimitValueUnit?: string | null;
@@ -3433,6 +3433,8 @@ export interface components {
              * @description The position (PERSONNEL_IN_POSITION, POSITION_ONLY)
              */
             recipientPositionId?: string | null;
+            /** @description The product's flag on a recipient it answers; the service decides validity, so what is sent is ignored */
+            isInvalid?: boolean;
         };
         DelegationAuthorityDto: {
             /**
@@ -3453,17 +3455,17 @@ export interface components {
              */
             authorityLimitValueType: "Currency" | "Number" | "Percentage" | "Time" | "Authorized";
             /**
-             * @description Required except for Authorized
+             * @description Required except for Authorized, where it is ignored (stored and answered as null); an empty string is absent
              * @enum {string|null}
              */
-            authorityLimitOperator?: "<" | "<=" | null;
+            authorityLimitOperator?: "<" | "<=" | "" | null;
             /**
-             * @description A non-negative decimal string or "Unlimited"; none for Authorized
+             * @description A non-negative decimal string or "Unlimited"; none (or an empty string) for Authorized
              * @example 500000
              */
             authorityLimitValue?: string | null;
             /**
-             * @description ISO 4217 code for Currency; Days, Months or Years for Time; none otherwise
+             * @description ISO 4217 code for Currency; Days, Months or Years for Time; none (or an empty string) otherwise
              * @example USD
              */
             authorityLimitValueUnit?: string | null;
@@ -3517,10 +3519,27 @@ export interface components {
              */
             parentDelegationId?: string | null;
             /**
+             * @description How the caller issues (left out: derived). ROOT_AUTHORITY: a root delegation (no parentDelegationId; needs create:root_delegations). On a redelegation, how the caller holds the parent now: its recipientType (PERSONNEL_IN_POSITION or POSITION_ONLY, from the parent's position; SPECIFIC_PERSONNEL, in person); anything else is a 400
+             * @enum {string|null}
+             */
+            issuerType?: "ROOT_AUTHORITY" | "PERSONNEL_IN_POSITION" | "POSITION_ONLY" | "SPECIFIC_PERSONNEL" | null;
+            /**
              * Format: uuid
-             * @description The position the issuer issues from (PERSONNEL_IN_POSITION or POSITION_ONLY issuers)
+             * @description The issuer: the caller (another user is a 403); left out: the caller
+             */
+            issuerUserId?: string | null;
+            /**
+             * Format: uuid
+             * @description The position issued from. On a redelegation held through a position (PERSONNEL_IN_POSITION, POSITION_ONLY) the parent's position (left out: that one; another is a 400), none when held in person; on a root delegation a position the caller holds (recorded; left out: none). An unknown position is a 404
              */
             issuerPositionId?: string | null;
+            /** @description Whether it is a root delegation: true without parentDelegationId, false with one (anything else is a 400); left out: derived */
+            isRootDelegation?: boolean;
+            /**
+             * Format: uuid
+             * @description The delegation this one was copied from (a delegation of the tenant; recorded, answered as copiedFrom)
+             */
+            copiedFrom?: string | null;
             /** @enum {string} */
             recipientType: "PERSONNEL_IN_POSITION" | "POSITION_ONLY" | "SPECIFIC_PERSONNEL";
             /** @description Each recipient gets its own delegation */
@@ -3622,8 +3641,11 @@ export interface components {
             authorityLimit?: string | null;
             /** @enum {string} */
             authorityLimitValueType: "Currency" | "Number" | "Percentage" | "Time" | "Authorized";
-            /** @enum {string|null} */
-            authorityLimitOperator?: "<" | "<=" | null;
+            /**
+             * @description Ignored for Authorized; an empty string is absent
+             * @enum {string|null}
+             */
+            authorityLimitOperator?: "<" | "<=" | "" | null;
             authorityTypeOrder?: number;
             authorityTypeIcon?: string | null;
             authorityLimitValue?: string | null;
@@ -3650,8 +3672,11 @@ export interface components {
             authorityLimit?: string | null;
             /** @enum {string} */
             authorityLimitValueType: "Currency" | "Number" | "Percentage" | "Time" | "Authorized";
-            /** @enum {string|null} */
-            authorityLimitOperator?: "<" | "<=" | null;
+            /**
+             * @description Ignored for Authorized; an empty string is absent
+             * @enum {string|null}
+             */
+            authorityLimitOperator?: "<" | "<=" | "" | null;
             authorityTypeOrder?: number;
             authorityTypeIcon?: string | null;
             authorityLimitValue?: string | null;
@@ -4302,7 +4327,7 @@ export interface components {
              * @description INACTIVE while not set
              * @enum {string}
              */
-            roleStatus: "ACTIVE" | "INACTIVE";
+            roleStatus: "ACTIVE" | "INACTIVE" | "ASSIGNED" | "ACKNOWLEDGED";
             roleRequirement: string | null;
             isCascade: boolean;
             /** Format: date-time */
@@ -4323,8 +4348,11 @@ export interface components {
             /** @description Tell the designees at once */
             isAutoIssue?: boolean;
             roleDesignees?: components["schemas"]["RoleDesigneeDto"][];
-            /** @enum {string} */
-            roleStatus?: "ACTIVE" | "INACTIVE";
+            /**
+             * @description ASSIGNED and ACKNOWLEDGED (the product's values) hold as ACTIVE does; answered as sent
+             * @enum {string}
+             */
+            roleStatus?: "ACTIVE" | "INACTIVE" | "ASSIGNED" | "ACKNOWLEDGED";
             /** @example Required */
             roleRequirement?: string | null;
             /** @description Give the same role to every live delegation below this one */
@@ -8234,6 +8262,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An id that is not one of the tenant's decisions (unknown or another tenant's), named decisionIds.<i>; nothing changes */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
                 headers: {
@@ -8319,6 +8356,15 @@ export interface operations {
             };
             /** @description Not a member of the tenant, or missing the "delete:decisions" permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An id that is not one of the tenant's decisions (unknown or another tenant's), named decisionIds.<i>; nothing changes */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8418,6 +8464,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A decision that is not one of the tenant's live ones (unknown, deleted or another tenant's), named decisionIds.<i>; no job is started */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
                 headers: {
@@ -8503,6 +8558,15 @@ export interface operations {
             };
             /** @description Not a member of the tenant, or missing the "edit:decisions" permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A decision that is not one of the tenant's live ones, named decisionIds.<i>; nothing changes */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8983,7 +9047,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The caller may not issue it (no create:root_delegations, does not hold the parent), or sent acknowledgeSodConflict for a conflict without approve:delegations */
+            /** @description The caller may not issue it (no create:root_delegations, does not hold the parent), issuerUserId is someone else, or acknowledgeSodConflict sent for a conflict without approve:delegations */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8992,7 +9056,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A decision, parent, user or position the tenant does not have */
+            /** @description A decision, parent, user, position, group, group type, authority type or copiedFrom the tenant does not have (named by its field) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9213,6 +9277,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A delegation that is not one of the tenant's, named delegationIds.<i> */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A request with the same Idempotency-Key is still in progress; retry after Retry-After seconds */
             409: {
                 headers: {
@@ -9314,7 +9387,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unknown, deleted, or another tenant's delegations (named) */
+            /** @description Unknown, deleted, or another tenant's delegations (named delegationIds.<i>); nothing changes */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9424,7 +9497,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The new recipient is not a member or position of the tenant */
+            /** @description A delegation that is not one of the tenant's (named delegationIds.<i>), or a new recipient that is not a member or position of the tenant; no job is started */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9639,7 +9712,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unknown, or another tenant's delegation or decision */
+            /** @description Unknown, or another tenant's delegation, decision, group or authority type (each named by its field) */
             404: {
                 headers: {
                     [name: string]: unknown;

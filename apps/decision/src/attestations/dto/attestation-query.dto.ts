@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsString, IsUUID, MaxLength } from 'class-validator';
-import { EnumListQuery, OptionalNotNull, PageQuery } from '@ddm/contracts';
+import { FilterEnumList, OptionalNotNull, PageQuery } from '@ddm/contracts';
 import { CAMPAIGN_STATUSES, ITEM_STATUSES } from '../attestation.rules';
 import { CAMPAIGN_SORTS, CampaignSort } from '../attestation.sql';
 
@@ -12,7 +12,7 @@ export class ListAttestationCampaignsQuery extends PageQuery {
   tenantId?: string;
 
   @ApiPropertyOptional({ description: `Comma-separated: ${CAMPAIGN_STATUSES.join(', ')}`, example: 'OPEN' })
-  @EnumListQuery(CAMPAIGN_STATUSES)
+  @FilterEnumList(CAMPAIGN_STATUSES)
   status?: string[];
 
   @ApiPropertyOptional({ maxLength: 200, description: "Contained in the campaign's name (case-insensitive), or its display id" })
@@ -35,7 +35,7 @@ export class ListAttestationItemsQuery extends PageQuery {
   tenantId?: string;
 
   @ApiPropertyOptional({ description: `Comma-separated: ${ITEM_STATUSES.join(', ')}`, example: 'PENDING,OVERDUE' })
-  @EnumListQuery(ITEM_STATUSES)
+  @FilterEnumList(ITEM_STATUSES)
   status?: string[];
 }
 

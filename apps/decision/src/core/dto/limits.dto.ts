@@ -27,18 +27,23 @@ export class DecisionAuthorityDto {
   @IsIn(AUTHORITY_LIMIT_VALUE_TYPES)
   authorityLimitValueType: string;
 
-  @ApiPropertyOptional({ type: String, enum: [...AUTHORITY_LIMIT_OPERATORS, null], nullable: true, description: 'Required except for Authorized' })
+  @ApiPropertyOptional({
+    type: String,
+    enum: [...AUTHORITY_LIMIT_OPERATORS, '', null],
+    nullable: true,
+    description: 'Required except for Authorized, where it is ignored (stored and answered as null); an empty string is absent',
+  })
   @Nullable()
-  @IsIn(AUTHORITY_LIMIT_OPERATORS)
+  @IsIn([...AUTHORITY_LIMIT_OPERATORS, ''])
   authorityLimitOperator?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 40, description: 'A non-negative decimal string or "Unlimited"; none for Authorized', example: '500000' })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 40, description: 'A non-negative decimal string or "Unlimited"; none (or an empty string) for Authorized', example: '500000' })
   @Nullable()
   @IsString()
   @MaxLength(40)
   authorityLimitValue?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 10, description: 'ISO 4217 code for Currency; Days, Months or Years for Time; none otherwise', example: 'USD' })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 10, description: 'ISO 4217 code for Currency; Days, Months or Years for Time; none (or an empty string) otherwise', example: 'USD' })
   @Nullable()
   @IsString()
   @MaxLength(10)

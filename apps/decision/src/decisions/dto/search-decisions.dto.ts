@@ -6,9 +6,10 @@ import {
   DECISION_STATUSES,
   DatedPageQuery,
   EnumListQuery,
+  FilterEnumList,
+  FilterUuidList,
   OptionalNotNull,
   ToBoolean,
-  UuidListQuery,
 } from '@ddm/contracts';
 import { MAX_BULK_IDS } from '../decision.rules';
 import { JsonArrayOf, LimitValueFilterDto, MAX_LIMIT_FILTERS } from '../../core/dto/limits.dto';
@@ -34,23 +35,23 @@ export class SearchDecisionsDto extends DatedPageQuery {
   search?: string;
 
   @ApiPropertyOptional({ description: `Comma-separated: ${DECISION_STATUSES.join(', ')}`, example: 'PUBLISHED' })
-  @EnumListQuery(DECISION_STATUSES)
+  @FilterEnumList(DECISION_STATUSES)
   status?: string[];
 
   @ApiPropertyOptional({ description: 'Comma-separated section ids' })
-  @UuidListQuery(MAX_LIST_ITEMS)
+  @FilterUuidList(MAX_LIST_ITEMS)
   sectionIds?: string[];
 
   @ApiPropertyOptional({ description: 'Comma-separated category ids' })
-  @UuidListQuery(MAX_LIST_ITEMS)
+  @FilterUuidList(MAX_LIST_ITEMS)
   categoryIds?: string[];
 
   @ApiPropertyOptional({ description: 'Comma-separated group ids: decisions covering any of them' })
-  @UuidListQuery(MAX_LIST_ITEMS)
+  @FilterUuidList(MAX_LIST_ITEMS)
   groupIds?: string[];
 
   @ApiPropertyOptional({ description: 'Comma-separated owner user ids' })
-  @UuidListQuery(MAX_LIST_ITEMS)
+  @FilterUuidList(MAX_LIST_ITEMS)
   ownerIds?: string[];
 
   @ApiPropertyOptional({ description: 'Only delegable (true) or not delegable (false) decisions' })
@@ -60,11 +61,11 @@ export class SearchDecisionsDto extends DatedPageQuery {
   delegable?: boolean;
 
   @ApiPropertyOptional({ description: 'Comma-separated authority type ids: decisions with an authority of any of them' })
-  @UuidListQuery(MAX_LIST_ITEMS)
+  @FilterUuidList(MAX_LIST_ITEMS)
   authorityTypeIds?: string[];
 
   @ApiPropertyOptional({ description: `Comma-separated value types: ${AUTHORITY_LIMIT_VALUE_TYPES.join(', ')}` })
-  @EnumListQuery(AUTHORITY_LIMIT_VALUE_TYPES)
+  @FilterEnumList(AUTHORITY_LIMIT_VALUE_TYPES)
   authorityLimitValueTypes?: string[];
 
   @ApiPropertyOptional({
@@ -80,7 +81,7 @@ export class SearchDecisionsDto extends DatedPageQuery {
   authorityLimitValueFilters?: LimitValueFilterDto[];
 
   @ApiPropertyOptional({ description: 'Comma-separated decision ids: only these' })
-  @UuidListQuery(MAX_BULK_IDS)
+  @FilterUuidList(MAX_BULK_IDS)
   selectedDecisionIds?: string[];
 
   @ApiPropertyOptional({ description: `Comma-separated fields to return; only these keys come back per item. One of: ${DECISION_FIELDS.join(', ')}`, example: 'id,name,status' })

@@ -3,7 +3,8 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
 import { DELEGATION_RECIPIENT_TYPES, Nullable, OptionalNotNull, PageQuery, ToBoolean } from '@ddm/contracts';
 
-export const ROLE_STATUSES = ['ACTIVE', 'INACTIVE'] as const;
+/** A role's status on a delegation: ours (ACTIVE, INACTIVE) and the product's (ASSIGNED, ACKNOWLEDGED: in force, as ACTIVE). */
+export const ROLE_STATUSES = ['ACTIVE', 'INACTIVE', 'ASSIGNED', 'ACKNOWLEDGED'] as const;
 /** Most designees one role of a delegation names. */
 export const MAX_ROLE_DESIGNEES = 100;
 
@@ -40,7 +41,7 @@ export class UpdateDelegationRoleDto {
   @Type(() => RoleDesigneeDto)
   roleDesignees?: RoleDesigneeDto[];
 
-  @ApiPropertyOptional({ enum: ROLE_STATUSES })
+  @ApiPropertyOptional({ enum: ROLE_STATUSES, description: 'ASSIGNED and ACKNOWLEDGED (the product\'s values) hold as ACTIVE does; answered as sent' })
   @OptionalNotNull()
   @IsIn(ROLE_STATUSES)
   roleStatus?: string;

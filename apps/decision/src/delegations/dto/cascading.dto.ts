@@ -6,6 +6,7 @@ import { AUTHORITY_LIMIT_OPERATORS, AUTHORITY_LIMIT_VALUE_TYPES, Nullable, Optio
 import { DECISION_PATHWAYS, MAX_DECISION_AUTHORITIES, MAX_DECISION_GROUPS } from '../../core/decision-limits';
 import { toState } from '../../core/delegation.rules';
 import { DecisionScope, DelegationLimit, DelegationRuleRow, DelegationState, INVALID_FIELDS, Limit } from '../../core/delegation.types';
+import { NamedRef } from '../../core/live-refs';
 
 class CascadeGroupDto {
   @ApiProperty({ format: 'uuid' }) @IsUUID() groupId: string;
@@ -24,7 +25,10 @@ export class CascadeAuthorityDto {
   @ApiPropertyOptional({ type: String, nullable: true }) @Nullable() @IsString() @MaxLength(50) authorityType?: string | null;
   @ApiPropertyOptional({ type: String, nullable: true }) @Nullable() @IsString() @MaxLength(20) authorityLimit?: string | null;
   @ApiProperty({ enum: AUTHORITY_LIMIT_VALUE_TYPES }) @IsIn(AUTHORITY_LIMIT_VALUE_TYPES) authorityLimitValueType: string;
-  @ApiPropertyOptional({ type: String, nullable: true, enum: [...AUTHORITY_LIMIT_OPERATORS, null] }) @Nullable() @IsIn(AUTHORITY_LIMIT_OPERATORS) authorityLimitOperator?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, enum: [...AUTHORITY_LIMIT_OPERATORS, '', null], description: 'Ignored for Authorized; an empty string is absent' })
+  @Nullable()
+  @IsIn([...AUTHORITY_LIMIT_OPERATORS, ''])
+  authorityLimitOperator?: string | null;
   @ApiPropertyOptional({ minimum: 0 }) @OptionalNotNull() @IsInt() @Min(0) authorityTypeOrder?: number;
   @ApiPropertyOptional({ type: String, nullable: true }) @Nullable() @IsString() @MaxLength(100) authorityTypeIcon?: string | null;
   @ApiPropertyOptional({ type: String, nullable: true }) @Nullable() @IsString() @MaxLength(40) authorityLimitValue?: string | null;
@@ -122,12 +126,13 @@ export function proposedCascade(dto: CheckCascadingUpdatesDto, decision: Decisio
 
 /** A limit as check-cascading-updates proposes it. */
 function proposedLimit(a: CascadeAuthorityDto): Limit {
+  const authorized = a.authorityLimitValueType === 'Authorized';
   return {
     authorityTypeId: a.authorityTypeId.toLowerCase(),
     authorityLimitValueType: a.authorityLimitValueType as Limit['authorityLimitValueType'],
-    authorityLimitOperator: (a.authorityLimitOperator as Limit['authorityLimitOperator']) ?? null,
-    authorityLimitValue: a.authorityLimitValueType === 'Authorized' ? null : (a.authorityLimitValue ?? null),
-    authorityLimitValueUnit: a.authorityLimitValueUnit ?? null,
+    authorityLimitOperator: authorized || !a.authorityLimitOperator ? null : (a.authorityLimitOperator as Limit['authorityLimitOperator']),
+    authorityLimitValue: authorized ? null : (a.authorityLimitValue ?? null),
+    authorityLimitValueUnit: authorized || !a.authorityLimitValueUnit ? null : a.authorityLimitValueUnit,
   };
 }
 
@@ -139,4 +144,23 @@ function proposedDelegationLimit(a: CascadeDelegationAuthorityDto): DelegationLi
     redelegationLimitValueUnit: a.redelegationLimitValueUnit ?? null,
     isLimitOverridden: a.isLimitOverridden ?? false,
   };
+}
+
+/** The records a check-cascading-updates body names, each with its field (requireLiveRefs): the decision, the parent, groups and their types, authority types. */
+export function cascadeRefs(dto: CheckCascadingUpdatesDto): NamedRef[] {
+  const groups = (field: string, items: readonly CascadeGroupDto[] | undefined): NamedRef[] =>
+    (items ?? []).flatMap((g, i): NamedRef[] => [
+      { kind: 'group', id: g.groupId, field: `${field}.${i}.groupId` },
+      { kind: 'groupType', id: g.tenantGroupTypeId, field: `${field}.${i}.tenantGroupTypeId` },
+    ]);
+  const types = (field: string, items: readonly CascadeAuthorityDto[] | undefined): NamedRef[] =>
+    (items ?? []).map((a, i): NamedRef => ({ kind: 'authorityType', id: a.authorityTypeId, field: `${field}.${i}.authorityTypeId` }));
+  return [
+    { kind: 'decision', id: dto.decisionId, field: 'decisionId' },
+    { kind: 'delegation', id: dto.parentDelegationId, field: 'parentDelegationId' },
+    ...groups('updatedDelegationGroups', dto.updatedDelegationGroups),
+    ...groups('updatedDecisionGroups', dto.updatedDecisionGroups),
+    ...types('updatedDelegationAuthorities', dto.updatedDelegationAuthorities),
+    ...types('updatedDecisionAuthorities', dto.updatedDecisionAuthorities),
+  ];
 }

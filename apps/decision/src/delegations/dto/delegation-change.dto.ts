@@ -2,11 +2,12 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
-import { DELEGATION_RECIPIENT_TYPES, IsoDateTime, Nullable, OptionalNotNull, ToBoolean, badRequest } from '@ddm/contracts';
+import { DELEGATION_ISSUER_TYPES, DELEGATION_RECIPIENT_TYPES, IsoDateTime, Nullable, OptionalNotNull, ToBoolean, badRequest } from '@ddm/contracts';
 import { DECISION_PATHWAYS, MAX_DECISION_AUTHORITIES, MAX_DECISION_DOCUMENTS, MAX_DECISION_GROUPS, authorityProblems, authorityRows, isLimitValue } from '../../core/decision-limits';
 import { DelegationLimit, DelegationRuleRow, ProposedDelegation } from '../../core/delegation.types';
 import { DecisionAuthorityDto, DecisionDocumentDto } from '../../core/dto/limits.dto';
 import { refuseBadRecipients } from '../../core/recipients';
+import { NamedRef } from '../../core/live-refs';
 
 /**
  * Issue (or approve, accept, resume) although the delegation would make someone hold both sides of
@@ -38,6 +39,12 @@ export class DelegationRecipientDto {
   @Nullable()
   @IsUUID()
   recipientPositionId?: string | null;
+
+  @ApiPropertyOptional({ description: "The product's flag on a recipient it answers; the service decides validity, so what is sent is ignored" })
+  @OptionalNotNull()
+  @ToBoolean()
+  @IsBoolean()
+  isInvalid?: boolean;
 }
 
 export class DelegationGroupDto {
@@ -145,10 +152,45 @@ export class CreateDelegationDto extends DelegationTermsDto {
   @IsUUID()
   parentDelegationId?: string | null;
 
-  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'The position the issuer issues from (PERSONNEL_IN_POSITION or POSITION_ONLY issuers)' })
+  @ApiPropertyOptional({
+    type: String,
+    enum: DELEGATION_ISSUER_TYPES,
+    nullable: true,
+    description:
+      'How the caller issues (left out: derived). ROOT_AUTHORITY: a root delegation (no parentDelegationId; needs create:root_delegations). ' +
+      "On a redelegation, how the caller holds the parent now: its recipientType (PERSONNEL_IN_POSITION or POSITION_ONLY, from the parent's position; SPECIFIC_PERSONNEL, in person); anything else is a 400",
+  })
+  @Nullable()
+  @IsIn(DELEGATION_ISSUER_TYPES)
+  issuerType?: string | null;
+
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'The issuer: the caller (another user is a 403); left out: the caller' })
+  @Nullable()
+  @IsUUID()
+  issuerUserId?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description:
+      "The position issued from. On a redelegation held through a position (PERSONNEL_IN_POSITION, POSITION_ONLY) the parent's position (left out: that one; another is a 400), none when held in person; " +
+      'on a root delegation a position the caller holds (recorded; left out: none). An unknown position is a 404',
+  })
   @Nullable()
   @IsUUID()
   issuerPositionId?: string | null;
+
+  @ApiPropertyOptional({ description: 'Whether it is a root delegation: true without parentDelegationId, false with one (anything else is a 400); left out: derived' })
+  @OptionalNotNull()
+  @ToBoolean()
+  @IsBoolean()
+  isRootDelegation?: boolean;
+
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'The delegation this one was copied from (a delegation of the tenant; recorded, answered as copiedFrom)' })
+  @Nullable()
+  @IsUUID()
+  copiedFrom?: string | null;
 
   @ApiProperty({ enum: DELEGATION_RECIPIENT_TYPES })
   @IsIn(DELEGATION_RECIPIENT_TYPES)
@@ -426,4 +468,15 @@ export function uniqueGroups(items: readonly { groupId: string; tenantGroupTypeI
 /** Each document once, in the order first named; its pin as the last mention says. */
 export function uniqueDocuments(items: readonly { documentId: string; isPinned?: boolean }[]): { documentId: string; isPinned: boolean }[] {
   return [...new Map(items.map((d) => [d.documentId.toLowerCase(), d.isPinned === true])).entries()].map(([documentId, isPinned]) => ({ documentId, isPinned }));
+}
+
+/** The records a delegation's terms name (groups, their types, authority types), each with its field, for requireLiveRefs. */
+export function termRefs(dto: Pick<DelegationTermsDto, 'delegationGroups'> & { delegationAuthorities?: readonly DelegationAuthorityDto[] }): NamedRef[] {
+  return [
+    ...(dto.delegationGroups ?? []).flatMap((g, i): NamedRef[] => [
+      { kind: 'group', id: g.groupId, field: `delegationGroups.${i}.groupId` },
+      { kind: 'groupType', id: g.tenantGroupTypeId, field: `delegationGroups.${i}.tenantGroupTypeId` },
+    ]),
+    ...(dto.delegationAuthorities ?? []).map((a, i): NamedRef => ({ kind: 'authorityType', id: a.authorityTypeId, field: `delegationAuthorities.${i}.authorityTypeId` })),
+  ];
 }

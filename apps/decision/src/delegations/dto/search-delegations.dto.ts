@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
-import { DELEGATION_ISSUER_TYPES, EnumListQuery, IsoDateTime, OptionalNotNull, PageQuery, ToBoolean, UuidListQuery } from '@ddm/contracts';
+import { DELEGATION_ISSUER_TYPES, EnumListQuery, FilterEnumList, FilterUuidList, IsoDateTime, OptionalNotNull, PageQuery, ToBoolean } from '@ddm/contracts';
 import { DECISION_PATHWAYS } from '../../core/decision-limits';
 import { JsonArrayOf, LimitValueFilterDto, MAX_LIMIT_FILTERS } from '../../core/dto/limits.dto';
 import { DELEGATION_STATUSES, INVALID_FIELDS } from '../../core/delegation.types';
@@ -24,23 +24,23 @@ export class SearchDelegationsDto extends PageQuery {
   search?: string;
 
   @ApiPropertyOptional({ description: `Comma-separated: ${DELEGATION_STATUSES.join(', ')} (default: all but DELETED)`, example: 'ISSUED,ACCEPTED' })
-  @EnumListQuery(DELEGATION_STATUSES)
+  @FilterEnumList(DELEGATION_STATUSES)
   status?: string[];
 
   @ApiPropertyOptional({ description: 'Comma-separated decision ids' })
-  @UuidListQuery(MAX_LIST_ITEMS)
+  @FilterUuidList(MAX_LIST_ITEMS)
   decisionIds?: string[];
 
   @ApiPropertyOptional({ description: 'Comma-separated recipient user ids' })
-  @UuidListQuery(MAX_LIST_ITEMS)
+  @FilterUuidList(MAX_LIST_ITEMS)
   recipientUserIds?: string[];
 
   @ApiPropertyOptional({ description: 'Comma-separated position ids: delegations issued from or given to any of them' })
-  @UuidListQuery(MAX_LIST_ITEMS)
+  @FilterUuidList(MAX_LIST_ITEMS)
   positionIds?: string[];
 
   @ApiPropertyOptional({ description: 'Comma-separated group ids: delegations covering any of them' })
-  @UuidListQuery(MAX_LIST_ITEMS)
+  @FilterUuidList(MAX_LIST_ITEMS)
   groupIds?: string[];
 
   @ApiPropertyOptional({ format: 'uuid' })
@@ -73,15 +73,15 @@ export class SearchDelegationsDto extends PageQuery {
   onlyMine?: boolean;
 
   @ApiPropertyOptional({ description: 'Comma-separated section ids of the decisions delegated' })
-  @UuidListQuery(MAX_LIST_ITEMS)
+  @FilterUuidList(MAX_LIST_ITEMS)
   sectionIds?: string[];
 
   @ApiPropertyOptional({ description: 'Comma-separated category ids of the decisions delegated' })
-  @UuidListQuery(MAX_LIST_ITEMS)
+  @FilterUuidList(MAX_LIST_ITEMS)
   categoryIds?: string[];
 
   @ApiPropertyOptional({ description: `Comma-separated: ${DELEGATION_ISSUER_TYPES.join(', ')}` })
-  @EnumListQuery(DELEGATION_ISSUER_TYPES)
+  @FilterEnumList(DELEGATION_ISSUER_TYPES)
   issuerType?: string[];
 
   @ApiPropertyOptional({ format: 'uuid', description: 'Issued from this position' })
@@ -90,7 +90,7 @@ export class SearchDelegationsDto extends PageQuery {
   issuerPositionId?: string;
 
   @ApiPropertyOptional({ description: `Comma-separated pathways: delegations with any of them (${DECISION_PATHWAYS.join(', ')})` })
-  @EnumListQuery(DECISION_PATHWAYS)
+  @FilterEnumList(DECISION_PATHWAYS)
   delegationPathway?: string[];
 
   @ApiPropertyOptional({ description: 'Only delegations with (true) or without (false) an authority the recipient may hand on' })
@@ -100,11 +100,11 @@ export class SearchDelegationsDto extends PageQuery {
   redelegable?: boolean;
 
   @ApiPropertyOptional({ description: `Comma-separated: delegations marked invalid for any of them (${INVALID_FIELDS.join(', ')})` })
-  @EnumListQuery(INVALID_FIELDS)
+  @FilterEnumList(INVALID_FIELDS)
   invalidFields?: string[];
 
   @ApiPropertyOptional({ description: 'Comma-separated authority type ids: delegations with an authority of any of them' })
-  @UuidListQuery(MAX_LIST_ITEMS)
+  @FilterUuidList(MAX_LIST_ITEMS)
   authorityTypeIds?: string[];
 
   @ApiPropertyOptional({
