@@ -75,4 +75,28 @@ describe('system: one trace from the gateway through settings, Postgres and NATS
     // Server spans come from the http instrumentation (`POST <route>`), with Fastify's spans beneath them.
     expect([spans.gatewayServer.name, spans.settingsServer.name]).toEqual(['POST /settings/*', 'POST /settings/v1/positions']);
   });
+
+  it('a secret in a URL (a stream ticket, a token, a share link) reaches no span: redacted as in the logs', async () => {
+    const secret = randomBytes(12).toString('hex');
+    const traceIds = [randomBytes(16).toString('hex'), randomBytes(16).toString('hex')];
+    const traced = (traceId: string) => ({ token: admin, headers: { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` } });
+    // Answered by settings (a query it refuses), and by the gateway alone (no matrix service runs here): both record the URL.
+    await system.http.get(`/settings/v1/groups?ticket=${secret}&access_token=${secret}&limit=5`, traced(traceIds[0]));
+    await system.http.get(`/matrix/v1/shared/${secret}?page=1`, traced(traceIds[1]));
+    const ofTrace = (traceId: string) => otlp.spans.filter((s) => s.traceId === traceId);
+    // Every span that records the URL: the gateway's server and request spans, and settings' (the services end them as they answer).
+    const recorded = await until(
+      () => {
+        const first = ofTrace(traceIds[0]).filter((s) => 'url.path' in s.attributes);
+        const second = ofTrace(traceIds[1]).filter((s) => 'url.path' in s.attributes);
+        const services = new Set(first.map((s) => s.service));
+        return services.has('ddm-gateway') && services.has('ddm-settings') && first.length >= 4 && second.length >= 2 && [...first, ...second];
+      },
+      'the spans of both requests that record their URL',
+      15_000,
+    );
+    for (const span of recorded) expect(JSON.stringify(span.attributes)).not.toContain(secret);
+    expect(recorded.some((s) => s.attributes['url.query'] === 'ticket=[redacted]&access_token=[redacted]&limit=5')).toBe(true);
+    expect(recorded.some((s) => s.attributes['url.path'] === '/matrix/v1/shared/[redacted]')).toBe(true);
+  });
 });

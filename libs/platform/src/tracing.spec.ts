@@ -3,7 +3,7 @@ import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@
 import { headers as natsHeaders } from 'nats';
 import type { Queryable } from './queryable';
 import { addManyToOutbox, addToOutbox } from './outbox';
-import { currentTraceContext, inSpan, setTraceHeaders, traceContextOf } from './tracing';
+import { currentTraceContext, inSpan, setTraceHeaders, spanUrl, traceContextOf } from './tracing';
 
 const EVENT = 'evt.auth.tenant.created' as const;
 const PAYLOAD = { tenantId: '0190a000-0000-7000-8000-0000000000aa', name: 'Acme' };
@@ -95,5 +95,13 @@ describe('trace context with tracing on (W3C propagator, spans kept in memory)',
     expect(q.params[0].slice(4, 6)).toEqual([tc.traceparent, 'vendor=opaque']);
     // subject, request_id, traceparent, tracestate, ids, payloads, change_id
     expect(q.params[1].slice(2, 4)).toEqual([tc.traceparent, 'vendor=opaque']);
+  });
+});
+
+describe('spanUrl (the URL a server span records)', () => {
+  it('splits path and query and redacts what the logs redact', () => {
+    expect(spanUrl('/v1/notifications/stream?ticket=q0Zr3c8mJ1c2&lastEventId=7')).toEqual({ 'url.path': '/v1/notifications/stream', 'url.query': 'ticket=[redacted]&lastEventId=7' });
+    expect(spanUrl('/matrix/v1/shared/s3cr3t-token')).toEqual({ 'url.path': '/matrix/v1/shared/[redacted]' });
+    expect(spanUrl('/settings/v1/groups?limit=5')).toEqual({ 'url.path': '/settings/v1/groups', 'url.query': 'limit=5' });
   });
 });

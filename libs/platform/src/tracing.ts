@@ -1,6 +1,7 @@
 import { Attributes, ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace } from '@opentelemetry/api';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
 import type { MsgHdrs } from 'nats';
+import { redactUrl } from './logger';
 
 /**
  * A trace context as it travels between processes: the W3C `traceparent` and `tracestate`, in
@@ -47,9 +48,15 @@ export function startTracing(name: string): Tracing | undefined {
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [
-      new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => UNTRACED.test(req.url ?? '') }),
+      // The URL as the logs have it (a stream ticket, a share-link token: redactUrl), over what the instrumentations record.
+      new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => UNTRACED.test(req.url ?? ''), startIncomingSpanHook: (req) => spanUrl(req.url ?? '') }),
       // Request and handler spans; a span per lifecycle hook would multiply the spans of every request.
-      new FastifyOtelInstrumentation({ registerOnInitialization: true, instrumentHooks: false, ignorePaths: (route) => UNTRACED.test(route.url) }),
+      new FastifyOtelInstrumentation({
+        registerOnInitialization: true,
+        instrumentHooks: false,
+        ignorePaths: (route) => UNTRACED.test(route.url),
+        requestHook: (span, request) => span.setAttributes(spanUrl(request.url)),
+      }),
       // Statements of a request, a consumed message or a publish; the relay's idle polling stays out.
       new PgInstrumentation({ requireParentSpan: true }),
     ],
@@ -68,6 +75,13 @@ export function startTracing(name: string): Tracing | undefined {
       clearTimeout(timer);
     },
   };
+}
+
+/** A request URL as span attributes (OpenTelemetry's url.path and url.query), its secrets redacted as the logs redact them. */
+export function spanUrl(url: string): Attributes {
+  const redacted = redactUrl(url);
+  const q = redacted.indexOf('?');
+  return q < 0 ? { 'url.path': redacted } : { 'url.path': redacted.slice(0, q), 'url.query': redacted.slice(q + 1) };
 }
 
 /** The active trace context; empty when tracing is off (the API's propagator is then a no-op) or no span is active. */

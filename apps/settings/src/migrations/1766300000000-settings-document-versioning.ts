@@ -1,4 +1,4 @@
-import { isolateTenantTables } from '@ddm/platform';
+import { auditTables, isolateTenantTables } from '@ddm/platform';
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
@@ -35,6 +35,8 @@ export class SettingsDocumentVersioning1766300000000 implements MigrationInterfa
     await q.query(`CREATE INDEX document_versioning_fields_by_type ON settings.document_versioning_fields (tenant_id, field_type, lower(field_name), id) WHERE NOT is_deleted`);
     await q.query(`CREATE INDEX document_versioning_fields_created ON settings.document_versioning_fields (tenant_id, created_on, id) WHERE NOT is_deleted`);
     await q.query(`CREATE INDEX document_versioning_fields_updated ON settings.document_versioning_fields (tenant_id, updated_on, id) WHERE NOT is_deleted`);
+    // A record table like the others: its changes go to the schema's audit trail (audit.ts).
+    await auditTables(q, 'settings');
     await isolateTenantTables(q, 'settings');
   }
 
