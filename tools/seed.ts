@@ -53,7 +53,7 @@ async function main() {
   // stdout is the seed's answer (JSON); the services' logs go to stderr.
   process.env.LOG_STREAM = 'stderr';
   const areas = seedAreas(process.env.SEED_AREAS);
-  const rt = runtime();
+  const rt = await runtime();
   ensureDevKeys(DEV_KEYS_DIR);
   const env = {
     ...process.env,
