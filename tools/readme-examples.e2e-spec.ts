@@ -67,6 +67,12 @@ describe('README examples, pasted as written, against the seeded system', () => 
     await system?.close();
   });
 
+  it("the seed's JSON names an id of each kind the examples use", () => {
+    const demo = system.seeded.tenants.find((t) => t.name === 'Demo Co') as unknown as { examples: Record<string, string> };
+    expect(Object.keys(demo.examples).sort()).toEqual(['actionId', 'delegationId', 'documentId', 'groupId', 'matrixId', 'positionId', 'publishedDecisionId']);
+    for (const id of Object.values(demo.examples)) expect(id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
   it('skips only what its rule names', () => {
     const skipped = readmeCommands().filter((c) => skipReason(c) !== undefined).map((c) => c.replace(/\s+#.*$/, '').trim());
     expect(skipped).toEqual(['npm run seed', `curl -N ${README_BASE_URL}/v1/notifications/stream -H "Authorization: Bearer $TOKEN"`]);
