@@ -39,8 +39,8 @@ import { seedMatrices } from '../apps/matrix/src/seed';
 import { DEV_KEYS_DIR, runtime } from './lib/runtime';
 
 /** One id of a kind, for the README's examples: the first live record by id. */
-async function exampleId(app: INestApplicationContext, tenantId: string, table: string, where = ''): Promise<string | undefined> {
-  const [row] = await app.get(Db).query<{ id: string }>(`SELECT id FROM ${table} WHERE tenant_id = $1 AND NOT is_deleted ${where} ORDER BY id LIMIT 1`, [tenantId]);
+async function exampleId(app: INestApplicationContext, tenantId: string, table: string, where = 'AND NOT is_deleted'): Promise<string | undefined> {
+  const [row] = await app.get(Db).query<{ id: string }>(`SELECT id FROM ${table} WHERE tenant_id = $1 ${where} ORDER BY id LIMIT 1`, [tenantId]);
   return row?.id;
 }
 
@@ -110,8 +110,8 @@ async function main() {
           counts.set(tenant.id, await seedSettings(settings.app, tenant));
           Object.assign(tenant, { settings: counts.get(tenant.id) });
           await addExamples(tenant, {
-            groupId: exampleId(settings.app, tenant.id, 'settings.groups', `AND status = 'ACTIVE'`),
-            positionId: exampleId(settings.app, tenant.id, 'settings.positions', `AND status = 'ACTIVE'`),
+            groupId: exampleId(settings.app, tenant.id, 'settings.groups', `AND NOT is_deleted AND status = 'ACTIVE'`),
+            positionId: exampleId(settings.app, tenant.id, 'settings.positions', `AND NOT is_deleted AND status = 'ACTIVE'`),
           });
         }
         if (areas.has('decision')) {
@@ -129,7 +129,7 @@ async function main() {
               await waitForSeedInvalidation(decision.app, tenant);
               Object.assign(tenant, { decision: { ...decisions, ...delegations } });
               await addExamples(tenant, {
-                publishedDecisionId: exampleId(decision.app, tenant.id, 'decision.decisions', `AND status = 'PUBLISHED'`),
+                publishedDecisionId: exampleId(decision.app, tenant.id, 'decision.decisions', `AND NOT is_deleted AND status = 'PUBLISHED'`),
                 delegationId: exampleId(decision.app, tenant.id, 'decision.delegations', `AND parent_delegation_id IS NULL AND status IN ('ISSUED', 'ACCEPTED') AND NOT is_invalid`),
               });
             }
@@ -140,7 +140,7 @@ async function main() {
                   const seeded = await seedDocuments(document.app, tenant, counts.get(tenant.id)!);
                   if (seeded.doaPolicyId) await linkFinanceDecisions(decision.app, tenant, seeded.doaPolicyId);
                   Object.assign(tenant, { document: seeded });
-                  await addExamples(tenant, { documentId: exampleId(document.app, tenant.id, 'document.documents', `AND document_status = 'PUBLISHED'`) });
+                  await addExamples(tenant, { documentId: exampleId(document.app, tenant.id, 'document.documents', `AND NOT is_deleted AND document_status = 'PUBLISHED'`) });
                 }
               } finally {
                 await closeDrained(document.app, 'document');
