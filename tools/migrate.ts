@@ -8,7 +8,7 @@ import { runtime } from './lib/runtime';
 
 async function main() {
   const log = createLogger('migrate', process.env.LOG_LEVEL || 'info');
-  const { databaseUrl, appDatabaseUrl } = runtime();
+  const { databaseUrl, appDatabaseUrl } = await runtime({ nats: false });
   for (const def of ALL_DATA_SOURCES) {
     // As the owner; the services' app role gets its rights on each schema.
     const applied = await migrateSchema(def, databaseUrl, appDatabaseUrl, log);

@@ -7,7 +7,9 @@
  * Safe to run twice. SEED_AREAS=auth seeds tenants and users only, SEED_AREAS=settings stops before
  * decisions, SEED_AREAS=decision before documents and actions; SEED_AREAS=notifications adds a few
  * notifications per person (after the users are projected).
- * Prints { "tenants": [ { "id", "name", "users": [ { "id", "email", "role" } ], "settings"?: {...}, "decision"?: {...}, "document"?: {...}, "actions"?: {...}, "matrix"?: {...}, "notifications"?: {...} } ] }.
+ * Prints { "tenants": [ { "id", "name", "users": [ { "id", "email", "role" } ], "settings"?: {...}, "decision"?: {...}, "document"?: {...}, "actions"?: {...}, "matrix"?: {...}, "notifications"?: {...}, "examples": {...} } ] }.
+ * `examples` holds one id of each kind the README's examples name (of the areas seeded): groupId,
+ * positionId, publishedDecisionId, delegationId (a live root delegation), documentId, actionId, matrixId.
  */
 import { INestApplicationContext } from '@nestjs/common';
 import { acrossTenants, createServiceApp, Db, ensureDevKeys } from '@ddm/platform';
@@ -36,6 +38,21 @@ import { MatrixModule } from '../apps/matrix/src/matrix.module';
 import { seedMatrices } from '../apps/matrix/src/seed';
 import { DEV_KEYS_DIR, runtime } from './lib/runtime';
 
+/** One id of a kind, for the README's examples: the first live record by id. */
+async function exampleId(app: INestApplicationContext, tenantId: string, table: string, where = 'AND NOT is_deleted'): Promise<string | undefined> {
+  const [row] = await app.get(Db).query<{ id: string }>(`SELECT id FROM ${table} WHERE tenant_id = $1 ${where} ORDER BY id LIMIT 1`, [tenantId]);
+  return row?.id;
+}
+
+/** Adds ids to the tenant's `examples`. */
+async function addExamples(tenant: object, ids: Record<string, Promise<string | undefined>>): Promise<void> {
+  const examples = ((tenant as { examples?: Record<string, string> }).examples ??= {});
+  for (const [key, id] of Object.entries(ids)) {
+    const value = await id;
+    if (value) examples[key] = value;
+  }
+}
+
 const AREAS = ['auth', 'settings', 'decision', 'document', 'actions', 'matrix', 'notifications'] as const;
 
 function seedAreas(raw: string | undefined): Set<string> {
@@ -53,7 +70,7 @@ async function main() {
   // stdout is the seed's answer (JSON); the services' logs go to stderr.
   process.env.LOG_STREAM = 'stderr';
   const areas = seedAreas(process.env.SEED_AREAS);
-  const rt = runtime();
+  const rt = await runtime();
   ensureDevKeys(DEV_KEYS_DIR);
   const env = {
     ...process.env,
@@ -92,6 +109,10 @@ async function main() {
         for (const tenant of result.tenants) {
           counts.set(tenant.id, await seedSettings(settings.app, tenant));
           Object.assign(tenant, { settings: counts.get(tenant.id) });
+          await addExamples(tenant, {
+            groupId: exampleId(settings.app, tenant.id, 'settings.groups', `AND NOT is_deleted AND status = 'ACTIVE'`),
+            positionId: exampleId(settings.app, tenant.id, 'settings.positions', `AND NOT is_deleted AND status = 'ACTIVE'`),
+          });
         }
         if (areas.has('decision')) {
           // Auth and settings stay up meanwhile: their relays carry the events the decision area projects.
@@ -107,6 +128,10 @@ async function main() {
               await seedPositionMove(users, authDb, tenant);
               await waitForSeedInvalidation(decision.app, tenant);
               Object.assign(tenant, { decision: { ...decisions, ...delegations } });
+              await addExamples(tenant, {
+                publishedDecisionId: exampleId(decision.app, tenant.id, 'decision.decisions', `AND NOT is_deleted AND status = 'PUBLISHED'`),
+                delegationId: exampleId(decision.app, tenant.id, 'decision.delegations', `AND parent_delegation_id IS NULL AND status IN ('ISSUED', 'ACCEPTED') AND NOT is_invalid`),
+              });
             }
             if (areas.has('document')) {
               const document = await createServiceApp(DocumentModule, { area: 'document', dataSource: documentDataSource, env });
@@ -115,6 +140,7 @@ async function main() {
                   const seeded = await seedDocuments(document.app, tenant, counts.get(tenant.id)!);
                   if (seeded.doaPolicyId) await linkFinanceDecisions(decision.app, tenant, seeded.doaPolicyId);
                   Object.assign(tenant, { document: seeded });
+                  await addExamples(tenant, { documentId: exampleId(document.app, tenant.id, 'document.documents', `AND NOT is_deleted AND document_status = 'PUBLISHED'`) });
                 }
               } finally {
                 await closeDrained(document.app, 'document');
@@ -127,6 +153,7 @@ async function main() {
                 for (const tenant of result.tenants) {
                   const decided = (tenant as { decision?: { decisions: number } }).decision?.decisions ?? 0;
                   Object.assign(tenant, { actions: await seedActions(actions.app, tenant, { decisions: decided }) });
+                  await addExamples(tenant, { actionId: exampleId(actions.app, tenant.id, 'actions.actions') });
                 }
               } finally {
                 await closeDrained(actions.app, 'actions');
@@ -140,6 +167,7 @@ async function main() {
                   const decided = (tenant as { decision?: { decisions: number } }).decision?.decisions ?? 0;
                   const groups = counts.get(tenant.id)!.groups;
                   Object.assign(tenant, { matrix: await seedMatrices(matrix.app, tenant, { groups, decisions: decided }) });
+                  await addExamples(tenant, { matrixId: exampleId(matrix.app, tenant.id, 'matrix.matrices') });
                 }
               } finally {
                 await closeDrained(matrix.app, 'matrix');

@@ -30,7 +30,7 @@ async function main() {
   if (!who) usage();
   // The key pair exists after the first call, even when the user lookup below fails (docker compose mounts it).
   ensureDevKeys(DEV_KEYS_DIR);
-  const { databaseUrl } = runtime();
+  const { databaseUrl } = await runtime({ nats: false });
   const db = new Client({ connectionString: databaseUrl });
   try {
     await db.connect();

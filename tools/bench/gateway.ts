@@ -49,7 +49,7 @@ const COLUMNS: Column<Run<Key>>[] = [
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2), USAGE, BENCH_DEFAULTS);
-  const rt = runtime();
+  const rt = await runtime();
   const baseEnv = { DATABASE_URL: rt.appDatabaseUrl, MIGRATION_DATABASE_URL: rt.databaseUrl, NATS_URL: rt.natsUrl, NATS_NAMESPACE, DEV_KEYS_DIR, LOG_LEVEL: 'warn', ...BENCH_RATE_LIMITS };
 
   log(`seeding (${rt.databaseUrl.replace(/\/\/[^@]*@/, '//')})`);

@@ -434,12 +434,13 @@ export function serviceBench<O extends ServiceBenchOptions, C extends object = o
   }
   const database = `ddm_bench_${bench.name}`;
   const natsNamespace = `bench${bench.name}`;
-  const rt = runtime();
+  let rt: Rt | undefined;
   const defaults = { ...BENCH_DEFAULTS, keep: false, reuse: false, ...bench.defaults } as O;
   const opts = parseArgs<O>(process.argv.slice(2), bench.usage, defaults, { ...bench.options, flags: ['keep', 'reuse', ...(bench.options?.flags ?? [])] });
   if (opts.reuse && !bench.reusable) throw new Error(`${bench.name}: --reuse is not supported (it cannot read its seed back)`);
   let bareWorker: Worker | undefined;
   const main = async () => {
+    rt = await runtime();
     const scratch = await scratchServiceEnv(rt, database, natsNamespace, opts.reuse, bench.appUrl);
     const env = bench.env ? await bench.env(scratch.env, opts) : scratch.env;
     let measured: { child: ChildProcess; base: string } | undefined;
@@ -470,7 +471,7 @@ export function serviceBench<O extends ServiceBenchOptions, C extends object = o
   };
   runBench(main, async () => {
     await bareWorker?.terminate();
-    await removeScratch(rt, database, natsNamespace, opts.keep || opts.reuse);
+    if (rt) await removeScratch(rt, database, natsNamespace, opts.keep || opts.reuse);
     await bench.after?.();
   });
 }

@@ -49,7 +49,7 @@ export function mergeOpenApi(parts: AreaDocument[], unavailable: AreaName[]): Op
   const paths: Record<string, Record<string, unknown>> = {};
   const components: Record<string, Record<string, unknown>> = { schemas: {} };
   const operationIds = new Set<string>();
-  const serviceTags: { name: string; description?: string }[] = [];
+  const tags: { name: string; description?: string }[] = [];
   const tagGroups: { name: string; tags: string[] }[] = [];
   const seenTags = new Set<string>();
 
@@ -83,48 +83,49 @@ export function mergeOpenApi(parts: AreaDocument[], unavailable: AreaName[]): Op
       }
     }
 
+    // Swagger UI shows every tag of `tags` as a heading, used or not, and ignores `x-tagGroups`: so
+    // each operation's tag names its area ("matrix: Matrices") and `tags` lists only those in use.
+    const areaTag = (t: string) => `${area}: ${t}`;
     const used = new Set<string>();
     for (const [path, item] of Object.entries(doc.paths ?? {})) {
       const merged = (paths[path] ??= {});
       for (const [key, value] of Object.entries(rewriteRefs(item, renames))) {
         if (merged[key] !== undefined) continue;
         if (METHODS.has(key) && value && typeof value === 'object') {
-          const op = value as { operationId?: string; tags?: string[] };
+          const op = { ...(value as { operationId?: string; tags?: string[] }) };
           if (op.operationId) {
             if (operationIds.has(op.operationId)) op.operationId = `${area}_${op.operationId}`;
             operationIds.add(op.operationId);
           }
-          if (!op.tags?.length) op.tags = [area];
+          op.tags = op.tags?.length ? op.tags.map(areaTag) : [area];
           op.tags.forEach((t) => used.add(t));
+          merged[key] = op;
+          continue;
         }
         merged[key] = value;
       }
     }
 
-    for (const tag of doc.tags ?? []) {
-      if (!seenTags.has(tag.name) && tag.name !== area) serviceTags.push(tag);
-      seenTags.add(tag.name);
-    }
-    for (const t of used) {
-      if (!seenTags.has(t) && t !== area) serviceTags.push({ name: t });
-      seenTags.add(t);
+    const described = new Map((doc.tags ?? []).map((t) => [areaTag(t.name), t.description]));
+    for (const name of used) {
+      const description = described.get(name) ?? (name === area ? `The ${area} service: paths under ${ROUTES.find((r) => r.area === area)?.path}` : undefined);
+      if (!seenTags.has(name)) tags.push(description === undefined ? { name } : { name, description });
+      seenTags.add(name);
     }
     tagGroups.push({ name: area, tags: [...used] });
   }
 
-  const areaTags = ROUTES.map(({ area, path }) => ({
-    name: area,
-    description: `The ${area} service: paths under ${path}${unavailable.includes(area) ? ' (unavailable when this document was built)' : ''}`,
-  }));
   components.securitySchemes = { accessToken: ACCESS_TOKEN };
   return {
     openapi: parts[0]?.doc.openapi ?? '3.0.0',
     info: {
       title: MERGED_TITLE,
       version: '1.0',
-      description: 'Every area of the API behind one address. Each area also serves its own document at /{prefix}/docs-json.',
+      description:
+        'Every area of the API behind one address. Each area also serves its own document at /{prefix}/docs-json.' +
+        (unavailable.length ? ` Unavailable when this document was built: ${unavailable.join(', ')}.` : ''),
     },
-    tags: [...areaTags, ...serviceTags],
+    tags,
     paths,
     components,
     security: [{ accessToken: [] }],

@@ -30,6 +30,7 @@ const UI_TIMEOUT_MS = 20_000;
 const DECISION_DOC = {
   openapi: '3.0.0',
   info: { title: 'Decision and Delegation Management: decision', version: '1.0' },
+  tags: [{ name: 'probes', description: 'The probes' }],
   paths: {
     '/decision/v1/probes': {
       get: { operationId: 'listProbes', tags: ['probes'], summary: 'List probes', responses: { '200': { description: 'The probes' } } },
@@ -185,6 +186,18 @@ describe('Swagger UI in headless Chromium under the security headers (helmet CSP
       expect(merged).toBeGreaterThan(2);
       await page.locator('.opblock-summary-path', { hasText: '/settings/v1/' }).first().waitFor();
       await page.locator('.opblock-summary-path', { hasText: '/decision/v1/probes' }).first().waitFor();
+
+      // Every tag heading has operations under it: no area shows as an empty heading above its groups.
+      const sections = page.locator('.opblock-tag-section');
+      const headings = await sections.count();
+      expect(headings).toBeGreaterThan(1);
+      const empty: string[] = [];
+      for (let i = 0; i < headings; i++) {
+        const section = sections.nth(i);
+        if ((await section.locator('.opblock').count()) === 0) empty.push((await section.locator('.opblock-tag').textContent()) ?? '');
+      }
+      expect(empty).toEqual([]);
+      await page.locator('.opblock-tag', { hasText: 'decision: probes' }).waitFor();
 
       // The top bar's definition dropdown: the stand-in decision document (through the gateway's proxy).
       const select = page.locator('.topbar select');
