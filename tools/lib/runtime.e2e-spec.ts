@@ -74,12 +74,14 @@ describe('tools/lib/runtime: the servers npm start recorded, else what it would 
   });
 
   it('npm run token prints that one line and exits 1, not a stack of ECONNREFUSED', () => {
-    const nothing = { DDM_LOCAL_PG_PORT: String(closedPg), DDM_LOCAL_NATS_PORT: String(closedNats) };
+    // The record npm start left (servers now gone), not the checkout's own .data/runtime.json, which may name live ones.
+    record(`postgres://postgres@127.0.0.1:${closedPg}/ddm`, `nats://127.0.0.1:${closedNats}`);
+    const nothing = { DDM_LOCAL_PG_PORT: String(closedPg), DDM_LOCAL_NATS_PORT: String(closedNats), DDM_RUNTIME_FILE: file() };
     const env: NodeJS.ProcessEnv = { ...process.env, ...nothing };
     for (const name of ['DATABASE_URL', 'MIGRATION_DATABASE_URL', 'NATS_URL', 'TEST_DATABASE_URL']) delete env[name];
     const run = spawnSync(process.execPath, [join(ROOT, 'dist/tools/token.js'), 'admin@demo.test'], { env, encoding: 'utf8' });
     expect(run.status).toBe(1);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(run.stderr).toMatch(/run `npm start` \(in another terminal\) first, or set DATABASE_URL\.$/m);
+    expect(run.stderr).toMatch(/^Postgres at 127\.0\.0\.1:\d+ \(recorded by npm start in \.data\/runtime\.json\) no longer answers, .*run `npm start` \(in another terminal\) first, or set DATABASE_URL\.$/m);
   });
 });

@@ -77,7 +77,8 @@ const hostOf = (url: string) => {
  */
 export async function findRuntime(options: { file?: string; env?: NodeJS.ProcessEnv; nats?: boolean } = {}): Promise<Runtime> {
   const env = options.env ?? process.env;
-  const file = options.file ?? RUNTIME_FILE;
+  // DDM_RUNTIME_FILE: another record to read (a spec's, so that the checkout's own never decides its outcome).
+  const file = options.file ?? env.DDM_RUNTIME_FILE ?? RUNTIME_FILE;
   const saved: Partial<Runtime> = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
   const localDatabaseUrl = `postgres://postgres@127.0.0.1:${env.DDM_LOCAL_PG_PORT || 5432}/ddm`;
   const localNatsUrl = `nats://127.0.0.1:${env.DDM_LOCAL_NATS_PORT || 4222}`;
