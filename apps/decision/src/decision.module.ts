@@ -12,6 +12,7 @@ import { DelegationChangelogService } from './delegation-changelog/delegation-ch
 import { RolesController } from './delegation-roles/delegation-roles.controller';
 import { DelegationRolesService } from './delegation-roles/delegation-roles.service';
 import { DECISION_ROLES } from './consumers/decision-role.projection';
+import { DOCUMENTS } from './consumers/document.projection';
 import { AuthorityController } from './authority/authority.controller';
 import { AuthorityService } from './authority/authority.service';
 import { WhatIfController } from './authority/what-if/what-if.controller';
@@ -43,10 +44,10 @@ import { AttestationsService } from './attestations/attestations.service';
  * delegations (issued and redelegated within the rules, moved through their lifecycle), the
  * bulk jobs that follow an accepted request, attestation campaigns (holders confirm or dispute the
  * delegations they hold), and the projections of the records decisions name (groups, users,
- * sections, categories, authority types).
+ * sections, categories, authority types, documents).
  */
 @Module({
   controllers: [DecisionsController, DelegationsController, AuthorityController, WhatIfController, ConditionsController, RolesController, ChangelogController, RevisionsController, JobsController, SodRulesController, AttestationsController],
-  providers: [DecisionsService, DelegationsService, AuthorityService, WhatIfService, SodRulesService, SodRefs, AttestationsService, AttestationOverdueSweep, AttestationAnswersConsumer, ConditionsService, DelegationRolesService, DelegationChangelogService, ExpirySweep, DecisionRevisionsService, BulkDuplicateJob, BulkLinkDocumentsJob, BulkReassignRecipientsJob, JobsService, projectionConsumers(GROUPS, USERS, POSITIONS, SECTIONS, CATEGORIES, AUTHORITY_TYPES, TENANT_SETTINGS, DECISION_ROLES)],
+  providers: [DecisionsService, DelegationsService, AuthorityService, WhatIfService, SodRulesService, SodRefs, AttestationsService, AttestationOverdueSweep, AttestationAnswersConsumer, ConditionsService, DelegationRolesService, DelegationChangelogService, ExpirySweep, DecisionRevisionsService, BulkDuplicateJob, BulkLinkDocumentsJob, BulkReassignRecipientsJob, JobsService, projectionConsumers(GROUPS, USERS, POSITIONS, SECTIONS, CATEGORIES, AUTHORITY_TYPES, TENANT_SETTINGS, DECISION_ROLES, DOCUMENTS)],
 })
 export class DecisionModule {}

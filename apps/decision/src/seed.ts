@@ -260,12 +260,20 @@ async function waitForHolders(db: Db, tenantId: string, holders: [string, string
 /** Waits until the delegation given to the Treasurer in person shows the move (invalid, Recipient): invalidation runs on auth's event. */
 export async function waitForSeedInvalidation(app: INestApplicationContext, tenant: { id: string; name: string }): Promise<void> {
   if (tenant.name !== 'Demo Co') return;
-  const db = app.get(Db);
+  await untilFound(
+    app.get(Db),
+    `SELECT 1 FROM decision.delegations WHERE tenant_id = $1 AND is_invalid AND 'Recipient' = ANY(invalid_fields) LIMIT 1`,
+    [tenant.id],
+    "no delegation was invalidated by the Treasurer's move",
+  );
+}
+
+/** Waits until `text` answers a row (what the seed waits for arrives by events); an error saying `missing` after PROJECTIONS_TIMEOUT_MS. */
+async function untilFound(db: Db, text: string, params: unknown[], missing: string): Promise<void> {
   const deadline = Date.now() + PROJECTIONS_TIMEOUT_MS;
   for (;;) {
-    const [row] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM decision.delegations WHERE tenant_id = $1 AND is_invalid AND 'Recipient' = ANY(invalid_fields)`, [tenant.id]);
-    if (row.n > 0) return;
-    if (Date.now() > deadline) throw new Error(`decision seed: no delegation was invalidated by the Treasurer's move after ${PROJECTIONS_TIMEOUT_MS} ms`);
+    if ((await db.query(text, params)).length) return;
+    if (Date.now() > deadline) throw new Error(`decision seed: ${missing} after ${PROJECTIONS_TIMEOUT_MS} ms`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -273,6 +281,8 @@ export async function waitForSeedInvalidation(app: INestApplicationContext, tena
 /** The decisions of the Finance section link the delegation-of-authority policy (pinned), once; through the service (a revision and an event each). */
 export async function linkFinanceDecisions(app: INestApplicationContext, tenant: { id: string; users: { id: string; email: string }[] }, documentId: string): Promise<void> {
   const db = app.get(Db);
+  // The document reaches the decision area by its event: a decision links only a document it knows.
+  await untilFound(db, `SELECT 1 FROM decision.document_projection WHERE tenant_id = $1 AND id = $2`, [tenant.id, documentId], `document ${documentId} did not reach the decision area`);
   const rows = await db.query<{ id: string }>(
     `SELECT d.id FROM decision.decisions d JOIN decision.section_projection s ON s.id = d.section_id AND s.tenant_id = d.tenant_id
       WHERE d.tenant_id = $1 AND s.section_name = 'Finance' AND NOT d.is_deleted

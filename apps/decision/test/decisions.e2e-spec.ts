@@ -1,5 +1,5 @@
 import { expectErrorBody, ISO, startHarness, UUID7 } from '@ddm/testing';
-import { decisionApp, DecisionHarness } from './fixtures/decision-app';
+import { announcedDocument, decisionApp, DecisionHarness } from './fixtures/decision-app';
 
 const PATH = '/decision/v1/decisions';
 
@@ -47,7 +47,7 @@ describe('decisions (e2e, real Postgres and NATS, auth and settings as child pro
   it('creates a decision with every field of §2.9, its groups, authorities and documents, and answers it on GET', async () => {
     const admin = h.refs.users.get('admin@demo.test')!;
     const manager = h.refs.users.get('manager@demo.test')!;
-    const documentId = '0190f5c4-0000-7000-8000-000000000001';
+    const documentId = await announcedDocument(h, h.demo.id, { documentName: 'Delegation of authority policy', documentDisplayId: '10001', documentFileType: 'application/pdf', documentUrl: '/document/v1/files/f1/content' });
     const res = await post({
       tenantId: h.demo.id,
       name: 'Approve purchase orders',
@@ -135,7 +135,13 @@ describe('decisions (e2e, real Postgres and NATS, auth and settings as child pro
         authorityLimitValueUnit: null,
       },
     ]);
-    expect(d.decisionDocuments).toEqual([expect.objectContaining({ denormalizedDecisionId: d.id, documentId, isPinned: true })]);
+    // The document's fields as the document area announced them (its projection here).
+    expect(d.decisionDocuments).toEqual([
+      expect.objectContaining({
+        denormalizedDecisionId: d.id, documentId, isPinned: true, documentName: 'Delegation of authority policy', documentDisplayId: '10001', documentStatus: 'PUBLISHED',
+        documentTypeName: 'Policy', documentFileType: 'application/pdf', documentUrl: '/document/v1/files/f1/content', documentFileLink: '/document/v1/files/f1/content',
+      }),
+    ]);
     expect(d.permissions).toEqual([
       { relationship_key: 'view:decisions', allowed: true },
       { relationship_key: 'edit:decisions', allowed: true },
@@ -334,15 +340,15 @@ describe('decisions (e2e, real Postgres and NATS, auth and settings as child pro
   });
 
   it('unlinks a document from the decisions named; each that lost it gets a revision and an event', async () => {
-    const documentId = '0190f5c4-0000-7000-8000-00000000d0c1';
+    const [documentId, other] = [await announcedDocument(h, h.demo.id), await announcedDocument(h, h.demo.id)];
     const a = await made({ name: 'Linked A', decisionDocuments: [{ documentId }] });
-    const b = await made({ name: 'Linked B', decisionDocuments: [{ documentId }, { documentId: '0190f5c4-0000-7000-8000-00000000d0c2' }] });
+    const b = await made({ name: 'Linked B', decisionDocuments: [{ documentId }, { documentId: other }] });
     const c = await made({ name: 'Not linked' });
     const res = await h.svc.http.post(`${PATH}/unlink-records`, { token: h.tokens.admin, body: { tenantId: h.demo.id, documentId, decisionIds: [a.id, b.id, c.id] } });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ deletedCount: 2 });
     expect((await get(a.id)).body.data.decisionDocuments).toEqual([]);
-    expect((await get(b.id)).body.data.decisionDocuments.map((x: { documentId: string }) => x.documentId)).toEqual(['0190f5c4-0000-7000-8000-00000000d0c2']);
+    expect((await get(b.id)).body.data.decisionDocuments.map((x: { documentId: string }) => x.documentId)).toEqual([other]);
     expect((await eventsOf(a.id)).map((e) => e.subject)).toEqual(['evt.decision.decision.created', 'evt.decision.decision.updated']);
     expect((await eventsOf(c.id)).map((e) => e.subject)).toEqual(['evt.decision.decision.created']);
     const history = await h.svc.http.get(`${PATH}/${a.id}/history`, { token: h.tokens.admin });

@@ -1,5 +1,5 @@
 import { expectErrorBody, startHarness, until, UUID7 } from '@ddm/testing';
-import { decisionApp, DecisionHarness } from './fixtures/decision-app';
+import { announcedDocument, decisionApp, DecisionHarness } from './fixtures/decision-app';
 
 const DELEGATIONS = '/decision/v1/delegations';
 const UNKNOWN = '0190a000-0000-7000-8000-00000000dead';
@@ -66,17 +66,18 @@ describe('delegations: changes after issue (e2e)', () => {
   describe('PATCH /delegations/{id}', () => {
     it('changes the terms within the parent, with a revision and the updated event carrying the new version', async () => {
       const { root, child } = await tree();
+      const documentId = await announcedDocument(h, h.demo.id);
       const before = await eventsOf(child.id);
-      const res = await patch(child.id, { delegationAuthorities: [approval('3500', { redelegable: true })], effectiveDate: '2030-01-01T00:00:00.000Z', delegationDocuments: [{ documentId: '0190f5c4-0000-7000-8000-0000000000d1', isPinned: true }] }, h.tokens.manager);
+      const res = await patch(child.id, { delegationAuthorities: [approval('3500', { redelegable: true })], effectiveDate: '2030-01-01T00:00:00.000Z', delegationDocuments: [{ documentId, isPinned: true }] }, h.tokens.manager);
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({ id: child.id, parentDelegationId: root.id, status: 'ISSUED', effectiveDate: '2030-01-01T00:00:00.000Z', isNoExpiration: true, isInvalid: false });
       expect(res.body.data.delegationAuthorities[0]).toMatchObject({ authorityLimitValue: '3500', redelegable: true });
-      expect(res.body.data.delegationDocuments).toEqual([expect.objectContaining({ documentId: '0190f5c4-0000-7000-8000-0000000000d1', isPinned: true })]);
+      expect(res.body.data.delegationDocuments).toEqual([expect.objectContaining({ documentId, isPinned: true })]);
       const after = await eventsOf(child.id);
       const updated = after.slice(before.length).filter((e) => e.subject === 'evt.decision.delegation.updated');
       expect(updated).toHaveLength(1);
       expect(Number(updated[0].payload.version)).toBeGreaterThan(Number(before[before.length - 1].payload.version));
-      expect(updated[0].payload.documentIds).toEqual(['0190f5c4-0000-7000-8000-0000000000d1']);
+      expect(updated[0].payload.documentIds).toEqual([documentId]);
     });
 
     it('refuses terms beyond the parent (400 naming the field), and only the fields it changes are checked', async () => {

@@ -1,5 +1,5 @@
 import { expectErrorBody, ISO, startHarness, until, UUID7 } from '@ddm/testing';
-import { decisionApp, DecisionHarness } from './fixtures/decision-app';
+import { announcedDocument, decisionApp, DecisionHarness } from './fixtures/decision-app';
 
 const DELEGATIONS = '/decision/v1/delegations';
 const MAPPING_FIELDS = ['conditionDetails', 'conditionId', 'createdAt', 'delegationId', 'id', 'isActive', 'updatedAt'];
@@ -178,7 +178,7 @@ describe("delegations: the spec's operations (e2e, real Postgres and NATS)", () 
     it("links every document to every delegation as a job; a pair already linked changes nothing; an unknown or another tenant's delegation is a 404 naming it, and no job", async () => {
       const d1 = await issue({ ...to(manager), delegationAuthorities: [approval('10')] });
       const d2 = await issue({ ...to(user), delegationAuthorities: [approval('10')] });
-      const docs = ['0190f5c4-0000-7000-8000-0000000000d1', '0190f5c4-0000-7000-8000-0000000000d2'];
+      const docs = [await announcedDocument(h, h.demo.id), await announcedDocument(h, h.demo.id)];
       const unknown = '0190a000-0000-7000-8000-00000000dead';
       const run = async (delegationIds: string[]) => {
         const res = await h.svc.http.patch(`${DELEGATIONS}/bulk-link-documents`, { token: h.tokens.admin, body: { tenantId: h.demo.id, delegationIds, documentIds: docs } });

@@ -1,5 +1,5 @@
 import { expectErrorBody, httpClient, HttpResult, startHarness, until } from '@ddm/testing';
-import { decisionApp, DecisionHarness } from './fixtures/decision-app';
+import { announcedDocument, decisionApp, DecisionHarness } from './fixtures/decision-app';
 
 const DECISIONS = '/decision/v1/decisions';
 const DELEGATIONS = '/decision/v1/delegations';
@@ -18,7 +18,7 @@ describe('product-shaped requests (e2e, real Postgres and NATS)', () => {
   let admin: string, manager: string, user: string, auditor: string;
   let ceo: string, cfo: string, controller: string;
   let root: { id: string };
-  const foreign: { decision?: string; delegation?: string; authorityType?: string; group?: string; user?: string } = {};
+  const foreign: { decision?: string; delegation?: string; authorityType?: string; group?: string; user?: string; document?: string } = {};
 
   const approval = (value: string, extra: object = {}) => ({
     authorityTypeId: h.refs.authorityTypes.get('Approval')!,
@@ -99,6 +99,7 @@ describe('product-shaped requests (e2e, real Postgres and NATS)', () => {
     });
     expect(otherDelegation.status).toBe(200);
     foreign.delegation = otherDelegation.body.data[0].id;
+    foreign.document = await announcedDocument(h, h.other.id);
   });
   afterAll(() => h?.close());
 
@@ -279,17 +280,55 @@ describe('product-shaped requests (e2e, real Postgres and NATS)', () => {
       expect(await version()).toBe(before);
     });
 
+    it("linking documents (decisions, delegations, bulk link): unknown, another tenant's or deleted is a 404; one deleted since it was linked may stay", async () => {
+      const [kept, gone] = [await announcedDocument(h, h.demo.id), await announcedDocument(h, h.demo.id)];
+      const deleted = await announcedDocument(h, h.demo.id);
+      await announcedDocument(h, h.demo.id, { id: deleted, version: 2, isDeleted: true, documentStatus: 'DELETED' });
+      const decisions = async () => (await h.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM decision.decisions WHERE tenant_id = $1`, [h.demo.id]))[0].n;
+      const count = await decisions();
+      for (const documentId of [UNKNOWN, foreign.document!, deleted]) {
+        const made = await h.svc.http.post(DECISIONS, { token: h.tokens.admin, body: { name: `Linked ${documentId}`, decisionDocuments: [{ documentId: kept }, { documentId }] } });
+        expectErrorBody(made, 404);
+        expect(made.body.errors).toEqual([{ field: 'decisionDocuments.1.documentId', message: `Document ${documentId} not found` }]);
+        await refused(() => post({ decisionId, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approval('10')], delegationDocuments: [{ documentId }] }, h.tokens.admin), 404, ['delegationDocuments.0.documentId']);
+        const changed = await h.svc.http.patch(`${DELEGATIONS}/${root.id}`, { token: h.tokens.admin, body: { delegationDocuments: [{ documentId: kept }, { documentId }] } });
+        expectErrorBody(changed, 404);
+        expect(fields(changed)).toEqual(['delegationDocuments.1.documentId']);
+      }
+      expect(await decisions()).toBe(count);
+
+      // Linked while live, deleted since: a change that sends the list back as it read it keeps the link; a new link to it is refused.
+      const linked = await h.svc.http.post(DECISIONS, { token: h.tokens.admin, body: { name: 'Linked, then deleted', decisionDocuments: [{ documentId: kept }, { documentId: gone }] } });
+      expect(linked.status).toBe(200);
+      const id = linked.body.data.id as string;
+      expect(linked.body.data.decisionDocuments.map((d: { documentStatus: string }) => d.documentStatus)).toEqual(['PUBLISHED', 'PUBLISHED']);
+      await announcedDocument(h, h.demo.id, { id: gone, version: 2, isDeleted: true, documentStatus: 'DELETED' });
+      const sentBack = await h.svc.http.patch(`${DECISIONS}/${id}`, { token: h.tokens.admin, body: { description: 'still linked', decisionDocuments: [{ documentId: gone }, { documentId: kept }] } });
+      expect(sentBack.status).toBe(200);
+      expect(sentBack.body.data.decisionDocuments).toEqual([
+        expect.objectContaining({ documentId: gone, documentStatus: 'DELETED' }),
+        expect.objectContaining({ documentId: kept, documentStatus: 'PUBLISHED' }),
+      ]);
+      const added = await h.svc.http.patch(`${DECISIONS}/${id}`, { token: h.tokens.admin, body: { decisionDocuments: [{ documentId: kept }, { documentId: deleted }] } });
+      expectErrorBody(added, 404);
+      expect(fields(added)).toEqual(['decisionDocuments.1.documentId']);
+      const withDelegation = await h.svc.http.patch(`${DELEGATIONS}/${root.id}`, { token: h.tokens.admin, body: { delegationDocuments: [{ documentId: kept }] } });
+      expect(withDelegation.status).toBe(200);
+      expect(withDelegation.body.data.delegationDocuments).toEqual([expect.objectContaining({ documentId: kept })]);
+    });
+
     it('the bulk operations on delegations, the request for a redelegation, and the cascading check', async () => {
       const jobs = async () => (await h.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM decision.jobs WHERE tenant_id = $1`, [h.demo.id]))[0].n;
       const jobsBefore = await jobs();
       const live = async () => (await h.db.query<{ status: string }>(`SELECT status FROM decision.delegations WHERE id = $1`, [root.id]))[0].status;
+      const document = await announcedDocument(h, h.demo.id);
       for (const id of ids()) {
         const expect404 = async (path: string, body: object, named: string[], method: 'patch' | 'post' = 'patch') => {
           const res = await h.svc.http[method](`${DELEGATIONS}/${path}`, { token: h.tokens.admin, body });
           expectErrorBody(res, 404);
           expect(fields(res)).toEqual(named);
         };
-        await expect404('bulk-link-documents', { delegationIds: [root.id, id], documentIds: ['0190f5c4-0000-7000-8000-0000000000d1'] }, ['delegationIds.1']);
+        await expect404('bulk-link-documents', { delegationIds: [root.id, id], documentIds: [document, id] }, ['delegationIds.1', 'documentIds.1']);
         await expect404('bulk-reassign-recipients', { delegationIds: [root.id, id], recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: auditor, isInvalid: false }] }, ['delegationIds.1']);
         await expect404('bulk-delete', { delegationIds: [root.id, id] }, ['delegationIds.1']);
         await expect404('delegation-request-action', { delegationId: id, decisionId }, ['delegationId'], 'post');

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
-import { projectionConsumers } from '@ddm/platform';
+import { projectionConsumers, snapshotSources } from '@ddm/platform';
 import { DocumentsController } from './documents/documents.controller';
 import { DocumentsService } from './documents/documents.service';
+import { DOCUMENTS_SNAPSHOT } from './documents/document-refs';
 import { FILE_STORE } from './files/file-store';
 import { FilesController } from './files/files.controller';
 import { MultipartSetup } from './files/multipart.setup';
@@ -19,7 +20,8 @@ import { USERS } from './consumers/user.projection';
 /**
  * The document area: documents (sharing, oversight, favourites, change log), their files (stored
  * in PostgreSQL, chunked), and the projections of the records they name (users, groups,
- * positions, document types) and of what links them (decisions, delegations).
+ * positions, document types) and of what links them (decisions, delegations); it serves its
+ * documents' current state to the other areas' projections (`sync.document.documents`).
  */
 @Module({
   controllers: [DocumentsController, FilesController],
@@ -28,6 +30,6 @@ import { USERS } from './consumers/user.projection';
       provide: FILE_STORE,
       inject: [FILES_OPTIONS],
       useFactory: (options: FilesOptions) => (options.storage === 's3' ? new S3FileStore(options.s3!) : new PgFileStore()),
-    }, projectionConsumers(USERS, GROUPS, POSITIONS, DOCUMENT_TYPES, DECISIONS, DELEGATIONS)],
+    }, projectionConsumers(USERS, GROUPS, POSITIONS, DOCUMENT_TYPES, DECISIONS, DELEGATIONS), snapshotSources(DOCUMENTS_SNAPSHOT)],
 })
 export class DocumentModule {}

@@ -106,7 +106,7 @@ interface RunningConsumer {
 }
 
 /** Waits `ms`, or less if `signal` aborts. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
     const timer = setTimeout(done, ms);

@@ -32,3 +32,4 @@ export * from './idempotency';
 export * from './mail.config';
 export * from './mail.service';
 export * from './people-projections';
+export * from './snapshot';

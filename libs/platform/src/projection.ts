@@ -3,10 +3,16 @@
  * service writes its `projections/` tables. Every projection table has its key column, `tenant_id`,
  * the projected columns, `version bigint` (null when events carry none) and `updated_on`.
  */
-import { Injectable, OnApplicationBootstrap, Type } from '@nestjs/common';
-import { EventMessageOf, EventSubject } from '@ddm/contracts';
-import { Consumers } from './consumer';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap, Type } from '@nestjs/common';
+import { EventMessageOf, EventSubject, readEvent } from '@ddm/contracts';
+import { JSONCodec } from 'nats';
+import { Logger } from 'pino';
+import { Consumers, pause, restartDelayMs } from './consumer';
+import { Db } from './db';
+import { NatsClient } from './nats';
+import { LOGGER } from './platform.module';
 import type { Queryable, Tx } from './queryable';
+import { SnapshotPage, syncSubject } from './snapshot';
 import { Sql, join, raw, sql } from './sql';
 
 export interface VersionedProjectionChange {
@@ -99,6 +105,12 @@ export interface ProjectionSpec<S extends EventSubject> {
   perTenant?: boolean;
   row(message: EventMessageOf<S>): ProjectedRow;
   afterChange?(tx: Tx, message: EventMessageOf<S>): Promise<void>;
+  /**
+   * Where the records come from that the stream no longer holds (snapshot.ts): a projection added
+   * to a running deployment learns of records last changed before the stream's oldest event. Only
+   * for versioned rows (the newest state wins whichever arrives first: the snapshot or an event).
+   */
+  backfill?: ProjectionBackfill<S>;
 }
 
 /** Applies one message to its projection (what the consumer does with each message, in its transaction). */
@@ -110,18 +122,113 @@ export async function applyProjection<S extends EventSubject>(tx: Tx, spec: Proj
 
 /**
  * The provider that runs a service's projections: one durable consumer per spec, started when the
- * app is up (`providers: [projectionConsumers(DELEGATIONS, POSITIONS)]`).
+ * app is up (`providers: [projectionConsumers(DELEGATIONS, POSITIONS)]`); a spec with `backfill`
+ * is backfilled beside its consumer when it needs it (backfillProjection).
  */
-export function projectionConsumers(...specs: ProjectionSpec<EventSubject>[]): Type<OnApplicationBootstrap> {
+export function projectionConsumers(...specs: ProjectionSpec<EventSubject>[]): Type<OnApplicationBootstrap & BeforeApplicationShutdown> {
   @Injectable()
-  class ProjectionConsumers implements OnApplicationBootstrap {
-    constructor(private readonly consumers: Consumers) {}
+  class ProjectionConsumers implements OnApplicationBootstrap, BeforeApplicationShutdown {
+    private readonly stop = new AbortController();
+    private readonly backfills: Promise<unknown>[] = [];
+
+    constructor(
+      private readonly consumers: Consumers,
+      private readonly db: Db,
+      private readonly nats: NatsClient,
+      @Inject(LOGGER) private readonly log: Logger,
+    ) {}
 
     async onApplicationBootstrap(): Promise<void> {
       for (const spec of specs) {
         await this.consumers.start({ name: spec.name, subjects: spec.subjects, handle: (message, tx) => applyProjection(tx, spec, message) });
+        if (spec.backfill) {
+          const run = backfillProjection(this.db, this.nats, this.log, spec as BackfilledSpec<EventSubject>, this.stop.signal).catch((err) =>
+            this.log.error({ err, projection: spec.name }, 'projection backfill failed; it runs again at the next start'),
+          );
+          this.backfills.push(run);
+        }
       }
+    }
+
+    async beforeApplicationShutdown(): Promise<void> {
+      this.stop.abort();
+      await Promise.all(this.backfills);
     }
   }
   return ProjectionConsumers;
+}
+
+/** Where a projection's backfill comes from: the owning area's snapshot source (`document.documents`) and the event its payloads are. */
+export interface ProjectionBackfill<S extends EventSubject> {
+  source: string;
+  subject: S;
+}
+
+type BackfilledSpec<S extends EventSubject> = ProjectionSpec<S> & { backfill: ProjectionBackfill<S> };
+
+const codec = JSONCodec();
+/** How long a backfill waits for a page before asking again. */
+const SNAPSHOT_REQUEST_TIMEOUT_MS = 10_000;
+
+/**
+ * Backfills `spec` once, if it needs it (see the file's comment): answers how many payloads it
+ * applied, or null when none was needed (already done, or the stream still holds its first event).
+ * Asks again with back-off while the owning area does not answer; stops early when `signal` aborts.
+ */
+export async function backfillProjection<S extends EventSubject>(
+  db: Db,
+  nats: NatsClient,
+  log: Logger,
+  spec: BackfilledSpec<S>,
+  signal: AbortSignal,
+): Promise<number | null> {
+  const done = await db.query(`SELECT 1 FROM "${db.schema}".projection_backfills WHERE projection = $1`, [spec.name]);
+  if (done.length) return null;
+  const stream = await nats.jsm.streams.info(nats.subjects.eventsStream);
+  if (stream.state.first_seq <= 1) {
+    // Nothing aged out: the consumer (which starts at the first message) hears of every record.
+    await recordBackfill(db, spec.name, 0);
+    return null;
+  }
+  const subject = syncSubject(nats, spec.backfill.source);
+  log.info({ projection: spec.name, source: spec.backfill.source, streamFirstSeq: stream.state.first_seq }, 'projection backfill: asking for the current state');
+  let after: string | null = null;
+  let applied = 0;
+  let failures = 0;
+  while (!signal.aborted) {
+    let page: SnapshotPage;
+    try {
+      const reply = await nats.nc.request(subject, codec.encode({ after }), { timeout: SNAPSHOT_REQUEST_TIMEOUT_MS });
+      const answer = codec.decode(reply.data) as Partial<SnapshotPage> & { error?: string };
+      if (!Array.isArray(answer.items)) throw new Error(answer.error ?? 'the snapshot page has no items');
+      page = { items: answer.items, next: typeof answer.next === 'string' ? answer.next : null };
+      failures = 0;
+    } catch (err) {
+      log.warn({ err, projection: spec.name, source: spec.backfill.source }, 'projection backfill: the owning area did not answer; asking again');
+      await pause(restartDelayMs(failures++), signal);
+      continue;
+    }
+    const messages = page.items.map((item) => {
+      const { payload, problems } = readEvent(spec.backfill.subject, item);
+      if (problems.length) throw new Error(`projection backfill ${spec.name}: a snapshot item is not a valid ${spec.backfill.subject}: ${problems.join('; ')}`);
+      return { subject: spec.backfill.subject, payload } as Parameters<typeof applyProjection<S>>[2];
+    });
+    await db.acrossTenants(`backfill of the projection ${spec.name}`, () =>
+      db.transaction(async (tx) => {
+        for (const m of messages) await applyProjection(tx, spec, m);
+      }),
+    );
+    applied += messages.length;
+    if (page.next === null) {
+      await recordBackfill(db, spec.name, applied);
+      log.info({ projection: spec.name, rows: applied }, 'projection backfill: done');
+      return applied;
+    }
+    after = page.next;
+  }
+  return null;
+}
+
+async function recordBackfill(db: Db, projection: string, rows: number): Promise<void> {
+  await db.query(`INSERT INTO "${db.schema}".projection_backfills (projection, rows) VALUES ($1, $2) ON CONFLICT (projection) DO NOTHING`, [projection, rows]);
 }

@@ -21,6 +21,7 @@ const KINDS = {
   position: `SELECT id FROM decision.position_projection WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND NOT is_deleted`,
   section: `SELECT id FROM decision.section_projection WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND NOT is_deleted`,
   category: `SELECT id FROM decision.category_projection WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND NOT is_deleted`,
+  document: `SELECT id FROM decision.document_projection WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND NOT is_deleted`,
 } as const;
 
 export type RefKind = keyof typeof KINDS;
@@ -43,6 +44,7 @@ const NAMES: Record<RefKind, string> = {
   position: 'Position',
   section: 'Decision section',
   category: 'Decision category',
+  document: 'Document',
 };
 
 /** A 404 naming each field whose id is not a live record of the tenant; ids compare in lower case. */
@@ -60,4 +62,14 @@ export async function requireLiveRefs(q: Queryable, tenantId: string, refs: read
 /** Each id of `ids` as a ref named by `field.<i>`. */
 export function refsOf(kind: RefKind, field: string, ids: readonly string[] | null | undefined): NamedRef[] {
   return (ids ?? []).map((id, i) => ({ kind, id, field: `${field}.${i}` }));
+}
+
+/**
+ * The documents a body links (`decisionDocuments.<i>.documentId`), except those the record links
+ * already: a new link must name a live document of the tenant, while one deleted since it was
+ * linked may stay (a client sends the list back as it read it).
+ */
+export function documentRefs(field: string, items: readonly { documentId: string }[] | null | undefined, linked: readonly string[] = []): NamedRef[] {
+  const kept = new Set(linked.map((id) => id.toLowerCase()));
+  return (items ?? []).flatMap((d, i): NamedRef[] => (kept.has(d.documentId.toLowerCase()) ? [] : [{ kind: 'document', id: d.documentId, field: `${field}.${i}.documentId` }]));
 }

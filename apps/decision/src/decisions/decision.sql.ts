@@ -52,10 +52,12 @@ export const DECISION_VIEW = `(jsonb_build_object(
      WHERE da.decision_id = d.id),
     'decisionDocuments', (SELECT coalesce(jsonb_agg(jsonb_build_object(
           'id', dd.id, 'denormalizedDecisionId', dd.decision_id, 'documentId', dd.document_id, 'isPinned', dd.is_pinned,
-          'documentName', NULL, 'documentUrl', NULL, 'documentTypeName', NULL, 'documentIcon', NULL, 'documentDescription', NULL,
-          'documentFileType', NULL, 'documentDisplayId', NULL, 'documentStatus', NULL, 'documentFileLink', NULL)
+          'documentName', doc.document_name, 'documentUrl', doc.document_url, 'documentTypeName', doc.document_type_name, 'documentIcon', doc.document_icon,
+          'documentDescription', doc.document_description, 'documentFileType', doc.document_file_type, 'documentDisplayId', doc.document_display_id,
+          'documentStatus', doc.document_status, 'documentFileLink', CASE WHEN doc.document_file_type IS NOT NULL THEN doc.document_url END)
         ORDER BY dd.is_pinned DESC, dd.position), '[]'::jsonb)
-      FROM decision.decision_documents dd WHERE dd.decision_id = d.id)))`;
+      FROM decision.decision_documents dd LEFT JOIN decision.document_projection doc ON doc.id = dd.document_id AND doc.tenant_id = dd.tenant_id
+     WHERE dd.decision_id = d.id)))`;
 
 /** A decision's authorities as a create or PATCH sends them, in their order: $1 = decision, $2 = tenant (a live decision; none otherwise). */
 export const DECISION_AUTHORITIES_SQL = `SELECT da.authority_type_id AS "authorityTypeId", da.authority_type_order AS "authorityTypeOrder", da.authority_limit AS "authorityLimit",

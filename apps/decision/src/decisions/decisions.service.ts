@@ -6,7 +6,7 @@ import { LIVE_SQL } from '../core/delegation.sql';
 import { revalidate } from '../core/invalidation';
 import { requireNamedRecords } from './named-records';
 import { authorityProblems } from '../core/decision-limits';
-import { refsOf, requireLiveRefs } from '../core/live-refs';
+import { documentRefs, refsOf, requireLiveRefs } from '../core/live-refs';
 import { EDIT_DECISION, changedFields, statusMoveProblem, uniqueIds } from './decision.rules';
 import { DECISION_BY_ID_SQL, DecisionFilters, DecisionRow, decisionList } from './decision.sql';
 import { CreateDecisionDto, DECISION_UPDATE_FIELDS, UpdateDecisionDto } from './dto/decision-change.dto';
@@ -54,6 +54,7 @@ export class DecisionsService {
     const id = uuidv7();
     await this.db.transaction(async (tx) => {
       const known = await requireNamedRecords(tx, tenantId, namedRecordsOf(dto, dto.ownerId ?? caller.userId));
+      await requireLiveRefs(tx, tenantId, documentRefs('decisionDocuments', dto.decisionDocuments));
       refuseCategoryOfAnotherSection(dto.sectionId ?? null, known.categorySection);
       await refuseTakenName(tx, DECISION_NAME, tenantId, dto.name, null);
       const displayId = await tx.nextDisplayId(tenantId, 'decision');
@@ -107,6 +108,7 @@ export class DecisionsService {
       if (dto.categoryId) refuseCategoryOfAnotherSection(dto.sectionId !== undefined ? dto.sectionId : current.section_id, known.categorySection);
       if (dto.name !== undefined) await refuseTakenName(tx, DECISION_NAME, tenantId, dto.name, id);
       const [before] = await tx.query<DecisionRow>(DECISION_BY_ID_SQL, [id, tenantId]);
+      await requireLiveRefs(tx, tenantId, documentRefs('decisionDocuments', dto.decisionDocuments, before.view.decisionDocuments.map((d) => d.documentId)));
 
       const sets = new SetClause().raw(sql`updated_on = now()`, sql`updated_by = ${caller.userId}`, sql`version = version + 1`);
       const columns: Record<string, keyof UpdateDecisionDto> = {

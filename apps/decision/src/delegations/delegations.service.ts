@@ -47,11 +47,11 @@ export class DelegationsService {
     private readonly freshness: Freshness,
   ) {}
 
-  /** Accepts a bulk link of documents (every delegation named one of the tenant's, else a 404 naming it): the job row and its message in one transaction (the job does the work). */
+  /** Accepts a bulk link of documents (every delegation and document named one of the tenant's, live, else a 404 naming it): the job row and its message in one transaction (the job does the work). */
   bulkLinkDocuments(caller: Caller, delegationIds: readonly string[], documentIds: readonly string[]): Promise<JobAcceptedView> {
     const documents = [...new Set(documentIds.map((d) => d.toLowerCase()))];
     return this.db.transaction(async (tx) => {
-      await requireLiveRefs(tx, caller.tenantId, refsOf('delegation', 'delegationIds', delegationIds));
+      await requireLiveRefs(tx, caller.tenantId, [...refsOf('delegation', 'delegationIds', delegationIds), ...refsOf('document', 'documentIds', documentIds)]);
       return this.jobs.start(tx, 'job.decision.bulk-link-documents', { tenantId: caller.tenantId, requestedBy: caller.userId, itemIds: delegationIds, params: { documentIds: documents } });
     });
   }
@@ -200,7 +200,10 @@ export class DelegationsService {
       if (!row || row.status === 'DELETED') throw notFound(`Delegation ${id} not found`);
       await requireMayManage(tx, caller, row, 'change');
       if (!LIVE_STATUSES.includes(row.status)) throw conflict(`Delegation ${id} is ${row.status}; only a live delegation (${LIVE_STATUSES.join(', ')}) can be changed`);
-      await requireLiveRefs(tx, tenantId, termRefs(dto));
+      const linked = dto.delegationDocuments
+        ? (await tx.query<{ document_id: string }>(`SELECT document_id FROM decision.delegation_documents WHERE tenant_id = $1 AND delegation_id = $2`, [tenantId, id])).map((d) => d.document_id)
+        : [];
+      await requireLiveRefs(tx, tenantId, termRefs(dto, linked));
       const to = recipientChange(dto, row);
       if (to.changed) await requireRecipients(tx, tenantId, [to.recipient]);
       const { proposed, groups, changed } = proposedChange(dto, toState(row), to);

@@ -1,12 +1,13 @@
 /**
  * What documents publish to the other resources: whether a caller sees a document that uses a
- * file (files: who may read a file's content), and the documents' updated events after a document
- * type they show changed (the document types' consumer).
+ * file (files: who may read a file's content), the documents' updated events after a document
+ * type they show changed (the document types' consumer), and the snapshot the other areas'
+ * projections backfill from.
  */
 import { Caller } from '@ddm/contracts';
-import { Queryable, Tx } from '@ddm/platform';
+import { Queryable, SnapshotSource, Tx } from '@ddm/platform';
 import { documentAudience } from './document-audience';
-import { DocumentRow, TOUCH_DOCUMENTS_OF_TYPE_SQL, documentWithFileSql } from './document.sql';
+import { DOCUMENTS_SNAPSHOT_SQL, DocumentRow, TOUCH_DOCUMENTS_OF_TYPE_SQL, documentWithFileSql } from './document.sql';
 import { toDocumentPayload } from './dto/document.response';
 
 /** Whether the caller sees a live document of the tenant that uses the file (who may read the file's content). */
@@ -24,3 +25,14 @@ export async function publishDocumentsOfType(tx: Tx, tenantId: string, documentT
   const rows = await tx.query<DocumentRow>(TOUCH_DOCUMENTS_OF_TYPE_SQL, [tenantId, documentTypeId]);
   await tx.publishMany('evt.document.document.updated', rows.map((r) => ({ tenantId, document: toDocumentPayload(r.view, r.version) })));
 }
+
+/** `sync.document.documents`: every document as evt.document.document.updated carries it (a projection's backfill). */
+export const DOCUMENTS_SNAPSHOT: SnapshotSource<'evt.document.document.updated'> = {
+  name: 'document.documents',
+  subject: 'evt.document.document.updated',
+  page: async (q, after, limit) =>
+    (await q.query<DocumentRow & { tenant_id: string }>(DOCUMENTS_SNAPSHOT_SQL, [after, limit])).map((r) => ({
+      id: r.view.id,
+      payload: { tenantId: r.tenant_id, document: toDocumentPayload(r.view, r.version) },
+    })),
+};

@@ -162,6 +162,14 @@ export const TOUCH_DOCUMENTS_OF_TYPE_SQL = `WITH touched AS (
   SELECT d.version + 1 AS version, ${DOCUMENT_VIEW} AS view FROM touched x JOIN document.documents d ON d.id = x.id ${VIEW_JOINS}`;
 
 /**
+ * Every tenant's documents (deleted ones too: a projection learns they are gone), in id order, as
+ * their views: the snapshot a projection's backfill reads (snapshot.ts). $1 = the id to start after
+ * (null: the first), $2 = how many. Runs across tenants.
+ */
+export const DOCUMENTS_SNAPSHOT_SQL = `SELECT d.tenant_id, d.version, ${DOCUMENT_VIEW} AS view FROM document.documents d ${VIEW_JOINS}
+  WHERE $1::uuid IS NULL OR d.id > $1::uuid ORDER BY d.id LIMIT $2`;
+
+/**
  * What a change log entry compares: the fields a change may touch, as plain values (the sharing
  * lists as their ids, in order). $1 = id.
  */

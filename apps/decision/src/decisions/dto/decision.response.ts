@@ -37,7 +37,7 @@ export class DecisionAuthorityView {
   @ApiProperty({ type: String, nullable: true, description: 'ISO 4217 code for Currency; Days, Months or Years for Time' }) authorityLimitValueUnit: string | null;
 }
 
-/** decisionDocuments item (spec §2.9); the document's fields come from the document area once it announces the document. */
+/** decisionDocuments item (spec §2.9); the document's fields are the document area's (its projection here), null until it announced the document; DELETED once deleted. */
 export class DecisionDocumentView {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ format: 'uuid' }) denormalizedDecisionId: string;
@@ -51,7 +51,7 @@ export class DecisionDocumentView {
   @ApiProperty() isPinned: boolean;
   @ApiProperty({ type: String, nullable: true }) documentDisplayId: string | null;
   @ApiProperty({ type: String, nullable: true }) documentStatus: string | null;
-  @ApiProperty({ type: String, nullable: true }) documentFileLink: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "The link of the uploaded file's content (null for a linked URL)" }) documentFileLink: string | null;
 }
 
 /** Decision (spec §2.9), with its groups, authorities and documents. */

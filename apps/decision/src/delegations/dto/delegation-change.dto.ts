@@ -7,7 +7,7 @@ import { DECISION_PATHWAYS, MAX_DECISION_AUTHORITIES, MAX_DECISION_DOCUMENTS, MA
 import { DelegationLimit, DelegationRuleRow, ProposedDelegation } from '../../core/delegation.types';
 import { DecisionAuthorityDto, DecisionDocumentDto } from '../../core/dto/limits.dto';
 import { refuseBadRecipients } from '../../core/recipients';
-import { NamedRef } from '../../core/live-refs';
+import { NamedRef, documentRefs } from '../../core/live-refs';
 
 /**
  * Issue (or approve, accept, resume) although the delegation would make someone hold both sides of
@@ -470,9 +470,13 @@ export function uniqueDocuments(items: readonly { documentId: string; isPinned?:
   return [...new Map(items.map((d) => [d.documentId.toLowerCase(), d.isPinned === true])).entries()].map(([documentId, isPinned]) => ({ documentId, isPinned }));
 }
 
-/** The records a delegation's terms name (groups, their types, authority types), each with its field, for requireLiveRefs. */
-export function termRefs(dto: Pick<DelegationTermsDto, 'delegationGroups'> & { delegationAuthorities?: readonly DelegationAuthorityDto[] }): NamedRef[] {
+/** The records a delegation's terms name (documents but those it links already, groups, their types, authority types), each with its field, for requireLiveRefs. */
+export function termRefs(
+  dto: Pick<DelegationTermsDto, 'delegationGroups' | 'delegationDocuments'> & { delegationAuthorities?: readonly DelegationAuthorityDto[] },
+  linkedDocuments: readonly string[] = [],
+): NamedRef[] {
   return [
+    ...documentRefs('delegationDocuments', dto.delegationDocuments, linkedDocuments),
     ...(dto.delegationGroups ?? []).flatMap((g, i): NamedRef[] => [
       { kind: 'group', id: g.groupId, field: `delegationGroups.${i}.groupId` },
       { kind: 'groupType', id: g.tenantGroupTypeId, field: `delegationGroups.${i}.tenantGroupTypeId` },
