@@ -421,7 +421,7 @@ describe('reorg what-if (e2e, auth and settings as child processes)', () => {
     expect(p.authorityGained).toEqual([holding('staff05', d1)]);
   });
 
-  it('400 naming the change and field: no changes or too many, an unknown type, a field missing or not taken, ids not of the tenant, a change that changes nothing or makes a cycle', async () => {
+  it('400 naming the change and field: no changes or too many, an unknown type, a field missing or not taken, a type the decision does not hold, a change that changes nothing or makes a cycle', async () => {
     const post = (changes: unknown, token = h.tokens.auditor) => h.svc.http.post(WHAT_IF, { token, body: { changes } });
     const fields = async (changes: unknown) => {
       const res = await post(changes);
@@ -429,31 +429,51 @@ describe('reorg what-if (e2e, auth and settings as child processes)', () => {
       return (res.body.errors as { field: string }[]).map((e) => e.field);
     };
     const leave = { type: 'user-leaves-position', userId: user('staff03'), positionId: position.get('Treasurer') };
+    const nobody = '0190a000-0000-7000-8000-00000000dead';
     expect(await fields([])).toContain('changes');
     expect(await fields(Array.from({ length: 101 }, () => leave))).toContain('changes');
     expect(await fields([leave, { type: 'user-promoted', userId: user('staff03') }])).toContain('changes.1.type');
     expect(await fields([{ type: 'user-leaves-position', userId: user('staff03') }])).toEqual(['changes.0.positionId']);
     expect(await fields([{ type: 'position-deleted', positionId: position.get('Treasurer'), decisionId: decision.d1 }])).toEqual(['changes.0.decisionId']);
     expect(await fields([{ ...leave, extra: 1 }])).toEqual(['changes.0.extra']);
-    const nobody = '0190a000-0000-7000-8000-00000000dead';
-    expect(await fields([leave, leave, leave, { type: 'user-deactivated', userId: nobody }])).toEqual(['changes.3.userId']);
-    // Another tenant's member is no one here.
-    const otherAdmin = (await h.db.query<{ id: string }>(`SELECT id FROM decision.user_projection WHERE tenant_id = $1`, [h.other.id]))[0].id;
-    expect(await fields([{ type: 'manager-changed', userId: user('staff13'), managerId: otherAdmin }])).toEqual(['changes.0.managerId']);
-    expect(await fields([{ type: 'position-deleted', positionId: position.get('Accounts Payable Lead') }])).toEqual(['changes.0.positionId']); // deleted already
     expect(await fields([{ type: 'group-moved', groupId: group('Finance'), parentGroupIds: Array.from({ length: 51 }, () => nobody) }])).toContain('changes.0.parentGroupIds');
-    expect(await fields([{ type: 'group-moved', groupId: group('Finance'), parentGroupIds: [group('Legal'), nobody] }])).toEqual(['changes.0.parentGroupIds.1']);
-    expect(await fields([{ type: 'decision-limit-changed', decisionId: decision.d1, authorityTypeId: h.refs.authorityTypes.get('Signatory') ?? nobody, value: '1' }])).toEqual(['changes.0.authorityTypeId']);
+    // A type of the tenant the decision does not hold: the records exist, the change makes no sense.
+    expect(await fields([{ type: 'decision-limit-changed', decisionId: decision.d1, authorityTypeId: h.refs.authorityTypes.get('Signatory')!, value: '1' }])).toEqual(['changes.0.authorityTypeId']);
     expect(await fields([{ type: 'decision-limit-changed', decisionId: decision.d1, authorityTypeId: approvalType, value: '1e6' }])).toEqual(['changes.0.value']);
     expect(await fields([{ type: 'decision-limit-changed', decisionId: decision.d1, authorityTypeId: approvalType, value: '150000' }])).toEqual(['changes.0.value']); // its limit already
     // State the changes before it left: leaving a position the person does not hold (any more).
     expect(await fields([leave, leave])).toEqual(['changes.1.positionId']);
     // Settings refuses a cycle: North America under one of its own descendants.
     expect(await fields([{ type: 'group-moved', groupId: group('Demo Co North America'), parentGroupIds: [group('New York HQ')] }])).toEqual(['changes.0.parentGroupIds.0']);
+  });
+
+  it("404 naming the change and field: a person, position, group, decision or authority type that is not one of the tenant's live records (unknown, deleted, another tenant's)", async () => {
+    const post = (changes: unknown, token = h.tokens.auditor) => h.svc.http.post(WHAT_IF, { token, body: { changes } });
+    const fields = async (changes: unknown, token?: string) => {
+      const res = await post(changes, token);
+      expectErrorBody(res, 404);
+      return (res.body.errors as { field: string }[]).map((e) => e.field);
+    };
+    const leave = { type: 'user-leaves-position', userId: user('staff03'), positionId: position.get('Treasurer') };
+    const nobody = '0190a000-0000-7000-8000-00000000dead';
+    expect(await fields([leave, leave, leave, { type: 'user-deactivated', userId: nobody }])).toEqual(['changes.3.userId']);
+    const unknownUser = await post([{ type: 'user-deactivated', userId: nobody }]);
+    expect(unknownUser.body.errors).toEqual([{ field: 'changes.0.userId', message: `User ${nobody} not found (not a live record of the tenant)` }]);
+    // Another tenant's member is no one here.
+    const otherAdmin = (await h.db.query<{ id: string }>(`SELECT id FROM decision.user_projection WHERE tenant_id = $1`, [h.other.id]))[0].id;
+    expect(await fields([{ type: 'manager-changed', userId: user('staff13'), managerId: otherAdmin }])).toEqual(['changes.0.managerId']);
+    expect(await fields([{ type: 'position-deleted', positionId: position.get('Accounts Payable Lead') }])).toEqual(['changes.0.positionId']); // deleted already
+    expect(await fields([{ type: 'position-deleted', positionId: nobody }])).toEqual(['changes.0.positionId']);
+    expect(await fields([{ type: 'group-deleted', groupId: nobody }])).toEqual(['changes.0.groupId']);
+    expect(await fields([{ type: 'group-moved', groupId: group('Finance'), parentGroupIds: [group('Legal'), nobody] }])).toEqual(['changes.0.parentGroupIds.1']);
+    expect(await fields([{ type: 'decision-limit-changed', decisionId: nobody, authorityTypeId: approvalType, value: '1' }])).toEqual(['changes.0.decisionId']);
+    expect(await fields([{ type: 'decision-limit-changed', decisionId: decision.d1, authorityTypeId: nobody, value: '1' }])).toEqual(['changes.0.authorityTypeId']);
+    // Several at once: each named, in the order of the changes.
+    expect(await fields([{ type: 'user-deactivated', userId: nobody }, leave, { type: 'group-deleted', groupId: nobody }])).toEqual(['changes.0.userId', 'changes.2.groupId']);
     // Asked in the caller's own tenant, another tenant's records are unknown there.
-    const other = await post([leave], h.tokens.otherAdmin);
-    expectErrorBody(other, 400);
-    expect((other.body.errors as { field: string }[]).map((e) => e.field)).toEqual(['changes.0.userId', 'changes.0.positionId']);
+    expect(await fields([leave], h.tokens.otherAdmin)).toEqual(['changes.0.userId', 'changes.0.positionId']);
+    const otherDecision = await fields([{ type: 'decision-limit-changed', decisionId: decision.d1, authorityTypeId: approvalType, value: '1' }], h.tokens.otherAdmin);
+    expect(otherDecision).toEqual(['changes.0.decisionId', 'changes.0.authorityTypeId']);
   });
 
   it('answers only members of the tenant holding view:decisions', async () => {
