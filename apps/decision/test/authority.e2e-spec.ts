@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expectErrorBody, httpClient, pastInstant, startHarness, until } from '@ddm/testing';
 import { decisionApp, DecisionHarness } from './fixtures/decision-app';
+import { approvalLimit } from './fixtures/limits';
 
 const CHECK = '/decision/v1/authority/check';
 const DELEGATIONS = '/decision/v1/delegations';
@@ -14,15 +15,6 @@ describe('authority check (e2e)', () => {
   let h: DecisionHarness;
   let decisionId: string;
   let manager: string, user: string;
-  const approval = (value: string, extra: object = {}) => ({
-    authorityTypeId: h.refs.authorityTypes.get('Approval')!,
-    authorityLimit: 'Primary',
-    authorityLimitValueType: 'Currency',
-    authorityLimitOperator: '<=',
-    authorityLimitValue: value,
-    authorityLimitValueUnit: 'USD',
-    ...extra,
-  });
   const issue = async (body: object, token = h.tokens.admin) => {
     const res = await h.svc.http.post(DELEGATIONS, { token, body: { decisionId, status: 'ISSUED', delegationPathway: ['Matrix'], ...body } });
     expect(res.status).toBe(200);
@@ -46,7 +38,7 @@ describe('authority check (e2e)', () => {
   const ownDecision = async (name: string, limit: string) => {
     const decision = await h.svc.http.post('/decision/v1/decisions', {
       token: h.tokens.admin,
-      body: { name, status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approval(limit)] },
+      body: { name, status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approvalLimit(h, limit)] },
     });
     expect(decision.status).toBe(200);
     const own = decision.body.data.id as string;
@@ -63,7 +55,7 @@ describe('authority check (e2e)', () => {
     [manager, user] = ['manager', 'user'].map((n) => h.refs.users.get(`${n}@demo.test`)!);
     const res = await h.svc.http.post('/decision/v1/decisions', {
       token: h.tokens.admin,
-      body: { name: 'Approve capital expenditure (authority spec)', status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approval('1000000')] },
+      body: { name: 'Approve capital expenditure (authority spec)', status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approvalLimit(h, '1000000')] },
     });
     expect(res.status).toBe(200);
     decisionId = res.body.data.id;
@@ -73,8 +65,8 @@ describe('authority check (e2e)', () => {
   it('allows along the chain up to the holder\'s limit, names the blocking delegation past it, and answers as of an instant', async () => {
     const before = new Date().toISOString();
     await pastInstant(before);
-    const root = await issue({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approval('500000', { redelegable: true })] });
-    const child = await issue({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }], delegationAuthorities: [approval('100000')] }, h.tokens.manager);
+    const root = await issue({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approvalLimit(h, '500000', { redelegable: true })] });
+    const child = await issue({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }], delegationAuthorities: [approvalLimit(h, '100000')] }, h.tokens.manager);
 
     const inside = await check({ userId: user, value: '100000' });
     expect(inside).toMatchObject({ allowed: true, limit: { value: '100000', unit: 'USD', operator: '<=' }, reasons: [], heldVia: 'SPECIFIC_PERSONNEL' });
@@ -108,7 +100,7 @@ describe('authority check (e2e)', () => {
 
   it('a position holds what was delegated to it; a person holds it while in the position (by the holding history)', async () => {
     const [position] = await h.db.query<{ id: string }>(`SELECT id FROM decision.position_projection WHERE tenant_id = $1 AND status = 'ACTIVE' AND NOT is_deleted ORDER BY position_name LIMIT 1`, [h.demo.id]);
-    await issue({ recipientType: 'POSITION_ONLY', delegationRecipients: [{ recipientPositionId: position.id }], delegationAuthorities: [approval('250000')] });
+    await issue({ recipientType: 'POSITION_ONLY', delegationRecipients: [{ recipientPositionId: position.id }], delegationAuthorities: [approvalLimit(h, '250000')] });
     expect(await check({ positionId: position.id, value: '250000' })).toMatchObject({ allowed: true, limit: { value: '250000', unit: 'USD', operator: '<=' }, heldVia: 'POSITION_ONLY' });
     expect((await check({ positionId: position.id, value: '250001' })).allowed).toBe(false);
     // Nobody holds the position in this spec's organisation: the person does not hold what it received.
@@ -118,10 +110,10 @@ describe('authority check (e2e)', () => {
   it("holders: each person who held the decision's authority at an instant once, with the highest limit per type and every delegation giving it; none while it is archived", async () => {
     const { own, give } = await ownDecision('Sign supplier contracts (holders spec)', '1000000');
     const approvalType = h.refs.authorityTypes.get('Approval')!.toLowerCase();
-    const root = await give({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approval('500000', { redelegable: true })] });
-    const child = await give({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }], delegationAuthorities: [approval('100000')] }, h.tokens.manager);
+    const root = await give({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approvalLimit(h, '500000', { redelegable: true })] });
+    const child = await give({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }], delegationAuthorities: [approvalLimit(h, '100000')] }, h.tokens.manager);
     // A second, higher one to the same person: they are listed once, with both.
-    const second = await give({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }], delegationAuthorities: [approval('200000')] }, h.tokens.manager);
+    const second = await give({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }], delegationAuthorities: [approvalLimit(h, '200000')] }, h.tokens.manager);
     interface Holder {
       holderType: string;
       userId: string;
@@ -161,7 +153,7 @@ describe('authority check (e2e)', () => {
 
   it('holders pages: by limit (highest first), then name, then id, the same order whichever page a tie falls on', async () => {
     const { own, give } = await ownDecision('Approve travel (holders paging spec)', '1000000');
-    const root = await give({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approval('900000', { redelegable: true })] });
+    const root = await give({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approvalLimit(h, '900000', { redelegable: true })] });
     // Five people, issued to in the reverse of their names' order (so that the order by name is not the order of issue).
     const named = await h.db.query<{ id: string; name: string }>(`SELECT id, name FROM decision.user_projection WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND name IS NOT NULL`, [
       h.demo.id,
@@ -174,7 +166,7 @@ describe('authority check (e2e)', () => {
     expect(people.length).toBe(5);
     // Three tie at 100,000 and two at 50,000: with pages of two, each tie spans a page boundary.
     for (const [i, person] of people.entries()) {
-      await give({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: person }], delegationAuthorities: [approval(i < 3 ? '100000' : '50000')] }, h.tokens.manager);
+      await give({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: person }], delegationAuthorities: [approvalLimit(h, i < 3 ? '100000' : '50000')] }, h.tokens.manager);
     }
     const page = async (n: number, limit: number) => {
       const res = await h.svc.http.get(`/decision/v1/authority/holders?decisionId=${own}&page=${n}&limit=${limit}`, { token: h.tokens.auditor });
@@ -200,9 +192,9 @@ describe('authority check (e2e)', () => {
   it('decisions ("my authority"): what a person may decide, each decision with the highest limit per type and its chain; a person may ask of themselves without view:decisions', async () => {
     const { own, give } = await ownDecision('Approve marketing spend (my authority spec)', '800000');
     const approvalType = h.refs.authorityTypes.get('Approval')!.toLowerCase();
-    const root = await give({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approval('400000', { redelegable: true })] });
-    const low = await give({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }], delegationAuthorities: [approval('30000')] }, h.tokens.manager);
-    const high = await give({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }], delegationAuthorities: [approval('90000')] }, h.tokens.manager);
+    const root = await give({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approvalLimit(h, '400000', { redelegable: true })] });
+    const low = await give({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }], delegationAuthorities: [approvalLimit(h, '30000')] }, h.tokens.manager);
+    const high = await give({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }], delegationAuthorities: [approvalLimit(h, '90000')] }, h.tokens.manager);
     interface Held {
       decisionId: string;
       decisionName: string;
@@ -267,12 +259,12 @@ describe('authority check (e2e)', () => {
   it('a value in another currency than the limit\'s: a 400 without the tenant\'s rates, converted with the rate in force on the day asked about', async () => {
     const decision = await h.svc.http.post('/decision/v1/decisions', {
       token: h.tokens.admin,
-      body: { name: 'Approve treasury transfers (currency spec)', status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approval('1000000')] },
+      body: { name: 'Approve treasury transfers (currency spec)', status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approvalLimit(h, '1000000')] },
     });
     const own = decision.body.data.id as string;
     const res = await h.svc.http.post(DELEGATIONS, {
       token: h.tokens.admin,
-      body: { decisionId: own, status: 'ISSUED', delegationPathway: ['Matrix'], recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approval('100000')] },
+      body: { decisionId: own, status: 'ISSUED', delegationPathway: ['Matrix'], recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approvalLimit(h, '100000')] },
     });
     expect(res.status).toBe(200);
     const ask = (value: string, unit: string, at?: string) => h.svc.http.post(CHECK, { token: h.tokens.auditor, body: { decisionId: own, userId: manager, value, unit, ...(at ? { at } : {}) } });
@@ -319,12 +311,12 @@ describe('authority check (e2e)', () => {
     await pastInstant(before);
     const decision = await h.svc.http.post('/decision/v1/decisions', {
       token: h.tokens.admin,
-      body: { name: 'Write off receivables (deletion spec)', status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approval('1000000')] },
+      body: { name: 'Write off receivables (deletion spec)', status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approvalLimit(h, '1000000')] },
     });
     const own = decision.body.data.id as string;
     const res = await h.svc.http.post(DELEGATIONS, {
       token: h.tokens.admin,
-      body: { decisionId: own, status: 'ISSUED', delegationPathway: ['Matrix'], recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approval('100000')] },
+      body: { decisionId: own, status: 'ISSUED', delegationPathway: ['Matrix'], recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approvalLimit(h, '100000')] },
     });
     expect(res.status).toBe(200);
     const ask = (at?: string) => h.svc.http.post(CHECK, { token: h.tokens.auditor, body: { decisionId: own, userId: manager, value: '1', unit: 'USD', ...(at ? { at } : {}) } });
@@ -343,12 +335,12 @@ describe('authority check (e2e)', () => {
     await pastInstant(before);
     const decision = await h.svc.http.post('/decision/v1/decisions', {
       token: h.tokens.admin,
-      body: { name: 'Approve marketing budgets (list-at spec)', status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approval('1000000')] },
+      body: { name: 'Approve marketing budgets (list-at spec)', status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approvalLimit(h, '1000000')] },
     });
     const own = decision.body.data.id as string;
     const res = await h.svc.http.post(DELEGATIONS, {
       token: h.tokens.admin,
-      body: { decisionId: own, status: 'ISSUED', delegationPathway: ['Matrix'], recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approval('100000')] },
+      body: { decisionId: own, status: 'ISSUED', delegationPathway: ['Matrix'], recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approvalLimit(h, '100000')] },
     });
     const id = res.body.data[0].id as string;
     const issued = new Date().toISOString();
@@ -404,7 +396,7 @@ describe('authority check (e2e)', () => {
       theirs.authorityTypeId = await first('authority_type_projection');
       const made = await ownDecision('Approve refunds (unknown records spec)', '1000000');
       own = made.own;
-      await made.give({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approval('100000')] });
+      await made.give({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approvalLimit(h, '100000')] });
       base = { decisionId: own, userId: manager, value: '1', unit: 'USD' };
     });
 
@@ -469,7 +461,7 @@ describe('authority check (e2e)', () => {
       const settings = httpClient(h.processes.settings.url);
       const [position] = await h.db.query<{ id: string }>(`SELECT id FROM decision.position_projection WHERE tenant_id = $1 AND NOT is_deleted ORDER BY position_name DESC LIMIT 1`, [h.demo.id]);
       const made = await ownDecision('Approve rebates (deleted position spec)', '1000000');
-      await made.give({ recipientType: 'POSITION_ONLY', delegationRecipients: [{ recipientPositionId: position.id }], delegationAuthorities: [approval('50000')] });
+      await made.give({ recipientType: 'POSITION_ONLY', delegationRecipients: [{ recipientPositionId: position.id }], delegationAuthorities: [approvalLimit(h, '50000')] });
       const ask = (at?: string) => h.svc.http.post(CHECK, { token: h.tokens.auditor, body: { decisionId: made.own, positionId: position.id, value: '1', unit: 'USD', ...(at ? { at } : {}) } });
       const held = new Date().toISOString();
       await pastInstant(held);
