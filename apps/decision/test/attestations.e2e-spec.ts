@@ -5,6 +5,7 @@ import { JSONCodec, Subscription } from 'nats';
 import { MAX_CAMPAIGN_ITEMS } from '../src/attestations/attestation.rules';
 import { AttestationOverdueSweep } from '../src/sweeps/attestation-overdue.sweep';
 import { decisionApp, DecisionHarness } from './fixtures/decision-app';
+import { approvalLimit } from './fixtures/limits';
 import { insertDelegations } from './fixtures/decision-rows';
 
 const ATTESTATIONS = '/decision/v1/attestations';
@@ -32,18 +33,10 @@ describe('attestation campaigns (e2e)', () => {
   const d: Record<string, { id: string; delegationDisplayId: string }> = {};
   let nats: { messages: { subject: string; data: Record<string, any> }[]; sub: Subscription };
 
-  const approval = (value: string) => ({
-    authorityTypeId: h.refs.authorityTypes.get('Approval')!,
-    authorityLimit: 'Primary',
-    authorityLimitValueType: 'Currency',
-    authorityLimitOperator: '<=',
-    authorityLimitValue: value,
-    authorityLimitValueUnit: 'USD',
-  });
   const decision = async (name: string, groupName: string) => {
     const res = await h.svc.http.post('/decision/v1/decisions', {
       token: h.tokens.admin,
-      body: { name, status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionGroups: [{ groupId: h.refs.groups.get(groupName) }], decisionAuthorities: [approval('1000000')] },
+      body: { name, status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionGroups: [{ groupId: h.refs.groups.get(groupName) }], decisionAuthorities: [approvalLimit(h, '1000000')] },
     });
     expect(res.status).toBe(200);
     return res.body.data as { id: string };
@@ -51,7 +44,7 @@ describe('attestation campaigns (e2e)', () => {
   const issue = async (decisionId: string, recipient: object, status = 'ISSUED') => {
     const res = await h.svc.http.post(DELEGATIONS, {
       token: h.tokens.admin,
-      body: { decisionId, status, delegationPathway: ['Matrix'], delegationAuthorities: [approval('1000')], ...recipient },
+      body: { decisionId, status, delegationPathway: ['Matrix'], delegationAuthorities: [approvalLimit(h, '1000')], ...recipient },
     });
     expect(res.status).toBe(200);
     return res.body.data[0] as { id: string; delegationDisplayId: string };

@@ -191,7 +191,7 @@ const CHECKS: Check[] = [
   { name: 'Ada without a group', who: 'Ada', decision: 'CONTRACTS', value: '1', at: FEB, expect: { allowed: true, limit: '<= 5000000', chain: [50031], heldVia: SP } },
   { name: 'Ada in France a millisecond before it closed', who: 'Ada', decision: 'CONTRACTS', value: '1', group: 'France', at: b(REORG), expect: { allowed: true, limit: '<= 5000000', chain: [50031], heldVia: SP } },
   { name: 'Ada in France when it closed: the root no longer covers it', who: 'Ada', decision: 'CONTRACTS', value: '1', group: 'France', at: REORG, expect: { allowed: false, reason: 'delegation 50031 does not cover group <France>' } },
-  { name: 'Ada in a group the tenant does not have', who: 'Ada', decision: 'CONTRACTS', value: '1', group: 'NOWHERE', at: FEB, expect: { allowed: false, reason: 'delegation 50031 does not cover group <NOWHERE>' } },
+  // (A group the tenant does not have is no question to answer: a 404 naming groupId, below.)
   { name: 'Bea (Europe) in the UK', who: 'Bea', decision: 'CONTRACTS', value: '1000000', group: 'UK', at: FEB, expect: { allowed: true, limit: '<= 1000000', chain: [50031, 50032], heldVia: SP } },
   { name: 'Bea in Europe itself', who: 'Bea', decision: 'CONTRACTS', value: '1', group: 'Europe', at: FEB, expect: { allowed: true, limit: '<= 1000000', chain: [50031, 50032], heldVia: SP } },
   { name: 'Bea at Corp', who: 'Bea', decision: 'CONTRACTS', value: '1', group: 'Corp', at: FEB, expect: { allowed: false, reason: 'delegation 50032 does not cover group <Corp>' } },
@@ -451,10 +451,10 @@ describe(`authority engine: the reference test set (${CHECKS.length} checks)`, (
   const NOWHERE = '7f3e2d1c-0b9a-4876-9543-210fedcba987';
   const decisionOf = (key: string) => REFERENCE.decisions.find((d) => d.key === key)!;
 
-  /** The id `<Name>` stands for: a group, a decision, or the group the tenant does not have. */
+  /** The id `<Name>` stands for: a group or a decision. */
   const fill = (text: string) =>
     text.replace(/<(\w+)>/g, (_, name: string) => {
-      const id = name === 'NOWHERE' ? NOWHERE : (org.groups.get(name) ?? org.decisions.get(name));
+      const id = org.groups.get(name) ?? org.decisions.get(name);
       if (!id) throw new Error(`no group or decision ${name}`);
       return id;
     });
@@ -463,7 +463,7 @@ describe(`authority engine: the reference test set (${CHECKS.length} checks)`, (
     ...(c.who.startsWith('@') ? { positionId: org.positions.get(c.who.slice(1))! } : { userId: org.people.get(c.who)! }),
     value: c.value,
     unit: c.unit === undefined ? decisionOf(c.decision).limit.unit : c.unit,
-    ...(c.group ? { groupId: c.group === 'NOWHERE' ? NOWHERE : org.groups.get(c.group)! } : {}),
+    ...(c.group ? { groupId: org.groups.get(c.group)! } : {}),
     ...(c.type ? { authorityTypeId: h.refs.authorityTypes.get(c.type)! } : {}),
     at: c.at,
   });
@@ -572,7 +572,7 @@ describe(`authority engine: the reference test set (${CHECKS.length} checks)`, (
     expect(seen(b.body.data)).toEqual(expected(c));
   });
 
-  it("400 without a subject or with both; 404 for an unknown decision or another tenant's; a batch names the check", async () => {
+  it("400 without a subject or with both; 404 for an unknown decision or another tenant's, or a group the tenant does not have; a batch names the check", async () => {
     const good = body(CHECKS[0]);
     const { userId: _userId, ...noSubject } = good;
     const both = { ...good, positionId: org.positions.get('CEO') };
@@ -600,5 +600,17 @@ describe(`authority engine: the reference test set (${CHECKS.length} checks)`, (
     const noneInBatch = await batch([noSubject]);
     expectErrorBody(noneInBatch, 400);
     expect(noneInBatch.body.errors[0].field).toBe('checks.0.userId');
+
+    // A group the tenant does not have: Ada's root covers every live group of CONTRACTS, but NOWHERE is none of them.
+    const ada = body(CHECKS.find((x) => x.name === 'Ada (Corp) in Mexico')!);
+    const nowhere = await post({ ...ada, groupId: NOWHERE });
+    expectErrorBody(nowhere, 404);
+    expect(nowhere.body.errors).toEqual([{ field: 'groupId', message: `Group ${NOWHERE} not found` }]);
+    const nowhereInBatch = await batch([ada, { ...ada, groupId: NOWHERE }]);
+    expectErrorBody(nowhereInBatch, 404);
+    expect(nowhereInBatch.body.errors.map((e: { field: string }) => e.field)).toEqual(['checks.1.groupId']);
+    // France closed at the reorg: still the tenant's group, so asking about it then is a refusal, not a 404 (as the table says).
+    const france = CHECKS.find((x) => x.name === 'Ada in France when it closed: the root no longer covers it')!;
+    expect((await post(body(france))).status).toBe(200);
   });
 });

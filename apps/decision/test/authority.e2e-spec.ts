@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { expectErrorBody, pastInstant, startHarness } from '@ddm/testing';
+import { expectErrorBody, httpClient, pastInstant, startHarness, until } from '@ddm/testing';
 import { decisionApp, DecisionHarness } from './fixtures/decision-app';
+import { approvalLimit } from './fixtures/limits';
 
 const CHECK = '/decision/v1/authority/check';
 const DELEGATIONS = '/decision/v1/delegations';
@@ -14,15 +15,6 @@ describe('authority check (e2e)', () => {
   let h: DecisionHarness;
   let decisionId: string;
   let manager: string, user: string;
-  const approval = (value: string, extra: object = {}) => ({
-    authorityTypeId: h.refs.authorityTypes.get('Approval')!,
-    authorityLimit: 'Primary',
-    authorityLimitValueType: 'Currency',
-    authorityLimitOperator: '<=',
-    authorityLimitValue: value,
-    authorityLimitValueUnit: 'USD',
-    ...extra,
-  });
   const issue = async (body: object, token = h.tokens.admin) => {
     const res = await h.svc.http.post(DELEGATIONS, { token, body: { decisionId, status: 'ISSUED', delegationPathway: ['Matrix'], ...body } });
     expect(res.status).toBe(200);
@@ -46,7 +38,7 @@ describe('authority check (e2e)', () => {
   const ownDecision = async (name: string, limit: string) => {
     const decision = await h.svc.http.post('/decision/v1/decisions', {
       token: h.tokens.admin,
-      body: { name, status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approval(limit)] },
+      body: { name, status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approvalLimit(h, limit)] },
     });
     expect(decision.status).toBe(200);
     const own = decision.body.data.id as string;
@@ -63,7 +55,7 @@ describe('authority check (e2e)', () => {
     [manager, user] = ['manager', 'user'].map((n) => h.refs.users.get(`${n}@demo.test`)!);
     const res = await h.svc.http.post('/decision/v1/decisions', {
       token: h.tokens.admin,
-      body: { name: 'Approve capital expenditure (authority spec)', status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approval('1000000')] },
+      body: { name: 'Approve capital expenditure (authority spec)', status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approvalLimit(h, '1000000')] },
     });
     expect(res.status).toBe(200);
     decisionId = res.body.data.id;
@@ -73,8 +65,8 @@ describe('authority check (e2e)', () => {
   it('allows along the chain up to the holder\'s limit, names the blocking delegation past it, and answers as of an instant', async () => {
     const before = new Date().toISOString();
     await pastInstant(before);
-    const root = await issue({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approval('500000', { redelegable: true })] });
-    const child = await issue({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }], delegationAuthorities: [approval('100000')] }, h.tokens.manager);
+    const root = await issue({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approvalLimit(h, '500000', { redelegable: true })] });
+    const child = await issue({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }], delegationAuthorities: [approvalLimit(h, '100000')] }, h.tokens.manager);
 
     const inside = await check({ userId: user, value: '100000' });
     expect(inside).toMatchObject({ allowed: true, limit: { value: '100000', unit: 'USD', operator: '<=' }, reasons: [], heldVia: 'SPECIFIC_PERSONNEL' });
@@ -108,7 +100,7 @@ describe('authority check (e2e)', () => {
 
   it('a position holds what was delegated to it; a person holds it while in the position (by the holding history)', async () => {
     const [position] = await h.db.query<{ id: string }>(`SELECT id FROM decision.position_projection WHERE tenant_id = $1 AND status = 'ACTIVE' AND NOT is_deleted ORDER BY position_name LIMIT 1`, [h.demo.id]);
-    await issue({ recipientType: 'POSITION_ONLY', delegationRecipients: [{ recipientPositionId: position.id }], delegationAuthorities: [approval('250000')] });
+    await issue({ recipientType: 'POSITION_ONLY', delegationRecipients: [{ recipientPositionId: position.id }], delegationAuthorities: [approvalLimit(h, '250000')] });
     expect(await check({ positionId: position.id, value: '250000' })).toMatchObject({ allowed: true, limit: { value: '250000', unit: 'USD', operator: '<=' }, heldVia: 'POSITION_ONLY' });
     expect((await check({ positionId: position.id, value: '250001' })).allowed).toBe(false);
     // Nobody holds the position in this spec's organisation: the person does not hold what it received.
@@ -118,10 +110,10 @@ describe('authority check (e2e)', () => {
   it("holders: each person who held the decision's authority at an instant once, with the highest limit per type and every delegation giving it; none while it is archived", async () => {
     const { own, give } = await ownDecision('Sign supplier contracts (holders spec)', '1000000');
     const approvalType = h.refs.authorityTypes.get('Approval')!.toLowerCase();
-    const root = await give({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approval('500000', { redelegable: true })] });
-    const child = await give({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }], delegationAuthorities: [approval('100000')] }, h.tokens.manager);
+    const root = await give({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approvalLimit(h, '500000', { redelegable: true })] });
+    const child = await give({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }], delegationAuthorities: [approvalLimit(h, '100000')] }, h.tokens.manager);
     // A second, higher one to the same person: they are listed once, with both.
-    const second = await give({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }], delegationAuthorities: [approval('200000')] }, h.tokens.manager);
+    const second = await give({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }], delegationAuthorities: [approvalLimit(h, '200000')] }, h.tokens.manager);
     interface Holder {
       holderType: string;
       userId: string;
@@ -139,7 +131,11 @@ describe('authority check (e2e)', () => {
       ['USER', user, [[approvalType, { value: '200000', unit: 'USD', operator: '<=' }, '<= USD 200,000', 'SPECIFIC_PERSONNEL', [second.delegationDisplayId, child.delegationDisplayId]]]],
     ]);
     expect((await holders(`&authorityTypeId=${approvalType}&page=2&limit=1`)).data.map((x) => x.userId)).toEqual([user]);
-    expect((await holders(`&authorityTypeId=${randomUUID()}`)).total).toBe(0);
+    // A type of the tenant nobody holds of this decision: none; one the tenant does not have: a 404 naming the parameter.
+    expect((await holders(`&authorityTypeId=${h.refs.authorityTypes.get('Signatory')!}`)).total).toBe(0);
+    const unknownType = await h.svc.http.get(`/decision/v1/authority/holders?decisionId=${own}&authorityTypeId=${randomUUID()}`, { token: h.tokens.auditor });
+    expectErrorBody(unknownType, 404);
+    expect(unknownType.body.errors.map((e: { field: string }) => e.field)).toEqual(['authorityTypeId']);
 
     const beforeArchive = new Date().toISOString();
     expect((await h.svc.http.patch(`/decision/v1/decisions/${own}`, { token: h.tokens.admin, body: { status: 'ARCHIVED' } })).status).toBe(200);
@@ -157,7 +153,7 @@ describe('authority check (e2e)', () => {
 
   it('holders pages: by limit (highest first), then name, then id, the same order whichever page a tie falls on', async () => {
     const { own, give } = await ownDecision('Approve travel (holders paging spec)', '1000000');
-    const root = await give({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approval('900000', { redelegable: true })] });
+    const root = await give({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approvalLimit(h, '900000', { redelegable: true })] });
     // Five people, issued to in the reverse of their names' order (so that the order by name is not the order of issue).
     const named = await h.db.query<{ id: string; name: string }>(`SELECT id, name FROM decision.user_projection WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND name IS NOT NULL`, [
       h.demo.id,
@@ -170,7 +166,7 @@ describe('authority check (e2e)', () => {
     expect(people.length).toBe(5);
     // Three tie at 100,000 and two at 50,000: with pages of two, each tie spans a page boundary.
     for (const [i, person] of people.entries()) {
-      await give({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: person }], delegationAuthorities: [approval(i < 3 ? '100000' : '50000')] }, h.tokens.manager);
+      await give({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: person }], delegationAuthorities: [approvalLimit(h, i < 3 ? '100000' : '50000')] }, h.tokens.manager);
     }
     const page = async (n: number, limit: number) => {
       const res = await h.svc.http.get(`/decision/v1/authority/holders?decisionId=${own}&page=${n}&limit=${limit}`, { token: h.tokens.auditor });
@@ -196,9 +192,9 @@ describe('authority check (e2e)', () => {
   it('decisions ("my authority"): what a person may decide, each decision with the highest limit per type and its chain; a person may ask of themselves without view:decisions', async () => {
     const { own, give } = await ownDecision('Approve marketing spend (my authority spec)', '800000');
     const approvalType = h.refs.authorityTypes.get('Approval')!.toLowerCase();
-    const root = await give({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approval('400000', { redelegable: true })] });
-    const low = await give({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }], delegationAuthorities: [approval('30000')] }, h.tokens.manager);
-    const high = await give({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }], delegationAuthorities: [approval('90000')] }, h.tokens.manager);
+    const root = await give({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approvalLimit(h, '400000', { redelegable: true })] });
+    const low = await give({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }], delegationAuthorities: [approvalLimit(h, '30000')] }, h.tokens.manager);
+    const high = await give({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }], delegationAuthorities: [approvalLimit(h, '90000')] }, h.tokens.manager);
     interface Held {
       decisionId: string;
       decisionName: string;
@@ -263,12 +259,12 @@ describe('authority check (e2e)', () => {
   it('a value in another currency than the limit\'s: a 400 without the tenant\'s rates, converted with the rate in force on the day asked about', async () => {
     const decision = await h.svc.http.post('/decision/v1/decisions', {
       token: h.tokens.admin,
-      body: { name: 'Approve treasury transfers (currency spec)', status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approval('1000000')] },
+      body: { name: 'Approve treasury transfers (currency spec)', status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approvalLimit(h, '1000000')] },
     });
     const own = decision.body.data.id as string;
     const res = await h.svc.http.post(DELEGATIONS, {
       token: h.tokens.admin,
-      body: { decisionId: own, status: 'ISSUED', delegationPathway: ['Matrix'], recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approval('100000')] },
+      body: { decisionId: own, status: 'ISSUED', delegationPathway: ['Matrix'], recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approvalLimit(h, '100000')] },
     });
     expect(res.status).toBe(200);
     const ask = (value: string, unit: string, at?: string) => h.svc.http.post(CHECK, { token: h.tokens.auditor, body: { decisionId: own, userId: manager, value, unit, ...(at ? { at } : {}) } });
@@ -315,12 +311,12 @@ describe('authority check (e2e)', () => {
     await pastInstant(before);
     const decision = await h.svc.http.post('/decision/v1/decisions', {
       token: h.tokens.admin,
-      body: { name: 'Write off receivables (deletion spec)', status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approval('1000000')] },
+      body: { name: 'Write off receivables (deletion spec)', status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approvalLimit(h, '1000000')] },
     });
     const own = decision.body.data.id as string;
     const res = await h.svc.http.post(DELEGATIONS, {
       token: h.tokens.admin,
-      body: { decisionId: own, status: 'ISSUED', delegationPathway: ['Matrix'], recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approval('100000')] },
+      body: { decisionId: own, status: 'ISSUED', delegationPathway: ['Matrix'], recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approvalLimit(h, '100000')] },
     });
     expect(res.status).toBe(200);
     const ask = (at?: string) => h.svc.http.post(CHECK, { token: h.tokens.auditor, body: { decisionId: own, userId: manager, value: '1', unit: 'USD', ...(at ? { at } : {}) } });
@@ -339,12 +335,12 @@ describe('authority check (e2e)', () => {
     await pastInstant(before);
     const decision = await h.svc.http.post('/decision/v1/decisions', {
       token: h.tokens.admin,
-      body: { name: 'Approve marketing budgets (list-at spec)', status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approval('1000000')] },
+      body: { name: 'Approve marketing budgets (list-at spec)', status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approvalLimit(h, '1000000')] },
     });
     const own = decision.body.data.id as string;
     const res = await h.svc.http.post(DELEGATIONS, {
       token: h.tokens.admin,
-      body: { decisionId: own, status: 'ISSUED', delegationPathway: ['Matrix'], recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approval('100000')] },
+      body: { decisionId: own, status: 'ISSUED', delegationPathway: ['Matrix'], recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approvalLimit(h, '100000')] },
     });
     const id = res.body.data[0].id as string;
     const issued = new Date().toISOString();
@@ -366,6 +362,117 @@ describe('authority check (e2e)', () => {
     expect(searched.body.data.data.map((d: { status: string }) => d.status)).toEqual(['ISSUED']);
     expect((await h.svc.http.get(`${DELEGATIONS}/${id}?at=${encodeURIComponent(issued)}`, { token: h.tokens.admin })).body.data.status).toBe('ISSUED');
     expectErrorBody(await h.svc.http.get(`${DELEGATIONS}?at=yesterday`, { token: h.tokens.admin }), 400);
+  });
+
+  describe("a person, position, group or authority type the tenant does not have: 404 naming the field", () => {
+    const NOBODY = '0190a000-0000-7000-8000-00000000dead';
+    /** Another tenant's record of each kind (Other Co's, as the decision area projects them). */
+    const theirs = { userId: '', positionId: '', groupId: '', authorityTypeId: '' };
+    let own = '';
+    let base: { decisionId: string; userId: string; value: string; unit: string };
+    const FIELDS = ['userId', 'positionId', 'groupId', 'authorityTypeId'] as const;
+    /** The check `base` with `field` naming `id` (a position instead of the person). */
+    const naming = (field: (typeof FIELDS)[number], id: string) => (field === 'positionId' ? { decisionId: own, positionId: id, value: '1', unit: 'USD' } : { ...base, [field]: id });
+    const fieldsOf = (res: { body: { errors?: { field: string }[] } }) => (res.body.errors ?? []).map((e) => e.field);
+
+    beforeAll(async () => {
+      // Other Co's seed has no position or group: one of each made by its admin.
+      const settings = httpClient(h.processes.settings.url);
+      const position = await settings.post('/settings/v1/positions', { token: h.tokens.otherAdmin, body: { positionName: 'Other Co buyer (authority spec)' } });
+      expect(position.status).toBe(200);
+      const groupType = (await settings.get('/settings/v1/group-types?limit=1', { token: h.tokens.otherAdmin })).body.data.data[0].id as string;
+      const group = await settings.post('/settings/v1/groups', { token: h.tokens.otherAdmin, body: { groupName: 'Other Co office (authority spec)', tenantGroupTypeId: groupType } });
+      expect(group.status).toBe(200);
+      // Each once it reached the decision area, by event; not also Demo Co's (a person may be a member of both).
+      const first = (table: string) =>
+        until(
+          async () => (await h.db.query<{ id: string }>(`SELECT id FROM decision.${table} WHERE tenant_id = $1 AND id NOT IN (SELECT id FROM decision.${table} WHERE tenant_id = $2) ORDER BY id LIMIT 1`, [h.other.id, h.demo.id]))[0]?.id,
+          `an Other Co record in decision.${table}`,
+          20_000,
+        );
+      theirs.userId = await first('user_projection');
+      theirs.positionId = await first('position_projection');
+      theirs.groupId = await first('group_projection');
+      theirs.authorityTypeId = await first('authority_type_projection');
+      const made = await ownDecision('Approve refunds (unknown records spec)', '1000000');
+      own = made.own;
+      await made.give({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approvalLimit(h, '100000')] });
+      base = { decisionId: own, userId: manager, value: '1', unit: 'USD' };
+    });
+
+    it('an allowed check is answered as before; a refused one of the tenant\'s records too (a type the decision does not hold is a reason, not a 404)', async () => {
+      const allowed = await check({ ...base, groupId: h.refs.groups.get('Finance')!, authorityTypeId: h.refs.authorityTypes.get('Approval')! });
+      expect(allowed).toMatchObject({ allowed: true, reasons: [], limit: { value: '100000', unit: 'USD', operator: '<=' }, heldVia: 'SPECIFIC_PERSONNEL' });
+      const notHeld = await check({ ...base, authorityTypeId: h.refs.authorityTypes.get('Signatory')! });
+      expect(notHeld).toMatchObject({ allowed: false, reasons: [expect.stringMatching(/does not hold that authority type$/)] });
+      expect((await check({ ...base, value: '100000.01' })).allowed).toBe(false);
+      // Someone of the tenant who holds nothing: refused, not unknown.
+      expect((await check({ ...base, userId: h.refs.users.get('auditor@demo.test')! })).allowed).toBe(false);
+    });
+
+    it.each(FIELDS)('%s: unknown, or another tenant\'s, in the check and in a batch', async (field) => {
+      for (const id of [NOBODY, theirs[field]]) {
+        const single = await h.svc.http.post(CHECK, { token: h.tokens.auditor, body: naming(field, id) });
+        expectErrorBody(single, 404);
+        expect(single.body.errors).toEqual([{ field, message: expect.stringContaining(`${id} not found`) }]);
+        const inBatch = await h.svc.http.post('/decision/v1/authority/check-batch', { token: h.tokens.auditor, body: { checks: [base, naming(field, id), base] } });
+        expectErrorBody(inBatch, 404);
+        expect(fieldsOf(inBatch)).toEqual([`checks.1.${field}`]);
+      }
+    });
+
+    it('a batch names every such field, in order, and only those', async () => {
+      const res = await h.svc.http.post('/decision/v1/authority/check-batch', {
+        token: h.tokens.auditor,
+        body: { checks: [base, { ...base, userId: NOBODY, groupId: theirs.groupId }, base, naming('positionId', theirs.positionId), { ...base, authorityTypeId: NOBODY }] },
+      });
+      expectErrorBody(res, 404);
+      expect(fieldsOf(res)).toEqual(['checks.1.userId', 'checks.1.groupId', 'checks.3.positionId', 'checks.4.authorityTypeId']);
+    });
+
+    it('"my authority" and holders: a userId, positionId or groupId (holders: groupId, authorityTypeId) the tenant does not have is a 404 naming the parameter', async () => {
+      const mine = (query: string) => h.svc.http.get(`/decision/v1/authority/decisions?limit=100${query}`, { token: h.tokens.auditor });
+      for (const [query, field] of [
+        [`&userId=${NOBODY}`, 'userId'],
+        [`&userId=${theirs.userId}`, 'userId'],
+        [`&positionId=${theirs.positionId}`, 'positionId'],
+        [`&userId=${manager}&groupId=${theirs.groupId}`, 'groupId'],
+      ]) {
+        const res = await mine(query);
+        expectErrorBody(res, 404);
+        expect(fieldsOf(res)).toEqual([field]);
+      }
+      // Of the tenant's records, nothing held is an empty page.
+      expect((await mine(`&userId=${manager}&at=2001-01-01T00:00:00.000Z`)).body.data.total).toBe(0);
+      expect((await mine(`&userId=${manager}`)).body.data.total).toBeGreaterThan(0);
+      const holders = (query: string) => h.svc.http.get(`/decision/v1/authority/holders?decisionId=${own}${query}`, { token: h.tokens.auditor });
+      expect((await holders(`&groupId=${h.refs.groups.get('Finance')!}`)).body.data.total).toBe(1);
+      for (const [query, field] of [
+        [`&groupId=${theirs.groupId}`, 'groupId'],
+        [`&authorityTypeId=${theirs.authorityTypeId}`, 'authorityTypeId'],
+      ]) {
+        const res = await holders(query);
+        expectErrorBody(res, 404);
+        expect(fieldsOf(res)).toEqual([field]);
+      }
+    });
+
+    it('a record deleted since is still one to ask about: a position deleted in settings answers as it stood, and refused now, never a 404', async () => {
+      const settings = httpClient(h.processes.settings.url);
+      const [position] = await h.db.query<{ id: string }>(`SELECT id FROM decision.position_projection WHERE tenant_id = $1 AND NOT is_deleted ORDER BY position_name DESC LIMIT 1`, [h.demo.id]);
+      const made = await ownDecision('Approve rebates (deleted position spec)', '1000000');
+      await made.give({ recipientType: 'POSITION_ONLY', delegationRecipients: [{ recipientPositionId: position.id }], delegationAuthorities: [approvalLimit(h, '50000')] });
+      const ask = (at?: string) => h.svc.http.post(CHECK, { token: h.tokens.auditor, body: { decisionId: made.own, positionId: position.id, value: '1', unit: 'USD', ...(at ? { at } : {}) } });
+      const held = new Date().toISOString();
+      await pastInstant(held);
+      expect((await ask()).body.data.allowed).toBe(true);
+      expect((await settings.delete('/settings/v1/positions', { token: h.tokens.admin, body: { ids: [position.id] } })).status).toBe(200);
+      await until(async () => (await h.db.query<{ is_deleted: boolean }>(`SELECT is_deleted FROM decision.position_projection WHERE id = $1`, [position.id]))[0].is_deleted, 'the deleted position in the decision area', 20_000);
+      const now = await ask();
+      expect(now.status).toBe(200);
+      expect(now.body.data.allowed).toBe(false);
+      expect((await ask(held)).body.data).toMatchObject({ allowed: true, limit: { value: '50000' } });
+    });
   });
 
   it('400 without a subject or with both, a bad value or an unknown field; 404 for an unknown or another tenant\'s decision', async () => {

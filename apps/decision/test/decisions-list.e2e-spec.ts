@@ -1,5 +1,6 @@
 import { expectErrorBody, HttpResult, ISO, startHarness, until } from '@ddm/testing';
 import { decisionApp, DecisionHarness } from './fixtures/decision-app';
+import { approvalLimit } from './fixtures/limits';
 
 const PATH = '/decision/v1/decisions';
 const SEARCH_PATH = `${PATH}/global-search`;
@@ -72,14 +73,6 @@ describe('decisions list and global search (e2e, real Postgres and NATS)', () =>
     }
   }
 
-  const approval = (value: string) => ({
-    authorityTypeId: h.refs.authorityTypes.get('Approval')!,
-    authorityLimit: 'Primary',
-    authorityLimitValueType: 'Currency',
-    authorityLimitOperator: '<=',
-    authorityLimitValue: value,
-    authorityLimitValueUnit: 'USD',
-  });
   const signatory = (valueType: string, value: string | null, unit: string | null) => ({
     authorityTypeId: h.refs.authorityTypes.get('Signatory')!,
     authorityLimit: 'Primary',
@@ -116,7 +109,7 @@ describe('decisions list and global search (e2e, real Postgres and NATS)', () =>
       categoryId: category('Procurement'),
       decisionGroups: [group('Finance')],
       status: 'PUBLISHED',
-      decisionAuthorities: [approval('1000')],
+      decisionAuthorities: [approvalLimit(h, '1000')],
     });
     fx.bravo = await made({
       name: BRAVO,
@@ -125,7 +118,7 @@ describe('decisions list and global search (e2e, real Postgres and NATS)', () =>
       decisionGroups: [group('Legal')],
       ownerId: user('manager@demo.test'),
       delegable: false,
-      decisionAuthorities: [approval('200000')],
+      decisionAuthorities: [approvalLimit(h, '200000')],
     });
     fx.charlie = await made({
       name: CHARLIE,
@@ -141,7 +134,7 @@ describe('decisions list and global search (e2e, real Postgres and NATS)', () =>
       description: 'Widget ZEPHYR rollout',
       sectionId: section('Operations'),
       categoryId: category('Facilities'),
-      decisionAuthorities: [approval('30000'), signatory('Percentage', '50', null)],
+      decisionAuthorities: [approvalLimit(h, '30000'), signatory('Percentage', '50', null)],
     });
     // Would match most filters below, were it not deleted.
     fx.foxtrot = await made({
@@ -151,7 +144,7 @@ describe('decisions list and global search (e2e, real Postgres and NATS)', () =>
       categoryId: category('Procurement'),
       decisionGroups: [group('Finance'), group('Legal')],
       status: 'PUBLISHED',
-      decisionAuthorities: [approval('1500'), signatory('Authorized', null, null)],
+      decisionAuthorities: [approvalLimit(h, '1500'), signatory('Authorized', null, null)],
     });
     expect((await h.svc.http.delete(`${PATH}/${fx.foxtrot.id}`, { token: h.tokens.admin })).status).toBe(200);
     // Charlie is the last one changed: DRAFT -> PUBLISHED -> ARCHIVED.

@@ -1,5 +1,6 @@
 import { expectErrorBody, ISO, startHarness, UUID7 } from '@ddm/testing';
 import { announcedDocument, decisionApp, DecisionHarness } from './fixtures/decision-app';
+import { approvalLimit } from './fixtures/limits';
 
 const PATH = '/decision/v1/decisions';
 
@@ -22,15 +23,6 @@ describe('decisions (e2e, real Postgres and NATS, auth and settings as child pro
   const post = (body: object, token = h.tokens.admin) => h.svc.http.post(PATH, { token, body });
   const get = (id: string, token = h.tokens.admin) => h.svc.http.get(`${PATH}/${id}`, { token });
   const patch = (id: string, body: object, token = h.tokens.admin) => h.svc.http.patch(`${PATH}/${id}`, { token, body });
-  const approval = (value: string, extra: object = {}) => ({
-    authorityTypeId: h.refs.authorityTypes.get('Approval')!,
-    authorityLimit: 'Primary',
-    authorityLimitValueType: 'Currency',
-    authorityLimitOperator: '<=',
-    authorityLimitValue: value,
-    authorityLimitValueUnit: 'USD',
-    ...extra,
-  });
   const made = async (body: object, token = h.tokens.admin) => {
     const res = await post(body, token);
     expect(res.status).toBe(200);
@@ -62,7 +54,7 @@ describe('decisions (e2e, real Postgres and NATS, auth and settings as child pro
       roleEnabled: false,
       delegationPathway: ['Matrix', 'Direct Line'],
       decisionGroups: [{ groupId: h.refs.groups.get('Finance') }, { groupId: h.refs.groups.get('Legal') }],
-      decisionAuthorities: [approval('500000'), { authorityTypeId: h.refs.authorityTypes.get('Signatory'), authorityLimit: 'Primary', authorityLimitValueType: 'Authorized' }],
+      decisionAuthorities: [approvalLimit(h, '500000'), { authorityTypeId: h.refs.authorityTypes.get('Signatory'), authorityLimit: 'Primary', authorityLimitValueType: 'Authorized' }],
       decisionDocuments: [{ documentId, isPinned: true }],
     });
     expect(res.status).toBe(200);
@@ -172,14 +164,14 @@ describe('decisions (e2e, real Postgres and NATS, auth and settings as child pro
       [{ name: 'x'.repeat(151) }, 'name'],
       [{ name: '' }, 'name'],
       [{}, 'name'],
-      [{ name: 'Bad type', decisionAuthorities: [approval('10', { authorityLimitValueType: 'Money' })] }, 'decisionAuthorities.0.authorityLimitValueType'],
-      [{ name: 'No unit', decisionAuthorities: [approval('10', { authorityLimitValueUnit: null })] }, 'decisionAuthorities.0.authorityLimitValueUnit'],
-      [{ name: 'Bad unit', decisionAuthorities: [approval('10', { authorityLimitValueUnit: 'XYZ' })] }, 'decisionAuthorities.0.authorityLimitValueUnit'],
-      [{ name: 'Bad value', decisionAuthorities: [approval('ten')] }, 'decisionAuthorities.0.authorityLimitValue'],
-      [{ name: 'Bad operator', decisionAuthorities: [approval('10', { authorityLimitOperator: '>' })] }, 'decisionAuthorities.0.authorityLimitOperator'],
-      [{ name: 'Percent', decisionAuthorities: [approval('120', { authorityLimitValueType: 'Percentage', authorityLimitValueUnit: null })] }, 'decisionAuthorities.0.authorityLimitValue'],
-      [{ name: 'Time', decisionAuthorities: [approval('3', { authorityLimitValueType: 'Time', authorityLimitValueUnit: 'Weeks' })] }, 'decisionAuthorities.0.authorityLimitValueUnit'],
-      [{ name: 'Authorized with value', decisionAuthorities: [approval('3', { authorityLimitValueType: 'Authorized', authorityLimitValueUnit: null })] }, 'decisionAuthorities.0.authorityLimitValue'],
+      [{ name: 'Bad type', decisionAuthorities: [approvalLimit(h, '10', { authorityLimitValueType: 'Money' })] }, 'decisionAuthorities.0.authorityLimitValueType'],
+      [{ name: 'No unit', decisionAuthorities: [approvalLimit(h, '10', { authorityLimitValueUnit: null })] }, 'decisionAuthorities.0.authorityLimitValueUnit'],
+      [{ name: 'Bad unit', decisionAuthorities: [approvalLimit(h, '10', { authorityLimitValueUnit: 'XYZ' })] }, 'decisionAuthorities.0.authorityLimitValueUnit'],
+      [{ name: 'Bad value', decisionAuthorities: [approvalLimit(h, 'ten')] }, 'decisionAuthorities.0.authorityLimitValue'],
+      [{ name: 'Bad operator', decisionAuthorities: [approvalLimit(h, '10', { authorityLimitOperator: '>' })] }, 'decisionAuthorities.0.authorityLimitOperator'],
+      [{ name: 'Percent', decisionAuthorities: [approvalLimit(h, '120', { authorityLimitValueType: 'Percentage', authorityLimitValueUnit: null })] }, 'decisionAuthorities.0.authorityLimitValue'],
+      [{ name: 'Time', decisionAuthorities: [approvalLimit(h, '3', { authorityLimitValueType: 'Time', authorityLimitValueUnit: 'Weeks' })] }, 'decisionAuthorities.0.authorityLimitValueUnit'],
+      [{ name: 'Authorized with value', decisionAuthorities: [approvalLimit(h, '3', { authorityLimitValueType: 'Authorized', authorityLimitValueUnit: null })] }, 'decisionAuthorities.0.authorityLimitValue'],
       [{ name: 'Unknown field', colour: 'red' }, 'colour'],
       [{ name: 'Bad pathway', delegationPathway: ['Sideways'] }, 'delegationPathway'],
       [{ name: 'Bad status', status: 'ARCHIVED' }, 'status'],
@@ -208,7 +200,7 @@ describe('decisions (e2e, real Postgres and NATS, auth and settings as child pro
       [{ categoryId: unknown }, 'categoryId'],
       [{ ownerId: unknown }, 'ownerId'],
       [{ decisionGroups: [{ groupId: h.refs.groups.get('Finance') }, { groupId: unknown }] }, 'decisionGroups.1.groupId'],
-      [{ decisionAuthorities: [approval('1', { authorityTypeId: unknown })] }, 'decisionAuthorities.0.authorityTypeId'],
+      [{ decisionAuthorities: [approvalLimit(h, '1', { authorityTypeId: unknown })] }, 'decisionAuthorities.0.authorityTypeId'],
     ];
     for (const [extra, field] of cases) {
       const res = await post({ name: `Unknown ${field}`, ...extra });
@@ -231,7 +223,7 @@ describe('decisions (e2e, real Postgres and NATS, auth and settings as child pro
   });
 
   it('changes the fields given; lists replace what the decision had; status moves are checked (409 naming both states)', async () => {
-    const d = await made({ name: 'To change', decisionGroups: [{ groupId: h.refs.groups.get('Finance') }], decisionAuthorities: [approval('1000')] });
+    const d = await made({ name: 'To change', decisionGroups: [{ groupId: h.refs.groups.get('Finance') }], decisionAuthorities: [approvalLimit(h, '1000')] });
     const res = await patch(d.id, { description: 'Now described', decisionGroups: [{ groupId: h.refs.groups.get('Legal') }], status: 'PUBLISHED' });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ name: 'To change', description: 'Now described', status: 'PUBLISHED' });
@@ -356,7 +348,7 @@ describe('decisions (e2e, real Postgres and NATS, auth and settings as child pro
   });
 
   it('publishes the decision on every change with the version, groups and authorities', async () => {
-    const d = await made({ name: 'Announced', decisionGroups: [{ groupId: h.refs.groups.get('Finance') }], decisionAuthorities: [approval('250')] });
+    const d = await made({ name: 'Announced', decisionGroups: [{ groupId: h.refs.groups.get('Finance') }], decisionAuthorities: [approvalLimit(h, '250')] });
     await patch(d.id, { status: 'PUBLISHED' });
     const events = await eventsOf(d.id);
     expect(events.map((e) => e.subject)).toEqual(['evt.decision.decision.created', 'evt.decision.decision.updated']);

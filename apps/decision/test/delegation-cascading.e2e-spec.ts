@@ -1,6 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { startHarness } from '@ddm/testing';
 import { decisionApp, DecisionHarness } from './fixtures/decision-app';
+import { approvalLimit } from './fixtures/limits';
 import { DelegationRowSpec, insertDelegationRows } from './fixtures/decision-rows';
 
 const CHECK = '/decision/v1/delegations/check-cascading-updates';
@@ -22,15 +23,6 @@ describe('check-cascading-updates over a 1,111-delegation tree and a 10-deep cha
   let decisionId: string;
   let holder: string;
   let admin: string;
-  const approval = (value: string) => ({
-    authorityTypeId: h.refs.authorityTypes.get('Approval')!,
-    authorityLimit: 'Primary',
-    authorityLimitValueType: 'Currency',
-    authorityLimitOperator: '<=',
-    authorityLimitValue: value,
-    authorityLimitValueUnit: 'USD',
-    redelegable: true,
-  });
   const check = async (body: object) => {
     const res = await h.svc.http.patch(CHECK, { token: h.tokens.admin, body });
     expect(res.status).toBe(200);
@@ -45,7 +37,7 @@ describe('check-cascading-updates over a 1,111-delegation tree and a 10-deep cha
     holder = h.refs.users.get('manager@demo.test')!;
     const res = await h.svc.http.post('/decision/v1/decisions', {
       token: h.tokens.admin,
-      body: { name: 'Approve investments (cascading spec)', status: 'PUBLISHED', delegationPathway: ['Matrix', 'Direct Line'], decisionAuthorities: [{ ...approval('1000000'), redelegable: undefined }] },
+      body: { name: 'Approve investments (cascading spec)', status: 'PUBLISHED', delegationPathway: ['Matrix', 'Direct Line'], decisionAuthorities: [approvalLimit(h, '1000000')] },
     });
     expect(res.status).toBe(200);
     decisionId = res.body.data.id;
@@ -69,7 +61,7 @@ describe('check-cascading-updates over a 1,111-delegation tree and a 10-deep cha
     const display = await displayIds(rows.map((r) => r.id));
 
     const started = Date.now();
-    const res = await check({ parentDelegationId: root.id, updatedDelegationAuthorities: [approval('5500')] });
+    const res = await check({ parentDelegationId: root.id, updatedDelegationAuthorities: [approvalLimit(h, '5500', { redelegable: true })] });
     const elapsed = Date.now() - started;
     // Children 6..10 (6,000 .. 10,000) exceed 5,500; everything below them breaks Parent.
     const broken = children.filter((c) => Number(c.value) > 5500);
@@ -91,7 +83,7 @@ describe('check-cascading-updates over a 1,111-delegation tree and a 10-deep cha
     expect(elapsed).toBeLessThan(30_000); // a sanity bound, not the benchmark (npm run bench -- delegations)
 
     // A proposal that breaks nothing, and a pathway outside every child's: all 1,110 descendants, the children by Pathway.
-    expect((await check({ parentDelegationId: root.id, updatedDelegationAuthorities: [approval('10000')] })).numberOfChildDelegationsInvalidated).toBe(0);
+    expect((await check({ parentDelegationId: root.id, updatedDelegationAuthorities: [approvalLimit(h, '10000', { redelegable: true })] })).numberOfChildDelegationsInvalidated).toBe(0);
     const pathway = await check({ parentDelegationId: root.id, updatedPathwayOptions: ['Direct Line'] });
     expect(pathway.numberOfChildDelegationsInvalidated).toBe(1110);
     expect(pathway.childDelegationsAffected.filter((a) => a.depth === 1).every((a) => a.invalidFields.join() === 'Pathway')).toBe(true);
@@ -111,13 +103,13 @@ describe('check-cascading-updates over a 1,111-delegation tree and a 10-deep cha
     await insertDelegationRows(h.db.query.bind(h.db), h.demo.id, h.refs, decisionId, rows);
     const display = await displayIds(rows.map((r) => r.id));
     const [top, ...chain] = rows;
-    const res = await check({ parentDelegationId: top.id, updatedDelegationAuthorities: [approval('9850')] });
+    const res = await check({ parentDelegationId: top.id, updatedDelegationAuthorities: [approvalLimit(h, '9850', { redelegable: true })] });
     expect(res.childDelegationsAffected).toEqual(
       chain.map((r, i) => ({ id: r.id, delegationDisplayId: display.get(r.id)!, depth: i + 1, invalidFields: i === 0 ? ['Authority'] : ['Parent'] })),
     );
     // Narrowing the fifth link: only the five below it, depths 1..5 from it.
     const fifth = chain[4];
-    const mid = await check({ parentDelegationId: fifth.id, updatedDelegationAuthorities: [approval('9000')] });
+    const mid = await check({ parentDelegationId: fifth.id, updatedDelegationAuthorities: [approvalLimit(h, '9000', { redelegable: true })] });
     expect(mid.childDelegationsAffected.map((a) => [a.id, a.depth])).toEqual(chain.slice(5).map((r, i) => [r.id, i + 1]));
     expect(mid.childDelegationsAffected[0].invalidFields).toEqual(['Authority']);
   }, 60_000);

@@ -1,5 +1,6 @@
 import { expectErrorBody, startHarness, until, UUID7 } from '@ddm/testing';
 import { announcedDocument, decisionApp, DecisionHarness } from './fixtures/decision-app';
+import { approvalLimit } from './fixtures/limits';
 
 const DELEGATIONS = '/decision/v1/delegations';
 const UNKNOWN = '0190a000-0000-7000-8000-00000000dead';
@@ -18,15 +19,6 @@ describe('delegations: changes after issue (e2e)', () => {
   let decisionId: string;
   let admin: string, manager: string, user: string, auditor: string;
 
-  const approval = (value: string, extra: object = {}) => ({
-    authorityTypeId: h.refs.authorityTypes.get('Approval')!,
-    authorityLimit: 'Primary',
-    authorityLimitValueType: 'Currency',
-    authorityLimitOperator: '<=',
-    authorityLimitValue: value,
-    authorityLimitValueUnit: 'USD',
-    ...extra,
-  });
   const to = (recipientUserId: string) => ({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId }] });
   const issue = async (body: object, token = h.tokens.admin) => {
     const res = await h.svc.http.post(DELEGATIONS, { token, body: { decisionId, status: 'ISSUED', ...body } });
@@ -39,9 +31,9 @@ describe('delegations: changes after issue (e2e)', () => {
     h.db.query<Outboxed>(`SELECT subject, payload FROM decision.outbox WHERE payload->>'delegationId' = $1 ORDER BY created_at, id`, [id]);
   /** root (manager, 5000, redelegable, Matrix + Direct Line) → child (user, 4000, redelegable) → grandchild (auditor, 3000). */
   const tree = async () => {
-    const root = await issue({ ...to(manager), delegationPathway: ['Matrix', 'Direct Line'], delegationAuthorities: [approval('5000', { redelegable: true })] });
-    const child = await issue({ parentDelegationId: root.id, ...to(user), delegationPathway: ['Matrix'], delegationAuthorities: [approval('4000', { redelegable: true })] }, h.tokens.manager);
-    const grandchild = await issue({ parentDelegationId: child.id, ...to(auditor), delegationPathway: ['Matrix'], delegationAuthorities: [approval('3000')] }, h.tokens.user);
+    const root = await issue({ ...to(manager), delegationPathway: ['Matrix', 'Direct Line'], delegationAuthorities: [approvalLimit(h, '5000', { redelegable: true })] });
+    const child = await issue({ parentDelegationId: root.id, ...to(user), delegationPathway: ['Matrix'], delegationAuthorities: [approvalLimit(h, '4000', { redelegable: true })] }, h.tokens.manager);
+    const grandchild = await issue({ parentDelegationId: child.id, ...to(auditor), delegationPathway: ['Matrix'], delegationAuthorities: [approvalLimit(h, '3000')] }, h.tokens.user);
     return { root, child, grandchild };
   };
 
@@ -55,7 +47,7 @@ describe('delegations: changes after issue (e2e)', () => {
         status: 'PUBLISHED',
         delegationPathway: ['Matrix', 'Direct Line', 'Down-Line'],
         decisionGroups: [{ groupId: h.refs.groups.get('Finance') }],
-        decisionAuthorities: [approval('1000000')],
+        decisionAuthorities: [approvalLimit(h, '1000000')],
       },
     });
     expect(res.status).toBe(200);
@@ -68,7 +60,7 @@ describe('delegations: changes after issue (e2e)', () => {
       const { root, child } = await tree();
       const documentId = await announcedDocument(h, h.demo.id);
       const before = await eventsOf(child.id);
-      const res = await patch(child.id, { delegationAuthorities: [approval('3500', { redelegable: true })], effectiveDate: '2030-01-01T00:00:00.000Z', delegationDocuments: [{ documentId, isPinned: true }] }, h.tokens.manager);
+      const res = await patch(child.id, { delegationAuthorities: [approvalLimit(h, '3500', { redelegable: true })], effectiveDate: '2030-01-01T00:00:00.000Z', delegationDocuments: [{ documentId, isPinned: true }] }, h.tokens.manager);
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({ id: child.id, parentDelegationId: root.id, status: 'ISSUED', effectiveDate: '2030-01-01T00:00:00.000Z', isNoExpiration: true, isInvalid: false });
       expect(res.body.data.delegationAuthorities[0]).toMatchObject({ authorityLimitValue: '3500', redelegable: true });
@@ -82,7 +74,7 @@ describe('delegations: changes after issue (e2e)', () => {
 
     it('refuses terms beyond the parent (400 naming the field), and only the fields it changes are checked', async () => {
       const { child } = await tree();
-      const above = await patch(child.id, { delegationAuthorities: [approval('5000.01', { redelegable: true })] });
+      const above = await patch(child.id, { delegationAuthorities: [approvalLimit(h, '5000.01', { redelegable: true })] });
       expectErrorBody(above, 400);
       expect(above.body.errors.map((e: { field: string }) => e.field)).toContain('delegationAuthorities.0.authorityLimitValue');
       const later = await patch(child.id, { expirationDate: '2099-01-01T00:00:00.000Z' });
@@ -96,20 +88,20 @@ describe('delegations: changes after issue (e2e)', () => {
 
     it("a change that breaks its own descendants is a 409 listing them; with cascade: true it is made and they are marked invalid", async () => {
       const { child, grandchild } = await tree();
-      const refused = await patch(child.id, { delegationAuthorities: [approval('2000', { redelegable: true })] });
+      const refused = await patch(child.id, { delegationAuthorities: [approvalLimit(h, '2000', { redelegable: true })] });
       expectErrorBody(refused, 409);
       expect(refused.body.message).toMatch(/would make 1 delegation\(s\) below/);
       expect(refused.body.errors).toEqual([{ field: `childDelegations.${grandchild.id}`, message: 'would break Authority (depth 1)' }]);
       expect((await get(child.id)).delegationAuthorities[0].authorityLimitValue).toBe('4000');
       expect((await get(grandchild.id)).isInvalid).toBe(false);
 
-      const made = await patch(child.id, { delegationAuthorities: [approval('2000', { redelegable: true })], cascade: true });
+      const made = await patch(child.id, { delegationAuthorities: [approvalLimit(h, '2000', { redelegable: true })], cascade: true });
       expect(made.status).toBe(200);
       expect(made.body.data.delegationAuthorities[0].authorityLimitValue).toBe('2000');
       expect(await get(grandchild.id)).toMatchObject({ isInvalid: true, invalidFields: ['Authority'] });
       expect((await eventsOf(grandchild.id)).map((e) => e.subject)).toContain('evt.decision.delegation.invalidated');
       // Widening again mends it.
-      expect((await patch(child.id, { delegationAuthorities: [approval('3000', { redelegable: true })] })).status).toBe(200);
+      expect((await patch(child.id, { delegationAuthorities: [approvalLimit(h, '3000', { redelegable: true })] })).status).toBe(200);
       expect(await get(grandchild.id)).toMatchObject({ isInvalid: false, invalidFields: [] });
     });
 
@@ -142,7 +134,7 @@ describe('delegations: changes after issue (e2e)', () => {
   describe('GET /delegations/{id}/changelog', () => {
     it('every change is a revision with its reviser and the fields it changed; paged and sorted; the id is a delegation history id', async () => {
       const { child } = await tree();
-      expect((await patch(child.id, { delegationAuthorities: [approval('3500', { redelegable: true })] }, h.tokens.manager)).status).toBe(200);
+      expect((await patch(child.id, { delegationAuthorities: [approvalLimit(h, '3500', { redelegable: true })] }, h.tokens.manager)).status).toBe(200);
       expect((await h.svc.http.post(`${DELEGATIONS}/${child.id}/suspend`, { token: h.tokens.admin, body: {} })).status).toBe(200);
       const res = await h.svc.http.get(`${DELEGATIONS}/${child.id}/changelog?limit=2`, { token: h.tokens.admin });
       expect(res.status).toBe(200);
@@ -179,7 +171,7 @@ describe('delegations: changes after issue (e2e)', () => {
       const issuedAt = new Date().toISOString();
       await new Promise((r) => setTimeout(r, 5));
       expect((await h.svc.http.post(`${DELEGATIONS}/${child.id}/suspend`, { token: h.tokens.admin, body: {} })).status).toBe(200);
-      expect((await patch(child.id, { delegationAuthorities: [approval('3500', { redelegable: true })] }, h.tokens.manager)).status).toBe(200);
+      expect((await patch(child.id, { delegationAuthorities: [approvalLimit(h, '3500', { redelegable: true })] }, h.tokens.manager)).status).toBe(200);
       const at = (instant: string) => h.svc.http.get(`${DELEGATIONS}/${child.id}?at=${encodeURIComponent(instant)}`, { token: h.tokens.admin });
       const then = await at(issuedAt);
       expect(then.status).toBe(200);
@@ -201,7 +193,7 @@ describe('delegations: changes after issue (e2e)', () => {
     beforeAll(async () => {
       const res = await h.svc.http.post('/decision/v1/decisions', {
         token: h.tokens.admin,
-        body: { name: 'Sign leases (roles spec)', status: 'PUBLISHED', roleEnabled: true, delegationPathway: ['Matrix'], decisionAuthorities: [approval('100000')] },
+        body: { name: 'Sign leases (roles spec)', status: 'PUBLISHED', roleEnabled: true, delegationPathway: ['Matrix'], decisionAuthorities: [approvalLimit(h, '100000')] },
       });
       expect(res.status).toBe(200);
       roleDecisionId = res.body.data.id;
@@ -213,8 +205,8 @@ describe('delegations: changes after issue (e2e)', () => {
     };
 
     it("lists the tenant's decision roles with how the delegation fills each; PATCH sets one, with isCascade on every delegation below; roles-history reads a revision", async () => {
-      const root = await issueWithRoles({ ...to(manager), delegationAuthorities: [approval('5000', { redelegable: true })] });
-      const child = await issueWithRoles({ parentDelegationId: root.id, ...to(user), delegationAuthorities: [approval('1000')] }, h.tokens.manager);
+      const root = await issueWithRoles({ ...to(manager), delegationAuthorities: [approvalLimit(h, '5000', { redelegable: true })] });
+      const child = await issueWithRoles({ parentDelegationId: root.id, ...to(user), delegationAuthorities: [approvalLimit(h, '1000')] }, h.tokens.manager);
       const informed = h.refs.decisionRoles.get('Informed')!;
       const list = await h.svc.http.get(`${DELEGATIONS}/${root.id}/roles?limit=100`, { token: h.tokens.admin });
       expect(list.status).toBe(200);
@@ -253,7 +245,7 @@ describe('delegations: changes after issue (e2e)', () => {
     });
 
     it('400 for a designee that does not fit its type, 404 for an unknown role or designee, 403 for who may not manage it, 409 when the decision takes no roles', async () => {
-      const root = await issueWithRoles({ ...to(manager), delegationAuthorities: [approval('5000')] });
+      const root = await issueWithRoles({ ...to(manager), delegationAuthorities: [approvalLimit(h, '5000')] });
       const informed = h.refs.decisionRoles.get('Informed')!;
       const set = (id: string, roleId: string, body: object, token = h.tokens.admin) => h.svc.http.patch(`${DELEGATIONS}/${id}/roles/${roleId}`, { token, body });
       const misfit = await set(root.id, informed, { designeeRecipientType: 'POSITION_ONLY', roleDesignees: [{ designeeUserId: auditor }] });
@@ -263,7 +255,7 @@ describe('delegations: changes after issue (e2e)', () => {
       expectErrorBody(await set(root.id, informed, { designeeRecipientType: 'SPECIFIC_PERSONNEL', roleDesignees: [{ designeeUserId: UNKNOWN }] }), 404);
       expectErrorBody(await set(root.id, informed, { roleStatus: 'ACTIVE' }, h.tokens.user), 403);
       expectErrorBody(await set(root.id, informed, { roleStatus: 'MAYBE' }), 400);
-      const plain = await issue({ ...to(manager), delegationAuthorities: [approval('10')] });
+      const plain = await issue({ ...to(manager), delegationAuthorities: [approvalLimit(h, '10')] });
       const refused = await set(plain.id, informed, { roleStatus: 'ACTIVE' });
       expectErrorBody(refused, 409);
       expect(refused.body.message).toMatch(/roleEnabled/);
@@ -274,7 +266,7 @@ describe('delegations: changes after issue (e2e)', () => {
       const informed = h.refs.decisionRoles.get('Informed')!;
       const consulted = h.refs.decisionRoles.get('Consulted')!;
       const set = (id: string, roleId: string, body: object) => h.svc.http.patch(`${DELEGATIONS}/${id}/roles/${roleId}`, { token: h.tokens.admin, body });
-      const draft = await issueWithRoles({ status: 'DRAFT', ...to(manager), delegationAuthorities: [approval('5000')] });
+      const draft = await issueWithRoles({ status: 'DRAFT', ...to(manager), delegationAuthorities: [approvalLimit(h, '5000')] });
       expect((await set(draft.id, informed, { designeeRecipientType: 'SPECIFIC_PERSONNEL', roleDesignees: [{ designeeUserId: auditor }], roleStatus: 'ACTIVE' })).status).toBe(200);
       expect((await set(draft.id, consulted, { roleStatus: 'INACTIVE' })).status).toBe(200);
       // A draft announces nothing, not even its roles.
@@ -315,7 +307,7 @@ describe('delegations: changes after issue (e2e)', () => {
   describe('PATCH /delegations/bulk-delete', () => {
     it('deletes the named ones and, with cascadeToChildDelegations, their subtrees; without it a 409; counts what it deleted', async () => {
       const { root, child, grandchild } = await tree();
-      const lone = await issue({ ...to(auditor), delegationAuthorities: [approval('10')] });
+      const lone = await issue({ ...to(auditor), delegationAuthorities: [approvalLimit(h, '10')] });
       const orphaning = await h.svc.http.patch(`${DELEGATIONS}/bulk-delete`, { token: h.tokens.admin, body: { delegationIds: [child.id, lone.id] } });
       expectErrorBody(orphaning, 409);
       expect(orphaning.body.errors).toEqual([{ field: `childDelegations.${grandchild.id}`, message: 'is a descendant of a named delegation' }]);
@@ -341,7 +333,7 @@ describe('delegations: changes after issue (e2e)', () => {
 
     it('all or nothing: an unknown or another tenant\'s id is a 404 naming it, one the caller may not manage a 403; nothing changes', async () => {
       const { root } = await tree();
-      const mine = await issue({ ...to(auditor), delegationAuthorities: [approval('10')] });
+      const mine = await issue({ ...to(auditor), delegationAuthorities: [approvalLimit(h, '10')] });
       const missing = await h.svc.http.patch(`${DELEGATIONS}/bulk-delete`, { token: h.tokens.admin, body: { delegationIds: [mine.id, UNKNOWN] } });
       expectErrorBody(missing, 404);
       expect(missing.body.message).toContain(UNKNOWN);
@@ -372,10 +364,10 @@ describe('delegations: changes after issue (e2e)', () => {
 
     it("reassigns each delegation the rules allow; a refused one (out of reach, ended) is a per-item error; an unknown one a 404 naming it, and no job", async () => {
       const { root, child } = await tree();
-      const revoked = await issue({ ...to(auditor), delegationAuthorities: [approval('10')] });
+      const revoked = await issue({ ...to(auditor), delegationAuthorities: [approvalLimit(h, '10')] });
       await h.svc.http.post(`${DELEGATIONS}/${revoked.id}/revoke`, { token: h.tokens.admin, body: {} });
       // child was handed on by manager along Matrix: anyone is in reach. A Direct Line-only child to auditor is not (auditor does not report to manager).
-      const direct = await issue({ parentDelegationId: root.id, ...to(user), delegationPathway: ['Direct Line'], delegationAuthorities: [approval('100')] }, h.tokens.manager);
+      const direct = await issue({ parentDelegationId: root.id, ...to(user), delegationPathway: ['Direct Line'], delegationAuthorities: [approvalLimit(h, '100')] }, h.tokens.manager);
       const unknown = await h.svc.http.patch(`${DELEGATIONS}/bulk-reassign-recipients`, {
         token: h.tokens.admin,
         body: { delegationIds: [child.id, UNKNOWN], recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: auditor }] },

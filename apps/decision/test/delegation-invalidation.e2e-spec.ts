@@ -1,5 +1,6 @@
 import { HttpClient, httpClient, startHarness, until } from '@ddm/testing';
 import { decisionApp, DecisionHarness } from './fixtures/decision-app';
+import { approvalLimit } from './fixtures/limits';
 
 const DELEGATIONS = '/decision/v1/delegations';
 
@@ -17,15 +18,6 @@ describe('delegation invalidation (e2e, auth and settings as child processes)', 
   let user: string, manager: string;
   let positionId: string;
 
-  const approval = (value: string, extra: object = {}) => ({
-    authorityTypeId: h.refs.authorityTypes.get('Approval')!,
-    authorityLimit: 'Primary',
-    authorityLimitValueType: 'Currency',
-    authorityLimitOperator: '<=',
-    authorityLimitValue: value,
-    authorityLimitValueUnit: 'USD',
-    ...extra,
-  });
   const issue = async (body: object, token = h.tokens.admin) => {
     const res = await h.svc.http.post(DELEGATIONS, { token, body: { decisionId, status: 'ISSUED', ...body } });
     expect(res.status).toBe(200);
@@ -60,7 +52,7 @@ describe('delegation invalidation (e2e, auth and settings as child processes)', 
         status: 'PUBLISHED',
         delegationPathway: ['Matrix', 'Direct Line'],
         decisionGroups: [{ groupId: h.refs.groups.get('Finance') }, { groupId: h.refs.groups.get('Legal') }],
-        decisionAuthorities: [approval('1000000')],
+        decisionAuthorities: [approvalLimit(h, '1000000')],
       },
     });
     expect(res.status).toBe(200);
@@ -70,7 +62,7 @@ describe('delegation invalidation (e2e, auth and settings as child processes)', 
 
   it('a person removed from a position in auth marks their PERSONNEL_IN_POSITION delegation invalid (Recipient), and valid again when they are back', async () => {
     await setPositions(user, [positionId]);
-    const d = await issue({ recipientType: 'PERSONNEL_IN_POSITION', delegationRecipients: [{ recipientUserId: user, recipientPositionId: positionId }], delegationAuthorities: [approval('1000')] });
+    const d = await issue({ recipientType: 'PERSONNEL_IN_POSITION', delegationRecipients: [{ recipientUserId: user, recipientPositionId: positionId }], delegationAuthorities: [approvalLimit(h, '1000')] });
     expect(await state(d.id)).toMatchObject({ isInvalid: false, invalidFields: [] });
 
     await setPositions(user, []);
@@ -98,8 +90,8 @@ describe('delegation invalidation (e2e, auth and settings as child processes)', 
 
   it('a group deleted in settings marks the delegations scoped to it invalid (Groups)', async () => {
     const legal = h.refs.groups.get('Legal')!;
-    const scoped = await issue({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationGroups: [{ groupId: legal }], delegationAuthorities: [approval('1000')] });
-    const other = await issue({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationGroups: [{ groupId: h.refs.groups.get('Finance') }], delegationAuthorities: [approval('1000')] });
+    const scoped = await issue({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationGroups: [{ groupId: legal }], delegationAuthorities: [approvalLimit(h, '1000')] });
+    const other = await issue({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationGroups: [{ groupId: h.refs.groups.get('Finance') }], delegationAuthorities: [approvalLimit(h, '1000')] });
     const res = await settings.patch(`/settings/v1/groups/${legal}`, { token: h.tokens.admin, body: { isDeleted: true, disableOption: 'NA' } });
     expect(res.status).toBe(200);
     await becomes(scoped.id, { isInvalid: true, invalidFields: ['Groups'] });
@@ -109,17 +101,17 @@ describe('delegation invalidation (e2e, auth and settings as child processes)', 
   });
 
   it("narrowing the decision's limit marks the delegations above it invalid (Authority) in the PATCH's transaction", async () => {
-    const big = await issue({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approval('900000')] });
-    const small = await issue({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approval('10')] });
-    const res = await h.svc.http.patch(`/decision/v1/decisions/${decisionId}`, { token: h.tokens.admin, body: { decisionAuthorities: [approval('500000')] } });
+    const big = await issue({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approvalLimit(h, '900000')] });
+    const small = await issue({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approvalLimit(h, '10')] });
+    const res = await h.svc.http.patch(`/decision/v1/decisions/${decisionId}`, { token: h.tokens.admin, body: { decisionAuthorities: [approvalLimit(h, '500000')] } });
     expect(res.status).toBe(200);
     expect(await state(big.id)).toMatchObject({ isInvalid: true, invalidFields: ['Authority'] });
     expect(await state(small.id)).toMatchObject({ isInvalid: false });
   });
 
   it('suspending a parent marks its children invalid (Parent); resuming it mends them', async () => {
-    const root = await issue({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationPathway: ['Direct Line'], delegationAuthorities: [approval('5000', { redelegable: true })] });
-    const child = await issue({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }], delegationPathway: ['Direct Line'], delegationAuthorities: [approval('100')] }, h.tokens.manager);
+    const root = await issue({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationPathway: ['Direct Line'], delegationAuthorities: [approvalLimit(h, '5000', { redelegable: true })] });
+    const child = await issue({ parentDelegationId: root.id, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }], delegationPathway: ['Direct Line'], delegationAuthorities: [approvalLimit(h, '100')] }, h.tokens.manager);
     expect((await h.svc.http.post(`${DELEGATIONS}/${root.id}/suspend`, { token: h.tokens.admin, body: {} })).status).toBe(200);
     expect(await state(child.id)).toMatchObject({ isInvalid: true, invalidFields: ['Parent'] });
     expect((await h.svc.http.post(`${DELEGATIONS}/${root.id}/resume`, { token: h.tokens.admin, body: {} })).status).toBe(200);

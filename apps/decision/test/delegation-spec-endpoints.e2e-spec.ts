@@ -1,5 +1,6 @@
 import { expectErrorBody, ISO, startHarness, until, UUID7 } from '@ddm/testing';
 import { announcedDocument, decisionApp, DecisionHarness } from './fixtures/decision-app';
+import { approvalLimit } from './fixtures/limits';
 
 const DELEGATIONS = '/decision/v1/delegations';
 const MAPPING_FIELDS = ['conditionDetails', 'conditionId', 'createdAt', 'delegationId', 'id', 'isActive', 'updatedAt'];
@@ -16,15 +17,6 @@ describe("delegations: the spec's operations (e2e, real Postgres and NATS)", () 
   let plainDecisionId: string;
   let manager: string, user: string, auditor: string;
 
-  const approval = (value: string, extra: object = {}) => ({
-    authorityTypeId: h.refs.authorityTypes.get('Approval')!,
-    authorityLimit: 'Primary',
-    authorityLimitValueType: 'Currency',
-    authorityLimitOperator: '<=',
-    authorityLimitValue: value,
-    authorityLimitValueUnit: 'USD',
-    ...extra,
-  });
   const to = (recipientUserId: string) => ({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId }] });
   const issue = async (body: object, token = h.tokens.admin) => {
     const res = await h.svc.http.post(DELEGATIONS, { token, body: { decisionId, status: 'ISSUED', ...body } });
@@ -34,7 +26,7 @@ describe("delegations: the spec's operations (e2e, real Postgres and NATS)", () 
   const newDecision = async (name: string, conditionEnabled: boolean) => {
     const res = await h.svc.http.post('/decision/v1/decisions', {
       token: h.tokens.admin,
-      body: { name, status: 'PUBLISHED', conditionEnabled, delegationPathway: ['Matrix', 'Direct Line', 'Down-Line'], decisionGroups: [{ groupId: h.refs.groups.get('Finance') }], decisionAuthorities: [approval('1000000')] },
+      body: { name, status: 'PUBLISHED', conditionEnabled, delegationPathway: ['Matrix', 'Direct Line', 'Down-Line'], decisionGroups: [{ groupId: h.refs.groups.get('Finance') }], decisionAuthorities: [approvalLimit(h, '1000000')] },
     });
     expect(res.status).toBe(200);
     return res.body.data.id as string;
@@ -51,7 +43,7 @@ describe("delegations: the spec's operations (e2e, real Postgres and NATS)", () 
   describe('conditions', () => {
     let delegationId: string;
     beforeAll(async () => {
-      delegationId = (await issue({ ...to(manager), delegationAuthorities: [approval('1000')] })).id;
+      delegationId = (await issue({ ...to(manager), delegationAuthorities: [approvalLimit(h, '1000')] })).id;
     });
 
     it('adds conditions (201), lists them as §2.1 mappings, and PATCH takes isActive as a boolean or "true"/"false"', async () => {
@@ -112,7 +104,7 @@ describe("delegations: the spec's operations (e2e, real Postgres and NATS)", () 
     it('refuses a name of 151 characters, a decision without conditions (409), a caller who may not manage it (403), an unknown condition (404)', async () => {
       expectErrorBody(await h.svc.http.post(`${DELEGATIONS}/${delegationId}/conditions`, { token: h.tokens.admin, body: { conditionName: 'x'.repeat(151) } }), 400);
       expect((await h.svc.http.post(`${DELEGATIONS}/${delegationId}/conditions`, { token: h.tokens.admin, body: { conditionName: 'x'.repeat(150) } })).status).toBe(201);
-      const plain = await h.svc.http.post(DELEGATIONS, { token: h.tokens.admin, body: { decisionId: plainDecisionId, ...to(manager), delegationAuthorities: [approval('10')] } });
+      const plain = await h.svc.http.post(DELEGATIONS, { token: h.tokens.admin, body: { decisionId: plainDecisionId, ...to(manager), delegationAuthorities: [approvalLimit(h, '10')] } });
       const refused = await h.svc.http.post(`${DELEGATIONS}/${plain.body.data[0].id}/conditions`, { token: h.tokens.admin, body: { conditionName: 'Any' } });
       expectErrorBody(refused, 409);
       expect(refused.body.message).toMatch(/conditionEnabled/);
@@ -126,15 +118,15 @@ describe("delegations: the spec's operations (e2e, real Postgres and NATS)", () 
     /** root (manager, 5000, redelegable) → a (user, 4000) and b (auditor, 1000) → a1 under a (auditor, 3000). */
     let root: { id: string }, a: { id: string; delegationDisplayId: string }, b: { id: string }, a1: { id: string; delegationDisplayId: string };
     beforeAll(async () => {
-      root = await issue({ ...to(manager), delegationPathway: ['Matrix', 'Direct Line'], delegationAuthorities: [approval('5000', { redelegable: true })] });
-      a = await issue({ parentDelegationId: root.id, ...to(user), delegationPathway: ['Matrix'], delegationAuthorities: [approval('4000', { redelegable: true })] }, h.tokens.manager);
-      b = await issue({ parentDelegationId: root.id, ...to(auditor), delegationPathway: ['Matrix'], delegationAuthorities: [approval('1000')] }, h.tokens.manager);
-      a1 = await issue({ parentDelegationId: a.id, ...to(auditor), delegationPathway: ['Matrix'], delegationAuthorities: [approval('3000')] }, h.tokens.user);
+      root = await issue({ ...to(manager), delegationPathway: ['Matrix', 'Direct Line'], delegationAuthorities: [approvalLimit(h, '5000', { redelegable: true })] });
+      a = await issue({ parentDelegationId: root.id, ...to(user), delegationPathway: ['Matrix'], delegationAuthorities: [approvalLimit(h, '4000', { redelegable: true })] }, h.tokens.manager);
+      b = await issue({ parentDelegationId: root.id, ...to(auditor), delegationPathway: ['Matrix'], delegationAuthorities: [approvalLimit(h, '1000')] }, h.tokens.manager);
+      a1 = await issue({ parentDelegationId: a.id, ...to(auditor), delegationPathway: ['Matrix'], delegationAuthorities: [approvalLimit(h, '3000')] }, h.tokens.user);
     });
     const check = (body: object) => h.svc.http.patch(`${DELEGATIONS}/check-cascading-updates`, { token: h.tokens.admin, body });
 
     it("narrowing the parent's limit invalidates the children above it and their subtree (Parent), by depth; nothing changes", async () => {
-      const res = await check({ parentDelegationId: root.id, updatedDelegationAuthorities: [approval('2000', { redelegable: true })] });
+      const res = await check({ parentDelegationId: root.id, updatedDelegationAuthorities: [approvalLimit(h, '2000', { redelegable: true })] });
       expect(res.status).toBe(200);
       expect(res.body.data).toEqual({
         numberOfChildDelegationsInvalidated: 2,
@@ -155,14 +147,14 @@ describe("delegations: the spec's operations (e2e, real Postgres and NATS)", () 
         [b.id, ['Pathway']],
         [a1.id, ['Parent']],
       ]);
-      const flagged = await check({ parentDelegationId: root.id, updatedDelegationAuthorities: [approval('5000', { redelegable: true, isInvalid: true })] });
+      const flagged = await check({ parentDelegationId: root.id, updatedDelegationAuthorities: [approvalLimit(h, '5000', { redelegable: true, isInvalid: true })] });
       expect(flagged.body.data.numberOfChildDelegationsInvalidated).toBe(3);
-      const fine = await check({ parentDelegationId: root.id, updatedDelegationAuthorities: [approval('4500', { redelegable: true })] });
+      const fine = await check({ parentDelegationId: root.id, updatedDelegationAuthorities: [approvalLimit(h, '4500', { redelegable: true })] });
       expect(fine.body.data).toEqual({ numberOfChildDelegationsInvalidated: 0, childDelegationsInvalidated: false, childDelegationsAffected: [] });
     });
 
     it("with only the decision's fields: every delegation of the decision against the narrowed decision (depth 1 = roots)", async () => {
-      const res = await check({ decisionId, updatedDecisionAuthorities: [approval('4500')] });
+      const res = await check({ decisionId, updatedDecisionAuthorities: [approvalLimit(h, '4500')] });
       expect(res.status).toBe(200);
       const byId = new Map(res.body.data.childDelegationsAffected.map((x: { id: string; depth: number; invalidFields: string[] }) => [x.id, [x.depth, x.invalidFields]]));
       expect(byId.get(root.id)).toEqual([1, ['Authority']]);
@@ -176,8 +168,8 @@ describe("delegations: the spec's operations (e2e, real Postgres and NATS)", () 
 
   describe('bulk-link-documents', () => {
     it("links every document to every delegation as a job; a pair already linked changes nothing; an unknown or another tenant's delegation is a 404 naming it, and no job", async () => {
-      const d1 = await issue({ ...to(manager), delegationAuthorities: [approval('10')] });
-      const d2 = await issue({ ...to(user), delegationAuthorities: [approval('10')] });
+      const d1 = await issue({ ...to(manager), delegationAuthorities: [approvalLimit(h, '10')] });
+      const d2 = await issue({ ...to(user), delegationAuthorities: [approvalLimit(h, '10')] });
       const docs = [await announcedDocument(h, h.demo.id), await announcedDocument(h, h.demo.id)];
       const unknown = '0190a000-0000-7000-8000-00000000dead';
       const run = async (delegationIds: string[]) => {

@@ -1,6 +1,7 @@
 import { expectErrorBody, httpClient, startHarness, until } from '@ddm/testing';
 import { ExpirySweep } from '../src/sweeps/expiry.sweep';
 import { decisionApp, DecisionHarness } from './fixtures/decision-app';
+import { approvalLimit } from './fixtures/limits';
 
 const DELEGATIONS = '/decision/v1/delegations';
 
@@ -22,15 +23,6 @@ describe('delegations (e2e, real Postgres and NATS)', () => {
 
   const post = (body: object, token = h.tokens.admin) => h.svc.http.post(DELEGATIONS, { token, body });
   const move = (id: string, action: string, token = h.tokens.admin) => h.svc.http.post(`${DELEGATIONS}/${id}/${action}`, { token, body: {} });
-  const approval = (value: string, extra: object = {}) => ({
-    authorityTypeId: h.refs.authorityTypes.get('Approval')!,
-    authorityLimit: 'Primary',
-    authorityLimitValueType: 'Currency',
-    authorityLimitOperator: '<=',
-    authorityLimitValue: value,
-    authorityLimitValueUnit: 'USD',
-    ...extra,
-  });
   const to = (recipientUserId: string) => ({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId }] });
   const issue = async (body: object, token = h.tokens.admin) => {
     const res = await post({ decisionId, status: 'ISSUED', ...body }, token);
@@ -50,7 +42,7 @@ describe('delegations (e2e, real Postgres and NATS)', () => {
         status: 'PUBLISHED',
         delegationPathway: ['Matrix', 'Direct Line', 'Down-Line', 'Functional'],
         decisionGroups: [{ groupId: h.refs.groups.get('Finance') }],
-        decisionAuthorities: [approval('500000')],
+        decisionAuthorities: [approvalLimit(h, '500000')],
       },
     });
     expect(res.status).toBe(200);
@@ -66,7 +58,7 @@ describe('delegations (e2e, real Postgres and NATS)', () => {
         status: 'ISSUED',
         delegationPathway: ['Direct Line', 'Down-Line', 'Matrix'],
         delegationGroups: [{ groupId: h.refs.groups.get('Finance') }],
-        delegationAuthorities: [approval('400000', { redelegable: true, redelegationLimitValue: '300000' })],
+        delegationAuthorities: [approvalLimit(h, '400000', { redelegable: true, redelegationLimitValue: '300000' })],
         isNoExpiration: true,
       });
       expect(res.status).toBe(200);
@@ -104,24 +96,24 @@ describe('delegations (e2e, real Postgres and NATS)', () => {
     });
 
     it('refuses limits above the decision (400 naming the field) and a caller without create:root_delegations (403)', async () => {
-      const over = await post({ decisionId, ...to(manager), delegationAuthorities: [approval('500000.01')] });
+      const over = await post({ decisionId, ...to(manager), delegationAuthorities: [approvalLimit(h, '500000.01')] });
       expectErrorBody(over, 400);
       expect(JSON.stringify(over.body)).toContain('delegationAuthorities.0.authorityLimitValue');
-      const denied = await post({ decisionId, ...to(manager), delegationAuthorities: [approval('1000')] }, h.tokens.user);
+      const denied = await post({ decisionId, ...to(manager), delegationAuthorities: [approvalLimit(h, '1000')] }, h.tokens.user);
       expectErrorBody(denied, 403);
-      const pathway = await post({ decisionId, ...to(manager), delegationPathway: ['Matrix'], delegationAuthorities: [approval('1000')] });
+      const pathway = await post({ decisionId, ...to(manager), delegationPathway: ['Matrix'], delegationAuthorities: [approvalLimit(h, '1000')] });
       expect(pathway.status).toBe(200);
     });
 
     it('gives one delegation per recipient in one request, and 404 names an unknown recipient', async () => {
-      const res = await post({ decisionId, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }, { recipientUserId: auditor }], delegationAuthorities: [approval('10')] });
+      const res = await post({ decisionId, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: user }, { recipientUserId: auditor }], delegationAuthorities: [approvalLimit(h, '10')] });
       expect(res.status).toBe(200);
       expect(res.body.data.map((d: { recipientUserId: string; status: string }) => [d.recipientUserId, d.status])).toEqual([
         [user, 'DRAFT'],
         [auditor, 'DRAFT'],
       ]);
       expect(await eventsOf(res.body.data[0].id)).toEqual([]); // a draft is not published
-      const unknown = await post({ decisionId, ...to('0190a000-0000-7000-8000-00000000dead'), delegationAuthorities: [approval('10')] });
+      const unknown = await post({ decisionId, ...to('0190a000-0000-7000-8000-00000000dead'), delegationAuthorities: [approvalLimit(h, '10')] });
       expectErrorBody(unknown, 404);
     });
   });
@@ -132,41 +124,41 @@ describe('delegations (e2e, real Postgres and NATS)', () => {
       root = await issue({
         ...to(manager),
         delegationPathway: ['Direct Line', 'Matrix'],
-        delegationAuthorities: [approval('400000', { redelegable: true, redelegationLimitValue: '300000' })],
+        delegationAuthorities: [approvalLimit(h, '400000', { redelegable: true, redelegationLimitValue: '300000' })],
         isNoExpiration: true,
       });
     });
 
     it("is issued by the parent's holder up to what the parent hands on, to a direct report along Direct Line", async () => {
-      const child = await issue({ parentDelegationId: root.id, ...to(user), delegationPathway: ['Direct Line'], delegationAuthorities: [approval('300000')] }, h.tokens.manager);
+      const child = await issue({ parentDelegationId: root.id, ...to(user), delegationPathway: ['Direct Line'], delegationAuthorities: [approvalLimit(h, '300000')] }, h.tokens.manager);
       expect(child).toMatchObject({ parentDelegationId: root.id, isRootDelegation: false, depth: 1, issuerType: 'SPECIFIC_PERSONNEL', issuerUserId: manager, recipientUserId: user, status: 'ISSUED' });
     });
 
     it('refuses a limit just above the cap, numerically (400 naming the field)', async () => {
-      const res = await post({ decisionId, parentDelegationId: root.id, status: 'ISSUED', ...to(user), delegationPathway: ['Direct Line'], delegationAuthorities: [approval('300000.000001')] }, h.tokens.manager);
+      const res = await post({ decisionId, parentDelegationId: root.id, status: 'ISSUED', ...to(user), delegationPathway: ['Direct Line'], delegationAuthorities: [approvalLimit(h, '300000.000001')] }, h.tokens.manager);
       expectErrorBody(res, 400);
       expect(JSON.stringify(res.body)).toContain('delegationAuthorities.0.authorityLimitValue');
     });
 
     it('refuses a recipient out of reach of the pathways, and takes them along Matrix', async () => {
-      const direct = await post({ decisionId, parentDelegationId: root.id, ...to(auditor), delegationPathway: ['Direct Line'], delegationAuthorities: [approval('1000')] }, h.tokens.manager);
+      const direct = await post({ decisionId, parentDelegationId: root.id, ...to(auditor), delegationPathway: ['Direct Line'], delegationAuthorities: [approvalLimit(h, '1000')] }, h.tokens.manager);
       expectErrorBody(direct, 400);
       expect(JSON.stringify(direct.body)).toContain('delegationRecipients.0');
-      const matrix = await post({ decisionId, parentDelegationId: root.id, ...to(auditor), delegationPathway: ['Matrix'], delegationAuthorities: [approval('1000')] }, h.tokens.manager);
+      const matrix = await post({ decisionId, parentDelegationId: root.id, ...to(auditor), delegationPathway: ['Matrix'], delegationAuthorities: [approvalLimit(h, '1000')] }, h.tokens.manager);
       expect(matrix.status).toBe(200);
     });
 
     it("refuses a pathway the parent does not have, and anyone who does not hold the parent (403)", async () => {
-      const pathway = await post({ decisionId, parentDelegationId: root.id, ...to(user), delegationPathway: ['Down-Line'], delegationAuthorities: [approval('1000')] }, h.tokens.manager);
+      const pathway = await post({ decisionId, parentDelegationId: root.id, ...to(user), delegationPathway: ['Down-Line'], delegationAuthorities: [approvalLimit(h, '1000')] }, h.tokens.manager);
       expectErrorBody(pathway, 400);
       expect(JSON.stringify(pathway.body)).toContain('delegationPathway');
-      const stranger = await post({ decisionId, parentDelegationId: root.id, ...to(user), delegationPathway: ['Matrix'], delegationAuthorities: [approval('1000')] }, h.tokens.auditor);
+      const stranger = await post({ decisionId, parentDelegationId: root.id, ...to(user), delegationPathway: ['Matrix'], delegationAuthorities: [approvalLimit(h, '1000')] }, h.tokens.auditor);
       expectErrorBody(stranger, 403);
     });
 
     it('refuses handing on what is not redelegable', async () => {
-      const fixed = await issue({ ...to(manager), delegationPathway: ['Matrix'], delegationAuthorities: [approval('1000')] });
-      const res = await post({ decisionId, parentDelegationId: fixed.id, ...to(user), delegationPathway: ['Matrix'], delegationAuthorities: [approval('1')] }, h.tokens.manager);
+      const fixed = await issue({ ...to(manager), delegationPathway: ['Matrix'], delegationAuthorities: [approvalLimit(h, '1000')] });
+      const res = await post({ decisionId, parentDelegationId: fixed.id, ...to(user), delegationPathway: ['Matrix'], delegationAuthorities: [approvalLimit(h, '1')] }, h.tokens.manager);
       expectErrorBody(res, 400);
       expect(JSON.stringify(res.body)).toContain('redelegable');
     });
@@ -174,7 +166,7 @@ describe('delegations (e2e, real Postgres and NATS)', () => {
 
   describe('status moves', () => {
     it('suspend and resume by the issuer, accept by the recipient only, and a forbidden move is a 409 naming both states', async () => {
-      const d = await issue({ ...to(manager), delegationAuthorities: [approval('100')] });
+      const d = await issue({ ...to(manager), delegationAuthorities: [approvalLimit(h, '100')] });
       expect((await move(d.id, 'suspend')).body.data.status).toBe('SUSPENDED');
       const again = await move(d.id, 'suspend');
       expectErrorBody(again, 409);
@@ -200,15 +192,15 @@ describe('delegations (e2e, real Postgres and NATS)', () => {
     });
 
     it('a draft is issued by its issuer; an unrelated Global User may not move it', async () => {
-      const [d] = (await post({ decisionId, ...to(manager), delegationAuthorities: [approval('100')] })).body.data;
+      const [d] = (await post({ decisionId, ...to(manager), delegationAuthorities: [approvalLimit(h, '100')] })).body.data;
       expectErrorBody(await move(d.id, 'issue', h.tokens.user), 403);
       expect((await move(d.id, 'issue')).body.data.status).toBe('ISSUED');
     });
 
     it('revoking a delegation revokes its whole subtree in one move, one event each', async () => {
-      const root = await issue({ ...to(manager), delegationPathway: ['Direct Line', 'Matrix'], delegationAuthorities: [approval('5000', { redelegable: true })] });
-      const child = await issue({ parentDelegationId: root.id, ...to(user), delegationPathway: ['Matrix'], delegationAuthorities: [approval('4000', { redelegable: true })] }, h.tokens.manager);
-      const grandchild = await issue({ parentDelegationId: child.id, ...to(auditor), delegationPathway: ['Matrix'], delegationAuthorities: [approval('3000')] }, h.tokens.user);
+      const root = await issue({ ...to(manager), delegationPathway: ['Direct Line', 'Matrix'], delegationAuthorities: [approvalLimit(h, '5000', { redelegable: true })] });
+      const child = await issue({ parentDelegationId: root.id, ...to(user), delegationPathway: ['Matrix'], delegationAuthorities: [approvalLimit(h, '4000', { redelegable: true })] }, h.tokens.manager);
+      const grandchild = await issue({ parentDelegationId: child.id, ...to(auditor), delegationPathway: ['Matrix'], delegationAuthorities: [approvalLimit(h, '3000')] }, h.tokens.user);
       expect(grandchild.depth).toBe(2);
       const res = await move(root.id, 'revoke');
       expect(res.body.data.status).toBe('REVOKED');
@@ -240,7 +232,7 @@ describe('delegations (e2e, real Postgres and NATS)', () => {
     afterAll(() => setSettings({ delegationApprovalRequired: false, delegationAcceptanceRequired: false }));
 
     it('issuing waits for an approver, then for the recipient; each step by who may take it, each told', async () => {
-      const d = await issue({ ...to(user), delegationAuthorities: [approval('100')] });
+      const d = await issue({ ...to(user), delegationAuthorities: [approvalLimit(h, '100')] });
       expect(d).toMatchObject({ status: 'PENDING', pendingStage: 'APPROVAL' });
       const seen = await h.svc.http.get(`${DELEGATIONS}/${d.id}`, { token: h.tokens.admin });
       expect(seen.body.data).toMatchObject({ actionIssuerApproval: true, actionDelegationAcceptance: false, approvalActionExistForUser: true, acceptanceActionExistForUser: false });
@@ -265,10 +257,10 @@ describe('delegations (e2e, real Postgres and NATS)', () => {
     });
 
     it('an approver may deny (REJECTED), and a recipient may reject what waits for them', async () => {
-      const denied = await issue({ ...to(user), delegationAuthorities: [approval('100')] });
+      const denied = await issue({ ...to(user), delegationAuthorities: [approvalLimit(h, '100')] });
       expect((await move(denied.id, 'deny', h.tokens.manager)).body.data.status).toBe('REJECTED');
       expectErrorBody(await move(denied.id, 'approve', h.tokens.manager), 409);
-      const rejected = await issue({ ...to(user), delegationAuthorities: [approval('100')] });
+      const rejected = await issue({ ...to(user), delegationAuthorities: [approvalLimit(h, '100')] });
       await move(rejected.id, 'approve', h.tokens.manager);
       expect((await move(rejected.id, 'reject', h.tokens.user)).body.data.status).toBe('REJECTED');
       expect((await move(rejected.id, 'archive')).body.data.status).toBe('ARCHIVED');
@@ -278,10 +270,10 @@ describe('delegations (e2e, real Postgres and NATS)', () => {
 
   it('expiration: the sweep moves ISSUED and ACCEPTED delegations past their date to EXPIRED, each once even with two sweeps at a time', async () => {
     const at = new Date(Date.now() + 1500).toISOString();
-    const root = await issue({ ...to(manager), delegationPathway: ['Matrix'], expirationDate: at, delegationAuthorities: [approval('100', { redelegable: true })] });
-    const child = await issue({ parentDelegationId: root.id, ...to(user), delegationPathway: ['Matrix'], expirationDate: at, delegationAuthorities: [approval('50')] }, h.tokens.manager);
-    const later = await issue({ ...to(manager), expirationDate: new Date(Date.now() + 3_600_000).toISOString(), delegationAuthorities: [approval('100')] });
-    const tooLate = await post({ decisionId, parentDelegationId: root.id, ...to(user), delegationPathway: ['Matrix'], expirationDate: new Date(Date.parse(at) + 1).toISOString(), delegationAuthorities: [approval('50')] }, h.tokens.manager);
+    const root = await issue({ ...to(manager), delegationPathway: ['Matrix'], expirationDate: at, delegationAuthorities: [approvalLimit(h, '100', { redelegable: true })] });
+    const child = await issue({ parentDelegationId: root.id, ...to(user), delegationPathway: ['Matrix'], expirationDate: at, delegationAuthorities: [approvalLimit(h, '50')] }, h.tokens.manager);
+    const later = await issue({ ...to(manager), expirationDate: new Date(Date.now() + 3_600_000).toISOString(), delegationAuthorities: [approvalLimit(h, '100')] });
+    const tooLate = await post({ decisionId, parentDelegationId: root.id, ...to(user), delegationPathway: ['Matrix'], expirationDate: new Date(Date.parse(at) + 1).toISOString(), delegationAuthorities: [approvalLimit(h, '50')] }, h.tokens.manager);
     expectErrorBody(tooLate, 400);
     expect(JSON.stringify(tooLate.body)).toContain('expirationDate');
     await until(() => Date.now() > Date.parse(at) + 50, 'the expiration date to pass', 5_000);

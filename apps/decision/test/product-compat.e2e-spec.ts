@@ -1,5 +1,6 @@
 import { expectErrorBody, httpClient, HttpResult, startHarness, until } from '@ddm/testing';
 import { announcedDocument, decisionApp, DecisionHarness } from './fixtures/decision-app';
+import { approvalLimit } from './fixtures/limits';
 
 const DECISIONS = '/decision/v1/decisions';
 const DELEGATIONS = '/decision/v1/delegations';
@@ -20,15 +21,6 @@ describe('product-shaped requests (e2e, real Postgres and NATS)', () => {
   let root: { id: string };
   const foreign: { decision?: string; delegation?: string; authorityType?: string; group?: string; user?: string; document?: string } = {};
 
-  const approval = (value: string, extra: object = {}) => ({
-    authorityTypeId: h.refs.authorityTypes.get('Approval')!,
-    authorityLimit: 'Primary',
-    authorityLimitValueType: 'Currency',
-    authorityLimitOperator: '<=',
-    authorityLimitValue: value,
-    authorityLimitValueUnit: 'USD',
-    ...extra,
-  });
   /** A create as the product's clients send it: every field of its body, the issuer's among them. */
   const productBody = (extra: object) => ({
     tenantId: h.demo.id,
@@ -74,7 +66,7 @@ describe('product-shaped requests (e2e, real Postgres and NATS)', () => {
     }, 'the position holders in the decision projections', 20_000);
     const res = await h.svc.http.post(DECISIONS, {
       token: h.tokens.admin,
-      body: { name: 'Approve vendor payments (product compat)', status: 'PUBLISHED', roleEnabled: true, delegationPathway: ['Matrix', 'Direct Line'], decisionAuthorities: [approval('1000000')] },
+      body: { name: 'Approve vendor payments (product compat)', status: 'PUBLISHED', roleEnabled: true, delegationPathway: ['Matrix', 'Direct Line'], decisionAuthorities: [approvalLimit(h, '1000000')] },
     });
     expect(res.status).toBe(200);
     decisionId = res.body.data.id;
@@ -89,13 +81,13 @@ describe('product-shaped requests (e2e, real Postgres and NATS)', () => {
     for (const r of other) (foreign as Record<string, string>)[r.kind] ??= r.id;
     const otherDecision = await h.svc.http.post(DECISIONS, {
       token: h.tokens.otherAdmin,
-      body: { name: 'Other Co decision (product compat)', status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approval('10', { authorityTypeId: foreign.authorityType })] },
+      body: { name: 'Other Co decision (product compat)', status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approvalLimit(h, '10', { authorityTypeId: foreign.authorityType })] },
     });
     expect(otherDecision.status).toBe(200);
     foreign.decision = otherDecision.body.data.id;
     const otherDelegation = await h.svc.http.post(DELEGATIONS, {
       token: h.tokens.otherAdmin,
-      body: { decisionId: foreign.decision, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: foreign.user }], delegationAuthorities: [approval('10', { authorityTypeId: foreign.authorityType })] },
+      body: { decisionId: foreign.decision, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: foreign.user }], delegationAuthorities: [approvalLimit(h, '10', { authorityTypeId: foreign.authorityType })] },
     });
     expect(otherDelegation.status).toBe(200);
     foreign.delegation = otherDelegation.body.data[0].id;
@@ -113,7 +105,7 @@ describe('product-shaped requests (e2e, real Postgres and NATS)', () => {
           issuerPositionId: ceo,
           recipientType: 'PERSONNEL_IN_POSITION',
           delegationRecipients: [{ recipientUserId: manager, recipientPositionId: cfo, isInvalid: false }],
-          delegationAuthorities: [approval('500000', { redelegable: true })],
+          delegationAuthorities: [approvalLimit(h, '500000', { redelegable: true })],
         }),
         h.tokens.admin,
       );
@@ -131,7 +123,7 @@ describe('product-shaped requests (e2e, real Postgres and NATS)', () => {
           copiedFrom: root.id,
           recipientType: 'SPECIFIC_PERSONNEL',
           delegationRecipients: [{ recipientUserId: user, recipientPositionId: null, isInvalid: false }],
-          delegationAuthorities: [approval('1000')],
+          delegationAuthorities: [approvalLimit(h, '1000')],
         }),
         h.tokens.manager,
       );
@@ -139,14 +131,14 @@ describe('product-shaped requests (e2e, real Postgres and NATS)', () => {
       expect(handed.body.data[0]).toMatchObject({ isRootDelegation: false, parentDelegationId: root.id, issuerType: 'PERSONNEL_IN_POSITION', issuerUserId: manager, issuerPositionId: cfo, recipientUserId: user, copiedFrom: root.id });
 
       // Left out, the issuer is derived as before.
-      const derived = await post({ decisionId, parentDelegationId: root.id, delegationPathway: ['Matrix'], expirationDate: '2035-01-01T00:00:00.000Z', recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: auditor }], delegationAuthorities: [approval('10')] }, h.tokens.manager);
+      const derived = await post({ decisionId, parentDelegationId: root.id, delegationPathway: ['Matrix'], expirationDate: '2035-01-01T00:00:00.000Z', recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: auditor }], delegationAuthorities: [approvalLimit(h, '10')] }, h.tokens.manager);
       expect(derived.status).toBe(200);
       expect(derived.body.data[0]).toMatchObject({ issuerType: 'PERSONNEL_IN_POSITION', issuerUserId: manager, issuerPositionId: cfo });
     });
 
     it('each wrong issuer combination is refused naming the field, and makes nothing', async () => {
       const rootBody = (extra: object) =>
-        productBody({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approval('10')], ...extra });
+        productBody({ recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approvalLimit(h, '10')], ...extra });
       const redo = (extra: object) => rootBody({ parentDelegationId: root.id, delegationRecipients: [{ recipientUserId: user }], ...extra });
       // Someone else as the issuer: 403.
       await refused(() => post(rootBody({ issuerUserId: manager }), h.tokens.admin), 403, ['issuerUserId']);
@@ -204,7 +196,7 @@ describe('product-shaped requests (e2e, real Postgres and NATS)', () => {
         name: 'Sign the annual report (product compat)',
         status: 'PUBLISHED',
         delegationPathway: ['Matrix'],
-        decisionAuthorities: [authorized({ authorityLimitOperator: '<=', authorityLimitValue: '', authorityLimitValueUnit: '' }), approval('100', { authorityLimitValueUnit: 'USD' })],
+        decisionAuthorities: [authorized({ authorityLimitOperator: '<=', authorityLimitValue: '', authorityLimitValueUnit: '' }), approvalLimit(h, '100', { authorityLimitValueUnit: 'USD' })],
       },
     });
     expect(made.status).toBe(200);
@@ -220,7 +212,7 @@ describe('product-shaped requests (e2e, real Postgres and NATS)', () => {
     expect(delegated.status).toBe(200);
     expect(delegated.body.data[0].delegationAuthorities[0]).toMatchObject({ authorityLimitValueType: 'Authorized', authorityLimitOperator: null, authorityLimitValue: null, authorityLimitValueUnit: null });
     // Anywhere else the operator is required: an empty one is a 400 naming it.
-    const empty = await h.svc.http.post(DECISIONS, { token: h.tokens.admin, body: { name: 'No operator (product compat)', decisionAuthorities: [approval('100', { authorityLimitOperator: '' })] } });
+    const empty = await h.svc.http.post(DECISIONS, { token: h.tokens.admin, body: { name: 'No operator (product compat)', decisionAuthorities: [approvalLimit(h, '100', { authorityLimitOperator: '' })] } });
     expectErrorBody(empty, 400);
     expect(fields(empty)).toEqual(['decisionAuthorities.0.authorityLimitOperator']);
   });
@@ -255,13 +247,13 @@ describe('product-shaped requests (e2e, real Postgres and NATS)', () => {
     const ids = () => [UNKNOWN, foreign.delegation!];
 
     it('issuing and changing a delegation: groups, their types, authority types', async () => {
-      const body = (extra: object) => ({ decisionId, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approval('10')], ...extra });
+      const body = (extra: object) => ({ decisionId, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approvalLimit(h, '10')], ...extra });
       const groups = [UNKNOWN, ...(foreign.group ? [foreign.group] : [])];
       for (const groupId of groups) await refused(() => post(body({ delegationGroups: [{ groupId }] }), h.tokens.admin), 404, ['delegationGroups.0.groupId']);
       const finance = h.refs.groups.get('Finance')!;
       await refused(() => post(body({ delegationGroups: [{ groupId: finance, tenantGroupTypeId: UNKNOWN }] }), h.tokens.admin), 404, ['delegationGroups.0.tenantGroupTypeId']);
       for (const authorityTypeId of [UNKNOWN, foreign.authorityType]) {
-        await refused(() => post(body({ delegationAuthorities: [approval('10'), approval('5', { authorityTypeId })] }), h.tokens.admin), 404, ['delegationAuthorities.1.authorityTypeId']);
+        await refused(() => post(body({ delegationAuthorities: [approvalLimit(h, '10'), approvalLimit(h, '5', { authorityTypeId })] }), h.tokens.admin), 404, ['delegationAuthorities.1.authorityTypeId']);
       }
       await refused(() => post(body({ decisionId: foreign.decision }), h.tokens.admin), 404, ['decisionId']);
       await refused(() => post(body({ parentDelegationId: foreign.delegation }), h.tokens.admin), 404, ['parentDelegationId']);
@@ -274,7 +266,7 @@ describe('product-shaped requests (e2e, real Postgres and NATS)', () => {
         expectErrorBody(res, 404);
         expect(fields(res)).toEqual(['delegationGroups.0.groupId']);
       }
-      const typed = await h.svc.http.patch(`${DELEGATIONS}/${root.id}`, { token: h.tokens.admin, body: { delegationAuthorities: [approval('10', { authorityTypeId: foreign.authorityType })] } });
+      const typed = await h.svc.http.patch(`${DELEGATIONS}/${root.id}`, { token: h.tokens.admin, body: { delegationAuthorities: [approvalLimit(h, '10', { authorityTypeId: foreign.authorityType })] } });
       expectErrorBody(typed, 404);
       expect(fields(typed)).toEqual(['delegationAuthorities.0.authorityTypeId']);
       expect(await version()).toBe(before);
@@ -290,7 +282,7 @@ describe('product-shaped requests (e2e, real Postgres and NATS)', () => {
         const made = await h.svc.http.post(DECISIONS, { token: h.tokens.admin, body: { name: `Linked ${documentId}`, decisionDocuments: [{ documentId: kept }, { documentId }] } });
         expectErrorBody(made, 404);
         expect(made.body.errors).toEqual([{ field: 'decisionDocuments.1.documentId', message: `Document ${documentId} not found` }]);
-        await refused(() => post({ decisionId, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approval('10')], delegationDocuments: [{ documentId }] }, h.tokens.admin), 404, ['delegationDocuments.0.documentId']);
+        await refused(() => post({ decisionId, recipientType: 'SPECIFIC_PERSONNEL', delegationRecipients: [{ recipientUserId: manager }], delegationAuthorities: [approvalLimit(h, '10')], delegationDocuments: [{ documentId }] }, h.tokens.admin), 404, ['delegationDocuments.0.documentId']);
         const changed = await h.svc.http.patch(`${DELEGATIONS}/${root.id}`, { token: h.tokens.admin, body: { delegationDocuments: [{ documentId: kept }, { documentId }] } });
         expectErrorBody(changed, 404);
         expect(fields(changed)).toEqual(['delegationDocuments.1.documentId']);
@@ -339,7 +331,7 @@ describe('product-shaped requests (e2e, real Postgres and NATS)', () => {
       expect(fields(request)).toEqual(['decisionId']);
       const cascade = await h.svc.http.patch(`${DELEGATIONS}/check-cascading-updates`, {
         token: h.tokens.admin,
-        body: { parentDelegationId: root.id, updatedDelegationGroups: [{ groupId: UNKNOWN }], updatedDelegationAuthorities: [approval('10', { authorityTypeId: foreign.authorityType })] },
+        body: { parentDelegationId: root.id, updatedDelegationGroups: [{ groupId: UNKNOWN }], updatedDelegationAuthorities: [approvalLimit(h, '10', { authorityTypeId: foreign.authorityType })] },
       });
       expectErrorBody(cascade, 404);
       expect(fields(cascade)).toEqual(['updatedDelegationGroups.0.groupId', 'updatedDelegationAuthorities.0.authorityTypeId']);

@@ -1,5 +1,6 @@
 import { expectErrorBody, HttpResult, ISO, startHarness, until } from '@ddm/testing';
 import { decisionApp, DecisionHarness } from './fixtures/decision-app';
+import { approvalLimit } from './fixtures/limits';
 
 const PATH = '/decision/v1/decisions';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -61,14 +62,6 @@ describe('decision revisions: history and the decision at an instant (e2e, real 
   };
   /** Waits until the clock has moved past `iso` by a few milliseconds (so the next change is at a later instant). */
   const clockPast = (iso: string) => until(() => Date.now() > Date.parse(iso) + 3, `the clock past ${iso}`);
-  const approval = (value: string) => ({
-    authorityTypeId: h.refs.authorityTypes.get('Approval')!,
-    authorityLimit: 'Primary',
-    authorityLimitValueType: 'Currency',
-    authorityLimitOperator: '<=',
-    authorityLimitValue: value,
-    authorityLimitValueUnit: 'USD',
-  });
   const admin = () => h.refs.users.get('admin@demo.test')!;
   const manager = () => h.refs.users.get('manager@demo.test')!;
   /** The decision's view without what an as-of read adds. */
@@ -86,13 +79,13 @@ describe('decision revisions: history and the decision at an instant (e2e, real 
 
   describe('GET /decisions/{id}/history', () => {
     it('lists every change newest first: when, by whom, what kind, which fields', async () => {
-      const d = await create({ name: 'History one', description: 'first', decisionGroups: [{ groupId: h.refs.groups.get('Finance') }], decisionAuthorities: [approval('1000')] });
+      const d = await create({ name: 'History one', description: 'first', decisionGroups: [{ groupId: h.refs.groups.get('Finance') }], decisionAuthorities: [approvalLimit(h, '1000')] });
       await clockPast(d.updatedAt);
       const u1 = await update(d.id, { description: 'second' });
       await clockPast(u1.updatedAt);
       const u2 = await update(d.id, { sectionId: h.refs.sections.get('Finance'), categoryId: h.refs.categories.get('Procurement') });
       await clockPast(u2.updatedAt);
-      const u3 = await update(d.id, { decisionGroups: [{ groupId: h.refs.groups.get('Legal') }], decisionAuthorities: [approval('1000')] }, h.tokens.manager);
+      const u3 = await update(d.id, { decisionGroups: [{ groupId: h.refs.groups.get('Legal') }], decisionAuthorities: [approvalLimit(h, '1000')] }, h.tokens.manager);
 
       const res = await history(d.id);
       expect(res.status).toBe(200);
@@ -188,9 +181,9 @@ describe('decision revisions: history and the decision at an instant (e2e, real 
 
   describe('GET /decisions/{id}/{revisionDate}', () => {
     it('answers the decision as it stood at any instant: before a change the old values, after it the new', async () => {
-      const created = await create({ name: 'As of one', description: 'original', decisionAuthorities: [approval('1000')] });
+      const created = await create({ name: 'As of one', description: 'original', decisionAuthorities: [approvalLimit(h, '1000')] });
       await clockPast(created.updatedAt);
-      const first = await update(created.id, { name: 'As of two', description: 'first change', status: 'PUBLISHED', decisionAuthorities: [approval('2000')] });
+      const first = await update(created.id, { name: 'As of two', description: 'first change', status: 'PUBLISHED', decisionAuthorities: [approvalLimit(h, '2000')] });
       expect(first.updatedAt > created.updatedAt).toBe(true);
 
       // Between the creation and the first change: as created.

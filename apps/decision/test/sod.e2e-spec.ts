@@ -1,5 +1,6 @@
 import { expectErrorBody, httpClient, HttpResult, ISO, startHarness, until } from '@ddm/testing';
 import { decisionApp, DecisionHarness } from './fixtures/decision-app';
+import { approvalLimit } from './fixtures/limits';
 
 const RULES = '/decision/v1/authority/sod-rules';
 const CONFLICTS = '/decision/v1/authority/sod-conflicts';
@@ -32,20 +33,11 @@ describe('segregation of duties (e2e)', () => {
   let approvalType: string;
   let n = 0;
 
-  const approval = (value: string, extra: object = {}) => ({
-    authorityTypeId: approvalType,
-    authorityLimit: 'Primary',
-    authorityLimitValueType: 'Currency',
-    authorityLimitOperator: '<=',
-    authorityLimitValue: value,
-    authorityLimitValueUnit: 'USD',
-    ...extra,
-  });
   /** A published decision of its own for each use (rules apply per decision). */
   const decision = async (name: string, groupIds: string[] = []): Promise<string> => {
     const res = await h.svc.http.post('/decision/v1/decisions', {
       token: h.tokens.admin,
-      body: { name: `${name} (sod spec ${++n})`, status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approval('1000000')], decisionGroups: groupIds.map((groupId) => ({ groupId })) },
+      body: { name: `${name} (sod spec ${++n})`, status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionAuthorities: [approvalLimit(h, '1000000')], decisionGroups: groupIds.map((groupId) => ({ groupId })) },
     });
     expect(res.status).toBe(200);
     return res.body.data.id;
@@ -68,7 +60,7 @@ describe('segregation of duties (e2e)', () => {
         delegationPathway: ['Matrix'],
         recipientType: 'SPECIFIC_PERSONNEL',
         delegationRecipients: [recipient],
-        delegationAuthorities: [approval('500000', { redelegable: true })],
+        delegationAuthorities: [approvalLimit(h, '500000', { redelegable: true })],
         ...body,
       },
     });
@@ -245,7 +237,7 @@ describe('segregation of duties (e2e)', () => {
 
       // The Global User holds a redelegable delegation of `approve` and hands it on to the manager, who holds `pay`: without approve:delegations the acknowledgement is a 403.
       const held = await issue(approve, user);
-      const handOn = { parentDelegationId: held.id, delegationAuthorities: [approval('100000')] };
+      const handOn = { parentDelegationId: held.id, delegationAuthorities: [approvalLimit(h, '100000')] };
       expectErrorBody(await post(approve, { recipientUserId: manager }, handOn, h.tokens.user), 409);
       const denied = await post(approve, { recipientUserId: manager }, { ...handOn, acknowledgeSodConflict: true }, h.tokens.user);
       expectErrorBody(denied, 403);
@@ -332,7 +324,7 @@ describe('segregation of duties (e2e)', () => {
       const payRoot = await issue(pay, manager);
       const approveRoot = await issue(approve, user);
       // The manager hands `pay` on to the user, who holds `approve`: acknowledged (the manager holds approve:delegations).
-      const payChild = await issue(pay, user, { parentDelegationId: payRoot.id, delegationAuthorities: [approval('100000')], acknowledgeSodConflict: true }, h.tokens.manager);
+      const payChild = await issue(pay, user, { parentDelegationId: payRoot.id, delegationAuthorities: [approvalLimit(h, '100000')], acknowledgeSodConflict: true }, h.tokens.manager);
       expect(payChild.sodAcknowledgedRuleIds).toEqual([rule.id]);
 
       const listed = await conflicts(`ruleId=${rule.id}`);

@@ -2,6 +2,7 @@ import { NatsClient } from '@ddm/platform';
 import { expectErrorBody, HttpClient, httpClient, startHarness, tokenFor, until } from '@ddm/testing';
 import { AckPolicy, DeliverPolicy } from 'nats';
 import { decisionApp, DecisionHarness } from './fixtures/decision-app';
+import { approvalLimit } from './fixtures/limits';
 
 const WHAT_IF = '/decision/v1/authority/what-if';
 const DELEGATIONS = '/decision/v1/delegations';
@@ -42,20 +43,10 @@ describe('reorg what-if (e2e, auth and settings as child processes)', () => {
   const decisionOrder = new Map<string, number>();
   const delegation: Record<string, { id: string; delegationDisplayId: string }> = {};
 
-  const approval = (value: string, extra: object = {}) => ({
-    authorityTypeId: approvalType,
-    authorityLimit: 'Primary',
-    authorityLimitValueType: 'Currency',
-    authorityLimitOperator: '<=',
-    authorityLimitValue: value,
-    authorityLimitValueUnit: 'USD',
-    ...extra,
-  });
-
   const createDecision = async (name: string, value: string, groups: string[]) => {
     const res = await h.svc.http.post('/decision/v1/decisions', {
       token: h.tokens.admin,
-      body: { name, status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionGroups: groups.map((groupId) => ({ groupId })), decisionAuthorities: [approval(value)] },
+      body: { name, status: 'PUBLISHED', delegationPathway: ['Matrix'], decisionGroups: groups.map((groupId) => ({ groupId })), decisionAuthorities: [approvalLimit(h, value)] },
     });
     expect(res.status).toBe(200);
     decisionOrder.set(res.body.data.id, Number(res.body.data.decisionDisplayId));
@@ -201,21 +192,21 @@ describe('reorg what-if (e2e, auth and settings as child processes)', () => {
     const scoped = (...names: string[]) => ({ delegationGroups: names.map((n) => ({ groupId: group(n) })) });
 
     // Decision 1 (North America and Europe): to a person in a position and on, to positions and on, to people scoped to groups.
-    await issue('rPip', d1, { recipientType: 'PERSONNEL_IN_POSITION', delegationRecipients: [{ recipientUserId: user('staff03'), recipientPositionId: position.get('Treasurer') }], delegationAuthorities: [approval('200000', { redelegable: true })] });
-    await issue('cPip', d1, { parentDelegationId: delegation.rPip.id, ...to(user('staff10')), delegationAuthorities: [approval('50000')] }, tokenFor('staff03@demo.test'));
-    await issue('rPos', d1, { ...toPosition('Treasurer'), delegationAuthorities: [approval('100000')] });
-    await issue('rAp', d1, { ...toPosition('Accounts Payable Lead'), delegationAuthorities: [approval('300000', { redelegable: true })] });
-    await issue('cAp', d1, { parentDelegationId: delegation.rAp.id, ...to(user('staff11')), delegationAuthorities: [approval('10000')] }, tokenFor('staff04@demo.test'));
-    await issue('rSp', d1, { ...to(user('staff06')), ...scoped('Demo Co Europe'), delegationAuthorities: [approval('900000', { redelegable: true })] });
-    await issue('cSp', d1, { parentDelegationId: delegation.rSp.id, ...to(user('staff13')), ...scoped('Berlin Office'), delegationAuthorities: [approval('20000')] }, tokenFor('staff06@demo.test'));
-    await issue('rFin', d1, { ...to(user('staff14')), ...scoped('Finance'), delegationAuthorities: [approval('400000')] });
-    await issue('rLon', d1, { ...to(user('staff17')), ...scoped('London HQ'), delegationAuthorities: [approval('100000')] });
+    await issue('rPip', d1, { recipientType: 'PERSONNEL_IN_POSITION', delegationRecipients: [{ recipientUserId: user('staff03'), recipientPositionId: position.get('Treasurer') }], delegationAuthorities: [approvalLimit(h, '200000', { redelegable: true })] });
+    await issue('cPip', d1, { parentDelegationId: delegation.rPip.id, ...to(user('staff10')), delegationAuthorities: [approvalLimit(h, '50000')] }, tokenFor('staff03@demo.test'));
+    await issue('rPos', d1, { ...toPosition('Treasurer'), delegationAuthorities: [approvalLimit(h, '100000')] });
+    await issue('rAp', d1, { ...toPosition('Accounts Payable Lead'), delegationAuthorities: [approvalLimit(h, '300000', { redelegable: true })] });
+    await issue('cAp', d1, { parentDelegationId: delegation.rAp.id, ...to(user('staff11')), delegationAuthorities: [approvalLimit(h, '10000')] }, tokenFor('staff04@demo.test'));
+    await issue('rSp', d1, { ...to(user('staff06')), ...scoped('Demo Co Europe'), delegationAuthorities: [approvalLimit(h, '900000', { redelegable: true })] });
+    await issue('cSp', d1, { parentDelegationId: delegation.rSp.id, ...to(user('staff13')), ...scoped('Berlin Office'), delegationAuthorities: [approvalLimit(h, '20000')] }, tokenFor('staff06@demo.test'));
+    await issue('rFin', d1, { ...to(user('staff14')), ...scoped('Finance'), delegationAuthorities: [approvalLimit(h, '400000')] });
+    await issue('rLon', d1, { ...to(user('staff17')), ...scoped('London HQ'), delegationAuthorities: [approvalLimit(h, '100000')] });
     // Decision 2 (no groups: its whole scope).
-    await issue('r2', d2, { ...to(user('staff15')), delegationAuthorities: [approval('450000')] });
-    await issue('r2Pl', d2, { recipientType: 'PERSONNEL_IN_POSITION', delegationRecipients: [{ recipientUserId: user('staff05'), recipientPositionId: position.get('Procurement Lead') }], delegationAuthorities: [approval('100000')] });
+    await issue('r2', d2, { ...to(user('staff15')), delegationAuthorities: [approvalLimit(h, '450000')] });
+    await issue('r2Pl', d2, { recipientType: 'PERSONNEL_IN_POSITION', delegationRecipients: [{ recipientUserId: user('staff05'), recipientPositionId: position.get('Procurement Lead') }], delegationAuthorities: [approvalLimit(h, '100000')] });
     // Decision 3 (North America), held only in Toronto.
-    await issue('r3Tor', d3, { ...to(user('staff16')), ...scoped('Toronto Office'), delegationAuthorities: [approval('50000')] });
-    await issue('r3Smt', d3, { ...toPosition('Site Manager Toronto'), ...scoped('Toronto Office'), delegationAuthorities: [approval('50000')] });
+    await issue('r3Tor', d3, { ...to(user('staff16')), ...scoped('Toronto Office'), delegationAuthorities: [approvalLimit(h, '50000')] });
+    await issue('r3Smt', d3, { ...toPosition('Site Manager Toronto'), ...scoped('Toronto Office'), delegationAuthorities: [approvalLimit(h, '50000')] });
 
     const invalid = await h.db.query(`SELECT id FROM decision.delegations WHERE tenant_id = $1 AND is_invalid`, [h.demo.id]);
     expect(invalid).toEqual([]);
@@ -354,7 +345,7 @@ describe('reorg what-if (e2e, auth and settings as child processes)', () => {
   it('decision-limit-changed: delegations above the new limit (Authority); a decision whose every holder is above it is left without a holder', async () => {
     const { d2 } = decision;
     const p = await predictThenApply([{ type: 'decision-limit-changed', decisionId: d2, authorityTypeId: approvalType, value: '50000' }], async () => {
-      const res = await h.svc.http.patch(`/decision/v1/decisions/${d2}`, { token: h.tokens.admin, body: { decisionAuthorities: [approval('50000')] } });
+      const res = await h.svc.http.patch(`/decision/v1/decisions/${d2}`, { token: h.tokens.admin, body: { decisionAuthorities: [approvalLimit(h, '50000')] } });
       expect(res.status).toBe(200);
     });
     expect(p.invalidated.map((x) => [x.delegationId, x.invalidFields])).toEqual([
@@ -401,7 +392,7 @@ describe('reorg what-if (e2e, auth and settings as child processes)', () => {
       ],
       async () => {
         await setPositions(staff05, ['Treasurer']);
-        const res = await h.svc.http.patch(`/decision/v1/decisions/${d1}`, { token: h.tokens.admin, body: { decisionAuthorities: [approval('150000')] } });
+        const res = await h.svc.http.patch(`/decision/v1/decisions/${d1}`, { token: h.tokens.admin, body: { decisionAuthorities: [approvalLimit(h, '150000')] } });
         expect(res.status).toBe(200);
         expect((await auth.patch(`/auth/v1/user/update-entities/${staff16}`, { token: h.tokens.admin, body: { managerId: user('manager') } })).status).toBe(200);
         await until(async () => (await projectedUser(staff16)).manager_id === user('manager'), 'the new manager in the decision area', 20_000);
@@ -421,7 +412,7 @@ describe('reorg what-if (e2e, auth and settings as child processes)', () => {
     expect(p.authorityGained).toEqual([holding('staff05', d1)]);
   });
 
-  it('400 naming the change and field: no changes or too many, an unknown type, a field missing or not taken, ids not of the tenant, a change that changes nothing or makes a cycle', async () => {
+  it('400 naming the change and field: no changes or too many, an unknown type, a field missing or not taken, a type the decision does not hold, a change that changes nothing or makes a cycle', async () => {
     const post = (changes: unknown, token = h.tokens.auditor) => h.svc.http.post(WHAT_IF, { token, body: { changes } });
     const fields = async (changes: unknown) => {
       const res = await post(changes);
@@ -429,31 +420,51 @@ describe('reorg what-if (e2e, auth and settings as child processes)', () => {
       return (res.body.errors as { field: string }[]).map((e) => e.field);
     };
     const leave = { type: 'user-leaves-position', userId: user('staff03'), positionId: position.get('Treasurer') };
+    const nobody = '0190a000-0000-7000-8000-00000000dead';
     expect(await fields([])).toContain('changes');
     expect(await fields(Array.from({ length: 101 }, () => leave))).toContain('changes');
     expect(await fields([leave, { type: 'user-promoted', userId: user('staff03') }])).toContain('changes.1.type');
     expect(await fields([{ type: 'user-leaves-position', userId: user('staff03') }])).toEqual(['changes.0.positionId']);
     expect(await fields([{ type: 'position-deleted', positionId: position.get('Treasurer'), decisionId: decision.d1 }])).toEqual(['changes.0.decisionId']);
     expect(await fields([{ ...leave, extra: 1 }])).toEqual(['changes.0.extra']);
-    const nobody = '0190a000-0000-7000-8000-00000000dead';
-    expect(await fields([leave, leave, leave, { type: 'user-deactivated', userId: nobody }])).toEqual(['changes.3.userId']);
-    // Another tenant's member is no one here.
-    const otherAdmin = (await h.db.query<{ id: string }>(`SELECT id FROM decision.user_projection WHERE tenant_id = $1`, [h.other.id]))[0].id;
-    expect(await fields([{ type: 'manager-changed', userId: user('staff13'), managerId: otherAdmin }])).toEqual(['changes.0.managerId']);
-    expect(await fields([{ type: 'position-deleted', positionId: position.get('Accounts Payable Lead') }])).toEqual(['changes.0.positionId']); // deleted already
     expect(await fields([{ type: 'group-moved', groupId: group('Finance'), parentGroupIds: Array.from({ length: 51 }, () => nobody) }])).toContain('changes.0.parentGroupIds');
-    expect(await fields([{ type: 'group-moved', groupId: group('Finance'), parentGroupIds: [group('Legal'), nobody] }])).toEqual(['changes.0.parentGroupIds.1']);
-    expect(await fields([{ type: 'decision-limit-changed', decisionId: decision.d1, authorityTypeId: h.refs.authorityTypes.get('Signatory') ?? nobody, value: '1' }])).toEqual(['changes.0.authorityTypeId']);
+    // A type of the tenant the decision does not hold: the records exist, the change makes no sense.
+    expect(await fields([{ type: 'decision-limit-changed', decisionId: decision.d1, authorityTypeId: h.refs.authorityTypes.get('Signatory')!, value: '1' }])).toEqual(['changes.0.authorityTypeId']);
     expect(await fields([{ type: 'decision-limit-changed', decisionId: decision.d1, authorityTypeId: approvalType, value: '1e6' }])).toEqual(['changes.0.value']);
     expect(await fields([{ type: 'decision-limit-changed', decisionId: decision.d1, authorityTypeId: approvalType, value: '150000' }])).toEqual(['changes.0.value']); // its limit already
     // State the changes before it left: leaving a position the person does not hold (any more).
     expect(await fields([leave, leave])).toEqual(['changes.1.positionId']);
     // Settings refuses a cycle: North America under one of its own descendants.
     expect(await fields([{ type: 'group-moved', groupId: group('Demo Co North America'), parentGroupIds: [group('New York HQ')] }])).toEqual(['changes.0.parentGroupIds.0']);
+  });
+
+  it("404 naming the change and field: a person, position, group, decision or authority type that is not one of the tenant's live records (unknown, deleted, another tenant's)", async () => {
+    const post = (changes: unknown, token = h.tokens.auditor) => h.svc.http.post(WHAT_IF, { token, body: { changes } });
+    const fields = async (changes: unknown, token?: string) => {
+      const res = await post(changes, token);
+      expectErrorBody(res, 404);
+      return (res.body.errors as { field: string }[]).map((e) => e.field);
+    };
+    const leave = { type: 'user-leaves-position', userId: user('staff03'), positionId: position.get('Treasurer') };
+    const nobody = '0190a000-0000-7000-8000-00000000dead';
+    expect(await fields([leave, leave, leave, { type: 'user-deactivated', userId: nobody }])).toEqual(['changes.3.userId']);
+    const unknownUser = await post([{ type: 'user-deactivated', userId: nobody }]);
+    expect(unknownUser.body.errors).toEqual([{ field: 'changes.0.userId', message: `User ${nobody} not found (not a live record of the tenant)` }]);
+    // Another tenant's member is no one here.
+    const otherAdmin = (await h.db.query<{ id: string }>(`SELECT id FROM decision.user_projection WHERE tenant_id = $1`, [h.other.id]))[0].id;
+    expect(await fields([{ type: 'manager-changed', userId: user('staff13'), managerId: otherAdmin }])).toEqual(['changes.0.managerId']);
+    expect(await fields([{ type: 'position-deleted', positionId: position.get('Accounts Payable Lead') }])).toEqual(['changes.0.positionId']); // deleted already
+    expect(await fields([{ type: 'position-deleted', positionId: nobody }])).toEqual(['changes.0.positionId']);
+    expect(await fields([{ type: 'group-deleted', groupId: nobody }])).toEqual(['changes.0.groupId']);
+    expect(await fields([{ type: 'group-moved', groupId: group('Finance'), parentGroupIds: [group('Legal'), nobody] }])).toEqual(['changes.0.parentGroupIds.1']);
+    expect(await fields([{ type: 'decision-limit-changed', decisionId: nobody, authorityTypeId: approvalType, value: '1' }])).toEqual(['changes.0.decisionId']);
+    expect(await fields([{ type: 'decision-limit-changed', decisionId: decision.d1, authorityTypeId: nobody, value: '1' }])).toEqual(['changes.0.authorityTypeId']);
+    // Several at once: each named, in the order of the changes.
+    expect(await fields([{ type: 'user-deactivated', userId: nobody }, leave, { type: 'group-deleted', groupId: nobody }])).toEqual(['changes.0.userId', 'changes.2.groupId']);
     // Asked in the caller's own tenant, another tenant's records are unknown there.
-    const other = await post([leave], h.tokens.otherAdmin);
-    expectErrorBody(other, 400);
-    expect((other.body.errors as { field: string }[]).map((e) => e.field)).toEqual(['changes.0.userId', 'changes.0.positionId']);
+    expect(await fields([leave], h.tokens.otherAdmin)).toEqual(['changes.0.userId', 'changes.0.positionId']);
+    const otherDecision = await fields([{ type: 'decision-limit-changed', decisionId: decision.d1, authorityTypeId: approvalType, value: '1' }], h.tokens.otherAdmin);
+    expect(otherDecision).toEqual(['changes.0.decisionId', 'changes.0.authorityTypeId']);
   });
 
   it('answers only members of the tenant holding view:decisions', async () => {

@@ -35,7 +35,11 @@ export class AuthorityController {
   @ApiBadRequestResponse({
     description: 'Neither or both of userId and positionId, a bad value, an unknown field, a malformed consistency token, or a value in another currency than the limit\'s without the tenant\'s rates for it',
   })
-  @ApiNotFoundResponse({ description: "Unknown, or another tenant's decision" })
+  @ApiNotFoundResponse({
+    description:
+      "Unknown, or another tenant's decision (`decisionId`); or, when the check is refused, a `userId`, `positionId`, `groupId` or `authorityTypeId` that is no record of the tenant, " +
+      'named in `errors[].field` (a record deleted since is still one: the check answers about an instant)',
+  })
   @ApiConsistentRead()
   @ResponseMessage('Authority checked successfully')
   check(@Body() body: AuthorityCheckDto, @ConsistencyHeader() fresh: CommittedChange[], @CurrentCaller() caller: Caller): Promise<AuthorityCheckView> {
@@ -47,11 +51,17 @@ export class AuthorityController {
   @RequirePermission('view:decisions')
   @ApiOperation({
     summary: 'Many authority checks at once',
-    description: 'Up to 1,000 checks (the body of `check` each), read in one statement; the answers in the same order. A check naming another tenant is a 400, an unknown decision a 404, each naming `checks.<index>`.',
+    description:
+      'Up to 1,000 checks (the body of `check` each), read in one statement; the answers in the same order. A check naming another tenant is a 400, an unknown decision a 404, ' +
+      'and so is a refused check naming a person, position, group or authority type the tenant does not have; each named `checks.<index>.<field>`.',
   })
   @ApiOkResponse({ type: AuthorityCheckBatchView })
   @ApiBadRequestResponse({ description: 'No checks or more than 1,000, a malformed consistency token, or a check that is a 400 on its own (named `checks.<index>.<field>`)' })
-  @ApiNotFoundResponse({ description: "A check names an unknown, or another tenant's decision" })
+  @ApiNotFoundResponse({
+    description:
+      "A check names an unknown, or another tenant's decision; or a refused check names a person, position, group or authority type that is no record of the tenant (deleted or not), " +
+      'each named `checks.<index>.<field>` in `errors[]`',
+  })
   @ApiConsistentRead()
   @ResponseMessage('Authority checked successfully')
   checkBatch(@Body() body: AuthorityCheckBatchDto, @ConsistencyHeader() fresh: CommittedChange[], @CurrentCaller() caller: Caller): Promise<AuthorityCheckBatchView> {
@@ -87,6 +97,7 @@ export class AuthorityController {
   })
   @ApiPageResponse(HeldDecisionView, 'Paged decisions with the limits held', { consistentAsOf: { type: 'string', ...CONSISTENT_AS_OF } })
   @ApiBadRequestResponse({ description: 'Neither or both of userId and positionId, a malformed consistency token, or a bad parameter' })
+  @ApiNotFoundResponse({ description: 'A `userId`, `positionId` or `groupId` that is no record of the tenant (deleted or not: `at` may precede the deletion), named in `errors[].field`' })
   @ApiConsistentRead()
   @ResponseMessage('Decisions held retrieved successfully')
   decisions(@Query() query: AuthorityDecisionsQuery, @ConsistencyHeader() fresh: CommittedChange[], @CurrentCaller() caller: Caller): Promise<Page<HeldDecisionView>> {
@@ -104,7 +115,9 @@ export class AuthorityController {
   })
   @ApiPageResponse(AuthorityHolderView, 'Paged holders', { consistentAsOf: { type: 'string', ...CONSISTENT_AS_OF } })
   @ApiBadRequestResponse({ description: 'A bad parameter, or a malformed consistency token' })
-  @ApiNotFoundResponse({ description: "Unknown, or another tenant's decision" })
+  @ApiNotFoundResponse({
+    description: "Unknown, or another tenant's decision; or an `authorityTypeId` or `groupId` that is no record of the tenant (deleted or not: `at` may precede the deletion), named in `errors[].field`",
+  })
   @ApiConsistentRead()
   @ResponseMessage('Authority holders retrieved successfully')
   holders(@Query() query: AuthorityHoldersQuery, @ConsistencyHeader() fresh: CommittedChange[], @CurrentCaller() caller: Caller): Promise<Page<AuthorityHolderView>> {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Caller, Page, badRequest, forbidden, notFound } from '@ddm/contracts';
 import { Db, Freshness, FreshnessRequirement, prepared } from '@ddm/platform';
 import { limitProblem } from '../core/delegation.rules';
+import { NamedRef, requireLiveRefs } from '../core/live-refs';
 import { ChainAnswer, Snapshot, coverage, evaluateChain, formatLimit, limitOf, mayAsk, needsConversion } from './authority.rules';
 import { CHECKS_AT_SQL, GROUPS_AT_SQL, HELD_DECISIONS_AT_SQL } from './authority.sql';
 import { holdersAt } from './holders';
@@ -122,7 +123,8 @@ export class AuthorityService {
     const asked = held.flatMap((d) =>
       d.type_ids.map((authorityTypeId) => Object.assign(new AuthorityCheckDto(), { decisionId: d.decision_id, authorityTypeId, userId, positionId, groupId: q.groupId ?? null, at: at.toISOString() })),
     );
-    const answers = asked.length ? await this.checkMany(caller, asked, '', true) : [];
+    // The types asked are the decisions' own, not the caller's: the caller's ids are looked up below, once, and only when no decision is answered.
+    const answers = asked.length ? await this.checkMany(caller, asked, '', { anyValue: true, requireKnown: false }) : [];
     // The answers by decision, in one pass (they come in the order asked: a decision's types together).
     const byDecision = new Map<string, HeldDecisionAuthorityView[]>();
     answers.forEach((a, i) => {
@@ -141,6 +143,8 @@ export class AuthorityService {
     const decisions: HeldDecisionView[] = held
       .filter((d) => byDecision.has(d.decision_id))
       .map((d) => ({ decisionId: d.decision_id, decisionDisplayId: d.decision_display_id, decisionName: d.name, authorities: byDecision.get(d.decision_id)! }));
+    // A decision answered proves the ids are the tenant's (a delegation of it named the subject, a chain covered the group); none answered: each must be a record of the tenant (deleted or not).
+    if (!decisions.length) await requireLiveRefs(this.db, caller.tenantId, subjectRefs({ userId, positionId, groupId: q.groupId }, (name) => name));
     const start = (q.page - 1) * q.limit;
     return new Page(decisions.slice(start, start + q.limit), decisions.length, q.page, q.limit, { consistentAsOf });
   }
@@ -148,8 +152,18 @@ export class AuthorityService {
   /**
    * The checks, answered in order; `prefix` names a check's fields in errors ("checks.3.decisionId");
    * `anyValue`: whether each type is held at all, whatever the value (the highest limit).
+   * `requireKnown`: a 404 naming each field of a refused check (`checks.3.userId`) whose person,
+   * position, group or authority type is not a record of the tenant (deleted or not: the instant
+   * asked about may precede the deletion). Looked up in one statement for every refused check, and
+   * only when one is: an allowed answer already proves them (a chain of the tenant named the subject,
+   * covered the group, held the type), so an allowed check costs no round trip more.
    */
-  private async checkMany(caller: Caller, dtos: readonly AuthorityCheckDto[], prefix: string, anyValue = false): Promise<AuthorityCheckResultView[]> {
+  private async checkMany(
+    caller: Caller,
+    dtos: readonly AuthorityCheckDto[],
+    prefix: string,
+    { anyValue = false, requireKnown = true }: { anyValue?: boolean; requireKnown?: boolean } = {},
+  ): Promise<AuthorityCheckResultView[]> {
     const tenantId = caller.tenantId;
     const evaluatedNow = new Date();
     const field = (i: number, name: string) => (prefix ? `${prefix}${i}.${name}` : name);
@@ -201,7 +215,7 @@ export class AuthorityService {
     const needsRates = asked.some((a, i) => a.dto.unit && [...byCheck[i].chains.values()].some((chain) => chain.some((l) => l.snapshot.delegationAuthorities.some((x) => needsConversion(x, a.dto.unit!)))));
     const rates = needsRates ? await loadRates(this.db, tenantId, new Date(Math.max(...asked.map((a) => a.at.getTime())))) : null;
 
-    return asked.map((a, i) => {
+    const results = asked.map((a, i): AuthorityCheckResultView => {
       const { state, chains, displayId } = byCheck[i];
       const day = a.at.toISOString().slice(0, 10);
       const refused = (authorityTypeId: string | null, reasons: string[]): AuthorityCheckResultView => ({
@@ -253,6 +267,11 @@ export class AuthorityService {
         heldVia: best.chain[best.chain.length - 1].snapshot.recipientType,
       };
     });
+    if (requireKnown) {
+      const refused = results.flatMap((r, i) => (r.allowed ? [] : subjectRefs(dtos[i], (name) => field(i, name))));
+      if (refused.length) await requireLiveRefs(this.db, tenantId, refused);
+    }
+    return results;
   }
 
   getRates(caller: Caller): Promise<CurrencyRatesView> {
@@ -262,6 +281,23 @@ export class AuthorityService {
   putRates(caller: Caller, dto: CurrencyRatesDto): Promise<CurrencyRatesView> {
     return putRates(this.db, caller, dto);
   }
+}
+
+/**
+ * The ids a check names besides its decision, as refs of the tenant's records in any state (the
+ * person, position, group and authority type asked about may have been deleted since the instant);
+ * `field` names each in errors.
+ */
+function subjectRefs(
+  ids: { userId?: string | null; positionId?: string | null; groupId?: string | null; authorityTypeId?: string | null },
+  field: (name: string) => string,
+): NamedRef[] {
+  return [
+    { kind: 'anyUser', id: ids.userId, field: field('userId') },
+    { kind: 'anyPosition', id: ids.positionId, field: field('positionId') },
+    { kind: 'anyGroup', id: ids.groupId, field: field('groupId') },
+    { kind: 'anyAuthorityType', id: ids.authorityTypeId, field: field('authorityTypeId') },
+  ];
 }
 
 function toChainLink(s: Snapshot, authorityTypeId: string): ChainLinkView {

@@ -6,6 +6,7 @@
 import { Caller, Page, notFound } from '@ddm/contracts';
 import { Queryable, prepared } from '@ddm/platform';
 import { DelegationLimit } from '../core/delegation.types';
+import { requireLiveRefs } from '../core/live-refs';
 import { compareLimits, coverage, formatLimit, limitOf, linkCovers, notInForce } from './authority.rules';
 import { DECISION_AT_SQL, DECISION_DELEGATIONS_AT_SQL, GROUPS_AT_SQL, HOLDERS_AT_SQL } from './authority.sql';
 import { RevisionLink, revisionLinks } from './revision-links';
@@ -107,7 +108,8 @@ export async function holdingsByDelegation(db: Queryable, tenantId: string, deci
 /**
  * GET holders: each person, and each position held as POSITION_ONLY, once, with per authority type
  * the highest limit they held at `at` (default now), how, and every delegation giving them that
- * type (the highest limit first).
+ * type (the highest limit first). An `authorityTypeId` or `groupId` that is no record of the tenant
+ * is a 404 naming the parameter.
  * Ordered by the limit of the type asked about (or the decision's first type) highest first, then
  * by name, then by id; paged over the whole answer (its total is every holder). Only the page costs
  * more than a rank per holder: the names of the holders whose limit ties with one on the page are
@@ -141,6 +143,13 @@ export async function holdersAt(db: Queryable, caller: Caller, q: AuthorityHolde
   }
   const byRank = (a: { rank: bigint | null }, b: { rank: bigint | null }) => (a.rank === b.rank ? 0 : a.rank === null ? 1 : b.rank === null ? -1 : a.rank > b.rank ? -1 : 1);
   const ranked = [...holders.values()].sort(byRank);
+  // A holder answered proves the type and the group are the tenant's (a chain held the one and covered the other); none: each must be a record of the tenant (deleted or not: `at` may precede the deletion).
+  if (!ranked.length) {
+    await requireLiveRefs(db, tenantId, [
+      { kind: 'anyAuthorityType', id: type, field: 'authorityTypeId' },
+      { kind: 'anyGroup', id: q.groupId, field: 'groupId' },
+    ]);
+  }
 
   // The page, and around it every holder of a limit one on the page has: they are ordered by name, then id.
   const start = (q.page - 1) * q.limit;

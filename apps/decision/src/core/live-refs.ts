@@ -7,7 +7,7 @@
 import { FieldError, notFound } from '@ddm/contracts';
 import { Queryable } from '@ddm/platform';
 
-/** What a body may name, and where each kind lives (live rows only). */
+/** What a body may name, and where each kind lives (live rows only, but for the `any…` kinds). */
 const KINDS = {
   decision: `SELECT id FROM decision.decisions WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND NOT is_deleted`,
   /** A decision of the tenant, deleted or not (a bulk delete or restore names deleted ones too). */
@@ -22,6 +22,11 @@ const KINDS = {
   section: `SELECT id FROM decision.section_projection WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND NOT is_deleted`,
   category: `SELECT id FROM decision.category_projection WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND NOT is_deleted`,
   document: `SELECT id FROM decision.document_projection WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND NOT is_deleted`,
+  // Any state: a record of the tenant, deleted or not (the authority engine answers about instants before a deletion).
+  anyUser: `SELECT id FROM decision.user_projection WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
+  anyPosition: `SELECT id FROM decision.position_projection WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
+  anyGroup: `SELECT id FROM decision.group_projection WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
+  anyAuthorityType: `SELECT id FROM decision.authority_type_projection WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
 } as const;
 
 export type RefKind = keyof typeof KINDS;
@@ -45,9 +50,13 @@ const NAMES: Record<RefKind, string> = {
   section: 'Decision section',
   category: 'Decision category',
   document: 'Document',
+  anyUser: 'User',
+  anyPosition: 'Position',
+  anyGroup: 'Group',
+  anyAuthorityType: 'Authority type',
 };
 
-/** A 404 naming each field whose id is not a live record of the tenant; ids compare in lower case. */
+/** A 404 naming each field whose id is not a live record of the tenant (a record in any state, for the `any…` kinds); ids compare in lower case. */
 export async function requireLiveRefs(q: Queryable, tenantId: string, refs: readonly NamedRef[]): Promise<void> {
   const named = refs.filter((r): r is NamedRef & { id: string } => !!r.id).map((r) => ({ ...r, id: r.id.toLowerCase() }));
   if (!named.length) return;

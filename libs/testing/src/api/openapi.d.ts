@@ -389,7 +389,7 @@ export interface paths {
         put?: never;
         /**
          * Many authority checks at once
-         * @description Up to 1,000 checks (the body of `check` each), read in one statement; the answers in the same order. A check naming another tenant is a 400, an unknown decision a 404, each naming `checks.<index>`.
+         * @description Up to 1,000 checks (the body of `check` each), read in one statement; the answers in the same order. A check naming another tenant is a 400, an unknown decision a 404, and so is a refused check naming a person, position, group or authority type the tenant does not have; each named `checks.<index>.<field>`.
          */
         post: operations["AuthorityController_checkBatch"];
         delete?: never;
@@ -10093,7 +10093,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unknown, or another tenant's decision */
+            /** @description Unknown, or another tenant's decision (`decisionId`); or, when the check is refused, a `userId`, `positionId`, `groupId` or `authorityTypeId` that is no record of the tenant, named in `errors[].field` (a record deleted since is still one: the check answers about an instant) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10216,7 +10216,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A check names an unknown, or another tenant's decision */
+            /** @description A check names an unknown, or another tenant's decision; or a refused check names a person, position, group or authority type that is no record of the tenant (deleted or not), each named `checks.<index>.<field>` in `errors[]` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10489,6 +10489,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A `userId`, `positionId` or `groupId` that is no record of the tenant (deleted or not: `at` may precede the deletion), named in `errors[].field` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests: a rate limit per caller, per tenant or of the operation's kind (bulk, invitations, shared link) was reached; retry after Retry-After seconds */
             429: {
                 headers: {
@@ -10595,7 +10604,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unknown, or another tenant's decision */
+            /** @description Unknown, or another tenant's decision; or an `authorityTypeId` or `groupId` that is no record of the tenant (deleted or not: `at` may precede the deletion), named in `errors[].field` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10671,7 +10680,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No changes or more than 100, a field a change type needs missing or one it does not take, an id that is not one of the tenant's live records, a change that would change nothing or that settings would refuse (a cycle in the hierarchy), too broad a request, or a malformed consistency token; each problem named `changes.<index>.<field>` */
+            /** @description No changes or more than 100, a field a change type needs missing or one it does not take, a limit change naming an authority type its decision does not hold, a change that would change nothing or that settings would refuse (a cycle in the hierarchy), too broad a request, or a malformed consistency token; each problem named `changes.<index>.<field>` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10691,6 +10700,15 @@ export interface operations {
             };
             /** @description Not a member of the tenant, or missing the "view:decisions" permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A person, position, group, decision or authority type a change names that is not one of the tenant's live records (unknown, deleted, or another tenant's); each named `changes.<index>.<field>` */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

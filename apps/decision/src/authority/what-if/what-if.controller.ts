@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiAuth, Caller, CurrentCaller, RequirePermission, ResponseMessage } from '@ddm/contracts';
 import { ApiConsistentRead, CommittedChange, ConsistencyHeader } from '@ddm/platform';
 import { WhatIfDto, WhatIfView } from './dto/what-if.dto';
@@ -28,8 +28,11 @@ export class WhatIfController {
   @ApiOkResponse({ type: WhatIfView })
   @ApiBadRequestResponse({
     description:
-      'No changes or more than 100, a field a change type needs missing or one it does not take, an id that is not one of the tenant\'s live records, ' +
+      'No changes or more than 100, a field a change type needs missing or one it does not take, a limit change naming an authority type its decision does not hold, ' +
       'a change that would change nothing or that settings would refuse (a cycle in the hierarchy), too broad a request, or a malformed consistency token; each problem named `changes.<index>.<field>`',
+  })
+  @ApiNotFoundResponse({
+    description: "A person, position, group, decision or authority type a change names that is not one of the tenant's live records (unknown, deleted, or another tenant's); each named `changes.<index>.<field>`",
   })
   @ApiConflictResponse({ description: 'The records the changes touch are being changed by another request; ask again' })
   @ApiConsistentRead()

@@ -70,6 +70,36 @@ export function changeFieldProblems(changes: readonly ChangeInput[]): FieldError
   return out;
 }
 
+/**
+ * What the changes name that is not the tenant's, given `known`, the tenant's live records among
+ * them as KNOWN_RECORDS_SQL answers them (`user <id>`, `position <id>`, `group <id>`, `decision <id>`,
+ * `authorityType <id>`, and `authority <decisionId> <authorityTypeId>` for a type a decision holds;
+ * ids in lower case): `missing`,
+ * each field naming no live record of the tenant (unknown, deleted, or another tenant's: a 404), and
+ * `notHeld`, a limit change naming a decision and an authority type both the tenant's but the
+ * decision holding no authority of that type (a 400: the records exist, the change makes no sense).
+ */
+export function unknownRecords(changes: readonly ChangeInput[], known: ReadonlySet<string>): { missing: FieldError[]; notHeld: FieldError[] } {
+  const missing: FieldError[] = [];
+  const notHeld: FieldError[] = [];
+  changes.forEach((c, i) => {
+    const check = (field: string, kind: string, id: string | null | undefined, what: string) => {
+      if (id && !known.has(`${kind} ${id}`)) missing.push({ field: `changes.${i}.${field}`, message: `${what} ${id} not found (not a live record of the tenant)` });
+    };
+    check('userId', 'user', c.userId, 'User');
+    check('managerId', 'user', c.managerId, 'User');
+    check('positionId', 'position', c.positionId, 'Position');
+    check('groupId', 'group', c.groupId, 'Group');
+    (c.parentGroupIds ?? []).forEach((p, j) => check(`parentGroupIds.${j}`, 'group', p, 'Group'));
+    check('decisionId', 'decision', c.decisionId, 'Decision');
+    check('authorityTypeId', 'authorityType', c.authorityTypeId, 'Authority type');
+    if (c.decisionId && c.authorityTypeId && known.has(`decision ${c.decisionId}`) && known.has(`authorityType ${c.authorityTypeId}`) && !known.has(`authority ${c.decisionId} ${c.authorityTypeId}`)) {
+      notHeld.push({ field: `changes.${i}.authorityTypeId`, message: `decision ${c.decisionId} has no authority of type ${c.authorityTypeId}` });
+    }
+  });
+  return { missing, notHeld };
+}
+
 /** A delegation whose invalid fields a check changed (as the invalidation code answers it). */
 export interface ValidityStep {
   id: string;

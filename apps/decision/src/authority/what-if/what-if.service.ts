@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Caller, FieldError, badRequest, capErrors, conflict } from '@ddm/contracts';
+import { Caller, FieldError, badRequest, capErrors, conflict, notFound } from '@ddm/contracts';
 import { Db, Freshness, FreshnessRequirement, Tx } from '@ddm/platform';
 import { authorityProblems } from '../../core/decision-limits';
 import { authoritiesOf, replaceAuthorities } from '../../decisions/decision-refs';
@@ -21,6 +21,7 @@ import {
   holdingsOf,
   invalidatedBy,
   scopesWithoutHolder,
+  unknownRecords,
 } from './what-if.rules';
 import { DELEGATIONS_SQL, KNOWN_RECORDS_SQL, REACHED_DECISIONS_SQL } from './what-if.sql';
 
@@ -90,7 +91,10 @@ export class WhatIfService {
     }
   }
 
-  /** Every record a change names is one of the tenant's, live (400 naming each that is not, `changes.3.userId`); a limit change names an authority type its decision holds. */
+  /**
+   * Every record a change names is one of the tenant's, live (404 naming each that is not,
+   * `changes.3.userId`); then a limit change names an authority type its decision holds (400).
+   */
   private async requireKnown(tenantId: string, changes: readonly Change[]): Promise<void> {
     const all = (pick: (c: Change) => (string | null | undefined)[]) => [...new Set(changes.flatMap(pick).filter((x): x is string => !!x))];
     const rows = await this.db.query<{ kind: string; id: string }>(KNOWN_RECORDS_SQL, [
@@ -99,24 +103,14 @@ export class WhatIfService {
       all((c) => [c.positionId]),
       all((c) => [c.groupId, ...(c.parentGroupIds ?? [])]),
       all((c) => [c.decisionId]),
+      all((c) => [c.authorityTypeId]),
     ]);
-    const known = new Set(rows.map((r) => `${r.kind} ${r.id}`));
-    const problems: FieldError[] = [];
-    changes.forEach((c, i) => {
-      const check = (field: string, kind: string, id: string | null | undefined, what: string) => {
-        if (id && !known.has(`${kind} ${id}`)) problems.push({ field: `changes.${i}.${field}`, message: `${what} ${id} is not one of the tenant's (unknown or deleted)` });
-      };
-      check('userId', 'user', c.userId, 'user');
-      check('managerId', 'user', c.managerId, 'user');
-      check('positionId', 'position', c.positionId, 'position');
-      check('groupId', 'group', c.groupId, 'group');
-      (c.parentGroupIds ?? []).forEach((p, j) => check(`parentGroupIds.${j}`, 'group', p, 'group'));
-      check('decisionId', 'decision', c.decisionId, 'decision');
-      if (c.decisionId && c.authorityTypeId && known.has(`decision ${c.decisionId}`) && !known.has(`authority ${c.decisionId} ${c.authorityTypeId}`)) {
-        problems.push({ field: `changes.${i}.authorityTypeId`, message: `decision ${c.decisionId} has no authority of type ${c.authorityTypeId}` });
-      }
-    });
-    refuse(problems);
+    const { missing, notHeld } = unknownRecords(changes, new Set(rows.map((r) => `${r.kind} ${r.id}`)));
+    if (missing.length) {
+      const { shown, message } = capErrors(missing);
+      throw notFound(`Not found: ${message}`, shown);
+    }
+    refuse(notHeld);
   }
 
   private async evaluate(caller: Caller, changes: readonly Change[]): Promise<WhatIfView> {

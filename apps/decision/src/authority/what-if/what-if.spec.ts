@@ -1,4 +1,4 @@
-import { ChangeInput, changeFieldProblems, diffHoldings, holdingsOf, invalidatedBy, scopesWithoutHolder } from './what-if.rules';
+import { ChangeInput, changeFieldProblems, diffHoldings, holdingsOf, invalidatedBy, scopesWithoutHolder, unknownRecords } from './what-if.rules';
 
 const U1 = '0190a000-0000-7000-8000-000000000001';
 const U2 = '0190a000-0000-7000-8000-000000000002';
@@ -34,6 +34,39 @@ describe('changeFieldProblems', () => {
     expect(changeFieldProblems([{ type: 'group-moved', groupId: G1, parentGroupIds: [] }])).toEqual([]);
     expect(changeFieldProblems([{ type: 'group-moved', groupId: G1 }])).toEqual([{ field: 'changes.0.parentGroupIds', message: 'is required for group-moved' }]);
     expect(changeFieldProblems([{ type: 'group-moved', groupId: G1, parentGroupIds: [U1, G1] }])).toEqual([{ field: 'changes.0.parentGroupIds.1', message: 'a group cannot be its own parent' }]);
+  });
+});
+
+describe('unknownRecords', () => {
+  const known = new Set([`user ${U1}`, `position ${P1}`, `group ${G1}`, `decision ${D1}`, `authorityType ${T1}`, `authorityType ${T2}`, `authority ${D1} ${T1}`]);
+
+  it('every field naming no live record of the tenant is missing (a 404), named by index and field, parents by their index too', () => {
+    const changes: ChangeInput[] = [
+      { type: 'user-leaves-position', userId: U1, positionId: P1 },
+      { type: 'manager-changed', userId: U2, managerId: U2 },
+      { type: 'group-moved', groupId: G1, parentGroupIds: [G1, D2] },
+      { type: 'decision-limit-changed', decisionId: D2, authorityTypeId: T1, value: '1' },
+      { type: 'decision-limit-changed', decisionId: D1, authorityTypeId: U2, value: '1' },
+      { type: 'manager-changed', userId: U1, managerId: null },
+    ];
+    const { missing, notHeld } = unknownRecords(changes, known);
+    expect(missing.map((e) => e.field)).toEqual([
+      'changes.1.userId',
+      'changes.1.managerId',
+      'changes.2.parentGroupIds.1',
+      'changes.3.decisionId',
+      'changes.4.authorityTypeId',
+    ]);
+    expect(missing[0].message).toBe(`User ${U2} not found (not a live record of the tenant)`);
+    // A decision or type not found is not also a type the decision does not hold.
+    expect(notHeld).toEqual([]);
+  });
+
+  it("a decision and a type both the tenant's, the decision not holding the type: not held (a 400), not missing", () => {
+    const { missing, notHeld } = unknownRecords([{ type: 'decision-limit-changed', decisionId: D1, authorityTypeId: T2, value: '1' }], known);
+    expect(missing).toEqual([]);
+    expect(notHeld).toEqual([{ field: 'changes.0.authorityTypeId', message: `decision ${D1} has no authority of type ${T2}` }]);
+    expect(unknownRecords([{ type: 'decision-limit-changed', decisionId: D1, authorityTypeId: T1, value: '1' }], known)).toEqual({ missing: [], notHeld: [] });
   });
 });
 

@@ -3,8 +3,8 @@ import { LIVE_SQL } from '../../core/delegation.sql';
 
 /**
  * Which of the records the changes name the tenant has, live: members ($2, not DELETED), positions
- * ($3) and groups ($4) not deleted, decisions ($5) not deleted, and the authority types each of those
- * decisions holds (`decision_id authority_type_id`).
+ * ($3) and groups ($4) not deleted, decisions ($5) not deleted, authority types ($6) not deleted, and
+ * the authority types each of those decisions holds (`decision_id authority_type_id`).
  */
 export const KNOWN_RECORDS_SQL = `
 SELECT 'user' AS kind, id::text AS id FROM decision.user_projection WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND status <> 'DELETED'
@@ -14,6 +14,8 @@ UNION ALL
 SELECT 'group', id::text FROM decision.group_projection WHERE tenant_id = $1 AND id = ANY($4::uuid[]) AND NOT is_deleted
 UNION ALL
 SELECT 'decision', id::text FROM decision.decisions WHERE tenant_id = $1 AND id = ANY($5::uuid[]) AND NOT is_deleted
+UNION ALL
+SELECT 'authorityType', id::text FROM decision.authority_type_projection WHERE tenant_id = $1 AND id = ANY($6::uuid[]) AND NOT is_deleted
 UNION ALL
 SELECT 'authority', da.decision_id::text || ' ' || da.authority_type_id::text
   FROM decision.decision_authorities da JOIN decision.decisions d ON d.id = da.decision_id AND d.tenant_id = $1 AND NOT d.is_deleted
