@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { inTenant } from '@ddm/platform';
+import { readEvent } from '@ddm/contracts';
+import { inTenant, NatsClient } from '@ddm/platform';
+import { JSONCodec } from 'nats';
 import { delegationEvent, expectErrorBody, httpClient, ISO, publishEvent, startHarness, until, UUID7 } from '@ddm/testing';
 import { FilesService } from '../src/files/files.service';
 import { documentApp, DocumentHarness } from './fixtures/document-app';
@@ -589,6 +591,34 @@ describe('documents (e2e, real Postgres and NATS, auth and settings as child pro
     // The document publishes itself again, with the new name and a newer version, for the areas that show it.
     const updated = await until(async () => (await eventsOf(d.id)).find((e) => e.subject === 'evt.document.document.updated'), 'the document republished');
     expect(updated.payload.document).toMatchObject({ documentTypeName: 'Guidelines', version: 2 });
+  });
+
+  it("serves every tenant's documents, deleted ones too, in id order, as the updated event carries them (sync.document.documents: a projection's backfill)", async () => {
+    const kept = await made(linked('Snapshot kept', { documentSharingType: 'TENANT' }));
+    const gone = await made(linked('Snapshot deleted', { documentSharingType: 'TENANT' }));
+    expect((await h.svc.http.delete(`${PATH}/${gone.id}`, { token: h.tokens.admin })).status).toBe(200);
+    const theirs = await made(linked('Other Co snapshot'), h.tokens.otherAdmin);
+    const nats = h.svc.app.get(NatsClient);
+    const codec = JSONCodec<{ items: { tenantId: string; document: { id: string; documentName: string; isDeleted: boolean; version: number } }[]; next: string | null }>();
+    const pages: ReturnType<typeof codec.decode>[] = [];
+    let after: string | null = null;
+    do {
+      const reply = await nats.nc.request(nats.subjects.wire('sync.document.documents'), JSONCodec().encode({ after }), { timeout: 5_000 });
+      pages.push(codec.decode(reply.data));
+      after = pages[pages.length - 1].next;
+    } while (after !== null);
+    const items = pages.flatMap((p) => p.items);
+    const [{ n }] = await h.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM document.documents`);
+    expect(items).toHaveLength(n);
+    expect(items.map((i) => i.document.id)).toEqual(items.map((i) => i.document.id).sort());
+    for (const item of items) expect(readEvent('evt.document.document.updated', item).problems).toEqual([]);
+    const byId = new Map(items.map((i) => [i.document.id, i]));
+    expect(byId.get(kept.id)).toMatchObject({ tenantId: h.demo.id, document: { documentName: 'Snapshot kept', isDeleted: false } });
+    expect(byId.get(gone.id)).toMatchObject({ tenantId: h.demo.id, document: { isDeleted: true } });
+    expect(byId.get(theirs.id)).toMatchObject({ tenantId: h.other.id, document: { documentName: 'Other Co snapshot' } });
+    // The version is the document's own (a newer event than the snapshot wins in a projection, an older one does not).
+    const [{ version }] = await h.db.query<{ version: string }>(`SELECT version FROM document.documents WHERE id = $1`, [gone.id]);
+    expect(byId.get(gone.id)!.document.version).toBe(Number(version));
   });
 
   it('counts the decisions and delegations that link a document, from the decision area’s events', async () => {
