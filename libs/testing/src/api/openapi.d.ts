@@ -2813,6 +2813,7 @@ export interface components {
             isPinned: boolean;
             documentDisplayId: string | null;
             documentStatus: string | null;
+            /** @description The link of the uploaded file's content (null for a linked URL) */
             documentFileLink: string | null;
         };
         DecisionView: {
