@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readEvent } from '@ddm/contracts';
-import { inTenant, NatsClient } from '@ddm/platform';
-import { JSONCodec } from 'nats';
-import { delegationEvent, expectErrorBody, httpClient, ISO, publishEvent, startHarness, until, UUID7 } from '@ddm/testing';
+import { inTenant } from '@ddm/platform';
+import { delegationEvent, expectErrorBody, httpClient, ISO, publishEvent, snapshotOf, startHarness, until, UUID7 } from '@ddm/testing';
 import { FilesService } from '../src/files/files.service';
 import { documentApp, DocumentHarness } from './fixtures/document-app';
 
@@ -598,16 +597,7 @@ describe('documents (e2e, real Postgres and NATS, auth and settings as child pro
     const gone = await made(linked('Snapshot deleted', { documentSharingType: 'TENANT' }));
     expect((await h.svc.http.delete(`${PATH}/${gone.id}`, { token: h.tokens.admin })).status).toBe(200);
     const theirs = await made(linked('Other Co snapshot'), h.tokens.otherAdmin);
-    const nats = h.svc.app.get(NatsClient);
-    const codec = JSONCodec<{ items: { tenantId: string; document: { id: string; documentName: string; isDeleted: boolean; version: number } }[]; next: string | null }>();
-    const pages: ReturnType<typeof codec.decode>[] = [];
-    let after: string | null = null;
-    do {
-      const reply = await nats.nc.request(nats.subjects.wire('sync.document.documents'), JSONCodec().encode({ after }), { timeout: 5_000 });
-      pages.push(codec.decode(reply.data));
-      after = pages[pages.length - 1].next;
-    } while (after !== null);
-    const items = pages.flatMap((p) => p.items);
+    const { items } = await snapshotOf<{ tenantId: string; document: { id: string; documentName: string; isDeleted: boolean; version: number } }>(h.svc, 'document.documents');
     const [{ n }] = await h.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM document.documents`);
     expect(items).toHaveLength(n);
     expect(items.map((i) => i.document.id)).toEqual(items.map((i) => i.document.id).sort());

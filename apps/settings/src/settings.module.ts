@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { projectionConsumers } from '@ddm/platform';
+import { projectionConsumers, snapshotSources } from '@ddm/platform';
 import { ActionTemplateRefs } from './action-templates/action-template-refs';
 import { ActionTemplatesController } from './action-templates/action-templates.controller';
 import { ActionTemplatesService } from './action-templates/action-templates.service';
@@ -14,6 +14,7 @@ import { DecisionCategoriesService } from './decision-categories/decision-catego
 import { DecisionCategoryRefs } from './decision-categories/decision-category-refs';
 import { DecisionRolesController } from './decision-roles/decision-roles.controller';
 import { DecisionRolesService } from './decision-roles/decision-roles.service';
+import { DECISION_ROLES_SNAPSHOT } from './decision-roles/decision-role.sql';
 import { DecisionSectionsController } from './decision-sections/decision-sections.controller';
 import { DecisionSectionsService } from './decision-sections/decision-sections.service';
 import { DocumentTypeRefs } from './document-types/document-type-refs';
@@ -70,6 +71,7 @@ import { PositionsService } from './positions/positions.service';
     DocumentVersioningRefs,
     DocumentVersioningService,
     projectionConsumers(DELEGATIONS),
+    snapshotSources(DECISION_ROLES_SNAPSHOT),
   ],
   exports: [GroupTypesService, GroupsService, PositionsService, DecisionRolesService, DecisionSectionsService, DecisionCategoriesService, AuthorityTypesService, DocumentTypesService],
 })

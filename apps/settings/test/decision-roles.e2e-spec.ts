@@ -1,4 +1,5 @@
-import { expectErrorBody, ISO, startHarness, until } from '@ddm/testing';
+import { readEvent } from '@ddm/contracts';
+import { expectErrorBody, ISO, snapshotOf, startHarness, until } from '@ddm/testing';
 import { settingsApp, SettingsHarness } from './fixtures/settings-app';
 
 /** Every field of a decision role (spec §2.7). */
@@ -186,6 +187,21 @@ describe('decision roles (e2e, real Postgres and NATS, auth as a child process)'
       expectErrorBody(await create({ tenantId: h.other.id, roleName: 'Not allowed' }), 403);
       expect((await h.db.query(`SELECT 1 FROM settings.decision_roles WHERE role_name = 'Not allowed'`)).length).toBe(0);
     });
+  });
+
+  it("serves every tenant's roles, deleted ones too, in id order, as the updated event carries them (sync.settings.decision-roles: a projection's backfill)", async () => {
+    const kept = await made('Snapshot reviewer');
+    const gone = await made('Snapshot gone');
+    expect((await patch(gone.id, { isDeleted: true })).status).toBe(200);
+    const { items } = await snapshotOf<{ tenantId: string; decisionRole: { id: string; roleName: string; isDeleted: boolean } }>(h.svc, 'settings.decision-roles');
+    const [{ n }] = await h.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM settings.decision_roles`);
+    expect(items).toHaveLength(n);
+    expect(new Set(items.map((i) => i.tenantId))).toEqual(new Set([h.demo.id, h.other.id]));
+    expect(items.map((i) => i.decisionRole.id)).toEqual(items.map((i) => i.decisionRole.id).sort());
+    for (const item of items) expect(readEvent('evt.settings.decision-role.updated', item).problems).toEqual([]);
+    const byId = new Map(items.map((i) => [i.decisionRole.id, i]));
+    expect(byId.get(kept.id)).toEqual({ tenantId: h.demo.id, decisionRole: { id: kept.id, roleName: 'Snapshot reviewer', status: 'ACTIVE', isDeleted: false } });
+    expect(byId.get(gone.id)).toMatchObject({ tenantId: h.demo.id, decisionRole: { isDeleted: true } });
   });
 
   describe('PATCH /settings/v1/decision-roles/{id}', () => {

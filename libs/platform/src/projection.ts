@@ -41,6 +41,11 @@ export interface VersionedProjectionChange {
    * even an older one; it never brings the record back.
    */
   terminal?: { column: string; reached: boolean };
+  /**
+   * Only a row the table lacks is written (a backfill of rows without a version: the events the
+   * stream holds, applied in order, bring a row the snapshot and an event both write to its newest state).
+   */
+  missingOnly?: boolean;
 }
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$/;
@@ -81,15 +86,15 @@ export async function applyVersionedProjection(q: Queryable, change: VersionedPr
   ]);
   const applies = terminal ? sql`(${newer} OR (EXCLUDED.${terminal} IS NOT NULL AND t.${terminal} IS NULL))` : newer;
   const conflict = change.perTenant ? sql`tenant_id, ${key}` : key;
+  const onConflict = change.missingOnly ? sql`DO NOTHING` : sql`DO UPDATE SET ${sets} WHERE t.tenant_id = EXCLUDED.tenant_id AND ${applies}`;
   const rows = await q.query(sql`INSERT INTO ${table} AS t (${insertColumns}) VALUES (${insertValues})
-    ON CONFLICT (${conflict}) DO UPDATE SET ${sets}
-    WHERE t.tenant_id = EXCLUDED.tenant_id AND ${applies}
+    ON CONFLICT (${conflict}) ${onConflict}
     RETURNING 1`);
   return rows.length > 0;
 }
 
 /** The row an event asks for: everything of a change but the table and key, which the projection names. */
-export type ProjectedRow = Omit<VersionedProjectionChange, 'table' | 'key' | 'perTenant'>;
+export type ProjectedRow = Omit<VersionedProjectionChange, 'table' | 'key' | 'perTenant' | 'missingOnly'>;
 
 /**
  * A projection, declared once per service and table: the durable consumer's name, the subjects it
@@ -107,15 +112,20 @@ export interface ProjectionSpec<S extends EventSubject> {
   afterChange?(tx: Tx, message: EventMessageOf<S>): Promise<void>;
   /**
    * Where the records come from that the stream no longer holds (snapshot.ts): a projection added
-   * to a running deployment learns of records last changed before the stream's oldest event. Only
-   * for versioned rows (the newest state wins whichever arrives first: the snapshot or an event).
+   * to a running deployment learns of records last changed before the stream's oldest event. A
+   * versioned row: the newest state wins, whichever arrives first, the snapshot or an event; a row
+   * without a version: the snapshot writes only rows the table lacks (the retained events, applied
+   * in order, bring any other to its newest state).
    */
   backfill?: ProjectionBackfill<S>;
 }
 
 /** Applies one message to its projection (what the consumer does with each message, in its transaction). */
-export async function applyProjection<S extends EventSubject>(tx: Tx, spec: ProjectionSpec<S>, message: EventMessageOf<S>): Promise<boolean> {
-  const changed = await applyVersionedProjection(tx, { table: spec.table, key: spec.key, perTenant: spec.perTenant, ...spec.row(message) });
+export async function applyProjection<S extends EventSubject>(tx: Tx, spec: ProjectionSpec<S>, message: EventMessageOf<S>, backfill = false): Promise<boolean> {
+  const row = spec.row(message);
+  // A backfilled row without a version fills only what is missing (see VersionedProjectionChange.missingOnly).
+  const missingOnly = backfill && (row.version === undefined || row.version === null);
+  const changed = await applyVersionedProjection(tx, { table: spec.table, key: spec.key, perTenant: spec.perTenant, ...row, missingOnly });
   if (changed && spec.afterChange) await spec.afterChange(tx, message);
   return changed;
 }
@@ -215,7 +225,7 @@ export async function backfillProjection<S extends EventSubject>(
     });
     await db.acrossTenants(`backfill of the projection ${spec.name}`, () =>
       db.transaction(async (tx) => {
-        for (const m of messages) await applyProjection(tx, spec, m);
+        for (const m of messages) await applyProjection(tx, spec, m, true);
       }),
     );
     applied += messages.length;

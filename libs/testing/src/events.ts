@@ -70,3 +70,22 @@ export function delegationEvent(tenantId: string, overrides: Partial<DelegationE
     ...overrides,
   };
 }
+
+/**
+ * Every item an area's snapshot source answers (`sync.<source>`, page by page, as a projection's
+ * backfill asks for them), and the pages' sizes.
+ */
+export async function snapshotOf<T = Record<string, unknown>>(svc: TestService, source: string): Promise<{ items: T[]; pages: number[] }> {
+  const nats = svc.app.get(NatsClient);
+  const items: T[] = [];
+  const pages: number[] = [];
+  let after: string | null = null;
+  do {
+    const reply = await nats.nc.request(nats.subjects.wire(`sync.${source}`), codec.encode({ after }), { timeout: 5_000 });
+    const page = JSONCodec<{ items: T[]; next: string | null }>().decode(reply.data);
+    items.push(...page.items);
+    pages.push(page.items.length);
+    after = page.next;
+  } while (after !== null);
+  return { items, pages };
+}

@@ -80,4 +80,6 @@ export const DECISION_ROLES: ProjectionSpec<(typeof DECISION_ROLE_SUBJECTS)[numb
     tenantId,
     values: { role_name: r.roleName, status: r.status, is_deleted: r.isDeleted },
   }),
+  // Added after the settings area's first roles: those whose events aged out come from its snapshot.
+  backfill: { source: 'settings.decision-roles', subject: 'evt.settings.decision-role.updated' },
 };

@@ -1,6 +1,7 @@
 /** The SQL of decision roles: the columns every statement answers, and the list. */
-import { ListSpec, containsPattern, anyOf, raw, sortBy, sql } from '@ddm/platform';
+import { ListSpec, SnapshotSource, containsPattern, anyOf, raw, sortBy, sql } from '@ddm/platform';
 import type { ListDecisionRolesQuery } from './dto/list-decision-roles.query';
+import { DecisionRoleRow, toDecisionRolePayload, toDecisionRoleView } from './dto/decision-role.response';
 import type { DecisionRoleSort } from './decision-role.rules';
 
 /** The columns a view is built from (one list of them, used by every statement). */
@@ -30,3 +31,16 @@ export function decisionRoleList(tenantId: string, q: ListDecisionRolesQuery): L
     limit: q.limit,
   };
 }
+
+/**
+ * `sync.settings.decision-roles`: every tenant's decision roles (deleted ones too), in id order, as
+ * evt.settings.decision-role.updated carries them: what another area's projection backfills from.
+ */
+export const DECISION_ROLES_SNAPSHOT: SnapshotSource<'evt.settings.decision-role.updated'> = {
+  name: 'settings.decision-roles',
+  subject: 'evt.settings.decision-role.updated',
+  page: async (q, after, limit) =>
+    (await q.query<DecisionRoleRow>(`SELECT ${DECISION_ROLE_COLUMNS} FROM settings.decision_roles d WHERE $1::uuid IS NULL OR d.id > $1::uuid ORDER BY d.id LIMIT $2`, [after, limit])).map(
+      (r) => ({ id: r.id, payload: { tenantId: r.tenant_id, decisionRole: toDecisionRolePayload(toDecisionRoleView(r)) } }),
+    ),
+};
