@@ -15,6 +15,7 @@ import { AuthTenantOfChildRows1765800000003 } from './migrations/1765800000003-a
 import { AuthPeopleAndTenantsAudit1766000000000 } from './migrations/1766000000000-auth-people-and-tenants-audit';
 import { AuthChangeIds1766200000000 } from './migrations/1766200000000-auth-change-ids';
 import { AuthCurrencyRatesProjection1766300000000 } from './migrations/1766300000000-auth-currency-rates-projection';
+import { AuthProjectionBackfills1766400000000 } from './migrations/1766400000000-auth-projection-backfills';
 
 /** The auth schema: used by the service and by `migrate`. */
 export const authDataSource: ServiceDataSource = {
@@ -37,5 +38,6 @@ export const authDataSource: ServiceDataSource = {
     AuthPeopleAndTenantsAudit1766000000000,
     AuthChangeIds1766200000000,
     AuthCurrencyRatesProjection1766300000000,
+    AuthProjectionBackfills1766400000000,
   ],
 };

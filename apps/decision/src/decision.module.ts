@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { projectionConsumers } from '@ddm/platform';
+import { projectionConsumers, snapshotSources } from '@ddm/platform';
 import { ConditionsController } from './conditions/conditions.controller';
 import { ConditionsService } from './conditions/conditions.service';
 import { DecisionsController } from './decisions/decisions.controller';
@@ -13,6 +13,7 @@ import { RolesController } from './delegation-roles/delegation-roles.controller'
 import { DelegationRolesService } from './delegation-roles/delegation-roles.service';
 import { DECISION_ROLES } from './consumers/decision-role.projection';
 import { DOCUMENTS } from './consumers/document.projection';
+import { CURRENCY_RATES_SNAPSHOT } from './authority/currency-rates';
 import { AuthorityController } from './authority/authority.controller';
 import { AuthorityService } from './authority/authority.service';
 import { WhatIfController } from './authority/what-if/what-if.controller';
@@ -48,6 +49,6 @@ import { AttestationsService } from './attestations/attestations.service';
  */
 @Module({
   controllers: [DecisionsController, DelegationsController, AuthorityController, WhatIfController, ConditionsController, RolesController, ChangelogController, RevisionsController, JobsController, SodRulesController, AttestationsController],
-  providers: [DecisionsService, DelegationsService, AuthorityService, WhatIfService, SodRulesService, SodRefs, AttestationsService, AttestationOverdueSweep, AttestationAnswersConsumer, ConditionsService, DelegationRolesService, DelegationChangelogService, ExpirySweep, DecisionRevisionsService, BulkDuplicateJob, BulkLinkDocumentsJob, BulkReassignRecipientsJob, JobsService, projectionConsumers(GROUPS, USERS, POSITIONS, SECTIONS, CATEGORIES, AUTHORITY_TYPES, TENANT_SETTINGS, DECISION_ROLES, DOCUMENTS)],
+  providers: [DecisionsService, DelegationsService, AuthorityService, WhatIfService, SodRulesService, SodRefs, AttestationsService, AttestationOverdueSweep, AttestationAnswersConsumer, ConditionsService, DelegationRolesService, DelegationChangelogService, ExpirySweep, DecisionRevisionsService, BulkDuplicateJob, BulkLinkDocumentsJob, BulkReassignRecipientsJob, JobsService, projectionConsumers(GROUPS, USERS, POSITIONS, SECTIONS, CATEGORIES, AUTHORITY_TYPES, TENANT_SETTINGS, DECISION_ROLES, DOCUMENTS), snapshotSources(CURRENCY_RATES_SNAPSHOT)],
 })
 export class DecisionModule {}

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { expectErrorBody, httpClient, pastInstant, startHarness, until } from '@ddm/testing';
+import { readEvent } from '@ddm/contracts';
+import { expectErrorBody, httpClient, pastInstant, snapshotOf, startHarness, until } from '@ddm/testing';
 import { decisionApp, DecisionHarness } from './fixtures/decision-app';
 import { approvalLimit } from './fixtures/limits';
 
@@ -286,6 +287,12 @@ describe('authority check (e2e)', () => {
       [h.demo.id],
     );
     expect(replaced.payload).toEqual({ tenantId: h.demo.id, currencies: ['EUR', 'GBP'], version: expect.any(Number) });
+    // The same, as the decision area serves it to a projection's backfill (sync.decision.currency-rates): older than the event, which wins.
+    const { items } = await snapshotOf<{ tenantId: string; currencies: string[]; version: number }>(h.svc, 'decision.currency-rates');
+    const served = items.find((i) => i.tenantId === h.demo.id)!;
+    expect(served).toEqual({ tenantId: h.demo.id, currencies: ['EUR', 'GBP'], version: expect.any(Number) });
+    expect(served.version).toBeLessThanOrEqual(Number(replaced.payload.version));
+    expect(readEvent('evt.decision.currency-rates.replaced', served).problems).toEqual([]);
 
     // Today EUR 90,000 = USD 99,000 (within 100,000); EUR 90,910 = USD 100,001 is not.
     expect((await ask('90000', 'EUR')).body.data).toMatchObject({ allowed: true, limit: { value: '100000', unit: 'USD' } });

@@ -10,4 +10,6 @@ export const CURRENCY_RATES: ProjectionSpec<'evt.decision.currency-rates.replace
   table: 'auth.currency_rate_projection',
   key: 'id',
   row: ({ payload: e }) => ({ id: e.tenantId, tenantId: e.tenantId, version: e.version, values: { currencies: e.currencies } }),
+  // Added after tenants first set their rates: those whose events aged out come from the decision area's snapshot.
+  backfill: { source: 'decision.currency-rates', subject: 'evt.decision.currency-rates.replaced' },
 };

@@ -5,7 +5,7 @@
  * PUT replaces the tenant's whole table (so a client sends what it has, and a retry is harmless).
  */
 import { Caller, badRequest } from '@ddm/contracts';
-import { Db } from '@ddm/platform';
+import { Db, SnapshotSource } from '@ddm/platform';
 import { millionths } from '../core/delegation.rules';
 import { Convert } from './authority.rules';
 import { RATES_SQL } from './authority.sql';
@@ -105,3 +105,22 @@ export async function putRates(db: Db, caller: Caller, dto: CurrencyRatesDto): P
   });
   return getRates(db, caller);
 }
+
+/**
+ * `sync.decision.currency-rates`: each tenant with rates, as evt.decision.currency-rates.replaced
+ * carries them (what the auth area's projection backfills from). The version is the rates' last
+ * replacement (microseconds of its transaction's start; the replacement's own event, taken later in
+ * that transaction, is newer, and wins).
+ */
+export const CURRENCY_RATES_SNAPSHOT: SnapshotSource<'evt.decision.currency-rates.replaced'> = {
+  name: 'decision.currency-rates',
+  subject: 'evt.decision.currency-rates.replaced',
+  page: async (q, after, limit) =>
+    (
+      await q.query<{ tenant_id: string; currencies: string[]; version: string }>(
+        `SELECT tenant_id, array_agg(DISTINCT currency ORDER BY currency) AS currencies, (extract(epoch FROM max(updated_on)) * 1000000)::bigint AS version
+           FROM decision.currency_rates WHERE $1::uuid IS NULL OR tenant_id > $1::uuid GROUP BY tenant_id ORDER BY tenant_id LIMIT $2`,
+        [after, limit],
+      )
+    ).map((r) => ({ id: r.tenant_id, payload: { tenantId: r.tenant_id, currencies: r.currencies, version: Number(r.version) } })),
+};
