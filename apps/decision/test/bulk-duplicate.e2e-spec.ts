@@ -1,4 +1,6 @@
-import { expectErrorBody, ISO, startHarness, until } from '@ddm/testing';
+import { randomUUID } from 'node:crypto';
+import { expectErrorBody, ISO, startHarness, until, UUID7 } from '@ddm/testing';
+import { duplicateDecisions } from '../src/decisions/decision-refs';
 import { decisionApp, DecisionHarness } from './fixtures/decision-app';
 import { insertDecisions } from './fixtures/decision-rows';
 
@@ -143,6 +145,20 @@ describe('bulk duplicate of decisions (e2e: the job through JetStream, real Post
     );
     expect(names.every((n) => n.name.length <= 150)).toBe(true);
     expect(await query(`SELECT 1 FROM decision.decisions WHERE copied_from = $1`, [otherTenants])).toEqual([]);
+  });
+
+  it('a source deleted between the acceptance and the run fails with its reason while the others are copied (the items a job ends COMPLETED_WITH_ERRORS with)', async () => {
+    // The job's batch as the job runs it (the run's order cannot be raced from outside: the request checks every source first).
+    const [kept, gone] = await insertDecisions(query, h.demo.id, h.refs, 2, 'Deleted meanwhile');
+    await h.svc.http.delete(`${PATH}/${gone}`, { token: h.tokens.admin });
+    const admin = h.refs.users.get('admin@demo.test')!;
+    const job = { id: randomUUID(), tenantId: h.demo.id, kind: 'bulk-duplicate', requestedBy: admin, params: {} };
+    const outcomes = await h.db.transaction((tx) => duplicateDecisions(tx, job, [gone, kept]));
+    expect(outcomes).toEqual([
+      { itemId: gone, ok: false, error: 'Decision not found' },
+      { itemId: kept, ok: true, resultId: expect.stringMatching(UUID7) },
+    ]);
+    expect(await query(`SELECT name FROM decision.decisions WHERE copied_from = ANY($1::uuid[])`, [[kept, gone]])).toEqual([{ name: 'Copy of Deleted meanwhile 1' }]);
   });
 
   it("follows a job only in its tenant: another tenant's job id is a 404; a bad id a 400", async () => {
