@@ -1,4 +1,4 @@
-import { expectErrorBody, startHarness, until, UUID7 } from '@ddm/testing';
+import { expectErrorBody, pastInstant, startHarness, until, UUID7 } from '@ddm/testing';
 import { announcedDocument, decisionApp, DecisionHarness } from './fixtures/decision-app';
 import { approvalLimit } from './fixtures/limits';
 
@@ -169,7 +169,7 @@ describe('delegations: changes after issue (e2e)', () => {
       const before = new Date(Date.now() - 1000).toISOString();
       const { child } = await tree();
       const issuedAt = new Date().toISOString();
-      await new Promise((r) => setTimeout(r, 5));
+      await pastInstant(issuedAt);
       expect((await h.svc.http.post(`${DELEGATIONS}/${child.id}/suspend`, { token: h.tokens.admin, body: {} })).status).toBe(200);
       expect((await patch(child.id, { delegationAuthorities: [approvalLimit(h, '3500', { redelegable: true })] }, h.tokens.manager)).status).toBe(200);
       const at = (instant: string) => h.svc.http.get(`${DELEGATIONS}/${child.id}?at=${encodeURIComponent(instant)}`, { token: h.tokens.admin });

@@ -4,6 +4,7 @@ import { Writable } from 'node:stream';
 import { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildGateway } from '../src/gateway';
+import { until } from '@ddm/testing';
 
 /**
  * What the gateway logs of an answer above 499: one line per request, an error for a failure, a
@@ -44,8 +45,11 @@ describe('gateway: the log line of a failed request', () => {
     const res = await fetch(`${base}${path}`);
     await res.text();
     expect(res.status).toBe(status);
-    await new Promise((r) => setTimeout(r, 50));
-    return lines.filter((l) => l.statusCode !== undefined);
+    // The request's completion line, written after the answer was sent.
+    return until(() => {
+      const completed = lines.filter((l) => l.statusCode !== undefined);
+      return completed.length > 0 && completed;
+    }, `the log line of ${path}`, 5_000);
   };
 
   it('logs a 503 with Retry-After as a warning, other 5xx as errors', async () => {

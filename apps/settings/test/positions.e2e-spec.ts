@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { expectErrorBody, ISO, startHarness } from '@ddm/testing';
+import { expectErrorBody, ISO, pastInstant, startHarness } from '@ddm/testing';
 import { settingsApp, SettingsHarness } from './fixtures/settings-app';
 
 const P = '/settings/v1/positions';
@@ -494,7 +494,7 @@ describe('positions (e2e, real Postgres and NATS)', () => {
     });
 
     it('changes the fields given; groupIds replaces the set (kept links keep createdAt); event in the outbox', async () => {
-      await new Promise((r) => setTimeout(r, 5));
+      await pastInstant(p.createdOn);
       const res = await h.svc.http.patch(`${P}/${p.id}`, {
         token: h.tokens.admin,
         body: { positionName: 'Patched', status: 'INACTIVE', isSCIMProvisioned: true, groupIds: [g.deptB, g.org] },

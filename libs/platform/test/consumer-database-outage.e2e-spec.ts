@@ -57,7 +57,12 @@ describe('consumers while the database is unreachable (real Postgres and NATS)',
     const before = await applied();
     await publish(widget);
     await until(() => (runs.get(widget)?.length ?? 0) >= 1, 'the broken message to be tried', 10_000);
-    await new Promise((r) => setTimeout(r, 2_000));
+    // Done with in the broker's own record: nothing pending or awaiting an ack (terminated, not waiting for a redelivery).
+    const { nats, ns } = platform!;
+    await until(async () => {
+      const info = await nats.jsm.consumers.info(ns.subjects.eventsStream, ns.subjects.durable('widget-holder'));
+      return info.num_ack_pending === 0 && info.num_pending === 0;
+    }, 'the broken message to be settled by the consumer', 10_000);
     expect(runs.get(widget)).toEqual([1]); // maxDeliver 1: terminated, not retried
     expect(await applied()).toBe(before);
   });

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { ROOT, RunningProcess, freePort, TestService, createTestDatabase, createTestNamespace, expectErrorBody, spawnBuilt, startTestService, testEnv } from '@ddm/testing';
+import { ROOT, RunningProcess, freePort, TestService, createTestDatabase, createTestNamespace, expectErrorBody, spawnBuilt, startTestService, testEnv, until } from '@ddm/testing';
 import { limitClassOf } from '../src/hardening';
 import { LimitsModule } from './fixtures/limits-service';
 import { widgetsDataSource } from './fixtures/widgets';
@@ -248,7 +248,8 @@ describe('secrets never reach the logs', () => {
     // The external matrix link's token is in its path; a token in a query.
     const shareToken = `st-${randomUUID()}`;
     expect((await call(`${proc.url}/decision/v1/shared/${shareToken}/export?format=xlsx&token=${refreshToken}`)).status).toBe(404);
-    await new Promise((r) => setTimeout(r, 300));
+    // The last request's log line written: what the rest is read after.
+    await until(() => proc.output().includes('/decision/v1/shared/[redacted]/export'), 'the log line of the share link request', 10_000);
     const logs = proc.output();
     expect(logs).toMatch(/request completed/);
     expect(logs).toContain('/decision/v1/shared/[redacted]/export?format=xlsx&token=[redacted]');
