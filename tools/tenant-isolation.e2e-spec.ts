@@ -26,6 +26,7 @@ const NOT_TENANT_DATA: Record<string, string> = {
   migrations: "the schema's applied migrations",
   outbox: 'events on their way to NATS (each payload names its tenant; read only by the relay)',
   processed_messages: 'ids of the messages a consumer has handled (deduplication)',
+  projection_backfills: "which projections were backfilled from the owning area's snapshot (a projection's name and a count)",
   'auth.tenants': "the tenants themselves (a row is a tenant: its id is the tenant id; its changes are in that tenant's trail)",
   'auth.users': "people, who may belong to several tenants (their memberships, auth.tenant_users, are tenant rows; a person's changes are in each of their tenants' trail)",
 };
