@@ -9,7 +9,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { createDataSource, isolationProblems, migrateSchema } from '@ddm/platform';
+import { NO_TENANT, createDataSource, isolationProblems, migrateSchema } from '@ddm/platform';
 import { ADMIN_DATABASE_URL, asAppRole, randomName, withDatabase } from '@ddm/testing';
 import { ALL_DATA_SOURCES } from './migrate-sources';
 
@@ -87,6 +87,71 @@ describe('migrations run by a schema owner that is no superuser, as deployed (e2
       expect(trail).toEqual([A, B].sort().map((tenant_id) => ({ tenant_id, actor_id: actor })));
     } finally {
       await asOwner.end();
+    }
+  });
+
+  it("text search under row-level security: the decisions search answers only the request's tenant, whatever the term, and its plan uses the trigram index", async () => {
+    const [A, B] = [randomUUID(), randomUUID()];
+    const superuser = new Client({ connectionString: withDatabase(ADMIN_DATABASE_URL, database) });
+    const asOwner = new Client({ connectionString: ownerUrl });
+    await Promise.all([superuser.connect(), asOwner.connect()]);
+    try {
+      // 20,000 decisions of A and B each (the superuser writes past the policy), four named "Treasury".
+      await superuser.query(
+        `INSERT INTO decision.decisions (id, tenant_id, decision_display_id, name)
+         SELECT gen_random_uuid(), t.tenant, (10000 + n)::text, CASE WHEN n % 5000 = 0 THEN 'Treasury transfer ' ELSE 'Approve purchase ' END || n
+           FROM unnest($1::uuid[]) AS t(tenant), generate_series(1, 20000) AS n`,
+        [[A, B]],
+      );
+      await superuser.query(`ANALYZE decision.decisions`);
+      const search = async (tenant: string | null, pattern: string) => {
+        await app.query('BEGIN');
+        await app.query(`SELECT set_config('app.tenant_id', $1, true)`, [tenant ?? NO_TENANT]);
+        try {
+          return (await app.query<{ tenant_id: string }>(`SELECT d.tenant_id FROM decision.decisions d WHERE d.id IN (SELECT decision.decisions_matching($1))`, [pattern])).rows;
+        } finally {
+          await app.query('COMMIT');
+        }
+      };
+      expect((await search(A, '%treasury%')).map((r) => r.tenant_id)).toEqual([A, A, A, A]);
+      // Crafted terms reach only the request's tenant: everything, a quote, an injection attempt.
+      for (const pattern of ['%', '%%', "%' OR true --", '%\\%', `%${B}%`]) expect((await search(A, pattern)).every((r) => r.tenant_id === A)).toBe(true);
+      expect(await search(A, '%')).toHaveLength(20000);
+      // Work without a tenant (the context Db gives it): nothing.
+      expect(await search(null, '%')).toEqual([]);
+      // Nobody but the services' app role may run it.
+      const other = randomName('ddm_other_t_');
+      await superuser.query(`CREATE ROLE ${other} NOLOGIN`);
+      try {
+        await superuser.query(`SET ROLE ${other}`);
+        await expect(superuser.query(`SELECT decision.decisions_matching('%')`)).rejects.toThrow(/permission denied/);
+      } finally {
+        await superuser.query(`RESET ROLE`);
+        await superuser.query(`DROP ROLE ${other}`);
+      }
+      // The function's statement as its definer (the owner, no superuser) runs it: the trigram index is its access path.
+      const plan = async (client: Client) =>
+        JSON.stringify(
+          (
+            await client.query(
+              `EXPLAIN (FORMAT JSON) SELECT d.id FROM decision.decisions d WHERE d.tenant_id = '${A}' AND NOT d.is_deleted AND d.search_text LIKE '%treasury%'`,
+            )
+          ).rows[0],
+        );
+      await asOwner.query(`SET enable_seqscan = off`);
+      const owners = await plan(asOwner);
+      expect(owners).toContain('decisions_search');
+      expect(owners).toMatch(/"Index Cond":[^"]*"\(search_text ~~/);
+      // Under the policy, as the app role, the same condition cannot be the index's (what the function is for).
+      await app.query('BEGIN; SET LOCAL enable_seqscan = off');
+      await app.query(`SELECT set_config('app.tenant_id', $1, true)`, [A]);
+      try {
+        expect(await plan(app)).not.toMatch(/"Index Cond":[^"]*"\(search_text ~~/);
+      } finally {
+        await app.query('COMMIT');
+      }
+    } finally {
+      await Promise.all([superuser.end(), asOwner.end()]);
     }
   });
 });

@@ -177,6 +177,8 @@ export async function grantAppRole(q: Pick<QueryRunner, 'query'>, schema: string
     // Granted meanwhile by another schema's migration: unique_violation in pg_auth_members.
     await q.query(`DO $$ BEGIN GRANT ${CROSS_TENANT_ROLE} TO ${app}; EXCEPTION WHEN unique_violation OR duplicate_object THEN NULL; END $$`);
   }
+  // The schema's functions a statement calls (a search run as its definer: decision.decisions_matching); none is PUBLIC's.
+  await q.query(`GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA ${s} TO ${app}`);
   for (const role of [app, CROSS_TENANT_ROLE]) {
     await q.query(`GRANT USAGE ON SCHEMA ${s} TO ${role}`);
     await q.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${s} TO ${role}`);

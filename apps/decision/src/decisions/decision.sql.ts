@@ -149,7 +149,8 @@ function limitCondition(f: LimitValueFilter): Sql {
 
 function matching(tenantId: string, f: DecisionFilters): Sql[] {
   const where = [sql`d.tenant_id = ${tenantId}`, sql`NOT d.is_deleted`];
-  if (f.search) where.push(sql`d.search_text LIKE ${`%${escapeLike(f.search.toLowerCase())}%`}`);
+  // Through the index under row-level security: decisions_matching runs as its definer, for the request's tenant only (migration 1766400000000).
+  if (f.search) where.push(sql`d.id IN (SELECT decision.decisions_matching(${`%${escapeLike(f.search.toLowerCase())}%`}))`);
   // One status: an equality, so (tenant_id, status, lower(name), id) serves filter and sort.
   if (f.status?.length === 1) where.push(sql`d.status = ${f.status[0]}`);
   else where.push(...anyOf('d.status', f.status, 'text'));
