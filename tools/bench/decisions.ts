@@ -43,7 +43,7 @@ import 'reflect-metadata';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { plainToInstance } from 'class-transformer';
 import type { FastifyInstance } from 'fastify';
-import { Client, Pool } from 'pg';
+import { Client, Pool, PoolClient } from 'pg';
 import { Caller, DEFAULT_ROLES } from '@ddm/contracts';
 import { Sql, listSql, pageRows } from '@ddm/platform';
 import { DECISION_BY_ID_SQL, DecisionRow, decisionList } from '../../apps/decision/src/decisions/decision.sql';
@@ -90,6 +90,7 @@ interface BareConfig {
 }
 
 function bareRoutes(app: FastifyInstance, pool: Pool, { callers }: BareConfig): void {
+  const tenantOf = new WeakMap<PoolClient, string>();
   // The caller the service resolves: a System Admin (every key) of the tenant.
   const keys = new Set(DEFAULT_ROLES.find((r) => r.key === 'SYSTEM_ADMIN')!.keys);
   const callerCache = new Map<string, Caller>();
@@ -111,7 +112,19 @@ function bareRoutes(app: FastifyInstance, pool: Pool, { callers }: BareConfig): 
     const q = plainToInstance(SearchDecisionsDto, { ...req.query });
     const caller = callerOf(req.query.tenantId);
     const { text, values } = listSql(decisionList(caller.tenantId, q));
-    const { rows } = await pool.query<DecisionRow & { total: number; ord: unknown }>(text, values as unknown[]);
+    // The search's function reads the request's tenant from app.tenant_id, as the service's Db sets it: on a pooled
+    // connection only when it last served another tenant (within one measured round, once per connection).
+    const client = await pool.connect();
+    let rows: (DecisionRow & { total: number; ord: unknown })[];
+    try {
+      if (tenantOf.get(client) !== caller.tenantId) {
+        await client.query(`SELECT set_config('app.tenant_id', $1, false)`, [caller.tenantId]);
+        tenantOf.set(client, caller.tenantId);
+      }
+      rows = (await client.query<DecisionRow & { total: number; ord: unknown }>(text, values as unknown[])).rows;
+    } finally {
+      client.release();
+    }
     const { items, total } = pageRows(rows, (r: DecisionRow) => selectDecisionFields(toDecisionView(r.view, caller, APP_URL), q.select));
     return { page: q.page, limit: q.limit, total, data: items };
   });
