@@ -7,10 +7,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { auditedTables } from '@ddm/platform';
+import { auditChanges, auditTables, auditedTables, upgradeAuditTrail } from '@ddm/platform';
 import { TestDatabaseAsRoles, createTestDatabaseAsRoles } from '@ddm/testing';
 import { madeUpRow, writableColumns } from './fixtures/made-up-rows';
 import { ALL_DATA_SOURCES } from './migrate-sources';
+
+/** A pg client where the migration steps expect a query runner (rows for an answer). */
+const asRunner = (c: Client) => ({ query: async (t: string, p?: unknown[]) => (await c.query(t, p)).rows }) as never;
 
 const SCHEMAS = ALL_DATA_SOURCES.map((d) => d.schema);
 const TENANT = randomUUID();
@@ -87,7 +90,7 @@ describe('audit trail: every change of a record, append-only (e2e, real Postgres
 
     const entries = (
       await owner.query(`SELECT * FROM ${schema}.audit_log WHERE tenant_id = $1 AND entity_type = $2 AND entity_id = $3 ORDER BY id`, [TENANT, table, entityId])
-    ).rows;
+    ).rows.map((e) => ({ ...e, changes: auditChanges(e.before, e.after) }));
     expect(entries.map((e) => [e.action, e.actor_id, e.request_id])).toEqual([
       ['UPDATE', ACTOR, changeId],
       ['DELETE', ACTOR, deleteId],
@@ -113,9 +116,119 @@ describe('audit trail: every change of a record, append-only (e2e, real Postgres
       (err: { code?: string }) => err.code,
     );
     expect(truncate).toBe('42501');
-    await owner.query(`INSERT INTO ${schema}.audit_log (tenant_id, entity_type, entity_id, action, changes) VALUES ($1, 'x', 'y', 'UPDATE', '[]')`, [randomUUID()]);
+    await owner.query(`INSERT INTO ${schema}.audit_log (tenant_id, entity_type, entity_id, action, before, after) VALUES ($1, 'x', 'y', 'UPDATE', '{}', '{}')`, [randomUUID()]);
     const seen = (await app.query<{ tenant_id: string }>(`SELECT DISTINCT tenant_id FROM ${schema}.audit_log`)).rows.map((r) => r.tenant_id);
     expect(seen.every((t) => t === TENANT)).toBe(true);
+  });
+});
+
+describe('audit trail: bulk statements, set-based (e2e, real Postgres)', () => {
+  let roles: TestDatabaseAsRoles;
+  let owner: Client;
+  const N = 1000;
+
+  beforeAll(async () => {
+    roles = await createTestDatabaseAsRoles();
+    ({ owner } = roles);
+    // A record table of its own, audited as a migration audits a new table.
+    await owner.query(`CREATE TABLE decision.audit_probe (
+      id int PRIMARY KEY, tenant_id uuid NOT NULL, name text, amount numeric, flags text[], details jsonb, at timestamptz,
+      doubled numeric GENERATED ALWAYS AS (amount * 2) STORED)`);
+    await auditTables(asRunner(owner), 'decision');
+  });
+
+  afterAll(() => roles?.close());
+
+  async function statement(requestId: string, text: string): Promise<void> {
+    await owner.query(`BEGIN; SELECT set_config('app.actor_id', '${ACTOR}', true), set_config('app.request_id', '${requestId}', true)`);
+    await owner.query(text);
+    await owner.query('COMMIT');
+  }
+  const entries = async (requestId: string) =>
+    (await owner.query(`SELECT entity_id, action, actor_id, before, after FROM decision.audit_log WHERE request_id = $1 ORDER BY entity_id::int`, [requestId])).rows;
+
+  it('one statement creating, changing and deleting a thousand rows leaves one entry per changed row, with typed values, unchanged rows and generated columns left out', async () => {
+    await statement(
+      'bulk-create',
+      `INSERT INTO decision.audit_probe (id, tenant_id, name, amount, flags, details, at)
+       SELECT n, '${TENANT}', 'row ' || n, n, ARRAY['a', 'b'], jsonb_build_object('n', n), CASE WHEN n % 2 = 0 THEN '2026-01-01T00:00:00Z'::timestamptz END
+         FROM generate_series(1, ${N}) n`,
+    );
+    const created = await entries('bulk-create');
+    expect(created).toHaveLength(N);
+    expect(created[6]).toEqual({
+      entity_id: '7',
+      action: 'CREATE',
+      actor_id: ACTOR,
+      before: null,
+      // Fields with a value only (at is null for odd rows); doubled is generated, never entered.
+      after: { id: 7, tenant_id: TENANT, name: 'row 7', amount: 7, flags: ['a', 'b'], details: { n: 7 } },
+    });
+    expect(auditChanges(created[7].before, created[7].after)).toContainEqual({ field: 'at', from: null, to: '2026-01-01T00:00:00+00:00' });
+
+    // Odd rows change (a value, a null set, an array, a nested value); even rows are written unchanged.
+    await statement(
+      'bulk-update',
+      `UPDATE decision.audit_probe SET name = CASE WHEN id % 2 = 1 THEN 'renamed ' || id ELSE name END,
+              amount = CASE WHEN id % 2 = 1 THEN NULL ELSE amount END,
+              flags = CASE WHEN id % 2 = 1 THEN ARRAY['c'] ELSE flags END,
+              details = CASE WHEN id % 2 = 1 THEN jsonb_build_object('n', -id) ELSE details END`,
+    );
+    const updated = await entries('bulk-update');
+    expect(updated).toHaveLength(N / 2);
+    expect(updated.every((e) => Number(e.entity_id) % 2 === 1 && e.action === 'UPDATE')).toBe(true);
+    expect(updated[0]).toEqual({
+      entity_id: '1',
+      action: 'UPDATE',
+      actor_id: ACTOR,
+      before: { name: 'row 1', amount: 1, flags: ['a', 'b'], details: { n: 1 } },
+      after: { name: 'renamed 1', amount: null, flags: ['c'], details: { n: -1 } },
+    });
+    expect(auditChanges(updated[0].before, updated[0].after)).toEqual([
+      { field: 'amount', from: 1, to: null },
+      { field: 'details', from: { n: 1 }, to: { n: -1 } },
+      { field: 'flags', from: ['a', 'b'], to: ['c'] },
+      { field: 'name', from: 'row 1', to: 'renamed 1' },
+    ]);
+
+    await statement('bulk-delete', `DELETE FROM decision.audit_probe WHERE id > ${N / 2}`);
+    const deleted = await entries('bulk-delete');
+    expect(deleted).toHaveLength(N / 2);
+    expect(deleted[0]).toEqual({
+      entity_id: String(N / 2 + 1),
+      action: 'DELETE',
+      actor_id: ACTOR,
+      before: { id: N / 2 + 1, tenant_id: TENANT, name: `renamed ${N / 2 + 1}`, flags: ['c'], details: { n: -(N / 2 + 1) } },
+      after: null,
+    });
+  });
+
+  it('a trail written before entries held before and after is converted, and its function replaced, by the upgrade step', async () => {
+    await owner.query(`CREATE SCHEMA legacy_trail`);
+    await owner.query(`CREATE TABLE legacy_trail.audit_log (
+      id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, tenant_id uuid NOT NULL, entity_type text NOT NULL, entity_id text NOT NULL, action text NOT NULL,
+      actor_id uuid, request_id text, changes jsonb NOT NULL, changed_at timestamptz NOT NULL DEFAULT now())`);
+    const legacy: [string, unknown][] = [
+      ['CREATE', [{ field: 'id', from: null, to: 1 }, { field: 'name', from: null, to: 'a' }]],
+      ['UPDATE', [{ field: 'name', from: 'a', to: 'b' }, { field: 'note', from: 'x', to: null }]],
+      ['DELETE', [{ field: 'id', from: 1, to: null }, { field: 'name', from: 'b', to: null }]],
+    ];
+    for (const [action, changes] of legacy)
+      await owner.query(`INSERT INTO legacy_trail.audit_log (tenant_id, entity_type, entity_id, action, changes) VALUES ($1, 'things', '1', $2, $3)`, [
+        TENANT,
+        action,
+        JSON.stringify(changes),
+      ]);
+    await upgradeAuditTrail(asRunner(owner), 'legacy_trail');
+    await upgradeAuditTrail(asRunner(owner), 'legacy_trail');
+    const rows = (await owner.query(`SELECT action, before, after FROM legacy_trail.audit_log ORDER BY id`)).rows;
+    expect(rows).toEqual([
+      { action: 'CREATE', before: null, after: { id: 1, name: 'a' } },
+      { action: 'UPDATE', before: { name: 'a', note: 'x' }, after: { name: 'b', note: null } },
+      { action: 'DELETE', before: { id: 1, name: 'b' }, after: null },
+    ]);
+    expect(rows.map((r) => auditChanges(r.before, r.after))).toEqual(legacy.map(([, changes]) => changes));
+    expect((await owner.query(`SELECT count(*)::int AS n FROM pg_proc WHERE proname = 'audit_changes' AND pronamespace = 'legacy_trail'::regnamespace`)).rows[0].n).toBe(1);
   });
 });
 
@@ -159,11 +272,11 @@ describe('audit trail of people and tenants, rows no one tenant owns (e2e, real 
   }
   const entries = async (entityType: string, entityId: string) =>
     (
-      await owner.query(`SELECT tenant_id, action, actor_id, request_id, changes FROM auth.audit_log WHERE entity_type = $1 AND entity_id = $2 ORDER BY id`, [
+      await owner.query(`SELECT tenant_id, action, actor_id, request_id, before, after FROM auth.audit_log WHERE entity_type = $1 AND entity_id = $2 ORDER BY id`, [
         entityType,
         entityId,
       ])
-    ).rows;
+    ).rows.map(({ before, after, ...e }) => ({ ...e, changes: auditChanges(before, after) }));
 
   it("a change of a person made in tenant A's context is entered in the trail of every tenant they belong to (not of one they left), with who and which request", async () => {
     const requestId = `rename-${randomUUID()}`;
@@ -179,6 +292,14 @@ describe('audit trail of people and tenants, rows no one tenant owns (e2e, real 
         { field: 'name', from: 'Pat Old', to: 'Pat New' },
       ]);
     }
+    // A change of the left-out field alone is no change of the person (only of each membership's copy of it).
+    const signIn = `sign-in-${randomUUID()}`;
+    await inA(signIn, `UPDATE auth.users SET last_login_date = now() + interval '1 minute' WHERE id = $1`, [person]);
+    const signedIn = (await owner.query(`SELECT entity_type, before, after FROM auth.audit_log WHERE request_id = $1`, [signIn])).rows;
+    expect(signedIn.map((e) => [e.entity_type, Object.keys(e.before), Object.keys(e.after)])).toEqual(
+      signedIn.map(() => ['tenant_users', ['last_login_date'], ['last_login_date']]),
+    );
+    expect(signedIn.length).toBeGreaterThan(0);
     // The app role in A's context sees A's entry only.
     await app.query(`SELECT set_config('app.tenant_id', $1, false)`, [A]);
     expect((await app.query(`SELECT tenant_id FROM auth.audit_log WHERE entity_type = 'users' AND entity_id = $1`, [person])).rows).toEqual([{ tenant_id: A }]);

@@ -34,6 +34,7 @@ import { Client, Pool } from 'pg';
 import { SESSION_OPTIONS } from '@ddm/platform';
 import { CHECKS_AT_SQL, LINKS_SQL } from '../../apps/decision/src/authority/authority.sql';
 import { DELEGATION_VIEW, VIEW_JOINS } from '../../apps/decision/src/core/delegation.sql';
+import { measureTrailCost, TRAIL_TARGET, TrailCost, trailLines } from './trail-cost';
 import { BenchContext, bearer, call, failUnlessAll200, Impl, log, measureRounds, pct, printReport, round2, Run, secondsSince, seedCaller, seedTenantWithRoles, serviceAndBare, serviceBench, ServiceBenchOptions, summary, versus, versusTable, warmUp } from './lib';
 
 const TARGETS = { check: 0.7, checkP95Ms: 5, checkP99Ms: 20, batchP95Ms: 150, holdersP95Ms: 50, yearAgoOverNow: 1.2 } as const;
@@ -51,7 +52,11 @@ type Variant = 'check' | 'yearAgo';
 const VARIANTS: Variant[] = ['check', 'yearAgo'];
 interface Options extends ServiceBenchOptions {
   size: number;
+  /** Only the audit trail's cost on a bulk write (trail-cost.ts), no seed. */
+  trail: boolean;
 }
+/** The bulk write whose trail cost is measured. */
+const TRAIL_ROWS = 100_000;
 interface BareConfig {
   tenantId: string;
 }
@@ -85,6 +90,8 @@ interface Seeded {
   held: { ask: Ask; recipientType: string }[];
   /** The decision every one of the 10,000 people holds (one redelegation each). */
   holdersDecisionId: string;
+  /** How long the seed took (null: an earlier run's seed, reused). */
+  seconds: number | null;
 }
 
 async function seed(db: Client, size: number): Promise<Seeded> {
@@ -185,8 +192,9 @@ async function seed(db: Client, size: number): Promise<Seeded> {
   await db.query(`INSERT INTO decision.display_id_counters (tenant_id, kind, last_value) VALUES ($1, 'delegation', $2)`, [tenantId, 100000 + size + USERS + 1]);
   log(`${(2 * size).toLocaleString('en')} revisions written in ${secondsSince(started)} s from the start`);
 
+  const seconds = Number(secondsSince(started));
   await db.query('VACUUM (ANALYZE)');
-  return readSeed(db);
+  return { ...(await readSeed(db)), seconds };
 }
 
 /** What the measures need of the seed, read back (from a seed just made, or one a run kept: --reuse). */
@@ -213,7 +221,7 @@ async function readSeed(db: Client): Promise<Seeded> {
   const held = rows.map((r) => ({ ask: { decisionId: r.decision_id, userId: r.user_id }, recipientType: r.recipient_type }));
   log(`${held.length.toLocaleString('en')} holders of whole chains picked`);
   const [{ id: holdersDecisionId }] = (await db.query<{ id: string }>(`SELECT ${uuidOf(HOLDERS_DECISION)} AS id`)).rows;
-  return { tenantId, callerSub: caller.sub, held, holdersDecisionId };
+  return { tenantId, callerSub: caller.sub, held, holdersDecisionId, seconds: null };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -240,6 +248,14 @@ function wrongAnswer(answer: CheckAnswer, recipientType: string): string | null 
 // ---------------------------------------------------------------------------------------------
 
 async function main({ opts, db, svc, startBare, reused }: BenchContext<Options, BareConfig>): Promise<void> {
+  log(`the audit trail's cost on a bulk insert and update of ${TRAIL_ROWS.toLocaleString('en')} delegations`);
+  const trail = await measureTrailCost(db, TRAIL_ROWS);
+  if (opts.trail) {
+    const missed = [trail.insert, trail.update].some((t) => t.ratio > TRAIL_TARGET);
+    printReport(['', ...trailLines(trail)], { bench: 'authority', trail, met: !missed });
+    if (missed) log(`targets missed: the trail costs more than ${TRAIL_TARGET}x`);
+    return;
+  }
   const s = reused ? await readSeed(db) : await seed(db, opts.size);
   const bare = await startBare({ tenantId: s.tenantId });
   const headers = bearer(s.callerSub);
@@ -312,7 +328,7 @@ async function main({ opts, db, svc, startBare, reused }: BenchContext<Options, 
     }
   }
 
-  const failures = report(opts, runs, single.sort((a, b) => a - b), batch.sort((a, b) => a - b), holders.sort((a, b) => a - b));
+  const failures = report(opts, runs, single.sort((a, b) => a - b), batch.sort((a, b) => a - b), holders.sort((a, b) => a - b), s.seconds, trail);
   failUnlessAll200([...warmups, ...runs], (r) => `${r.kind} ${r.impl}#${r.round}`);
   if (bad.length) {
     log(`FAILED: ${bad.slice(0, 5).join('; ')}`);
@@ -321,7 +337,7 @@ async function main({ opts, db, svc, startBare, reused }: BenchContext<Options, 
   if (failures.length) log(`targets missed: ${failures.join('; ')}`);
 }
 
-function report(opts: Options, runs: Run<{ kind: Variant; impl: Impl }>[], single: number[], batch: number[], holders: number[]): string[] {
+function report(opts: Options, runs: Run<{ kind: Variant; impl: Impl }>[], single: number[], batch: number[], holders: number[], seedSeconds: number | null, trail: TrailCost): string[] {
   const [check, yearAgo] = VARIANTS.map((kind) => versus(runs, { kind }));
   const ratio = { check: round2(check.ratio), yearAgo: round2(yearAgo.ratio) };
   const yearOverNow = round2(yearAgo.service.p95 / check.service.p95);
@@ -332,6 +348,7 @@ function report(opts: Options, runs: Run<{ kind: Variant; impl: Impl }>[], singl
   if (pct(single, 99) > TARGETS.checkP99Ms) failures.push(`check p99 ${pct(single, 99)} ms > ${TARGETS.checkP99Ms} ms`);
   if (pct(holders, 95) > TARGETS.holdersP95Ms) failures.push(`holders first page p95 ${pct(holders, 95)} ms > ${TARGETS.holdersP95Ms} ms`);
   if (pct(batch, 95) > TARGETS.batchP95Ms) failures.push(`check-batch p95 ${pct(batch, 95)} ms > ${TARGETS.batchP95Ms} ms`);
+  for (const kind of ['insert', 'update'] as const) if (trail[kind].ratio > TRAIL_TARGET) failures.push(`trail on/off ${kind} ${trail[kind].ratio} > ${TRAIL_TARGET}`);
   printReport(
     [
       '',
@@ -344,6 +361,8 @@ function report(opts: Options, runs: Run<{ kind: Variant; impl: Impl }>[], singl
       `check one at a time (500 holders, depth 8): p50 ${pct(single, 50)} ms, p95 ${pct(single, 95)} ms (target <= ${TARGETS.checkP95Ms}), p99 ${pct(single, 99)} ms (target <= ${TARGETS.checkP99Ms}), max ${pct(single, 100)} ms`,
       `check-batch of ${LATENCY.batchSize}: p50 ${pct(batch, 50)} ms, p95 ${pct(batch, 95)} ms (target <= ${TARGETS.batchP95Ms}), max ${pct(batch, 100)} ms`,
       `holders of a decision with ${USERS.toLocaleString('en')} holders, first page of ${LATENCY.holdersPageSize}: p50 ${pct(holders, 50)} ms, p95 ${pct(holders, 95)} ms (target <= ${TARGETS.holdersP95Ms}), max ${pct(holders, 100)} ms`,
+      seedSeconds === null ? 'seed: reused' : `seed: ${opts.size.toLocaleString('en')} delegations and their revisions in ${seedSeconds} s (trail on)`,
+      ...trailLines(trail),
     ],
     {
       bench: 'authority',
@@ -353,6 +372,8 @@ function report(opts: Options, runs: Run<{ kind: Variant; impl: Impl }>[], singl
       single: { p50: pct(single, 50), p95: pct(single, 95), p99: pct(single, 99), max: pct(single, 100), target: TARGETS.checkP95Ms, targetP99: TARGETS.checkP99Ms },
       batch: { p50: pct(batch, 50), p95: pct(batch, 95), max: pct(batch, 100), target: TARGETS.batchP95Ms },
       holders: { p50: pct(holders, 50), p95: pct(holders, 95), max: pct(holders, 100), target: TARGETS.holdersP95Ms },
+      seedSeconds,
+      trail,
       met: failures.length === 0,
     },
   );
@@ -362,9 +383,9 @@ function report(opts: Options, runs: Run<{ kind: Variant; impl: Impl }>[], singl
 serviceBench<Options, BareConfig>({
   name: 'authority',
   service: 'decision',
-  usage: 'npm run bench -- authority [--duration <s>] [--connections <n>] [--warmup <s>] [--size <n>] [--keep] [--reuse]',
-  defaults: { size: 1_000_000 },
-  options: { counts: { size: [80_000, 5_000_000] } },
+  usage: 'npm run bench -- authority [--duration <s>] [--connections <n>] [--warmup <s>] [--size <n>] [--keep] [--reuse] [--trail]',
+  defaults: { size: 1_000_000, trail: false },
+  options: { counts: { size: [80_000, 5_000_000] }, flags: ['trail'] },
   bare: { routes: bareRoutes, pool: { options: SESSION_OPTIONS } },
   reusable: true,
   main,

@@ -16,6 +16,7 @@ import { AuthPeopleAndTenantsAudit1766000000000 } from './migrations/17660000000
 import { AuthChangeIds1766200000000 } from './migrations/1766200000000-auth-change-ids';
 import { AuthCurrencyRatesProjection1766300000000 } from './migrations/1766300000000-auth-currency-rates-projection';
 import { AuthProjectionBackfills1766400000000 } from './migrations/1766400000000-auth-projection-backfills';
+import { AuthAuditTrailSetBased1766500000000 } from './migrations/1766500000000-auth-audit-trail-set-based';
 
 /** The auth schema: used by the service and by `migrate`. */
 export const authDataSource: ServiceDataSource = {
@@ -39,5 +40,6 @@ export const authDataSource: ServiceDataSource = {
     AuthChangeIds1766200000000,
     AuthCurrencyRatesProjection1766300000000,
     AuthProjectionBackfills1766400000000,
+    AuthAuditTrailSetBased1766500000000,
   ],
 };

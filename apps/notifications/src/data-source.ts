@@ -10,6 +10,7 @@ import { NotificationsAuditTrail1765800000001 } from './migrations/1765800000001
 import { NotificationsPositionHolders1766000000000 } from './migrations/1766000000000-notifications-position-holders';
 import { NotificationsChangeIds1766200000000 } from './migrations/1766200000000-notifications-change-ids';
 import { NotificationsStreamTickets1766400000000 } from './migrations/1766400000000-notifications-stream-tickets';
+import { NotificationsAuditTrailSetBased1766500000000 } from './migrations/1766500000000-notifications-audit-trail-set-based';
 
 /** The notifications schema: used by the service and by `migrate`. */
 export const notificationsDataSource: ServiceDataSource = {
@@ -26,5 +27,6 @@ export const notificationsDataSource: ServiceDataSource = {
     NotificationsPositionHolders1766000000000,
     NotificationsChangeIds1766200000000,
     NotificationsStreamTickets1766400000000,
+    NotificationsAuditTrailSetBased1766500000000,
   ],
 };

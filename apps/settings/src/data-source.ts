@@ -13,6 +13,7 @@ import { SettingsAuditTrail1765800000001 } from './migrations/1765800000001-sett
 import { SettingsTenantOfChildRows1765800000003 } from './migrations/1765800000003-settings-tenant-of-child-rows';
 import { SettingsChangeIds1766200000000 } from './migrations/1766200000000-settings-change-ids';
 import { SettingsDocumentVersioning1766300000000 } from './migrations/1766300000000-settings-document-versioning';
+import { SettingsAuditTrailSetBased1766500000000 } from './migrations/1766500000000-settings-audit-trail-set-based';
 
 /** The settings schema: used by the service and by `migrate`. */
 export const settingsDataSource: ServiceDataSource = {
@@ -33,5 +34,6 @@ export const settingsDataSource: ServiceDataSource = {
     SettingsTenantOfChildRows1765800000003,
     SettingsChangeIds1766200000000,
     SettingsDocumentVersioning1766300000000,
+    SettingsAuditTrailSetBased1766500000000,
   ],
 };

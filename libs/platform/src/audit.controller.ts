@@ -18,6 +18,7 @@ import {
   SortOrder,
   routeOf,
 } from '@ddm/contracts';
+import { auditChanges } from './audit';
 import { Db } from './db';
 import { listPage, sortBy } from './list';
 import { Sql, raw, sql } from './sql';
@@ -84,7 +85,8 @@ interface AuditRow {
   action: string;
   actor_id: string | null;
   request_id: string | null;
-  changes: AuditChange[];
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
   changed_at: Date;
 }
 
@@ -97,7 +99,7 @@ function toView(r: AuditRow): AuditEntryView {
     action: r.action,
     actorId: r.actor_id,
     requestId: r.request_id,
-    changes: r.changes,
+    changes: auditChanges(r.before, r.after),
     changedAt: r.changed_at.toISOString(),
   };
 }
@@ -121,7 +123,7 @@ export class AuditService {
         where,
         id: 'a.id',
         sort: sortBy({ changedAt: ['a.changed_at'] }, 'changedAt', q.sortOrder),
-        view: { columns: raw('a.id, a.tenant_id, a.entity_type, a.entity_id, a.action, a.actor_id, a.request_id, a.changes, a.changed_at'), from: sql`${table} a ON a.id = page.id` },
+        view: { columns: raw('a.id, a.tenant_id, a.entity_type, a.entity_id, a.action, a.actor_id, a.request_id, a.before, a.after, a.changed_at'), from: sql`${table} a ON a.id = page.id` },
         page: q.page,
         limit: q.limit,
       },

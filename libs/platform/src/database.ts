@@ -14,12 +14,20 @@ export interface ServiceDataSource {
   schema: string;
   migrations: MigrationClass[];
   /**
-   * Extensions the schema's migrations rely on (`pg_trgm`). They are database-wide objects, so
-   * they are created before the migrations, under one lock for the whole database: services
-   * migrating an empty database at the same moment do not race on them.
+   * Extensions the schema's migrations rely on (`pg_trgm`), besides the platform's own
+   * (PLATFORM_EXTENSIONS). They are database-wide objects, so they are created before the
+   * migrations, under one lock for the whole database: services migrating an empty database at
+   * the same moment do not race on them.
    */
   extensions?: string[];
 }
+
+/**
+ * Extensions every schema relies on: hstore, with which the audit trail finds the changed fields
+ * of a row (audit.ts). Like pg_trgm it is a trusted extension, which a database owner without
+ * superuser rights may create on managed PostgreSQL.
+ */
+export const PLATFORM_EXTENSIONS = ['hstore'];
 
 /**
  * Settings of every service connection. JIT off: the services run short indexed statements, and
@@ -85,16 +93,14 @@ export async function runMigrations(ds: DataSource, def: ServiceDataSource, log?
   const runner = ds.createQueryRunner();
   await runner.connect();
   try {
-    if (def.extensions?.length) {
-      await runner.query('SELECT pg_advisory_lock(hashtext($1))', [DATABASE_LOCK]);
-      try {
-        for (const ext of def.extensions) {
-          if (!EXTENSION_NAME.test(ext)) throw new Error(`bad extension name "${ext}"`);
-          await runner.query(`CREATE EXTENSION IF NOT EXISTS ${ext}`);
-        }
-      } finally {
-        await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [DATABASE_LOCK]).catch(() => undefined);
+    await runner.query('SELECT pg_advisory_lock(hashtext($1))', [DATABASE_LOCK]);
+    try {
+      for (const ext of [...PLATFORM_EXTENSIONS, ...(def.extensions ?? [])]) {
+        if (!EXTENSION_NAME.test(ext)) throw new Error(`bad extension name "${ext}"`);
+        await runner.query(`CREATE EXTENSION IF NOT EXISTS ${ext}`);
       }
+    } finally {
+      await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [DATABASE_LOCK]).catch(() => undefined);
     }
     await runner.query('SELECT pg_advisory_lock(hashtext($1))', [schemaLock(def.schema)]);
     try {
