@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { auditChanges, auditTables, auditedTables, upgradeAuditTrail } from '@ddm/platform';
+import { AUDIT_COLUMN_TYPES_SQL, AuditColumnType, auditChanges, auditTables, auditedTables, upgradeAuditTrail } from '@ddm/platform';
 import { TestDatabaseAsRoles, createTestDatabaseAsRoles } from '@ddm/testing';
 import { madeUpRow, writableColumns } from './fixtures/made-up-rows';
 import { ALL_DATA_SOURCES } from './migrate-sources';
@@ -146,25 +146,40 @@ describe('audit trail: bulk statements, set-based (e2e, real Postgres)', () => {
   }
   const entries = async (requestId: string) =>
     (await owner.query(`SELECT entity_id, action, actor_id, before, after FROM decision.audit_log WHERE request_id = $1 ORDER BY entity_id::int`, [requestId])).rows;
+  /** The probe's columns as the audit endpoint reads them. */
+  async function probeColumns(): Promise<Map<string, AuditColumnType>> {
+    const rows = (await owner.query(AUDIT_COLUMN_TYPES_SQL, ['decision', ['audit_probe']])).rows;
+    return new Map(rows.map((r) => [r.column, { category: r.category, type: r.type, elementCategory: r.element_category, elementType: r.element_type }]));
+  }
 
-  it('one statement creating, changing and deleting a thousand rows leaves one entry per changed row, with typed values, unchanged rows and generated columns left out', async () => {
+  it('one statement creating, changing and deleting a thousand rows leaves one entry per changed row, unchanged rows and generated columns left out, the values typed again when read', async () => {
+    const columns = await probeColumns();
     await statement(
       'bulk-create',
       `INSERT INTO decision.audit_probe (id, tenant_id, name, amount, flags, details, at)
-       SELECT n, '${TENANT}', 'row ' || n, n, ARRAY['a', 'b'], jsonb_build_object('n', n), CASE WHEN n % 2 = 0 THEN '2026-01-01T00:00:00Z'::timestamptz END
+       SELECT n, '${TENANT}', 'row ' || n, n + 0.5, ARRAY['a', 'b c', NULL], jsonb_build_object('n', n), CASE WHEN n % 2 = 0 THEN '2026-01-01T00:00:00.123456Z'::timestamptz END
          FROM generate_series(1, ${N}) n`,
     );
     const created = await entries('bulk-create');
     expect(created).toHaveLength(N);
+    // Stored as each type's text (fields with a value only: at is null for odd rows; doubled is generated, never entered).
     expect(created[6]).toEqual({
       entity_id: '7',
       action: 'CREATE',
       actor_id: ACTOR,
       before: null,
-      // Fields with a value only (at is null for odd rows); doubled is generated, never entered.
-      after: { id: 7, tenant_id: TENANT, name: 'row 7', amount: 7, flags: ['a', 'b'], details: { n: 7 } },
+      after: { id: '7', tenant_id: TENANT, name: 'row 7', amount: '7.5', flags: '{a,"b c",NULL}', details: '{"n": 7}' },
     });
-    expect(auditChanges(created[7].before, created[7].after)).toContainEqual({ field: 'at', from: null, to: '2026-01-01T00:00:00+00:00' });
+    // Read as JSON of the columns' types.
+    expect(auditChanges(created[7].before, created[7].after, columns)).toEqual([
+      { field: 'amount', from: null, to: 8.5 },
+      { field: 'at', from: null, to: '2026-01-01T00:00:00.123456+00:00' },
+      { field: 'details', from: null, to: { n: 8 } },
+      { field: 'flags', from: null, to: ['a', 'b c', null] },
+      { field: 'id', from: null, to: 8 },
+      { field: 'name', from: null, to: 'row 8' },
+      { field: 'tenant_id', from: null, to: TENANT },
+    ]);
 
     // Odd rows change (a value, a null set, an array, a nested value); even rows are written unchanged.
     await statement(
@@ -176,31 +191,30 @@ describe('audit trail: bulk statements, set-based (e2e, real Postgres)', () => {
     );
     const updated = await entries('bulk-update');
     expect(updated).toHaveLength(N / 2);
-    expect(updated.every((e) => Number(e.entity_id) % 2 === 1 && e.action === 'UPDATE')).toBe(true);
-    expect(updated[0]).toEqual({
-      entity_id: '1',
-      action: 'UPDATE',
-      actor_id: ACTOR,
-      before: { name: 'row 1', amount: 1, flags: ['a', 'b'], details: { n: 1 } },
-      after: { name: 'renamed 1', amount: null, flags: ['c'], details: { n: -1 } },
-    });
-    expect(auditChanges(updated[0].before, updated[0].after)).toEqual([
-      { field: 'amount', from: 1, to: null },
+    expect(updated.every((e) => Number(e.entity_id) % 2 === 1 && e.action === 'UPDATE' && e.actor_id === ACTOR)).toBe(true);
+    expect(updated[0].entity_id).toBe('1');
+    expect(auditChanges(updated[0].before, updated[0].after, columns)).toEqual([
+      { field: 'amount', from: 1.5, to: null },
       { field: 'details', from: { n: 1 }, to: { n: -1 } },
-      { field: 'flags', from: ['a', 'b'], to: ['c'] },
+      { field: 'flags', from: ['a', 'b c', null], to: ['c'] },
       { field: 'name', from: 'row 1', to: 'renamed 1' },
     ]);
+    // A field set to null is in the update's after, with null.
+    expect(updated[0].after).toHaveProperty('amount', null);
 
     await statement('bulk-delete', `DELETE FROM decision.audit_probe WHERE id > ${N / 2}`);
     const deleted = await entries('bulk-delete');
     expect(deleted).toHaveLength(N / 2);
-    expect(deleted[0]).toEqual({
-      entity_id: String(N / 2 + 1),
-      action: 'DELETE',
-      actor_id: ACTOR,
-      before: { id: N / 2 + 1, tenant_id: TENANT, name: `renamed ${N / 2 + 1}`, flags: ['c'], details: { n: -(N / 2 + 1) } },
-      after: null,
-    });
+    expect(deleted[0]).toMatchObject({ entity_id: String(N / 2 + 1), action: 'DELETE', actor_id: ACTOR, after: null });
+    expect(auditChanges(deleted[0].before, deleted[0].after, columns)).toEqual([
+      { field: 'details', from: { n: -(N / 2 + 1) }, to: null },
+      { field: 'flags', from: ['c'], to: null },
+      { field: 'id', from: N / 2 + 1, to: null },
+      { field: 'name', from: `renamed ${N / 2 + 1}`, to: null },
+      { field: 'tenant_id', from: TENANT, to: null },
+    ]);
+    // A field of a column dropped since keeps its text.
+    expect(auditChanges(deleted[0].before, null, new Map())).toContainEqual({ field: 'id', from: String(N / 2 + 1), to: null });
   });
 
   it('a trail written before entries held before and after is converted, and its function replaced, by the upgrade step', async () => {

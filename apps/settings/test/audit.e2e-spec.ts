@@ -40,6 +40,9 @@ describe('audit trail over HTTP (e2e, settings with auth as a child process)', (
     expect(res.body.data.total).toBe(2);
     expect(create).toMatchObject({ tenantId: h.demo.id, entityType: 'positions', entityId: id, action: 'CREATE', actorId: adminId(), requestId: createdBy });
     expect(create.changes).toEqual(expect.arrayContaining([{ field: 'position_name', from: null, to: 'Audited Desk' }]));
+    // Values with their JSON types (the trail keeps their text form and types them by the column when read).
+    expect(create.changes).toContainEqual({ field: 'is_deleted', from: null, to: false });
+    expect(create.changes.find((c: { field: string }) => c.field === 'created_on').to).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?\+00:00$/);
     expect(update).toMatchObject({ action: 'UPDATE', actorId: adminId(), requestId: updatedBy });
     expect(update.changes).toEqual(expect.arrayContaining([{ field: 'position_name', from: 'Audited Desk', to: 'Audited Desk 2' }]));
     expect(update.changes.map((c: { field: string }) => c.field)).not.toContain('tenant_id');

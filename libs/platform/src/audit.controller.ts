@@ -18,7 +18,7 @@ import {
   SortOrder,
   routeOf,
 } from '@ddm/contracts';
-import { auditChanges } from './audit';
+import { AUDIT_COLUMN_TYPES_SQL, AuditColumnType, auditChanges } from './audit';
 import { Db } from './db';
 import { listPage, sortBy } from './list';
 import { Sql, raw, sql } from './sql';
@@ -90,7 +90,7 @@ interface AuditRow {
   changed_at: Date;
 }
 
-function toView(r: AuditRow): AuditEntryView {
+function toView(r: AuditRow, columns: ReadonlyMap<string, AuditColumnType> | undefined): AuditEntryView {
   return {
     id: String(r.id),
     tenantId: r.tenant_id,
@@ -99,16 +99,19 @@ function toView(r: AuditRow): AuditEntryView {
     action: r.action,
     actorId: r.actor_id,
     requestId: r.request_id,
-    changes: auditChanges(r.before, r.after),
+    changes: auditChanges(r.before, r.after, columns),
     changedAt: r.changed_at.toISOString(),
   };
 }
 
 @Injectable()
 export class AuditService {
+  /** The column types of the area's tables, by table (read once per table: they change only with a migration, which a new version of the service brings). */
+  private readonly columnTypes = new Map<string, Map<string, AuditColumnType>>();
+
   constructor(private readonly db: Db) {}
 
-  list(tenantId: string, q: ListAuditQuery): Promise<Page<AuditEntryView>> {
+  async list(tenantId: string, q: ListAuditQuery): Promise<Page<AuditEntryView>> {
     const table = raw(`"${this.db.schema}".audit_log`);
     const where: Sql[] = [sql`a.tenant_id = ${tenantId}`];
     if (q.entityType) where.push(sql`a.entity_type = ${q.entityType}`);
@@ -116,7 +119,7 @@ export class AuditService {
     if (q.actorId) where.push(sql`a.actor_id = ${q.actorId}`);
     if (q.startDate) where.push(sql`a.changed_at >= ${q.startDate}::timestamptz`);
     if (q.endDate) where.push(sql`a.changed_at < ${q.endDate}::timestamptz + interval '1 millisecond'`);
-    return listPage<AuditRow, AuditEntryView>(
+    const page = await listPage<AuditRow, AuditRow>(
       this.db,
       {
         from: sql`${table} a`,
@@ -127,8 +130,18 @@ export class AuditService {
         page: q.page,
         limit: q.limit,
       },
-      toView,
+      (r) => r,
     );
+    const unknown = [...new Set(page.data.map((r) => r.entity_type))].filter((t) => !this.columnTypes.has(t));
+    if (unknown.length) {
+      const rows = await this.db.query<{ table: string; column: string; category: string; type: string; element_category: string | null; element_type: string | null }>(
+        AUDIT_COLUMN_TYPES_SQL,
+        [this.db.schema, unknown],
+      );
+      for (const t of unknown) this.columnTypes.set(t, new Map());
+      for (const r of rows) this.columnTypes.get(r.table)!.set(r.column, { category: r.category, type: r.type, elementCategory: r.element_category, elementType: r.element_type });
+    }
+    return { ...page, data: page.data.map((r) => toView(r, this.columnTypes.get(r.entity_type))) };
   }
 }
 
