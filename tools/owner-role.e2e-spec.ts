@@ -9,9 +9,19 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { NO_TENANT, createDataSource, isolationProblems, migrateSchema } from '@ddm/platform';
+import { NO_TENANT, TextSearch, createDataSource, isolationProblems, migrateSchema } from '@ddm/platform';
+import { ACTIONS_SEARCH } from '../apps/actions/src/core/text-search';
+import { USERS_SEARCH } from '../apps/auth/src/core/text-search';
+import { DECISIONS_SEARCH } from '../apps/decision/src/core/text-search';
+import { DOCUMENTS_SEARCH } from '../apps/document/src/core/text-search';
+import { MATRICES_SEARCH } from '../apps/matrix/src/core/text-search';
+import { GROUPS_SEARCH } from '../apps/settings/src/core/text-search';
+import { POSITIONS_SEARCH } from '../apps/settings/src/core/text-search';
 import { ADMIN_DATABASE_URL, asAppRole, randomName, withDatabase } from '@ddm/testing';
 import { ALL_DATA_SOURCES } from './migrate-sources';
+
+/** Every area's text search through its trigram index (search.ts in libs/platform). */
+const SEARCHES: TextSearch[] = [USERS_SEARCH, ACTIONS_SEARCH, DECISIONS_SEARCH, DOCUMENTS_SEARCH, MATRICES_SEARCH, GROUPS_SEARCH, POSITIONS_SEARCH];
 
 describe('migrations run by a schema owner that is no superuser, as deployed (e2e, real Postgres)', () => {
   const owner = randomName('ddm_owner_t_');
@@ -154,4 +164,67 @@ describe('migrations run by a schema owner that is no superuser, as deployed (e2
       await Promise.all([superuser.end(), asOwner.end()]);
     }
   });
+  it.each(SEARCHES.map((s) => [`${s.schema}.${s.name}`, s] as const))(
+    "text search under row-level security, %s: the function's plan as its definer uses the trigram index (not possible under the policy), it answers nothing without a tenant, and only the app role may run it",
+    async (_name, search) => {
+      const A = randomUUID();
+      const superuser = new Client({ connectionString: withDatabase(ADMIN_DATABASE_URL, database) });
+      const asOwner = new Client({ connectionString: ownerUrl });
+      await Promise.all([superuser.connect(), asOwner.connect()]);
+      // The search's condition alone, scans that need no index condition off (the tables are empty here, where the
+      // tenant's btree would win on cost): only the trigram index can serve it, if the planner may use it at all.
+      const plan = async (client: Client) =>
+        JSON.stringify(
+          (
+            await client.query(
+              `EXPLAIN (FORMAT JSON) SELECT t.${search.id} FROM ${search.schema}.${search.table} t WHERE ${search.live} AND ${search.text} ${search.operator} '%needle%'`,
+            )
+          ).rows[0],
+        );
+      try {
+        // As its definer (the owner, through the cross_tenant policy) the trigram index can serve the condition. The tables
+        // are empty here, where any other index wins on cost: they are dropped for the plan (and restored: rolled back).
+        await asOwner.query(`BEGIN; SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off; SELECT set_config('app.tenant_id', '${A}', true)`);
+        try {
+          const others = (
+            await asOwner.query(
+              `SELECT i.indexrelid::regclass::text AS name FROM pg_index i
+                WHERE i.indrelid = $1::regclass AND i.indexrelid <> $2::regclass AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid)`,
+              [`${search.schema}.${search.table}`, `${search.schema}.${search.index}`],
+            )
+          ).rows;
+          for (const { name } of others) await asOwner.query(`DROP INDEX ${name}`);
+          expect(await plan(asOwner)).toContain(`"Index Name":"${search.index}"`);
+        } finally {
+          await asOwner.query('ROLLBACK');
+        }
+        // The same statement as the app role, under the policy: the index cannot serve it (what the function is for).
+        await app.query(`BEGIN; SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off; SELECT set_config('app.tenant_id', '${A}', true)`);
+        try {
+          expect(await plan(app)).not.toContain(`"Index Name":"${search.index}"`);
+          // The function runs for the app role; in another tenant's context it answers that tenant's rows only (none here).
+          expect((await app.query(`SELECT ${search.schema}.${search.name}('%') AS id`)).rows).toEqual([]);
+        } finally {
+          await app.query('COMMIT');
+        }
+        await app.query(`BEGIN; SELECT set_config('app.tenant_id', '${NO_TENANT}', true)`);
+        try {
+          expect((await app.query(`SELECT ${search.schema}.${search.name}('%') AS id`)).rows).toEqual([]);
+        } finally {
+          await app.query('COMMIT');
+        }
+        const other = randomName('ddm_other_t_');
+        await superuser.query(`CREATE ROLE ${other} NOLOGIN`);
+        try {
+          await superuser.query(`SET ROLE ${other}`);
+          await expect(superuser.query(`SELECT ${search.schema}.${search.name}('%')`)).rejects.toThrow(/permission denied/);
+        } finally {
+          await superuser.query(`RESET ROLE`);
+          await superuser.query(`DROP ROLE ${other}`);
+        }
+      } finally {
+        await Promise.all([superuser.end(), asOwner.end()]);
+      }
+    },
+  );
 });

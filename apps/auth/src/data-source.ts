@@ -17,6 +17,7 @@ import { AuthChangeIds1766200000000 } from './migrations/1766200000000-auth-chan
 import { AuthCurrencyRatesProjection1766300000000 } from './migrations/1766300000000-auth-currency-rates-projection';
 import { AuthProjectionBackfills1766400000000 } from './migrations/1766400000000-auth-projection-backfills';
 import { AuthAuditTrailSetBased1766500000000 } from './migrations/1766500000000-auth-audit-trail-set-based';
+import { AuthSearchUnderRls1766500000001 } from './migrations/1766500000001-auth-search-under-rls';
 
 /** The auth schema: used by the service and by `migrate`. */
 export const authDataSource: ServiceDataSource = {
@@ -41,5 +42,6 @@ export const authDataSource: ServiceDataSource = {
     AuthCurrencyRatesProjection1766300000000,
     AuthProjectionBackfills1766400000000,
     AuthAuditTrailSetBased1766500000000,
+    AuthSearchUnderRls1766500000001,
   ],
 };

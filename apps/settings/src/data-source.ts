@@ -14,6 +14,7 @@ import { SettingsTenantOfChildRows1765800000003 } from './migrations/17658000000
 import { SettingsChangeIds1766200000000 } from './migrations/1766200000000-settings-change-ids';
 import { SettingsDocumentVersioning1766300000000 } from './migrations/1766300000000-settings-document-versioning';
 import { SettingsAuditTrailSetBased1766500000000 } from './migrations/1766500000000-settings-audit-trail-set-based';
+import { SettingsSearchUnderRls1766500000001 } from './migrations/1766500000001-settings-search-under-rls';
 
 /** The settings schema: used by the service and by `migrate`. */
 export const settingsDataSource: ServiceDataSource = {
@@ -35,5 +36,6 @@ export const settingsDataSource: ServiceDataSource = {
     SettingsChangeIds1766200000000,
     SettingsDocumentVersioning1766300000000,
     SettingsAuditTrailSetBased1766500000000,
+    SettingsSearchUnderRls1766500000001,
   ],
 };

@@ -33,3 +33,4 @@ export * from './mail.config';
 export * from './mail.service';
 export * from './people-projections';
 export * from './snapshot';
+export * from './search';

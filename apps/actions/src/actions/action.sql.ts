@@ -4,10 +4,11 @@
  * change are the same expression, with the owner's and each assignee's §2.3 summary from the user
  * projection joined to the group projection (primary organisation). The benchmark runs these statements.
  */
-import { ListSpec, Sql, anyOf, dateRangeConditions, escapeLike, isoSql, raw, sortBy, sql } from '@ddm/platform';
+import { anyOf, dateRangeConditions, escapeLike, isoSql, ListSpec, matchingIds, raw, sortBy, Sql, sql } from '@ddm/platform';
 import { UNSETTLED_STATUS_KEYS } from '../core/configuration.rules';
 import type { ActionSort } from './action.rules';
 import type { StoredActionView } from './dto/action.response';
+import { ACTIONS_SEARCH } from '../core/text-search';
 
 /** The §2.3 summary of user `u` (with primary organisation `g`) whose id is `id` (an id the projection does not know yet answers its id and nulls). */
 const userSummary = (u: string, g: string, id: string) => `CASE WHEN ${id} IS NULL THEN NULL ELSE jsonb_build_object(
@@ -132,7 +133,7 @@ const OVERDUE = `(a.status_key IN (${UNSETTLED_STATUS_KEYS.map((k) => `'${k}'`).
 
 function matching(tenantId: string, userId: string, f: ActionFilters): Sql[] {
   const where = [sql`a.tenant_id = ${tenantId}`, sql`NOT a.is_deleted`];
-  if (f.search) where.push(sql`a.search_text LIKE ${`%${escapeLike(f.search.toLowerCase())}%`}`);
+  if (f.search) where.push(matchingIds('a.id', ACTIONS_SEARCH, `%${escapeLike(f.search.toLowerCase())}%`));
   where.push(...anyOf('a.action_status_id', f.actionStatusIds, 'uuid'));
   where.push(...anyOf('a.action_priority_id', f.actionPriorityIds, 'uuid'));
   where.push(...anyOf('a.action_type_id', f.actionTypeIds, 'uuid'));

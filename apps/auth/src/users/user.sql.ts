@@ -4,9 +4,10 @@
  * and served by an index, so a page costs what its rows need. Timestamps leave the database as
  * ISO 8601 (isoSql); audit columns hold user ids, answered as those users' names.
  */
-import { ListSpec, Queryable, Sql, anyOf, containsPattern, isoSql as iso, raw, sortBy, sql } from '@ddm/platform';
+import { anyOf, containsPattern, isoSql as iso, ListSpec, matchingIds, Queryable, raw, sortBy, Sql, sql } from '@ddm/platform';
 import type { ListUsersQuery } from './dto/list-users.query';
 import type { UserSort } from './user.rules';
+import { USERS_SEARCH } from '../core/text-search';
 
 /** The user's live position links in the tenant, with the projected position names. */
 function positionsOf(tenant: string, user: string): string {
@@ -128,7 +129,7 @@ export function userList(tenantId: string, q: ListUsersQuery): ListSpec {
     where: [
       sql`tu.tenant_id = ${tenantId}`,
       sql`NOT tu.is_deleted`,
-      ...(q.search ? [sql`tu.search_text ILIKE ${containsPattern(q.search)}`] : []),
+      ...(q.search ? [matchingIds('tu.user_id', USERS_SEARCH, containsPattern(q.search))] : []),
       ...anyOf('tu.status', q.status, 'text'),
       ...linkedTo('auth.user_roles', 'tenant_role_id', 'l.deleted_on IS NULL', q.roleIds),
       ...linkedTo('auth.user_positions', 'position_id', 'NOT l.is_deleted', q.positionIds),

@@ -3,10 +3,11 @@
  * by Postgres as one JSON value in one statement: the get, the list's page, the answer of a change
  * and the snapshot a revision keeps are the same expression. The benchmark runs these very statements.
  */
-import { ListSpec, Sql, anyOf, dateRangeConditions, escapeLike, isoSql, join, raw, sortBy, sql } from '@ddm/platform';
+import { anyOf, dateRangeConditions, escapeLike, isoSql, join, ListSpec, matchingIds, raw, sortBy, Sql, sql } from '@ddm/platform';
 import { LIVE_SQL } from '../core/delegation.sql';
 import { UNLIMITED } from '../core/decision-limits';
 import type { StoredDecisionView } from './dto/decision.response';
+import { DECISIONS_SEARCH } from '../core/text-search';
 
 const user = (a: string) =>
   `CASE WHEN ${a}.id IS NULL THEN NULL ELSE jsonb_build_object('id', ${a}.id, 'email', ${a}.email, 'name', ${a}.name, 'displayName', ${a}.display_name, 'profileImageUrl', ${a}.profile_image_url) END`;
@@ -149,8 +150,7 @@ function limitCondition(f: LimitValueFilter): Sql {
 
 function matching(tenantId: string, f: DecisionFilters): Sql[] {
   const where = [sql`d.tenant_id = ${tenantId}`, sql`NOT d.is_deleted`];
-  // Through the index under row-level security: decisions_matching runs as its definer, for the request's tenant only (migration 1766400000000).
-  if (f.search) where.push(sql`d.id IN (SELECT decision.decisions_matching(${`%${escapeLike(f.search.toLowerCase())}%`}))`);
+  if (f.search) where.push(matchingIds('d.id', DECISIONS_SEARCH, `%${escapeLike(f.search.toLowerCase())}%`));
   // One status: an equality, so (tenant_id, status, lower(name), id) serves filter and sort.
   if (f.status?.length === 1) where.push(sql`d.status = ${f.status[0]}`);
   else where.push(...anyOf('d.status', f.status, 'text'));

@@ -5,9 +5,10 @@
  * see matches nothing, so it is a 404 on get and absent from lists and counts.
  */
 import { MAX_PAGE } from '@ddm/contracts';
-import { Sql, anyOf, escapeLike, isoSql, join, raw, sortBy, sql } from '@ddm/platform';
+import { anyOf, escapeLike, isoSql, join, matchingIds, raw, sortBy, Sql, sql } from '@ddm/platform';
 import type { DocumentSort } from './document.rules';
 import type { StoredDocumentView } from './dto/document.response';
+import { DOCUMENTS_SEARCH } from '../core/text-search';
 
 const person = (a: string) =>
   `CASE WHEN ${a}.id IS NULL THEN NULL ELSE jsonb_build_object('id', ${a}.id, 'email', ${a}.email, 'name', ${a}.name, 'displayName', ${a}.display_name, 'profileImageUrl', ${a}.profile_image_url) END`;
@@ -234,7 +235,7 @@ function sharedAs(type: string | undefined): Sql[] {
 /** The conditions of the filters but the sharing type. */
 function filtering(a: Audience, f: DocumentFilters): Sql[] {
   const where: Sql[] = [];
-  if (f.search) where.push(sql`d.search_text LIKE ${`%${escapeLike(f.search.toLowerCase())}%`}`);
+  if (f.search) where.push(matchingIds('d.id', DOCUMENTS_SEARCH, `%${escapeLike(f.search.toLowerCase())}%`));
   if (f.status?.length === 1) where.push(sql`d.document_status = ${f.status[0]}`);
   else where.push(...anyOf('d.document_status', f.status, 'text'));
   where.push(...anyOf('d.document_type_id', f.documentType, 'uuid'));

@@ -1,7 +1,8 @@
-import { ListSpec, Sql, containsPattern, dateRangeConditions, isoSql, join, raw, sortBy, sql } from '@ddm/platform';
+import { containsPattern, dateRangeConditions, isoSql, join, ListSpec, matchingIds, raw, sortBy, Sql, sql } from '@ddm/platform';
 import { Audience, MATRIX_DECISIONS_WHERE, visibleTo } from '../core/matrix.sql';
 import { CountRange, MatrixRefKind, countRange } from './matrix.rules';
 import type { MatrixFiltersDto, MatrixSearchDto, MatrixSort } from './dto/search.dto';
+import { MATRICES_SEARCH } from '../core/text-search';
 
 const USER_DETAILS = (u: string) => `json_build_object('id', ${u}.id, 'email', ${u}.email, 'name', ${u}.name,
   'firstName', split_part(coalesce(${u}.name, ''), ' ', 1), 'lastName', nullif(substr(coalesce(${u}.name, ''), length(split_part(coalesce(${u}.name, ''), ' ', 1)) + 2), ''),
@@ -65,7 +66,7 @@ export function filterConditions(a: Audience, q: MatrixFiltersDto, withStatus = 
     sql`m.tenant_id = ${a.tenantId}`,
     sql`NOT m.is_deleted`,
     ...visibleTo(a),
-    ...(q.search ? [sql`m.search_text LIKE ${containsPattern(q.search.toLowerCase())}`] : []),
+    ...(q.search ? [matchingIds('m.id', MATRICES_SEARCH, containsPattern(q.search.toLowerCase()))] : []),
     ...(withStatus && status ? [sql`m.status_name = ${status}`] : []),
     ...(q.startDate ? [sql`m.created_on >= ${q.startDate}::timestamptz`] : []),
     ...(q.endDate ? [sql`m.created_on < ${q.endDate}::timestamptz + interval '1 millisecond'`] : []),

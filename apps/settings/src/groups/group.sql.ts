@@ -1,5 +1,6 @@
-import { ListSpec, anyOf, containsPattern, dateRangeConditions, isoSql, raw, sortBy, sql } from '@ddm/platform';
+import { anyOf, containsPattern, dateRangeConditions, isoSql, ListSpec, matchingIds, raw, sortBy, sql } from '@ddm/platform';
 import type { GroupSort, ListGroupsQuery } from './dto/list-groups.query';
+import { GROUPS_SEARCH } from '../core/text-search';
 
 /** The tables behind a group's view: g = the group, t = its type, a = its address. */
 export const GROUP_FROM = `settings.groups g
@@ -59,7 +60,7 @@ export function groupList(tenantId: string, q: ListGroupsQuery): ListSpec {
     where: [
       sql`g.tenant_id = ${tenantId}`,
       sql`NOT g.is_deleted`,
-      ...(q.search ? [sql`(g.group_name || ' ' || coalesce(g.display_name, '')) ILIKE ${containsPattern(q.search)}`] : []),
+      ...(q.search ? [matchingIds('g.id', GROUPS_SEARCH, containsPattern(q.search))] : []),
       ...anyOf('g.status', q.status, 'text'),
       ...anyOf('g.tenant_group_type_id', q.tenantGroupTypeIds, 'uuid'),
       // A deleted parent's links are hidden (as in parentGroups): its children are not listed under it.

@@ -4,10 +4,11 @@
  * Each read is ONE statement: the columns, the groups (json_agg) and the delegation counts come
  * from correlated, indexed subqueries; timestamps are formatted as ISO 8601 UTC by Postgres.
  */
-import { ListSpec, Sql, anyOf, containsPattern, dateRangeConditions, isoSql, join, listSql, pageRows, raw, sortBy, sql } from '@ddm/platform';
+import { anyOf, containsPattern, dateRangeConditions, isoSql, join, ListSpec, listSql, matchingIds, pageRows, raw, sortBy, Sql, sql } from '@ddm/platform';
 import type { ListPositionsQuery } from './dto/list-positions.query';
 import { PositionListRow, PositionView, selectFields, toPositionView } from './dto/position.response';
 import { POSITION_FIELDS, PositionSort, chosenFields, scimFilter, statusFilter } from './position.rules';
+import { POSITIONS_SEARCH } from '../core/text-search';
 
 export type { ListPositionsQuery } from './dto/list-positions.query';
 // The bench maps rows as the service does.
@@ -76,7 +77,7 @@ function matching(tenantId: string, q: Partial<ListPositionsQuery>): Sql[] {
   // One status: an equality, so (tenant_id, status, lower(name), id) serves filter and sort; both statuses: no filter.
   const status = statusFilter(asList(q.status));
   if (status) where.push(sql`p.status = ${status}`);
-  if (q.search) where.push(sql`p.position_name ILIKE ${containsPattern(q.search)}`);
+  if (q.search) where.push(matchingIds('p.id', POSITIONS_SEARCH, containsPattern(q.search)));
   const groupIds = asList(q.groupIds);
   if (groupIds)
     where.push(sql`EXISTS (SELECT 1 FROM settings.position_groups pg

@@ -1,0 +1,19 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+import { createMatchingFunction, dropMatchingFunction } from '@ddm/platform';
+import { ACTIONS_SEARCH } from '../core/text-search';
+
+/**
+ * The actions area's text search through its trigram index under row-level security: a function per
+ * searched table, run as its definer, for the request's tenant only (search.ts in libs/platform).
+ */
+export class ActionsSearchUnderRls1766500000001 implements MigrationInterface {
+  name = 'ActionsSearchUnderRls1766500000001';
+
+  async up(q: QueryRunner): Promise<void> {
+    for (const search of [ACTIONS_SEARCH]) await createMatchingFunction(q, search);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    for (const search of [ACTIONS_SEARCH]) await dropMatchingFunction(q, search);
+  }
+}
