@@ -1,5 +1,6 @@
 import { EventPayload, EventSubject } from '@ddm/contracts';
 import { Logger } from 'pino';
+import * as pg from 'pg';
 import { Pool, PoolClient, QueryResult } from 'pg';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
@@ -97,6 +98,28 @@ function sessionOf(work: WorkContext | undefined): Session {
  */
 const sessions = new WeakMap<Client, string>();
 
+/** pg's own conversion of a parameter to the text it sends (public on the module as `utils`, untyped). */
+const prepareValue = (pg as unknown as { utils: { prepareValue(value: unknown): string | Buffer | null } }).utils.prepareValue;
+
+/**
+ * A statement's text with its values written in as literals, for the simple query protocol (a
+ * statement after the tenant's settings in one round trip). Each value is the text pg would bind
+ * for it, quoted by `escapeLiteral`: an untyped literal is typed by its context exactly as an
+ * untyped parameter is. The values go between the Sql's own text pieces: no text is parsed. Null
+ * when a value holds a NUL character, which a query's text cannot carry (the statement then goes
+ * as before, with its parameters, and fails as it would have).
+ */
+export function withLiterals(statement: Sql, escapeLiteral: (text: string) => string): string | null {
+  let out = statement.strings[0];
+  for (let i = 0; i < statement.values.length; i++) {
+    const value = prepareValue(statement.values[i]);
+    if (typeof value === 'string' && value.includes('\0')) return null;
+    out += value === null ? 'NULL' : Buffer.isBuffer(value) ? `'\\x${value.toString('hex')}'` : escapeLiteral(value);
+    out += statement.strings[i + 1];
+  }
+  return out;
+}
+
 /** A connection error (not a statement's): the connection is dropped from the pool. */
 function brokenConnection(err: unknown): boolean {
   const code = (err as { code?: unknown })?.code;
@@ -170,7 +193,18 @@ export class Db implements Queryable {
       const key = `${session.tenant}|${session.role}|${planMode}`;
       if (sessions.get(client) !== key) {
         sessions.delete(client);
-        await client.query(`SELECT set_config('${TENANT_SETTING}', $1, false), set_config('role', $2, false), set_config('plan_cache_mode', $3, false)`, [session.tenant, session.role, planMode]);
+        // The tenant (a checked uuid), the role and the mode are the code's own values, written in.
+        const settings = `SELECT set_config('${TENANT_SETTING}', '${session.tenant}', false), set_config('role', '${session.role}', false), set_config('plan_cache_mode', '${planMode}', false)`;
+        const text = statement instanceof Sql ? withLiterals(statement, (t) => client.escapeLiteral(t)) : null;
+        if (text !== null) {
+          // One round trip: the settings and the statement as one simple query (one implicit
+          // transaction: if the statement fails, the settings are undone with it, and the
+          // connection is not recorded as set). A Prepared keeps its named statement: two.
+          const results = (await client.query(`${settings}; ${text}`)) as unknown as QueryResult[];
+          sessions.set(client, key);
+          return results[results.length - 1].rows as T[];
+        }
+        await client.query(settings);
         sessions.set(client, key);
       }
       return (await run(client, statement, params)).rows as T[];

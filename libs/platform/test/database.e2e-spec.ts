@@ -1,7 +1,9 @@
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { createDataSource, runMigrations } from '../src/database';
-import { Db } from '../src/db';
-import { prepared } from '../src/sql';
+import { Db, withLiterals } from '../src/db';
+import { inTenant } from '../src/request-context';
+import { prepared, sql } from '../src/sql';
 import { TestDatabase, createTestDatabase } from '@ddm/testing';
 import { TENANT, widgetsDataSource } from './fixtures/widgets';
 
@@ -88,5 +90,57 @@ describe('migrations and display ids (real Postgres)', () => {
     // Prepared once on the connection, by name.
     const named = await db.query<{ name: string }>(`SELECT name FROM pg_prepared_statements WHERE name LIKE 'test.%' ORDER BY name`);
     expect(named.map((n) => n.name)).toEqual(['test.auto', 'test.generic']);
+  });
+  it("a read on a connection that last served another tenant sets the tenant in the statement's own round trip: one query, values written in as literals that mean what the parameters meant", async () => {
+    const ds = createDataSource(widgetsDataSource, dbx.url, 1); // one connection
+    sources.push(ds);
+    await ds.initialize();
+    const db = new Db(ds, 'platform_test', { kick: () => undefined });
+    const pool = (ds.driver as unknown as { master: { on(e: string, f: (c: { query: (...a: unknown[]) => unknown }) => void): void; connect(): Promise<{ query: (...a: unknown[]) => unknown; release(): void }> } }).master;
+    // Count what the one connection is sent.
+    const client = await pool.connect();
+    const sent: string[] = [];
+    const original = client.query.bind(client);
+    client.query = (...args: unknown[]) => {
+      sent.push(typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text);
+      return original(...args);
+    };
+    client.release();
+    const [A, B] = ['0190a000-0000-7000-8000-0000000000a1', '0190a000-0000-7000-8000-0000000000b2'];
+    const tenantOf = () => db.query<{ tenant: string }>(sql`SELECT current_setting('app.tenant_id') AS tenant, ${'x'}::text AS x`);
+    expect((await inTenant(A, tenantOf))[0].tenant).toBe(A);
+    expect((await inTenant(A, tenantOf))[0].tenant).toBe(A);
+    expect((await inTenant(B, tenantOf))[0].tenant).toBe(B);
+    expect(sent).toHaveLength(3);
+    // A statement that fails undoes its settings with it: the next read sets them again.
+    await expect(inTenant(A, () => db.query(sql`SELECT 1 / ${0}::int`))).rejects.toThrow(/division by zero/);
+    expect((await inTenant(B, tenantOf))[0].tenant).toBe(B);
+    expect((await inTenant(A, tenantOf))[0].tenant).toBe(A);
+
+    // Values written in as literals answer what the same values bound as parameters answer.
+    const values: unknown[] = [
+      "it's a \\ back'slash",
+      'unicode ✓ ß',
+      "'); DROP TABLE platform_test.migrations; --",
+      42,
+      -1.5,
+      true,
+      null,
+      undefined,
+      new Date('2026-01-02T03:04:05.678Z'),
+      ['a', 'b,c', 'd"e', "f'g", null, 'h\\i'],
+      [A, B],
+      { nested: { list: [1, 'two'] }, quote: "o'k" },
+      Buffer.from([0, 1, 2, 255]),
+    ];
+    const statement = sql`SELECT ${values[0]}::text AS a, ${values[1]}::text AS b, ${values[2]}::text AS c, ${values[3]}::int AS d, ${values[4]}::numeric AS e,
+      ${values[5]}::boolean AS f, ${values[6]}::text AS g, ${values[7]}::text AS h, ${values[8]}::timestamptz AS i, ${values[9]}::text[] AS j,
+      ${A} = ANY(${values[10]}::uuid[]) AS k, ${values[11]}::jsonb AS l, ${values[12]}::bytea AS m, 'x' LIKE ${'%x%'} AS n, ${'untyped'} AS o`;
+    const direct = await ds.query(statement.text, statement.values as unknown[]);
+    const inlined = await ds.query(withLiterals(statement, (t) => Client.prototype.escapeLiteral.call(null, t))!);
+    expect(inlined).toEqual(direct);
+    expect(direct[0]).toMatchObject({ a: values[0], c: values[2], d: 42, f: true, g: null, h: null, j: values[9], k: true, l: values[11], m: values[12], n: true, o: 'untyped' });
+    // A NUL cannot be carried by a query's text: the statement goes with its parameters instead.
+    expect(withLiterals(sql`SELECT ${'a\0b'}::text`, (t) => t)).toBeNull();
   });
 });

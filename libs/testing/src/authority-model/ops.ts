@@ -303,6 +303,15 @@ export function issueAccepted(w: World, ids: Ids, op: Extract<Op, { kind: 'issue
   return op.pathways.some((p) => reaches(w, p, issuer, rec));
 }
 
+/**
+ * How the product refuses an issue the model refuses: 404 naming the field when the body names a
+ * group that is gone (every id in a body must name a live record, checked before the rules), else
+ * 400 or 403 (a rule of the decision, the parent or the recipient).
+ */
+export function issueRefusal(w: World, ids: Ids, op: Extract<Op, { kind: 'issue' }>): number[] {
+  return op.groups.some((g) => !w.groups.get(ids.groups[g])!.live) ? [404] : [400, 403];
+}
+
 /** Whether the product must accept a status move, by the status machine. */
 export function moveAccepted(d: Delegation, action: Extract<Op, { kind: 'move' }>['action']): boolean {
   switch (action) {

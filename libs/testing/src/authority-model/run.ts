@@ -13,7 +13,7 @@ import { onceKnown, pastInstant } from '../events';
 import { seededRandom } from '../random';
 import type { HttpClient, HttpResult } from '../http';
 import { INVALID_FIELDS, Subject, World, check, cloneWorld, decisionsHeld, emptyWorld, expiredBy, holdersOfDecision, invalidity, isLive, newlyInvalid } from './model';
-import { EXPIRY_MARGIN_MS, Ids, ORG_KINDS, Op, Random, applicable, applyOp, describe, expiryOf, issueAccepted, moveAccepted, randomOp, toRecipient } from './ops';
+import { EXPIRY_MARGIN_MS, Ids, ORG_KINDS, Op, Random, applicable, applyOp, describe, expiryOf, issueAccepted, issueRefusal, moveAccepted, randomOp, toRecipient } from './ops';
 import { PATHWAYS, Pathway } from './model';
 
 export const CONSISTENCY_HEADER = 'x-consistency-token';
@@ -263,7 +263,8 @@ export class ModelRun {
     if (expected && res.status !== 200) throw new Disagreement(`the model accepts ${describe(op)}; the product answered ${res.status}: ${JSON.stringify(res.body).slice(0, 400)}`);
     if (!expected && res.status === 200) throw new Disagreement(`the model refuses ${describe(op)}; the product issued it`);
     if (!expected) {
-      if (![400, 403].includes(res.status)) throw new Disagreement(`${describe(op)} was refused with ${res.status} (400 or 403 expected): ${JSON.stringify(res.body).slice(0, 300)}`);
+      const refusal = issueRefusal(this.world, this.ids, op);
+      if (!refusal.includes(res.status)) throw new Disagreement(`${describe(op)} was refused with ${res.status} (${refusal.join(' or ')} expected): ${JSON.stringify(res.body).slice(0, 300)}`);
       return false;
     }
     const d = res.body.data[0];
