@@ -10,7 +10,7 @@
  * groups and authority types they name are in the decision area's projection tables. The built
  * auth and decision services run as child processes (NATS namespace "benchdecisions"); a BARE
  * handler, plain Fastify + a pg pool of 10 with no auth and no envelope, runs in a worker thread of
- * this process and serves the very same statements (DECISION_BY_ID_SQL, decisionList through
+ * this process and serves the very same statements (decisionById, decisionList through
  * listSql, imported from apps/decision/src/decisions/decision.sql.ts and libs/platform), mapped by
  * the same toDecisionView.
  *
@@ -45,8 +45,8 @@ import { plainToInstance } from 'class-transformer';
 import type { FastifyInstance } from 'fastify';
 import { Client, Pool, PoolClient } from 'pg';
 import { Caller, DEFAULT_ROLES } from '@ddm/contracts';
-import { Sql, listSql, pageRows } from '@ddm/platform';
-import { DECISION_BY_ID_SQL, DecisionRow, decisionList } from '../../apps/decision/src/decisions/decision.sql';
+import { Sql, listSql, pageRows, withLiterals } from '@ddm/platform';
+import { DecisionRow, decisionById, decisionList } from '../../apps/decision/src/decisions/decision.sql';
 import { selectDecisionFields, toDecisionView } from '../../apps/decision/src/decisions/dto/decision.response';
 import { SearchDecisionsDto } from '../../apps/decision/src/decisions/dto/search-decisions.dto';
 import { until } from '../../libs/testing/src/events';
@@ -103,7 +103,8 @@ function bareRoutes(app: FastifyInstance, pool: Pool, { callers }: BareConfig): 
     return caller;
   };
   app.get<{ Params: { id: string }; Querystring: { tenantId: string } }>('/bare/decisions/:id', async (req, reply) => {
-    const { rows } = await pool.query<DecisionRow>(DECISION_BY_ID_SQL, [req.params.id, req.query.tenantId]);
+    const get = decisionById(req.params.id, req.query.tenantId);
+    const { rows } = await pool.query<DecisionRow>(get.text, get.values as unknown[]);
     if (!rows.length) return reply.code(404).send({ message: 'not found' });
     return toDecisionView(rows[0].view, callerOf(req.query.tenantId), APP_URL);
   });
@@ -603,9 +604,9 @@ async function main({ opts, env, db, svc: measured, service, startBare }: BenchC
     OTEL_SERVICE_NAME: SERVICE_NAME,
   }));
   const probe = await probeStatements(otlp, db, svc, tokens.large, large, (variant, size) => targetOf(variant, size, 'service', svc), (variant, size) => {
-    if (variant === 'get') return DECISION_BY_ID_SQL;
+    if (variant === 'get') return decisionById(getId, tenants[size].tenantId);
     const q = plainToInstance(SearchDecisionsDto, Object.fromEntries(new URLSearchParams(query(variant, size))));
-    return listSql(decisionList(tenants[size].tenantId, q)).text;
+    return listSql(decisionList(tenants[size].tenantId, q));
   });
   // The search again after the bulk changes (2,000 copies inserted, 2,000 decisions deleted; autovacuum has not come by).
   await outboxDrained(db);
@@ -619,6 +620,17 @@ async function main({ opts, env, db, svc: measured, service, startBare }: BenchC
   }
 }
 
+/**
+ * Whether a traced statement is `expected`: its text, or the form a read takes when it sets the
+ * connection's tenant in the same round trip (the settings, then the statement with its values
+ * written in; Db.query).
+ */
+function sameStatement(traced: string, expected: Sql): boolean {
+  const settings = /^SELECT set_config\('app\.tenant_id'[^;]*; /.exec(traced);
+  if (!settings) return traced.trim() === expected.text.trim();
+  return traced.slice(settings[0].length).trim() === withLiterals(expected, (t) => Client.prototype.escapeLiteral.call(null, t))?.trim();
+}
+
 async function probeStatements(
   receiver: OtlpReceiver,
   db: Client,
@@ -626,7 +638,7 @@ async function probeStatements(
   headers: Record<string, string>,
   tenantId: string,
   serviceTarget: (variant: Variant, size: Size) => Target<Key>,
-  bareSql: (variant: Variant, size: Size) => string,
+  bareSql: (variant: Variant, size: Size) => Sql,
 ): Promise<StatementProbe> {
   const reads: Record<string, ReadStatements> = {};
   for (const m of MEASURED) {
@@ -641,7 +653,7 @@ async function probeStatements(
       const { request } = await statementsOf(receiver, trace);
       counts.push(request.length);
       for (const s of request) labels.add(statementLabel(s));
-      if (request.length !== 1 || request[0].trim() !== bareSql(m.variant, m.size).trim()) sameAsBare = false;
+      if (request.length !== 1 || !sameStatement(request[0], bareSql(m.variant, m.size))) sameAsBare = false;
     }
     reads[`${m.variant}/${m.size}`] = { counts, sameAsBare, labels: [...labels] };
   }
@@ -729,7 +741,8 @@ async function explain(db: Client, tenantId: string, getId: string, queryOf: (v:
     const { rows } = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, values);
     process.stderr.write(`\n--- EXPLAIN ANALYZE: ${title}\n${rows.map((r) => r['QUERY PLAN']).join('\n')}\n`);
   };
-  await show('get', DECISION_BY_ID_SQL, [getId, tenantId]);
+  const get = decisionById(getId, tenantId);
+  await show('get', get.text, get.values as unknown[]);
   for (const v of LIST_VARIANTS) {
     const statement: Sql = listSql(decisionList(tenantId, queryOf(v)));
     await show(`${v} (100,000 decisions)`, statement.text, statement.values as unknown[]);

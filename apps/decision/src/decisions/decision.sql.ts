@@ -67,8 +67,11 @@ export const DECISION_AUTHORITIES_SQL = `SELECT da.authority_type_id AS "authori
    WHERE da.decision_id = $1 ORDER BY da.position`;
 
 /** Get by id: $1 = id, $2 = tenant. No row: unknown, deleted or another tenant's. */
-export const DECISION_BY_ID_SQL = `SELECT d.version, ${DECISION_VIEW} AS view FROM decision.decisions d ${VIEW_JOINS}
-  WHERE d.id = $1 AND d.tenant_id = $2 AND NOT d.is_deleted`;
+/** A live decision of the tenant, by id (version and view). */
+export function decisionById(id: string, tenantId: string): Sql {
+  return sql`SELECT d.version, ${raw(DECISION_VIEW)} AS view FROM decision.decisions d ${raw(VIEW_JOINS)}
+  WHERE d.id = ${id} AND d.tenant_id = ${tenantId} AND NOT d.is_deleted`;
+}
 
 /**
  * Stores a revision of each decision named, as it is now in the transaction, and answers the

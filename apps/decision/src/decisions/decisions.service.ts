@@ -8,7 +8,7 @@ import { requireNamedRecords } from './named-records';
 import { authorityProblems } from '../core/decision-limits';
 import { documentRefs, refsOf, requireLiveRefs } from '../core/live-refs';
 import { EDIT_DECISION, changedFields, statusMoveProblem, uniqueIds } from './decision.rules';
-import { DECISION_BY_ID_SQL, DecisionFilters, DecisionRow, decisionList } from './decision.sql';
+import { DecisionFilters, DecisionRow, decisionById, decisionList } from './decision.sql';
 import { CreateDecisionDto, DECISION_UPDATE_FIELDS, UpdateDecisionDto } from './dto/decision-change.dto';
 import { DecisionDocumentDto } from '../core/dto/limits.dto';
 import { recordChanges, replaceAuthorities } from './decision-refs';
@@ -39,7 +39,7 @@ export class DecisionsService {
   ) {}
 
   async get(caller: Caller, id: string): Promise<DecisionView> {
-    const [row] = await this.db.query<DecisionRow>(DECISION_BY_ID_SQL, [id, caller.tenantId]);
+    const [row] = await this.db.query<DecisionRow>(decisionById(id, caller.tenantId));
     if (!row) throw notFound(`Decision ${id} not found`);
     return toDecisionView(row.view, caller, this.config.appUrl);
   }
@@ -107,7 +107,7 @@ export class DecisionsService {
       const known = await requireNamedRecords(tx, tenantId, namedRecordsOf(dto, dto.ownerId));
       if (dto.categoryId) refuseCategoryOfAnotherSection(dto.sectionId !== undefined ? dto.sectionId : current.section_id, known.categorySection);
       if (dto.name !== undefined) await refuseTakenName(tx, DECISION_NAME, tenantId, dto.name, id);
-      const [before] = await tx.query<DecisionRow>(DECISION_BY_ID_SQL, [id, tenantId]);
+      const [before] = await tx.query<DecisionRow>(decisionById(id, tenantId));
       await requireLiveRefs(tx, tenantId, documentRefs('decisionDocuments', dto.decisionDocuments, before.view.decisionDocuments.map((d) => d.documentId)));
 
       const sets = new SetClause().raw(sql`updated_on = now()`, sql`updated_by = ${caller.userId}`, sql`version = version + 1`);
@@ -129,7 +129,7 @@ export class DecisionsService {
         tx.query(sql`UPDATE decision.decisions SET ${sets.sql} WHERE id = ${id} AND tenant_id = ${tenantId}`),
       );
       await writeChildren(tx, tenantId, id, dto, known.groups);
-      const [after] = await tx.query<DecisionRow>(DECISION_BY_ID_SQL, [id, tenantId]);
+      const [after] = await tx.query<DecisionRow>(decisionById(id, tenantId));
       const changed = new Map([[id, changedFields(before.view as unknown as Record<string, unknown>, after.view as unknown as Record<string, unknown>, BOOKKEEPING)]]);
       await recordChanges(tx, tenantId, 'evt.decision.decision.updated', [id], caller.userId, changed);
       // Narrower limits, pathways or groups (or an archived decision) make its delegations invalid, never rewritten.
