@@ -118,7 +118,7 @@ describe('migrations run by a schema owner that is no superuser, as deployed (e2
         await app.query('BEGIN');
         await app.query(`SELECT set_config('app.tenant_id', $1, true)`, [tenant ?? NO_TENANT]);
         try {
-          return (await app.query<{ tenant_id: string }>(`SELECT d.tenant_id FROM decision.decisions d WHERE d.id IN (SELECT decision.decisions_matching($1))`, [pattern])).rows;
+          return (await app.query<{ tenant_id: string }>(`SELECT m.tenant_id FROM decision.decisions_matching($1) m`, [pattern])).rows;
         } finally {
           await app.query('COMMIT');
         }
@@ -203,13 +203,13 @@ describe('migrations run by a schema owner that is no superuser, as deployed (e2
         try {
           expect(await plan(app)).not.toContain(`"Index Name":"${search.index}"`);
           // The function runs for the app role; in another tenant's context it answers that tenant's rows only (none here).
-          expect((await app.query(`SELECT ${search.schema}.${search.name}('%') AS id`)).rows).toEqual([]);
+          expect((await app.query(`SELECT * FROM ${search.schema}.${search.name}('%')`)).rows).toEqual([]);
         } finally {
           await app.query('COMMIT');
         }
         await app.query(`BEGIN; SELECT set_config('app.tenant_id', '${NO_TENANT}', true)`);
         try {
-          expect((await app.query(`SELECT ${search.schema}.${search.name}('%') AS id`)).rows).toEqual([]);
+          expect((await app.query(`SELECT * FROM ${search.schema}.${search.name}('%')`)).rows).toEqual([]);
         } finally {
           await app.query('COMMIT');
         }

@@ -18,6 +18,7 @@ import { AuthCurrencyRatesProjection1766300000000 } from './migrations/176630000
 import { AuthProjectionBackfills1766400000000 } from './migrations/1766400000000-auth-projection-backfills';
 import { AuthAuditTrailSetBased1766500000000 } from './migrations/1766500000000-auth-audit-trail-set-based';
 import { AuthSearchUnderRls1766500000001 } from './migrations/1766500000001-auth-search-under-rls';
+import { AuthSearchAnswersRows1766600000000 } from './migrations/1766600000000-auth-search-answers-rows';
 
 /** The auth schema: used by the service and by `migrate`. */
 export const authDataSource: ServiceDataSource = {
@@ -43,5 +44,6 @@ export const authDataSource: ServiceDataSource = {
     AuthProjectionBackfills1766400000000,
     AuthAuditTrailSetBased1766500000000,
     AuthSearchUnderRls1766500000001,
+    AuthSearchAnswersRows1766600000000,
   ],
 };

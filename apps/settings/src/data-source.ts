@@ -15,6 +15,7 @@ import { SettingsChangeIds1766200000000 } from './migrations/1766200000000-setti
 import { SettingsDocumentVersioning1766300000000 } from './migrations/1766300000000-settings-document-versioning';
 import { SettingsAuditTrailSetBased1766500000000 } from './migrations/1766500000000-settings-audit-trail-set-based';
 import { SettingsSearchUnderRls1766500000001 } from './migrations/1766500000001-settings-search-under-rls';
+import { SettingsSearchAnswersRows1766600000000 } from './migrations/1766600000000-settings-search-answers-rows';
 
 /** The settings schema: used by the service and by `migrate`. */
 export const settingsDataSource: ServiceDataSource = {
@@ -37,5 +38,6 @@ export const settingsDataSource: ServiceDataSource = {
     SettingsDocumentVersioning1766300000000,
     SettingsAuditTrailSetBased1766500000000,
     SettingsSearchUnderRls1766500000001,
+    SettingsSearchAnswersRows1766600000000,
   ],
 };

@@ -27,6 +27,8 @@ export function sortBy<K extends string>(sortKeys: Readonly<Record<K, readonly s
 }
 
 export interface ListSpec {
+  /** Common table expressions the `from` reads (a search's matched rows: `searchedRows`). */
+  with?: Sql;
   /** The matching rows: the FROM the filters and the sort need (`sql\`settings.positions p\``). */
   from: Sql;
   /** Conditions, ANDed; the first pins the tenant. */
@@ -82,7 +84,8 @@ export function listSql(spec: ListSpec): Sql {
         (SELECT 1 AS pin, ${id} AS id${sortColsList} FROM ${spec.from} WHERE ${where} AND NOT (${id} = ANY(${pinned}::uuid[])) ORDER BY ${order} LIMIT ${upto})
       ) u ORDER BY ${outer} LIMIT ${limit} OFFSET ${offset}`;
   }
-  return sql`WITH page AS (${pageIds})
+  const ctes = spec.with ? sql`${spec.with}, ` : sql``;
+  return sql`WITH ${ctes}page AS (${pageIds})
 SELECT c.total, v.* FROM (SELECT count(*)::int AS total FROM ${spec.from} WHERE ${where}) c
 LEFT JOIN (SELECT page.ord, ${spec.view.columns} FROM page JOIN ${spec.view.from}) v ON true
 ORDER BY v.ord`;

@@ -4,7 +4,7 @@
  * change are the same expression, with the owner's and each assignee's §2.3 summary from the user
  * projection joined to the group projection (primary organisation). The benchmark runs these statements.
  */
-import { anyOf, dateRangeConditions, escapeLike, isoSql, ListSpec, matchingIds, raw, sortBy, Sql, sql } from '@ddm/platform';
+import { anyOf, dateRangeConditions, escapeLike, isoSql, ListSpec, raw, searchedRows, sortBy, Sql, sql } from '@ddm/platform';
 import { UNSETTLED_STATUS_KEYS } from '../core/configuration.rules';
 import type { ActionSort } from './action.rules';
 import type { StoredActionView } from './dto/action.response';
@@ -133,7 +133,6 @@ const OVERDUE = `(a.status_key IN (${UNSETTLED_STATUS_KEYS.map((k) => `'${k}'`).
 
 function matching(tenantId: string, userId: string, f: ActionFilters): Sql[] {
   const where = [sql`a.tenant_id = ${tenantId}`, sql`NOT a.is_deleted`];
-  if (f.search) where.push(matchingIds('a.id', ACTIONS_SEARCH, `%${escapeLike(f.search.toLowerCase())}%`));
   where.push(...anyOf('a.action_status_id', f.actionStatusIds, 'uuid'));
   where.push(...anyOf('a.action_priority_id', f.actionPriorityIds, 'uuid'));
   where.push(...anyOf('a.action_type_id', f.actionTypeIds, 'uuid'));
@@ -158,17 +157,19 @@ function matching(tenantId: string, userId: string, f: ActionFilters): Sql[] {
  * the owner; assigned: an index on the person), found first and joined to their actions by id, so
  * the cost follows the caller's actions, not the tenant's.
  */
-function listFrom(tenantId: string, userId: string, f: ActionFilters): Sql {
-  if (!f.onlyMine) return raw('actions.actions a');
+function listFrom(tenantId: string, userId: string, f: ActionFilters, actions: Sql): Sql {
+  if (!f.onlyMine) return sql`${actions} a`;
   return sql`(SELECT m.id FROM actions.actions m WHERE m.tenant_id = ${tenantId} AND m.owner_id = ${userId} AND NOT m.is_deleted
                UNION SELECT aa.action_id FROM actions.action_assignees aa WHERE aa.tenant_id = ${tenantId} AND aa.assignee_id = ${userId}) mine
-             JOIN actions.actions a ON a.id = mine.id`;
+             JOIN ${actions} a ON a.id = mine.id`;
 }
 
 /** The tenant's live actions matching the filters, a page of them in the chosen order (one statement). */
 export function actionList(tenantId: string, userId: string, f: ActionFilters): ListSpec {
+  const rows = searchedRows(ACTIONS_SEARCH, f.search ? `%${escapeLike(f.search.toLowerCase())}%` : undefined);
   return {
-    from: listFrom(tenantId, userId, f),
+    with: rows.with,
+    from: listFrom(tenantId, userId, f, rows.table),
     where: matching(tenantId, userId, f),
     id: 'a.id',
     sort: sortBy(SORT_KEYS, f.sortBy ?? 'createdAt', f.sortOrder),

@@ -4,7 +4,7 @@
  * and served by an index, so a page costs what its rows need. Timestamps leave the database as
  * ISO 8601 (isoSql); audit columns hold user ids, answered as those users' names.
  */
-import { anyOf, containsPattern, isoSql as iso, ListSpec, matchingIds, Queryable, raw, sortBy, Sql, sql } from '@ddm/platform';
+import { anyOf, containsPattern, isoSql as iso, ListSpec, Queryable, raw, searchedRows, sortBy, Sql, sql } from '@ddm/platform';
 import type { ListUsersQuery } from './dto/list-users.query';
 import type { UserSort } from './user.rules';
 import { USERS_SEARCH } from '../core/text-search';
@@ -124,12 +124,13 @@ function linkedTo(table: string, column: string, live: string, ids: readonly str
  * the page's rows then get the §2.4 columns.
  */
 export function userList(tenantId: string, q: ListUsersQuery): ListSpec {
+  const rows = searchedRows(USERS_SEARCH, q.search ? containsPattern(q.search) : undefined);
   return {
-    from: sql`auth.tenant_users tu`,
+    with: rows.with,
+    from: sql`${rows.table} tu`,
     where: [
       sql`tu.tenant_id = ${tenantId}`,
       sql`NOT tu.is_deleted`,
-      ...(q.search ? [matchingIds('tu.user_id', USERS_SEARCH, containsPattern(q.search))] : []),
       ...anyOf('tu.status', q.status, 'text'),
       ...linkedTo('auth.user_roles', 'tenant_role_id', 'l.deleted_on IS NULL', q.roleIds),
       ...linkedTo('auth.user_positions', 'position_id', 'NOT l.is_deleted', q.positionIds),

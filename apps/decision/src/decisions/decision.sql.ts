@@ -3,7 +3,7 @@
  * by Postgres as one JSON value in one statement: the get, the list's page, the answer of a change
  * and the snapshot a revision keeps are the same expression. The benchmark runs these very statements.
  */
-import { anyOf, dateRangeConditions, escapeLike, isoSql, join, ListSpec, matchingIds, raw, sortBy, Sql, sql } from '@ddm/platform';
+import { anyOf, dateRangeConditions, escapeLike, isoSql, join, ListSpec, raw, searchedRows, sortBy, Sql, sql } from '@ddm/platform';
 import { LIVE_SQL } from '../core/delegation.sql';
 import { UNLIMITED } from '../core/decision-limits';
 import type { StoredDecisionView } from './dto/decision.response';
@@ -153,7 +153,6 @@ function limitCondition(f: LimitValueFilter): Sql {
 
 function matching(tenantId: string, f: DecisionFilters): Sql[] {
   const where = [sql`d.tenant_id = ${tenantId}`, sql`NOT d.is_deleted`];
-  if (f.search) where.push(matchingIds('d.id', DECISIONS_SEARCH, `%${escapeLike(f.search.toLowerCase())}%`));
   // One status: an equality, so (tenant_id, status, lower(name), id) serves filter and sort.
   if (f.status?.length === 1) where.push(sql`d.status = ${f.status[0]}`);
   else where.push(...anyOf('d.status', f.status, 'text'));
@@ -176,8 +175,10 @@ function matching(tenantId: string, f: DecisionFilters): Sql[] {
 export function decisionList(tenantId: string, f: DecisionFilters): ListSpec {
   const sort = f.sortBy ?? 'name';
   const joins = sort === 'sectionName' ? ` LEFT JOIN decision.section_projection s ON s.id = d.section_id AND s.tenant_id = d.tenant_id` : sort === 'categoryName' ? ` LEFT JOIN decision.category_projection c ON c.id = d.category_id AND c.tenant_id = d.tenant_id` : '';
+  const rows = searchedRows(DECISIONS_SEARCH, f.search ? `%${escapeLike(f.search.toLowerCase())}%` : undefined);
   return {
-    from: raw(`decision.decisions d${joins}`),
+    with: rows.with,
+    from: sql`${rows.table} d${raw(joins)}`,
     where: matching(tenantId, f),
     id: 'd.id',
     sort: sortBy(SORT_KEYS, sort, f.sortOrder),

@@ -1,4 +1,4 @@
-import { containsPattern, dateRangeConditions, isoSql, join, ListSpec, matchingIds, raw, sortBy, Sql, sql } from '@ddm/platform';
+import { containsPattern, dateRangeConditions, isoSql, join, ListSpec, matchingIds, raw, searchedRows, sortBy, Sql, sql } from '@ddm/platform';
 import { Audience, MATRIX_DECISIONS_WHERE, visibleTo } from '../core/matrix.sql';
 import { CountRange, MatrixRefKind, countRange } from './matrix.rules';
 import type { MatrixFiltersDto, MatrixSearchDto, MatrixSort } from './dto/search.dto';
@@ -59,14 +59,17 @@ function inRange(expression: string, range: CountRange | null): Sql[] {
 
 const overlaps = (column: string, ids: readonly string[] | null | undefined): Sql[] => (ids?.length ? [sql`${raw(column)} && ${ids}::uuid[]`] : []);
 
-/** The conditions of the search's filters (also the status counts', which leave out the status ones: `withStatus` false). */
-export function filterConditions(a: Audience, q: MatrixFiltersDto, withStatus = true): Sql[] {
+/**
+ * The conditions of the search's filters (also the status counts', which leave out the status ones:
+ * `withStatus` false); the text search's too unless `searched` (the list reads the matched rows).
+ */
+export function filterConditions(a: Audience, q: MatrixFiltersDto, withStatus = true, searched = false): Sql[] {
   const status = q.matrixStatusName ?? (q.countStatusName && q.countStatusName !== 'all' ? q.countStatusName : null);
   return [
     sql`m.tenant_id = ${a.tenantId}`,
     sql`NOT m.is_deleted`,
     ...visibleTo(a),
-    ...(q.search ? [matchingIds('m.id', MATRICES_SEARCH, containsPattern(q.search.toLowerCase()))] : []),
+    ...(q.search && !searched ? [matchingIds('m.id', MATRICES_SEARCH, containsPattern(q.search.toLowerCase()))] : []),
     ...(withStatus && status ? [sql`m.status_name = ${status}`] : []),
     ...(q.startDate ? [sql`m.created_on >= ${q.startDate}::timestamptz`] : []),
     ...(q.endDate ? [sql`m.created_on < ${q.endDate}::timestamptz + interval '1 millisecond'`] : []),
@@ -98,9 +101,11 @@ const SORT_KEYS: Record<MatrixSort, string[]> = {
 
 /** The matrices the audience sees that match, a page of them in the chosen order (one statement). */
 export function matrixSearch(a: Audience, q: MatrixSearchDto): ListSpec {
+  const rows = searchedRows(MATRICES_SEARCH, q.search ? containsPattern(q.search.toLowerCase()) : undefined);
   return {
-    from: sql`matrix.matrices m`,
-    where: filterConditions(a, q),
+    with: rows.with,
+    from: sql`${rows.table} m`,
+    where: filterConditions(a, q, true, true),
     id: 'm.id',
     sort: sortBy(SORT_KEYS, q.sortBy, q.sortOrder),
     view: { columns: matrixColumns(a.userId), from: sql`matrix.matrices m ON m.id = page.id` },

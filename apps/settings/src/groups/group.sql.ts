@@ -1,4 +1,4 @@
-import { anyOf, containsPattern, dateRangeConditions, isoSql, ListSpec, matchingIds, raw, sortBy, sql } from '@ddm/platform';
+import { anyOf, containsPattern, dateRangeConditions, isoSql, ListSpec, raw, searchedRows, sortBy, sql } from '@ddm/platform';
 import type { GroupSort, ListGroupsQuery } from './dto/list-groups.query';
 import { GROUPS_SEARCH } from '../core/text-search';
 
@@ -55,12 +55,13 @@ const SORT_KEYS: Record<GroupSort, string[]> = {
 
 /** The tenant's live groups matching the query, a page of them in the chosen order. */
 export function groupList(tenantId: string, q: ListGroupsQuery): ListSpec {
+  const rows = searchedRows(GROUPS_SEARCH, q.search ? containsPattern(q.search) : undefined);
   return {
-    from: sql`settings.groups g JOIN settings.group_types t ON t.id = g.tenant_group_type_id`,
+    with: rows.with,
+    from: sql`${rows.table} g JOIN settings.group_types t ON t.id = g.tenant_group_type_id`,
     where: [
       sql`g.tenant_id = ${tenantId}`,
       sql`NOT g.is_deleted`,
-      ...(q.search ? [matchingIds('g.id', GROUPS_SEARCH, containsPattern(q.search))] : []),
       ...anyOf('g.status', q.status, 'text'),
       ...anyOf('g.tenant_group_type_id', q.tenantGroupTypeIds, 'uuid'),
       // A deleted parent's links are hidden (as in parentGroups): its children are not listed under it.

@@ -4,7 +4,7 @@
  * Each read is ONE statement: the columns, the groups (json_agg) and the delegation counts come
  * from correlated, indexed subqueries; timestamps are formatted as ISO 8601 UTC by Postgres.
  */
-import { anyOf, containsPattern, dateRangeConditions, isoSql, join, ListSpec, listSql, matchingIds, pageRows, raw, sortBy, Sql, sql } from '@ddm/platform';
+import { anyOf, containsPattern, dateRangeConditions, isoSql, join, ListSpec, listSql, pageRows, raw, searchedRows, sortBy, Sql, sql } from '@ddm/platform';
 import type { ListPositionsQuery } from './dto/list-positions.query';
 import { PositionListRow, PositionView, selectFields, toPositionView } from './dto/position.response';
 import { POSITION_FIELDS, PositionSort, chosenFields, scimFilter, statusFilter } from './position.rules';
@@ -77,7 +77,6 @@ function matching(tenantId: string, q: Partial<ListPositionsQuery>): Sql[] {
   // One status: an equality, so (tenant_id, status, lower(name), id) serves filter and sort; both statuses: no filter.
   const status = statusFilter(asList(q.status));
   if (status) where.push(sql`p.status = ${status}`);
-  if (q.search) where.push(matchingIds('p.id', POSITIONS_SEARCH, containsPattern(q.search)));
   const groupIds = asList(q.groupIds);
   if (groupIds)
     where.push(sql`EXISTS (SELECT 1 FROM settings.position_groups pg
@@ -104,8 +103,10 @@ function matching(tenantId: string, q: Partial<ListPositionsQuery>): Sql[] {
  * and counts of those rows only, and the total of matching positions (one statement, see ListSpec).
  */
 export function positionList(tenantId: string, q: Partial<ListPositionsQuery>): ListSpec {
+  const rows = searchedRows(POSITIONS_SEARCH, q.search ? containsPattern(q.search) : undefined);
   return {
-    from: sql`settings.positions p`,
+    with: rows.with,
+    from: sql`${rows.table} p`,
     where: matching(tenantId, q),
     id: 'p.id',
     sort: sortBy(SORT_KEYS, (q.sortBy as PositionSort) ?? 'createdOn', q.sortOrder),
