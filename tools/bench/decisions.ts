@@ -483,12 +483,20 @@ async function statementsOf(otlp: OtlpReceiver, trace: Traced): Promise<{ reques
 }
 
 /** Counts of each statement label, in order of first appearance: "START TRANSACTION x1, UPDATE decision.decisions x1, ...". */
-function tally(statements: readonly string[]): { label: string; n: number }[] {
-  const counts = new Map<string, number>();
-  for (const s of statements) counts.set(statementLabel(s), (counts.get(statementLabel(s)) ?? 0) + 1);
-  return [...counts].map(([label, n]) => ({ label, n }));
+/** Statements by label, in order of first appearance: how many, and (given each one's duration) their total ms. */
+function tally(statements: readonly string[], ms?: readonly number[]): { label: string; n: number; ms?: number }[] {
+  const counts = new Map<string, { label: string; n: number; ms?: number }>();
+  statements.forEach((s, i) => {
+    const label = statementLabel(s);
+    const t = counts.get(label) ?? { label, n: 0, ...(ms ? { ms: 0 } : {}) };
+    t.n++;
+    if (ms) t.ms = round2(t.ms! + ms[i]);
+    counts.set(label, t);
+  });
+  return [...counts.values()];
 }
-const tallyText = (t: { label: string; n: number }[]) => t.map((x) => `${x.label}${x.n > 1 ? ` x${x.n}` : ''}`).join(', ');
+const tallyText = (t: { label: string; n: number; ms?: number }[]) =>
+  t.map((x) => `${x.label}${x.n > 1 ? ` x${x.n}` : ''}${x.ms === undefined ? '' : ` ${Math.round(x.ms)} ms`}`).join(', ');
 
 interface ReadStatements {
   /** Statements of each probe request. */
@@ -502,7 +510,7 @@ interface StatementProbe {
   reads: Record<string, ReadStatements>;
   jobPoll: number;
   bulkDelete: { total: number; decisionUpdates: number; statements: { label: string; n: number }[]; ms: number; deleteCount: number; later: number };
-  bulkDuplicate: { request: number; job: number; perBatch: number; statements: { label: string; n: number }[]; endToEndMs: number; copies: number };
+  bulkDuplicate: { request: number; job: number; perBatch: number; statements: { label: string; n: number; ms?: number }[]; endToEndMs: number; copies: number };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -682,7 +690,8 @@ async function probeStatements(
     }
     return false;
   };
-  const jobStatements = duplicated.later.filter(inJob).map(statementOf);
+  const jobSpans = duplicated.later.filter(inJob);
+  const jobStatements = jobSpans.map(statementOf);
 
   // One job poll, traced.
   trace = newTrace();
@@ -705,7 +714,7 @@ async function probeStatements(
       request: duplicated.request.length,
       job: jobStatements.length,
       perBatch: round2(jobStatements.length / Math.ceil(BULK / 100)),
-      statements: tally(jobStatements),
+      statements: tally(jobStatements, jobSpans.map((x) => x.ms)),
       endToEndMs: duplicate.endToEndMs,
       copies: duplicate.copies,
     },

@@ -90,7 +90,7 @@ export async function seedDecisions(
 
   const decisions = app.get(DecisionsService);
   for (const d of DECISIONS) {
-    const [existing] = await db.query(`SELECT 1 FROM decision.decisions WHERE tenant_id = $1 AND lower(name) = lower($2) AND NOT is_deleted`, [tenant.id, d.name]);
+    const [existing] = await db.query(`SELECT 1 FROM decision.decisions WHERE tenant_id = $1 AND name_key = lower($2) AND NOT is_deleted`, [tenant.id, d.name]);
     if (existing) continue;
     const authorities: CreateDecisionDto['decisionAuthorities'] = [];
     if (d.approve !== null) {

@@ -13,6 +13,8 @@ export interface ReceivedSpan {
   name: string;
   kind: number;
   attributes: Record<string, unknown>;
+  /** From its start to its end (ms). */
+  ms: number;
 }
 
 export interface OtlpReceiver {
@@ -38,7 +40,16 @@ interface OtlpAttribute {
 interface OtlpTraces {
   resourceSpans?: {
     resource?: { attributes?: OtlpAttribute[] };
-    scopeSpans?: { spans?: { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes?: OtlpAttribute[] }[] }[];
+    scopeSpans?: { spans?: {
+      traceId: string;
+      spanId: string;
+      parentSpanId?: string;
+      name: string;
+      kind: number;
+      attributes?: OtlpAttribute[];
+      startTimeUnixNano?: string;
+      endTimeUnixNano?: string;
+    }[] }[];
   }[];
 }
 
@@ -62,7 +73,16 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
           const service = String(attributesOf(rs.resource?.attributes)['service.name']);
           for (const ss of rs.scopeSpans ?? [])
             for (const s of ss.spans ?? [])
-              spans.push({ service, traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId || undefined, name: s.name, kind: s.kind, attributes: attributesOf(s.attributes) });
+              spans.push({
+                service,
+                traceId: s.traceId,
+                spanId: s.spanId,
+                parentSpanId: s.parentSpanId || undefined,
+                name: s.name,
+                kind: s.kind,
+                attributes: attributesOf(s.attributes),
+                ms: Number(BigInt(s.endTimeUnixNano ?? '0') - BigInt(s.startTimeUnixNano ?? '0')) / 1e6,
+              });
         }
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');

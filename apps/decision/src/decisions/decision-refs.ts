@@ -133,10 +133,11 @@ async function copyNames(tx: Tx, tenantId: string, names: readonly string[]): Pr
   let pending = names.map((name, i) => ({ name, i }));
   for (let round = 0; pending.length; round++) {
     const candidates = pending.flatMap(({ name }) => candidatesOf(name, round));
-    // A join, so each candidate is one probe of the unique name index (an `= ANY(array)` of thousands is misestimated into a scan of the tenant's decisions).
+    // A join, so each candidate is one probe of the unique name index (an `= ANY(array)` of thousands is misestimated into a scan of the tenant's decisions);
+    // name_key, not lower(name): under row-level security only a leakproof condition can be the index's.
     const rows = await tx.query<{ name: string }>(
       `SELECT c.name FROM unnest($2::text[]) AS c(name)
-        WHERE EXISTS (SELECT 1 FROM decision.decisions d WHERE d.tenant_id = $1 AND NOT d.is_deleted AND lower(d.name) = c.name)`,
+        WHERE EXISTS (SELECT 1 FROM decision.decisions d WHERE d.tenant_id = $1 AND NOT d.is_deleted AND d.name_key = c.name)`,
       [tenantId, candidates.map((c) => c.toLowerCase())],
     );
     for (const r of rows) taken.add(r.name);

@@ -171,10 +171,10 @@ export class DecisionsService {
       await requireLiveRefs(tx, tenantId, refsOf('anyDecision', 'decisionIds', ids));
       const rows = await tx.query<{ id: string }>(sql`
         WITH candidates AS (
-          SELECT DISTINCT ON (lower(d.name)) d.id FROM decision.decisions d
+          SELECT DISTINCT ON (d.name_key) d.id FROM decision.decisions d
            WHERE d.tenant_id = ${tenantId} AND d.id = ANY(${uniqueIds(ids)}::uuid[]) AND d.is_deleted
-             AND NOT EXISTS (SELECT 1 FROM decision.decisions l WHERE l.tenant_id = d.tenant_id AND lower(l.name) = lower(d.name) AND NOT l.is_deleted)
-           ORDER BY lower(d.name), d.deleted_on DESC, d.id)
+             AND NOT EXISTS (SELECT 1 FROM decision.decisions l WHERE l.tenant_id = d.tenant_id AND l.name_key = d.name_key AND NOT l.is_deleted)
+           ORDER BY d.name_key, d.deleted_on DESC, d.id)
         UPDATE decision.decisions d SET is_deleted = false, deleted_on = NULL, deleted_by = NULL, updated_on = now(), updated_by = ${caller.userId}, version = version + 1
           FROM candidates c WHERE d.id = c.id
         RETURNING d.id`);
