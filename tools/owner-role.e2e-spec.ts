@@ -164,6 +164,67 @@ describe('migrations run by a schema owner that is no superuser, as deployed (e2
       await Promise.all([superuser.end(), asOwner.end()]);
     }
   });
+  it("the delegations search (decision name or display id) answers only the request's tenant, whatever the term, and its parts use their trigram indexes as the definer", async () => {
+    const [A, B] = [randomUUID(), randomUUID()];
+    const superuser = new Client({ connectionString: withDatabase(ADMIN_DATABASE_URL, database) });
+    const asOwner = new Client({ connectionString: ownerUrl });
+    await Promise.all([superuser.connect(), asOwner.connect()]);
+    try {
+      // Per tenant: 2,000 decisions (one named "Treasury ..."), a delegation of each (display ids 1..2000, the same in both tenants).
+      await superuser.query(
+        `WITH d AS (INSERT INTO decision.decisions (id, tenant_id, decision_display_id, name)
+                    SELECT gen_random_uuid(), t.tenant, n::text, CASE WHEN n = 7 THEN 'Treasury transfer ' ELSE 'Approve purchase ' END || n
+                      FROM unnest($1::uuid[]) AS t(tenant), generate_series(1, 2000) AS n RETURNING id, tenant_id, decision_display_id)
+         INSERT INTO decision.delegations (id, tenant_id, delegation_display_id, decision_id, issuer_type, recipient_type, status, effective_date)
+         SELECT gen_random_uuid(), d.tenant_id, d.decision_display_id, d.id, 'ROOT_AUTHORITY', 'SPECIFIC_PERSONNEL', 'ISSUED', now() FROM d`,
+        [[A, B]],
+      );
+      await superuser.query(`ANALYZE decision.decisions; ANALYZE decision.delegations`);
+      const search = async (tenant: string | null, pattern: string) => {
+        await app.query('BEGIN');
+        await app.query(`SELECT set_config('app.tenant_id', $1, true)`, [tenant ?? NO_TENANT]);
+        try {
+          return (await app.query<{ tenant_id: string; delegation_display_id: string }>(`SELECT m.tenant_id, m.delegation_display_id FROM decision.delegations_matching($1) m`, [pattern])).rows;
+        } finally {
+          await app.query('COMMIT');
+        }
+      };
+      expect(await search(A, '%treasury%')).toEqual([{ tenant_id: A, delegation_display_id: '7' }]);
+      expect((await search(A, '%1999%')).map((r) => r.delegation_display_id)).toEqual(['1999']);
+      for (const pattern of ['%', "%' OR true --", `%${B}%`]) expect((await search(A, pattern)).every((r) => r.tenant_id === A)).toBe(true);
+      expect(await search(A, '%')).toHaveLength(2000);
+      expect(await search(null, '%')).toEqual([]);
+      const other = randomName('ddm_other_t_');
+      await superuser.query(`CREATE ROLE ${other} NOLOGIN`);
+      try {
+        await superuser.query(`SET ROLE ${other}`);
+        await expect(superuser.query(`SELECT * FROM decision.delegations_matching('%')`)).rejects.toThrow(/permission denied/);
+      } finally {
+        await superuser.query(`RESET ROLE`);
+        await superuser.query(`DROP ROLE ${other}`);
+      }
+      // The function's parts as its definer: each term can be an index condition of its trigram index (scans that need
+      // none off: at 2,000 rows a tenant's btree wins on cost); under the policy, as the app role, it cannot.
+      const plan = async (client: Client, statement: string) => {
+        await client.query(`BEGIN; SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off; SELECT set_config('app.tenant_id', '${A}', true)`);
+        try {
+          return JSON.stringify((await client.query(`EXPLAIN (FORMAT JSON) ${statement}`)).rows[0]);
+        } finally {
+          await client.query('COMMIT');
+        }
+      };
+      const parts = [
+        [`SELECT d.id FROM decision.decisions d WHERE d.name_key LIKE '%treasury%'`, 'decisions_name_search'],
+        [`SELECT n.id FROM decision.delegations n WHERE n.delegation_display_id LIKE '%1999%'`, 'delegations_display_id_search'],
+      ];
+      for (const [statement, index] of parts) {
+        expect(await plan(asOwner, statement)).toContain(`"Index Name":"${index}"`);
+        expect(await plan(app, statement)).not.toContain(`"Index Name":"${index}"`);
+      }
+    } finally {
+      await Promise.all([superuser.end(), asOwner.end()]);
+    }
+  });
   it.each(SEARCHES.map((s) => [`${s.schema}.${s.name}`, s] as const))(
     "text search under row-level security, %s: the function's plan as its definer uses the trigram index (not possible under the policy), it answers nothing without a tenant, and only the app role may run it",
     async (_name, search) => {

@@ -15,6 +15,8 @@
  * Measured in one run, service and bare alternating, twice, the better run of each counting:
  *   get   GET /decision/v1/delegations/{id}                                  (target: service/bare >= 0.6)
  *   list  GET /decision/v1/delegations?status=ISSUED&limit=20 (display id order) (target >= 0.8)
+ *   search  GET /decision/v1/delegations?status=ISSUED&search=spending 777&limit=20: one decision's
+ *         name (its ~1,000 delegations), through the search's function under row-level security (>= 0.8)
  * Then, one request at a time (latency, not throughput):
  *   cascading  PATCH /decision/v1/delegations/check-cascading-updates over the 1,111 tree, narrowing the
  *              root so that half of it breaks (555 descendants answered)            (target p95 <= 100 ms)
@@ -40,15 +42,15 @@ import { SearchDelegationsDto } from '../../apps/decision/src/delegations/dto/se
 import { Answer, Ask, BenchContext, bearer, call, checkSame, failUnlessAll200, Impl, log, measureRounds, pageOf, pct, printReport, round2, Run, secondsSince, seedCaller, seedTenantWithRoles, serviceAndBare, serviceBench, ServiceBenchOptions, uuidV7, versus, versusTable, warmUp } from './lib';
 
 const APP_URL = 'http://localhost:8080';
-const TARGETS = { get: 0.6, list: 0.8, cascadingP95Ms: 100 } as const;
+const TARGETS = { get: 0.6, list: 0.8, search: 0.8, cascadingP95Ms: 100 } as const;
 const USERS = 5_000;
 const DECISIONS = 1_000;
 /** Sequential requests of the latency measurements. */
 const LATENCY_REQUESTS = { cascading: 100, issue: 200 } as const;
 const REQUEST_TIMEOUT_MS = 30_000;
 
-type Variant = 'get' | 'list';
-const VARIANTS: Variant[] = ['get', 'list'];
+type Variant = 'get' | 'list' | 'search';
+const VARIANTS: Variant[] = ['get', 'list', 'search'];
 interface Options extends ServiceBenchOptions {
   size: number;
 }
@@ -64,6 +66,8 @@ interface BareConfig {
 function bareRoutes(app: FastifyInstance, pool: Pool, { tenantId, callerUserId }: BareConfig): void {
   const keys = new Set(DEFAULT_ROLES.find((r) => r.key === 'SYSTEM_ADMIN')!.keys);
   const caller: Caller = { userId: callerUserId, tenantId, email: '', name: '', roleIds: [], keys, claims: {} as Caller['claims'] };
+  // The search's function reads the request's tenant from app.tenant_id, as the service's Db sets it: one tenant here, set as each connection opens.
+  pool.on('connect', (client) => void client.query(`SELECT set_config('app.tenant_id', $1, false)`, [tenantId]).catch(() => undefined));
   app.get<{ Params: { id: string } }>('/bare/delegations/:id', async (req, reply) => {
     const { rows } = await pool.query<DelegationRow>(DELEGATION_BY_ID_SQL, [req.params.id, tenantId]);
     if (!rows.length || rows[0].view.status === 'DELETED') return reply.code(404).send({ message: 'not found' });
@@ -227,14 +231,18 @@ async function main({ opts, db, svc, startBare }: BenchContext<Options, BareConf
   const bare = await startBare({ tenantId: s.tenantId, callerUserId: s.callerUserId });
   const headers = bearer(s.callerSub);
   const LIST_QUERY = 'status=ISSUED&limit=20';
+  const SEARCH_QUERY = `status=ISSUED&search=${encodeURIComponent('spending 777')}&limit=20`;
   const sides: Record<Variant, { service: Ask; bare: Ask }> = {
     get: { service: { url: `${svc}/decision/v1/delegations/${s.getId}`, headers }, bare: { url: `${bare}/bare/delegations/${s.getId}`, headers: {} } },
     list: { service: { url: `${svc}/decision/v1/delegations?${LIST_QUERY}`, headers }, bare: { url: `${bare}/bare/delegations?${LIST_QUERY}`, headers: {} } },
+    search: { service: { url: `${svc}/decision/v1/delegations?${SEARCH_QUERY}`, headers }, bare: { url: `${bare}/bare/delegations?${SEARCH_QUERY}`, headers: {} } },
   };
   // The service's answer also says how fresh it is (consistentAsOf); the bare handler has no view of that.
   await checkSame('get', sides.get.service, sides.get.bare, (x) => ({ ...(x as object), consistentAsOf: undefined }), REQUEST_TIMEOUT_MS);
   const listPage = (await checkSame('list', sides.list.service, sides.list.bare, pageOf, REQUEST_TIMEOUT_MS)) as { total: number };
-  log(`service and bare answer the same data; the list matches ${listPage.total.toLocaleString('en')} delegations`);
+  const searchPage = (await checkSame('search', sides.search.service, sides.search.bare, pageOf, REQUEST_TIMEOUT_MS)) as { total: number };
+  log(`service and bare answer the same data; the list matches ${listPage.total.toLocaleString('en')} delegations, the search ${searchPage.total.toLocaleString('en')}`);
+  if (searchPage.total < 100) throw new Error(`the search matches ${searchPage.total} delegations: the seed has changed (expected one decision's)`);
 
   const targets = serviceAndBare(VARIANTS, (variant) => sides[variant]);
   const warmups = await warmUp(targets, opts);
@@ -279,13 +287,14 @@ async function main({ opts, db, svc, startBare }: BenchContext<Options, BareConf
 }
 
 function report(opts: Options, runs: Run<{ kind: Variant; impl: Impl }>[], latency: { cascading: { sorted: number[] }; issue: { sorted: number[] } }, listTotal: number): string[] {
-  const [get, list] = VARIANTS.map((kind) => versus(runs, { kind }));
-  const ratio = { get: round2(get.ratio), list: round2(list.ratio) };
+  const [get, list, search] = VARIANTS.map((kind) => versus(runs, { kind }));
+  const ratio = { get: round2(get.ratio), list: round2(list.ratio), search: round2(search.ratio) };
   const c = latency.cascading.sorted;
   const i = latency.issue.sorted;
   const failures: string[] = [];
   if (ratio.get < TARGETS.get) failures.push(`get ratio ${ratio.get} < ${TARGETS.get}`);
   if (ratio.list < TARGETS.list) failures.push(`list ratio ${ratio.list} < ${TARGETS.list}`);
+  if (ratio.search < TARGETS.search) failures.push(`search ratio ${ratio.search} < ${TARGETS.search}`);
   if (pct(c, 95) > TARGETS.cascadingP95Ms) failures.push(`cascading p95 ${pct(c, 95)} ms > ${TARGETS.cascadingP95Ms} ms`);
   printReport(
     [
@@ -294,6 +303,7 @@ function report(opts: Options, runs: Run<{ kind: Variant; impl: Impl }>[], laten
       ...versusTable(8, [
         { name: 'get', ...get, ratio: ratio.get, target: `>=${TARGETS.get}` },
         { name: 'list', ...list, ratio: ratio.list, target: `>=${TARGETS.list}` },
+        { name: 'search', ...search, ratio: ratio.search, target: `>=${TARGETS.search}` },
       ]),
       `cascading check (1,111 tree, 555 answered): p50 ${pct(c, 50)} ms, p95 ${pct(c, 95)} ms (target <= ${TARGETS.cascadingP95Ms}), max ${pct(c, 100)} ms`,
       `issue a redelegation (rules checked): p50 ${pct(i, 50)} ms, p95 ${pct(i, 95)} ms, max ${pct(i, 100)} ms`,
@@ -303,6 +313,7 @@ function report(opts: Options, runs: Run<{ kind: Variant; impl: Impl }>[], laten
       size: opts.size,
       get: { ratio: ratio.get, target: TARGETS.get, ...get.pair },
       list: { ratio: ratio.list, target: TARGETS.list, ...list.pair },
+      search: { ratio: ratio.search, target: TARGETS.search, ...search.pair },
       cascading: { p50: pct(c, 50), p95: pct(c, 95), max: pct(c, 100), target: TARGETS.cascadingP95Ms },
       issue: { p50: pct(i, 50), p95: pct(i, 95), max: pct(i, 100) },
       met: failures.length === 0,

@@ -304,6 +304,38 @@ describe('delegations (e2e, real Postgres and NATS)', () => {
     expectErrorBody(await h.svc.http.get(`${DELEGATIONS}?sortBy=nope`, { token: h.tokens.admin }), 400);
   });
 
+  it("searches by the decision's name in any case or by the display id, every status filter kept; another tenant's search finds none of them", async () => {
+    type Item = { id: string; decisionId: string; delegationDisplayId: string; status: string };
+    const STATUSES = ['ISSUED', 'ACCEPTED', 'REVOKED', 'SUSPENDED', 'EXPIRED', 'PENDING', 'REJECTED', 'DRAFT'];
+    const search = async (body: object, token = h.tokens.admin) => {
+      const res = await h.svc.http.post(`${DELEGATIONS}/global-search`, { token, body: { status: STATUSES, limit: 100, ...body } });
+      expect(res.status).toBe(200);
+      return { items: res.body.data.data as Item[], total: res.body.data.total as number };
+    };
+    const everything = (await search({ decisionIds: [decisionId] })).items;
+    expect(everything.length).toBeGreaterThan(3);
+    const ids = (items: Item[]) => items.map((d) => d.id).sort();
+    // The decision's name, any case, part of it: every delegation of the decision (and of no decision not so named).
+    const byName = await search({ search: 'PURCHASE ORDERS (DELEGATIONS' });
+    expect(ids(byName.items)).toEqual(ids(everything));
+    expect(byName.total).toBe(everything.length);
+    // A display id: that delegation, and only ones whose display id or decision name hold the term.
+    const one = everything[everything.length - 1];
+    const byDisplayId = await search({ search: one.delegationDisplayId });
+    expect(byDisplayId.items.map((d) => d.id)).toContain(one.id);
+    expect(byDisplayId.items.every((d) => d.delegationDisplayId.includes(one.delegationDisplayId))).toBe(true);
+    // Kept with the other filters: one status only; the list's query string too.
+    const revoked = await search({ search: 'purchase orders (delegations', status: ['REVOKED'] });
+    expect(ids(revoked.items)).toEqual(ids(everything.filter((d) => d.status === 'REVOKED')));
+    const viaGet = await h.svc.http.get(`${DELEGATIONS}?search=${encodeURIComponent('Orders (Delegations spec')}&status=${STATUSES.join(',')}&limit=100`, { token: h.tokens.admin });
+    expect(viaGet.body.data.total).toBe(everything.length);
+    // LIKE's own characters are the term's: none matches everything.
+    expect((await search({ search: '%' })).total).toBe(0);
+    expect((await search({ search: '_' })).total).toBe(0);
+    // Another tenant searching the same name finds none of this tenant's.
+    expect((await search({ search: 'purchase orders (delegations' }, h.tokens.otherAdmin)).total).toBe(0);
+  });
+
   it('filters by issuer type, pathway, redelegable, limit range, issue and expiration dates, invalid fields; sorts by limit; select', async () => {
     type Item = { id: string; issuerType: string; delegationPathway: string[]; delegationAuthorities: { authorityLimitValue: string; redelegable: boolean }[]; issuedDate: string | null; expirationDate: string | null };
     const search = async (body: object) => {

@@ -23,12 +23,16 @@ import { TENANT_SETTING } from './tenancy';
  * count by parts) keeps the condition form, `matchingIds`.
  */
 
-/** A table's text search, served by a trigram index on `text` (the same expression, and `live` as the index's predicate, if partial). */
-export interface TextSearch {
+/** A search's function: `<schema>.<name>(pattern text)`, answering rows of `<schema>.<table>` (what `searchedRows` reads). */
+export interface RowSearch {
   schema: string;
   /** The function's name. */
   name: string;
   table: string;
+}
+
+/** A table's text search, served by a trigram index on `text` (the same expression, and `live` as the index's predicate, if partial). */
+export interface TextSearch extends RowSearch {
   /** The row's id column (what `matchingIds` compares). */
   id: string;
   /** The searched expression over the table's row `t`, exactly as the index has it. */
@@ -69,7 +73,7 @@ const MATCHED = 'matched';
  * `with` (ListSpec's `with`), read as `table`. The list keeps its tenant condition: the function
  * answers the request's tenant only, the condition states it again.
  */
-export function searchedRows(s: TextSearch, pattern: string | undefined): { table: Sql; with?: Sql } {
+export function searchedRows(s: RowSearch, pattern: string | undefined): { table: Sql; with?: Sql } {
   if (!pattern) return { table: identifier(`${s.schema}.${s.table}`) };
   return { table: raw(MATCHED), with: sql`${raw(MATCHED)} AS MATERIALIZED (SELECT * FROM ${identifier(`${s.schema}.${s.name}`)}(${pattern}))` };
 }

@@ -3,8 +3,9 @@
  * stood at an instant), storing what a request issues, a PATCH of terms, linked documents, revoking
  * a subtree and deleting. The delegation's view and the model's statements are core's (core/delegation.sql.ts).
  */
-import { ListSpec, Queryable, Sql, join, raw, sortBy, sql } from '@ddm/platform';
+import { ListSpec, Queryable, Sql, escapeLike, join, raw, searchedRows, sortBy, sql } from '@ddm/platform';
 import { DELEGATION_VIEW, LIVE_SQL, RULE_COLUMNS, VIEW_JOINS } from '../core/delegation.sql';
+import { DELEGATIONS_SEARCH } from '../core/text-search';
 import { DelegationRuleRow, DelegationStatus } from '../core/delegation.types';
 
 export type DelegationSort = 'delegationDisplayId' | 'decisionName' | 'status' | 'updatedAt' | 'expirationDate' | 'authorityLimitValue';
@@ -119,10 +120,9 @@ export function delegationList(tenantId: string, callerId: string, f: Delegation
   if (f.issuedDateEnd) where.push(sql`g.issued_date < ${f.issuedDateEnd}::timestamptz + interval '1 millisecond'`);
   if (f.expirationDateStart) where.push(sql`g.expiration_date >= ${f.expirationDateStart}::timestamptz`);
   if (f.expirationDateEnd) where.push(sql`g.expiration_date < ${f.expirationDateEnd}::timestamptz + interval '1 millisecond'`);
-  if (f.search) {
-    const like = `%${f.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    where.push(sql`(lower(d.name) LIKE ${like} OR g.delegation_display_id LIKE ${like})`);
-  }
+  const like = f.search ? `%${escapeLike(f.search.toLowerCase())}%` : undefined;
+  // As of an instant the revisions are searched as they stood (a filter); now, the search's function answers the rows.
+  if (like && f.at) where.push(sql`(lower(d.name) LIKE ${like} OR g.delegation_display_id LIKE ${like})`);
   // The decision is joined only when a filter or the sort reads it: counting most of a large tenant's delegations stays one index scan.
   const sort = f.sortBy ?? 'delegationDisplayId';
   const readsDecision = Boolean(f.search || f.sectionIds?.length || f.categoryIds?.length || sort === 'decisionName');
@@ -139,8 +139,10 @@ export function delegationList(tenantId: string, callerId: string, f: Delegation
       limit: f.limit,
     };
   }
+  const rows = searchedRows(DELEGATIONS_SEARCH, like);
   return {
-    from: withDecision(raw('decision.delegations g')),
+    with: rows.with,
+    from: withDecision(sql`${rows.table} g`),
     where,
     id: 'g.id',
     sort: sortBy(SORT_KEYS, sort, f.sortOrder),
