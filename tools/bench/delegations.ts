@@ -31,7 +31,7 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { plainToInstance } from 'class-transformer';
 import type { FastifyInstance } from 'fastify';
-import { Client, Pool } from 'pg';
+import { Client, Pool, PoolClient } from 'pg';
 import { Caller, DEFAULT_ROLES } from '@ddm/contracts';
 import { listSql, pageRows } from '@ddm/platform';
 import { DelegationRow } from '../../apps/decision/src/core/delegation.types';
@@ -66,8 +66,8 @@ interface BareConfig {
 function bareRoutes(app: FastifyInstance, pool: Pool, { tenantId, callerUserId }: BareConfig): void {
   const keys = new Set(DEFAULT_ROLES.find((r) => r.key === 'SYSTEM_ADMIN')!.keys);
   const caller: Caller = { userId: callerUserId, tenantId, email: '', name: '', roleIds: [], keys, claims: {} as Caller['claims'] };
-  // The search's function reads the request's tenant from app.tenant_id, as the service's Db sets it: one tenant here, set as each connection opens.
-  pool.on('connect', (client) => void client.query(`SELECT set_config('app.tenant_id', $1, false)`, [tenantId]).catch(() => undefined));
+  // The search's function reads the request's tenant from app.tenant_id, as the service's Db sets it: one tenant here, set once per connection.
+  const tenantSet = new WeakSet<PoolClient>();
   app.get<{ Params: { id: string } }>('/bare/delegations/:id', async (req, reply) => {
     const { rows } = await pool.query<DelegationRow>(DELEGATION_BY_ID_SQL, [req.params.id, tenantId]);
     if (!rows.length || rows[0].view.status === 'DELETED') return reply.code(404).send({ message: 'not found' });
@@ -76,7 +76,17 @@ function bareRoutes(app: FastifyInstance, pool: Pool, { tenantId, callerUserId }
   app.get<{ Querystring: Record<string, string> }>('/bare/delegations', async (req) => {
     const q = plainToInstance(SearchDelegationsDto, { ...req.query });
     const { text, values } = listSql(delegationList(tenantId, caller.userId, q));
-    const { rows } = await pool.query<DelegationRow & { total: number; ord: unknown }>(text, values as unknown[]);
+    const client = await pool.connect();
+    let rows: (DelegationRow & { total: number; ord: unknown })[];
+    try {
+      if (!tenantSet.has(client)) {
+        await client.query(`SELECT set_config('app.tenant_id', $1, false)`, [tenantId]);
+        tenantSet.add(client);
+      }
+      rows = (await client.query<DelegationRow & { total: number; ord: unknown }>(text, values as unknown[])).rows;
+    } finally {
+      client.release();
+    }
     const { items, total } = pageRows(rows, (r: DelegationRow) => selectDelegationFields(toDelegationView(r.view, caller, APP_URL), q.select));
     return { page: q.page, limit: q.limit, total, data: items };
   });
