@@ -178,9 +178,13 @@ export const BENCH_RATE_LIMITS: Record<string, string> = {
   REDIS_URL: '',
 };
 
-/** Runs `script` (relative to the repository root) with node, as a child that stopChildren() stops. Its stderr, and its stdout unless piped, go to this process's stderr. */
+/**
+ * Runs `script` (relative to the repository root) with node, as a child that stopChildren() stops. Its stderr, and its stdout unless piped, go to this process's stderr.
+ * BENCH_PROF=<folder> in the environment: each child writes a V8 CPU profile there when it stops (node refuses --cpu-prof in NODE_OPTIONS).
+ */
 export function spawnScript(script: string, env: Record<string, string>, stdout: 'pipe' | 2 = 2): ChildProcess {
-  const child = spawn(process.execPath, [join(ROOT, script)], { env: { ...process.env, ...env }, stdio: ['ignore', stdout, 2] });
+  const profile = process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, join(ROOT, script)], { env: { ...process.env, ...env }, stdio: ['ignore', stdout, 2] });
   children.push(child);
   return child;
 }
