@@ -23,6 +23,19 @@ import { ALL_DATA_SOURCES } from './migrate-sources';
 /** Every area's text search through its trigram index (search.ts in libs/platform). */
 const SEARCHES: TextSearch[] = [USERS_SEARCH, ACTIONS_SEARCH, DECISIONS_SEARCH, DOCUMENTS_SEARCH, MATRICES_SEARCH, GROUPS_SEARCH, POSITIONS_SEARCH];
 
+/** `statement` run by a role that is not the app role (made for it, by the superuser, and dropped): refused. */
+async function refusedToAnotherRole(superuser: Client, statement: string): Promise<void> {
+  const other = randomName('ddm_other_t_');
+  await superuser.query(`CREATE ROLE ${other} NOLOGIN`);
+  try {
+    await superuser.query(`SET ROLE ${other}`);
+    await expect(superuser.query(statement)).rejects.toThrow(/permission denied/);
+  } finally {
+    await superuser.query(`RESET ROLE`);
+    await superuser.query(`DROP ROLE ${other}`);
+  }
+}
+
 describe('migrations run by a schema owner that is no superuser, as deployed (e2e, real Postgres)', () => {
   const owner = randomName('ddm_owner_t_');
   const password = randomBytes(12).toString('hex');
@@ -44,6 +57,13 @@ describe('migrations run by a schema owner that is no superuser, as deployed (e2
     app = new Client({ connectionString: asAppRole(withDatabase(ADMIN_DATABASE_URL, database)) });
     await app.connect();
   }, 180_000);
+
+  /** A superuser's and the schema owner's connections to the test database (the caller ends them). */
+  async function superuserAndOwner(): Promise<[Client, Client]> {
+    const clients: [Client, Client] = [new Client({ connectionString: withDatabase(ADMIN_DATABASE_URL, database) }), new Client({ connectionString: ownerUrl })];
+    await Promise.all(clients.map((c) => c.connect()));
+    return clients;
+  }
 
   afterAll(async () => {
     await app?.end();
@@ -102,9 +122,7 @@ describe('migrations run by a schema owner that is no superuser, as deployed (e2
 
   it("text search under row-level security: the decisions search answers only the request's tenant, whatever the term, and its plan uses the trigram index", async () => {
     const [A, B] = [randomUUID(), randomUUID()];
-    const superuser = new Client({ connectionString: withDatabase(ADMIN_DATABASE_URL, database) });
-    const asOwner = new Client({ connectionString: ownerUrl });
-    await Promise.all([superuser.connect(), asOwner.connect()]);
+    const [superuser, asOwner] = await superuserAndOwner();
     try {
       // 20,000 decisions of A and B each (the superuser writes past the policy), four named "Treasury".
       await superuser.query(
@@ -130,15 +148,7 @@ describe('migrations run by a schema owner that is no superuser, as deployed (e2
       // Work without a tenant (the context Db gives it): nothing.
       expect(await search(null, '%')).toEqual([]);
       // Nobody but the services' app role may run it.
-      const other = randomName('ddm_other_t_');
-      await superuser.query(`CREATE ROLE ${other} NOLOGIN`);
-      try {
-        await superuser.query(`SET ROLE ${other}`);
-        await expect(superuser.query(`SELECT decision.decisions_matching('%')`)).rejects.toThrow(/permission denied/);
-      } finally {
-        await superuser.query(`RESET ROLE`);
-        await superuser.query(`DROP ROLE ${other}`);
-      }
+      await refusedToAnotherRole(superuser, `SELECT decision.decisions_matching('%')`);
       // The function's statement as its definer (the owner, no superuser) runs it: the trigram index is its access path.
       const plan = async (client: Client) =>
         JSON.stringify(
@@ -166,9 +176,7 @@ describe('migrations run by a schema owner that is no superuser, as deployed (e2
   });
   it("the delegations search (decision name or display id) answers only the request's tenant, whatever the term, and its parts use their trigram indexes as the definer", async () => {
     const [A, B] = [randomUUID(), randomUUID()];
-    const superuser = new Client({ connectionString: withDatabase(ADMIN_DATABASE_URL, database) });
-    const asOwner = new Client({ connectionString: ownerUrl });
-    await Promise.all([superuser.connect(), asOwner.connect()]);
+    const [superuser, asOwner] = await superuserAndOwner();
     try {
       // Per tenant: 2,000 decisions (one named "Treasury ..."), a delegation of each (display ids 1..2000, the same in both tenants).
       await superuser.query(
@@ -194,15 +202,7 @@ describe('migrations run by a schema owner that is no superuser, as deployed (e2
       for (const pattern of ['%', "%' OR true --", `%${B}%`]) expect((await search(A, pattern)).every((r) => r.tenant_id === A)).toBe(true);
       expect(await search(A, '%')).toHaveLength(2000);
       expect(await search(null, '%')).toEqual([]);
-      const other = randomName('ddm_other_t_');
-      await superuser.query(`CREATE ROLE ${other} NOLOGIN`);
-      try {
-        await superuser.query(`SET ROLE ${other}`);
-        await expect(superuser.query(`SELECT * FROM decision.delegations_matching('%')`)).rejects.toThrow(/permission denied/);
-      } finally {
-        await superuser.query(`RESET ROLE`);
-        await superuser.query(`DROP ROLE ${other}`);
-      }
+      await refusedToAnotherRole(superuser, `SELECT * FROM decision.delegations_matching('%')`);
       // The function's parts as its definer: each term can be an index condition of its trigram index (scans that need
       // none off: at 2,000 rows a tenant's btree wins on cost); under the policy, as the app role, it cannot.
       const plan = async (client: Client, statement: string) => {
@@ -229,9 +229,7 @@ describe('migrations run by a schema owner that is no superuser, as deployed (e2
     "text search under row-level security, %s: the function's plan as its definer uses the trigram index (not possible under the policy), it answers nothing without a tenant, and only the app role may run it",
     async (_name, search) => {
       const A = randomUUID();
-      const superuser = new Client({ connectionString: withDatabase(ADMIN_DATABASE_URL, database) });
-      const asOwner = new Client({ connectionString: ownerUrl });
-      await Promise.all([superuser.connect(), asOwner.connect()]);
+      const [superuser, asOwner] = await superuserAndOwner();
       // The search's condition alone, scans that need no index condition off (the tables are empty here, where the
       // tenant's btree would win on cost): only the trigram index can serve it, if the planner may use it at all.
       const plan = async (client: Client) =>
@@ -274,15 +272,7 @@ describe('migrations run by a schema owner that is no superuser, as deployed (e2
         } finally {
           await app.query('COMMIT');
         }
-        const other = randomName('ddm_other_t_');
-        await superuser.query(`CREATE ROLE ${other} NOLOGIN`);
-        try {
-          await superuser.query(`SET ROLE ${other}`);
-          await expect(superuser.query(`SELECT ${search.schema}.${search.name}('%')`)).rejects.toThrow(/permission denied/);
-        } finally {
-          await superuser.query(`RESET ROLE`);
-          await superuser.query(`DROP ROLE ${other}`);
-        }
+        await refusedToAnotherRole(superuser, `SELECT ${search.schema}.${search.name}('%')`);
       } finally {
         await Promise.all([superuser.end(), asOwner.end()]);
       }
