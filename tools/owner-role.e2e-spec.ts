@@ -203,6 +203,26 @@ describe('migrations run by a schema owner that is no superuser, as deployed (e2
       expect(await search(A, '%')).toHaveLength(2000);
       expect(await search(null, '%')).toEqual([]);
       await refusedToAnotherRole(superuser, `SELECT * FROM decision.delegations_matching('%')`);
+      // The group scope (group_ids && ...): the tenant's delegations in one of the groups only, through its function.
+      const [group, elsewhere] = [randomUUID(), randomUUID()];
+      await superuser.query(`UPDATE decision.delegations SET group_ids = ARRAY[$1::uuid] WHERE delegation_display_id IN ('3', '4')`, [group]);
+      await superuser.query(`UPDATE decision.delegations SET group_ids = ARRAY[$1::uuid] WHERE delegation_display_id = '5'`, [elsewhere]);
+      const inGroups = async (tenant: string | null, groups: string[]) => {
+        await app.query('BEGIN');
+        await app.query(`SELECT set_config('app.tenant_id', $1, true)`, [tenant ?? NO_TENANT]);
+        try {
+          return (await app.query<{ tenant_id: string; delegation_display_id: string }>(
+            `SELECT g.tenant_id, g.delegation_display_id FROM decision.delegations g WHERE g.id = ANY(ARRAY(SELECT decision.delegations_in_groups($1::uuid[]))) ORDER BY 2`,
+            [groups],
+          )).rows;
+        } finally {
+          await app.query('COMMIT');
+        }
+      };
+      expect(await inGroups(A, [group])).toEqual([{ tenant_id: A, delegation_display_id: '3' }, { tenant_id: A, delegation_display_id: '4' }]);
+      expect((await inGroups(B, [group, elsewhere])).map((r) => r.delegation_display_id)).toEqual(['3', '4', '5']);
+      expect(await inGroups(null, [group])).toEqual([]);
+      await refusedToAnotherRole(superuser, `SELECT decision.delegations_in_groups(ARRAY['${group}'::uuid])`);
       // The function's parts as its definer: each term can be an index condition of its trigram index (scans that need
       // none off: at 2,000 rows a tenant's btree wins on cost); under the policy, as the app role, it cannot.
       const plan = async (client: Client, statement: string) => {
@@ -216,6 +236,7 @@ describe('migrations run by a schema owner that is no superuser, as deployed (e2
       const parts = [
         [`SELECT d.id FROM decision.decisions d WHERE d.name_key LIKE '%treasury%'`, 'decisions_name_search'],
         [`SELECT n.id FROM decision.delegations n WHERE n.delegation_display_id LIKE '%1999%'`, 'delegations_display_id_search'],
+        [`SELECT n.id FROM decision.delegations n WHERE n.group_ids && ARRAY['${group}'::uuid]`, 'delegations_by_group'],
       ];
       for (const [statement, index] of parts) {
         expect(await plan(asOwner, statement)).toContain(`"Index Name":"${index}"`);

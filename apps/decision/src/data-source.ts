@@ -23,10 +23,11 @@ import { DecisionAuditTrailSetBased1766500000000 } from './migrations/1766500000
 import { DecisionSearchAnswersRows1766600000000 } from './migrations/1766600000000-decision-search-answers-rows';
 import { DecisionNameKey1766600000001 } from './migrations/1766600000001-decision-name-key';
 import { DecisionDelegationsSearch1766600000002 } from './migrations/1766600000002-decision-delegations-search';
+import { DecisionDelegationsInGroups1766600000003 } from './migrations/1766600000003-decision-delegations-in-groups';
 
 /** The decision schema: used by the service and by `migrate`. */
 export const decisionDataSource: ServiceDataSource = {
   schema: 'decision',
   extensions: ['pg_trgm'],
-  migrations: [DecisionPlatform1763800000000, DecisionOutboxTrace1764900000000, DecisionCore1765000000000, DecisionStatusCount1765100000000, DecisionDelegations1765200000000, DecisionDelegationRoles1765300000000, DecisionDelegationStatusCount1765300000001, DecisionHistory1765300000002, DecisionAuthority1765400000000, DecisionSodRules1765400000001, DecisionAttestations1765400000002, DecisionIdempotency1765720000000, DecisionTenantIsolation1765800000000, DecisionAuditTrail1765800000001, DecisionTenantOfChildRows1765800000003, DecisionRoleAssignments1765950000000, DecisionOrganisationIndexes1766000000000, DecisionChangeIds1766200000000, DecisionDocuments1766300000000, DecisionSearchUnderRls1766400000000, DecisionAuditTrailSetBased1766500000000, DecisionSearchAnswersRows1766600000000, DecisionNameKey1766600000001, DecisionDelegationsSearch1766600000002],
+  migrations: [DecisionPlatform1763800000000, DecisionOutboxTrace1764900000000, DecisionCore1765000000000, DecisionStatusCount1765100000000, DecisionDelegations1765200000000, DecisionDelegationRoles1765300000000, DecisionDelegationStatusCount1765300000001, DecisionHistory1765300000002, DecisionAuthority1765400000000, DecisionSodRules1765400000001, DecisionAttestations1765400000002, DecisionIdempotency1765720000000, DecisionTenantIsolation1765800000000, DecisionAuditTrail1765800000001, DecisionTenantOfChildRows1765800000003, DecisionRoleAssignments1765950000000, DecisionOrganisationIndexes1766000000000, DecisionChangeIds1766200000000, DecisionDocuments1766300000000, DecisionSearchUnderRls1766400000000, DecisionAuditTrailSetBased1766500000000, DecisionSearchAnswersRows1766600000000, DecisionNameKey1766600000001, DecisionDelegationsSearch1766600000002, DecisionDelegationsInGroups1766600000003],
 };

@@ -304,8 +304,8 @@ describe('delegations (e2e, real Postgres and NATS)', () => {
     expectErrorBody(await h.svc.http.get(`${DELEGATIONS}?sortBy=nope`, { token: h.tokens.admin }), 400);
   });
 
-  it("searches by the decision's name in any case or by the display id, every status filter kept; another tenant's search finds none of them", async () => {
-    type Item = { id: string; decisionId: string; delegationDisplayId: string; status: string };
+  it("searches by the decision's name in any case or by the display id, every status filter kept, and by group; another tenant's search finds none of them", async () => {
+    type Item = { id: string; decisionId: string; delegationDisplayId: string; status: string; delegationGroups: { groupId: string }[] };
     const STATUSES = ['ISSUED', 'ACCEPTED', 'REVOKED', 'SUSPENDED', 'EXPIRED', 'PENDING', 'REJECTED', 'DRAFT'];
     const search = async (body: object, token = h.tokens.admin) => {
       const res = await h.svc.http.post(`${DELEGATIONS}/global-search`, { token, body: { status: STATUSES, limit: 100, ...body } });
@@ -332,6 +332,12 @@ describe('delegations (e2e, real Postgres and NATS)', () => {
     // LIKE's own characters are the term's: none matches everything.
     expect((await search({ search: '%' })).total).toBe(0);
     expect((await search({ search: '_' })).total).toBe(0);
+    // Scoped to a group: through the group index's function, the same as the groups the views show.
+    const finance = h.refs.groups.get('Finance')!;
+    const inFinance = await search({ decisionIds: [decisionId], groupIds: [finance] });
+    expect(inFinance.total).toBeGreaterThan(0);
+    expect(ids(inFinance.items)).toEqual(ids(everything.filter((d) => d.delegationGroups.some((g) => g.groupId === finance))));
+    expect(ids((await search({ search: 'purchase orders (delegations', groupIds: [finance] })).items)).toEqual(ids(inFinance.items));
     // Another tenant searching the same name finds none of this tenant's.
     expect((await search({ search: 'purchase orders (delegations' }, h.tokens.otherAdmin)).total).toBe(0);
   });

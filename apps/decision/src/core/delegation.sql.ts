@@ -260,11 +260,21 @@ export async function approversOf(q: Queryable, tenantId: string): Promise<strin
 export type ValidityRow = DelegationRuleRow & { invalid_fields: string[] };
 
 /**
+ * The condition "scoped to one of `groups`" over `g.id`, through the GIN index of group_ids under
+ * row-level security (`g.group_ids && ...` cannot use it there: arrayoverlap is not leakproof): the
+ * ids decision.delegations_in_groups answers for the request's tenant, as one array, so the
+ * condition is an index condition of the primary key (and a part of a BitmapOr).
+ */
+export function inGroups(groups: Sql): Sql {
+  return sql`g.id = ANY(ARRAY(SELECT decision.delegations_in_groups(${groups})))`;
+}
+
+/**
  * The live delegations a change touches (naming a person, position, group, decision or delegation
  * of `scope`) and every live descendant, in one recursive statement, shallowest first. Only the
  * conditions the scope names are asked: under row-level security an OR holding a condition that is
  * not leakproof (`group_ids && ...`) can use no index, and the statement read every delegation of
- * the tenant, for each person, position or decision changed.
+ * the tenant, for each person, position or decision changed; the groups' is `inGroups`.
  */
 export function touchedTrees(q: Queryable, tenantId: string, scope: RevalidationScope): Promise<ValidityRow[]> {
   const touched: Sql[] = [];
@@ -272,7 +282,7 @@ export function touchedTrees(q: Queryable, tenantId: string, scope: Revalidation
   if (scope.positionIds?.length) {
     touched.push(sql`g.issuer_position_id = ANY(${[...scope.positionIds]}::uuid[])`, sql`g.recipient_position_id = ANY(${[...scope.positionIds]}::uuid[])`);
   }
-  if (scope.groupIds?.length) touched.push(sql`g.group_ids && ${[...scope.groupIds]}::uuid[]`);
+  if (scope.groupIds?.length) touched.push(inGroups(sql`${[...scope.groupIds]}::uuid[]`));
   if (scope.decisionIds?.length) touched.push(sql`g.decision_id = ANY(${[...scope.decisionIds]}::uuid[])`);
   if (scope.delegationIds?.length) touched.push(sql`g.id = ANY(${[...scope.delegationIds]}::uuid[])`);
   if (!touched.length) return Promise.resolve([]);

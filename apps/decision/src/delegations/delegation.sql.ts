@@ -4,7 +4,7 @@
  * a subtree and deleting. The delegation's view and the model's statements are core's (core/delegation.sql.ts).
  */
 import { ListSpec, Queryable, Sql, escapeLike, join, raw, searchedRows, sortBy, sql } from '@ddm/platform';
-import { DELEGATION_VIEW, LIVE_SQL, RULE_COLUMNS, VIEW_JOINS } from '../core/delegation.sql';
+import { DELEGATION_VIEW, LIVE_SQL, RULE_COLUMNS, VIEW_JOINS, inGroups } from '../core/delegation.sql';
 import { DELEGATIONS_SEARCH } from '../core/text-search';
 import { DelegationRuleRow, DelegationStatus } from '../core/delegation.types';
 
@@ -98,7 +98,8 @@ export function delegationList(tenantId: string, callerId: string, f: Delegation
   if (f.decisionIds?.length) where.push(sql`g.decision_id = ANY(${f.decisionIds}::uuid[])`);
   if (f.recipientUserIds?.length) where.push(sql`g.recipient_user_id = ANY(${f.recipientUserIds}::uuid[])`);
   if (f.positionIds?.length) where.push(sql`(g.recipient_position_id = ANY(${f.positionIds}::uuid[]) OR g.issuer_position_id = ANY(${f.positionIds}::uuid[]))`);
-  if (f.groupIds?.length) where.push(sql`g.group_ids && ${f.groupIds}::uuid[]`);
+  // As of an instant, the groups the revisions had then (a filter); now, through the index (inGroups).
+  if (f.groupIds?.length) where.push(f.at ? sql`g.group_ids && ${f.groupIds}::uuid[]` : inGroups(sql`${f.groupIds}::uuid[]`));
   if (f.issuerUserId) where.push(sql`g.issuer_user_id = ${f.issuerUserId}`);
   if (f.isInvalid !== undefined) where.push(sql`g.is_invalid = ${f.isInvalid}`);
   if (f.attestationDisputed !== undefined) where.push(f.attestationDisputed ? sql`g.attestation_disputed_campaign_id IS NOT NULL` : sql`g.attestation_disputed_campaign_id IS NULL`);

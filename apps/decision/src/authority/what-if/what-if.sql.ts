@@ -34,7 +34,7 @@ WITH reached AS (
    WHERE g.tenant_id = $1 AND g.status IN ${LIVE_SQL}
      AND (g.issuer_user_id = ANY($2::uuid[]) OR g.recipient_user_id = ANY($2::uuid[])
           OR g.issuer_position_id = ANY($3::uuid[]) OR g.recipient_position_id = ANY($3::uuid[])
-          OR g.group_ids && $4::uuid[])
+          OR g.id = ANY(ARRAY(SELECT decision.delegations_in_groups($4::uuid[]))))
   UNION
   SELECT unnest($5::uuid[]))
 SELECT d.id, d.decision_display_id,
