@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
 import { expectErrorBody, startHarness } from '@ddm/testing';
 import { settingsApp, SettingsHarness } from './fixtures/settings-app';
 
@@ -47,6 +48,36 @@ describe('audit trail over HTTP (e2e, settings with auth as a child process)', (
     expect(update.changes).toEqual(expect.arrayContaining([{ field: 'position_name', from: 'Audited Desk', to: 'Audited Desk 2' }]));
     expect(update.changes.map((c: { field: string }) => c.field)).not.toContain('tenant_id');
     expect(Date.parse(update.changedAt)).toBeGreaterThanOrEqual(Date.parse(create.changedAt));
+  });
+
+  it('a column a migration adds while the service runs is typed in the entries once one names it; dropped again, the entry still reads', async () => {
+    const created = await h.svc.http.post(P, { token: h.tokens.admin, body: { positionName: 'Typed Later Desk' } });
+    expect(created.status).toBe(200);
+    const id = created.body.data.id;
+    const trail = async () => {
+      const res = await h.svc.http.get(`${AUDIT}?entityType=positions&entityId=${id}&sortOrder=asc`, { token: h.tokens.auditor });
+      expect(res.status).toBe(200);
+      return res.body.data.data as { action: string; changes: { field: string; from: unknown; to: unknown }[] }[];
+    };
+    // The positions' column types are read (and kept) by this first read.
+    expect((await trail()).map((e) => e.action)).toEqual(['CREATE']);
+    // As a migration would (the migrations' connection: the owner, past the app role's grants).
+    const superuser = new Client({ connectionString: h.env.MIGRATION_DATABASE_URL });
+    await superuser.connect();
+    try {
+      await superuser.query(`ALTER TABLE settings.positions ADD COLUMN probe_rank integer`);
+      await superuser.query(`UPDATE settings.positions SET probe_rank = 7 WHERE id = $1`, [id]);
+      const update = (await trail()).find((e) => e.action === 'UPDATE')!;
+      expect(update.changes).toEqual([{ field: 'probe_rank', from: null, to: 7 }]);
+      await superuser.query(`ALTER TABLE settings.positions DROP COLUMN probe_rank`);
+    } finally {
+      await superuser.end();
+    }
+    // Gone from the table, the entry still reads, its value as stored (typed as the column was, while this process knows it).
+    for (let i = 0; i < 2; i++) {
+      const [change] = (await trail()).find((e) => e.action === 'UPDATE')!.changes;
+      expect({ ...change, to: String(change.to) }).toEqual({ field: 'probe_rank', from: null, to: '7' });
+    }
   });
 
   it('filters by entity type, actor and date range; newest first by default; pages', async () => {

@@ -106,8 +106,14 @@ function toView(r: AuditRow, columns: ReadonlyMap<string, AuditColumnType> | und
 
 @Injectable()
 export class AuditService {
-  /** The column types of the area's tables, by table (read once per table: they change only with a migration, which a new version of the service brings). */
+  /**
+   * The column types of the area's tables, by table: read once per table, and again when an entry
+   * names a field they lack that was not looked up already (a column a migration added while this
+   * version runs, ahead of a rolling deploy). A field still missing then (a column dropped since
+   * the entry) is remembered, so old entries cost no lookup per request.
+   */
   private readonly columnTypes = new Map<string, Map<string, AuditColumnType>>();
+  private readonly missing = new Map<string, Set<string>>();
 
   constructor(private readonly db: Db) {}
 
@@ -132,16 +138,30 @@ export class AuditService {
       },
       (r) => r,
     );
-    const unknown = [...new Set(page.data.map((r) => r.entity_type))].filter((t) => !this.columnTypes.has(t));
-    if (unknown.length) {
+    const unknown = new Set(page.data.filter((r) => this.unknownFields(r).length).map((r) => r.entity_type));
+    if (unknown.size) {
+      const tables = [...unknown];
       const rows = await this.db.query<{ table: string; column: string; category: string; type: string; element_category: string | null; element_type: string | null }>(
         AUDIT_COLUMN_TYPES_SQL,
-        [this.db.schema, unknown],
+        [this.db.schema, tables],
       );
-      for (const t of unknown) this.columnTypes.set(t, new Map());
+      for (const t of tables) this.columnTypes.set(t, new Map());
       for (const r of rows) this.columnTypes.get(r.table)!.set(r.column, { category: r.category, type: r.type, elementCategory: r.element_category, elementType: r.element_type });
+      for (const r of page.data) {
+        const still = unknown.has(r.entity_type) ? this.unknownFields(r) : [];
+        if (still.length) this.missing.set(r.entity_type, new Set([...(this.missing.get(r.entity_type) ?? []), ...still]));
+      }
     }
     return { ...page, data: page.data.map((r) => toView(r, this.columnTypes.get(r.entity_type))) };
+  }
+
+  /** The entry's fields its table's known types lack and no lookup has missed yet (all of them for a table not read yet). */
+  private unknownFields(r: AuditRow): string[] {
+    const types = this.columnTypes.get(r.entity_type);
+    const fields = [...Object.keys(r.before ?? {}), ...Object.keys(r.after ?? {})];
+    if (!types) return fields.length ? fields : ['(table)'];
+    const missing = this.missing.get(r.entity_type);
+    return fields.filter((f) => !types.has(f) && !missing?.has(f));
   }
 }
 
