@@ -181,7 +181,7 @@ const codec = JSONCodec();
 const SNAPSHOT_REQUEST_TIMEOUT_MS = 10_000;
 
 /**
- * Backfills `spec` once, if it needs it (see the file's comment): answers how many payloads it
+ * Backfills `spec` once, if it needs it (snapshot.ts says when and how): answers how many payloads it
  * applied, or null when none was needed (already done, or the stream still holds its first event).
  * Asks again with back-off while the owning area does not answer; stops early when `signal` aborts.
  */
