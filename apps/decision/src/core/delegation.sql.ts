@@ -266,8 +266,16 @@ export type ValidityRow = DelegationRuleRow & { invalid_fields: string[] };
  * condition is an index condition of the primary key (and a part of a BitmapOr).
  */
 export function inGroups(groups: Sql): Sql {
-  return sql`g.id = ANY(ARRAY(SELECT decision.delegations_in_groups(${groups})))`;
+  return sql`${raw(IN_GROUPS[0])}${groups}${raw(IN_GROUPS[1])}`;
 }
+
+/** `inGroups` in a statement written as text, `groups` an expression of it (a parameter: `$4::uuid[]`). */
+export function inGroupsText(groups: string): string {
+  return IN_GROUPS.join(groups);
+}
+
+/** The condition's text around its groups. */
+const IN_GROUPS = ['g.id = ANY(ARRAY(SELECT decision.delegations_in_groups(', ')))'] as const;
 
 /**
  * The live delegations a change touches (naming a person, position, group, decision or delegation

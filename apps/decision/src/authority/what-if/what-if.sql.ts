@@ -1,5 +1,5 @@
 /** The statements of the reorg what-if (every one names the tenant, $1). */
-import { LIVE_SQL } from '../../core/delegation.sql';
+import { LIVE_SQL, inGroupsText } from '../../core/delegation.sql';
 
 /**
  * Which of the records the changes name the tenant has, live: members ($2, not DELETED), positions
@@ -34,7 +34,7 @@ WITH reached AS (
    WHERE g.tenant_id = $1 AND g.status IN ${LIVE_SQL}
      AND (g.issuer_user_id = ANY($2::uuid[]) OR g.recipient_user_id = ANY($2::uuid[])
           OR g.issuer_position_id = ANY($3::uuid[]) OR g.recipient_position_id = ANY($3::uuid[])
-          OR g.id = ANY(ARRAY(SELECT decision.delegations_in_groups($4::uuid[]))))
+          OR ${inGroupsText('$4::uuid[]')})
   UNION
   SELECT unnest($5::uuid[]))
 SELECT d.id, d.decision_display_id,
